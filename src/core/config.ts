@@ -1,0 +1,108 @@
+/** Configuration schema with defaults; `parseConfig` is pure, `boot/` layers file < env < flags (STYLE §6). */
+import { z } from 'zod';
+import { parseInput } from './schemas.js';
+
+const embedderConfig = z
+  .object({
+    /** `none` keeps everything lexical (Tideline's FTS-only mode). */
+    provider: z.enum(['none', 'openai', 'ollama', 'tideline']).default('none'),
+    url: z.string().url().optional(),
+    model: z.string().min(1).optional(),
+    apiKey: z.string().optional(),
+    /** Input is cut to this many characters before embedding (SEEDS §1.2: 5000). */
+    maxChars: z.number().int().positive().default(5000),
+    timeoutMs: z.number().int().positive().default(15_000),
+    /** Attempts per call; backoff doubles from `backoffMs` (SEEDS §1.2: 3 attempts, 2 s then 4 s). */
+    attempts: z.number().int().min(1).max(10).default(3),
+    backoffMs: z.number().int().min(0).default(2000),
+  })
+  .default({ provider: 'none', maxChars: 5000, timeoutMs: 15_000, attempts: 3, backoffMs: 2000 });
+
+const recallConfig = z
+  .object({
+    /** Score added to an exact phrase hit so it ranks first (SEEDS §1.5.4: +0.3 boost, made decisive). */
+    exactBoost: z.number().default(1),
+    /** Reciprocal-rank fusion constant. */
+    rrfK: z.number().positive().default(60),
+    /** Candidates taken from each list before fusion. */
+    candidates: z.number().int().positive().default(100),
+    /** Reinforcement added to knowledge strength per recall hit. */
+    reinforceStep: z.number().min(0).max(1).default(0.1),
+    /** How many neighbouring turns of the same session are folded into an episode's evidence. */
+    neighbourTurns: z.number().int().min(0).max(10).default(2),
+    /** Vector candidates kept above this cosine. */
+    minCosine: z.number().min(-1).max(1).default(0.25),
+  })
+  .prefault({});
+
+const injectionConfig = z
+  .object({
+    maxTokens: z.number().int().positive().default(4000),
+    t2MinWeight: z.number().default(0.6),
+    t2Days: z.number().positive().default(7),
+    t2Pool: z.number().int().positive().default(10),
+    t2Pick: z.number().int().positive().default(3),
+    bridgeWindowsHours: z.array(z.number().positive()).default([24, 48, 72]),
+    bridgeChunks: z.number().int().positive().default(5),
+    bridgeChars: z.number().int().positive().default(400),
+    t3Clusters: z.number().int().positive().default(25),
+    t3MinMembers: z.number().int().positive().default(5),
+    profileLineChars: z.number().int().positive().default(100),
+    t1MinCosine: z.number().default(0.25),
+    t1Top: z.number().int().positive().default(5),
+    t4Keywords: z.number().int().positive().default(5),
+    openThreads: z.number().int().positive().default(5),
+  })
+  .prefault({});
+
+const sleepConfig = z
+  .object({
+    /** UTC time of the nightly run (Tulimoa: 02:17 UTC). */
+    at: z.string().regex(/^\d{2}:\d{2}$/).default('02:17'),
+    model: z.string().default('none'),
+    language: z.enum(['en', 'zh']).default('en'),
+    openaiBaseUrl: z.string().optional(),
+    openaiApiKey: z.string().optional(),
+    anthropicBaseUrl: z.string().optional(),
+    anthropicApiKey: z.string().optional(),
+  })
+  .prefault({});
+
+const httpConfig = z
+  .object({
+    host: z.string().default('127.0.0.1'),
+    port: z.number().int().min(0).max(65535).default(7077),
+    bodyLimitBytes: z.number().int().positive().default(2_000_000),
+    rateLimitPerMinute: z.number().int().positive().default(600),
+  })
+  .prefault({});
+
+/** The whole configuration. */
+export const configSchema = z.object({
+  db: z.string().min(1).optional(),
+  space: z.string().default('default'),
+  agentName: z.string().default('agent'),
+  /** Persons whose names in tags become related_entities (SEEDS §1.2 KNOWN_PERSONS, trimmed). */
+  knownPersons: z.array(z.string().trim().min(1)).default([]),
+  soulPath: z.string().optional(),
+  embedder: embedderConfig,
+  recall: recallConfig,
+  injection: injectionConfig,
+  sleep: sleepConfig,
+  http: httpConfig,
+});
+
+/** Parsed configuration. */
+export type Config = z.output<typeof configSchema>;
+/** Configuration as a caller writes it (every field optional). */
+export type ConfigInput = z.input<typeof configSchema>;
+
+/** Validates and fills defaults; throws `invalid_input` naming the bad key. */
+export function parseConfig(input: unknown = {}): Config {
+  return parseInput(configSchema, input ?? {});
+}
+
+/** KNOWN_PERSONS with Tideline's default `{AGENT_NAME, "self"}` when none are configured. */
+export function knownPersonsOf(config: Config): string[] {
+  return config.knownPersons.length > 0 ? config.knownPersons : [config.agentName, 'self'];
+}

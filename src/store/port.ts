@@ -1,0 +1,283 @@
+/** The Store port: everything the app, retrieval, journal and sleep may ask of a storage engine. */
+import type {
+  Episode,
+  EpisodeKind,
+  Evidence,
+  HistoryEntry,
+  Knowledge,
+  KnowledgeKind,
+  KnowledgeLink,
+  KnowledgeStatus,
+  Layer,
+  LinkType,
+  Narrative,
+  NarrativeKind,
+  Profile,
+  ProfileType,
+  SelfConcept,
+  SelfConceptField,
+  Snapshot,
+  Thread,
+  ThreadStatus,
+} from '../core/types.js';
+
+/** Text prepared for the lexical indexes by the caller (segmented CJK, joined fields). */
+export interface IndexText {
+  /** Segmented text for the word index (FTS5 / tsvector). */
+  body: string;
+  /** Secondary field: speaker for episodes, tags for narratives and knowledge. */
+  extra: string;
+  /** Raw text for the substring (trigram) index. */
+  raw: string;
+}
+
+/** A new episode row. */
+export interface NewEpisode {
+  kind: EpisodeKind;
+  role: string | null;
+  speaker: string | null;
+  content: string;
+  session: string | null;
+  tool: string | null;
+  ok: boolean | null;
+  source: string;
+  ref: string | null;
+  meta: Record<string, unknown>;
+  durable: boolean;
+  occurredAt: number;
+  createdAt: number;
+  consolidatedAt?: number | null;
+  embedPending: boolean;
+  index: IndexText;
+}
+
+/** Filters of a timeline read. */
+export interface TimelineQuery {
+  from?: number;
+  to?: number;
+  session?: string;
+  limit: number;
+  offset: number;
+  order: 'asc' | 'desc';
+  includeArchived: boolean;
+}
+
+/** Raw episodes. */
+export interface EpisodeStore {
+  /** Inserts rows in order; rows whose `ref` already exists in the space are skipped (idempotent import). */
+  insertMany(space: string, rows: readonly NewEpisode[]): Promise<{ ids: number[]; skipped: number }>;
+  get(space: string, id: number): Promise<Episode | undefined>;
+  getMany(space: string, ids: readonly number[]): Promise<Episode[]>;
+  timeline(space: string, q: TimelineQuery): Promise<{ items: Episode[]; total: number }>;
+  /** Episodes of one session ordered by time, around `id` (±n turns). */
+  neighbours(space: string, id: number, n: number): Promise<Episode[]>;
+  delete(space: string, ids: readonly number[]): Promise<number>;
+  count(space: string): Promise<number>;
+}
+
+/** A new narrative row. */
+export interface NewNarrative {
+  kind: NarrativeKind;
+  ntype: string;
+  content: string;
+  gesture: string | null;
+  context: string | null;
+  moment: string | null;
+  cognitionDirection: string | null;
+  tags: string[];
+  entitiesRole: string | null;
+  relatedEntities: string[];
+  sourceLinks: number[];
+  importance: number;
+  emotional: number;
+  recurrence: number;
+  unresolved: number;
+  weight: number;
+  createdAt: number;
+  embedPending: boolean;
+  index: IndexText;
+}
+
+/** Structured narratives. */
+export interface NarrativeStore {
+  insert(space: string, row: NewNarrative): Promise<number>;
+  get(space: string, id: number): Promise<Narrative | undefined>;
+  getMany(space: string, ids: readonly number[]): Promise<Narrative[]>;
+  /** Number of other narratives sharing any of `tags` (exact, UTF-8 as written). */
+  countSharingTags(space: string, tags: readonly string[], excludeId?: number): Promise<number>;
+  /** For each tag, how many narratives carry it. */
+  tagCounts(space: string, tags?: readonly string[]): Promise<Map<string, number>>;
+  /** Ids and tags of narratives sharing any of `tags`. */
+  withAnyTag(space: string, tags: readonly string[]): Promise<Array<{ id: number; tags: string[] }>>;
+  /** Newest narratives, optionally filtered. */
+  list(
+    space: string,
+    q: { limit: number; offset?: number; ntype?: string; tags?: readonly string[]; since?: number; minWeight?: number; kind?: NarrativeKind },
+  ): Promise<Narrative[]>;
+  /** The `n` newest (id, weight) pairs, for anti-inflation. */
+  newestWeights(space: string, n: number): Promise<Array<{ id: number; weight: number }>>;
+  setWeights(space: string, rows: ReadonlyArray<{ id: number; weight: number }>): Promise<void>;
+  setScores(space: string, rows: ReadonlyArray<{ id: number; recurrence: number; weight: number }>): Promise<void>;
+  delete(space: string, ids: readonly number[]): Promise<number>;
+  count(space: string): Promise<number>;
+}
+
+/** A new knowledge row. */
+export interface NewKnowledge {
+  kind: KnowledgeKind;
+  key: string | null;
+  subject: string | null;
+  content: string;
+  status: KnowledgeStatus;
+  occurrences: number;
+  strength: number;
+  importance: number;
+  durable: boolean;
+  tags: string[];
+  evidence: Evidence;
+  source: string;
+  validFrom: number | null;
+  validTo: number | null;
+  createdAt: number;
+  meta: Record<string, unknown>;
+  embedPending: boolean;
+  index: IndexText;
+}
+
+/** Knowledge entries and their links. */
+export interface KnowledgeStore {
+  insert(space: string, row: NewKnowledge): Promise<number>;
+  get(space: string, id: number): Promise<Knowledge | undefined>;
+  getMany(space: string, ids: readonly number[]): Promise<Knowledge[]>;
+  /** The live (not superseded or forgotten) entry with `key`. */
+  getLiveByKey(space: string, key: string): Promise<Knowledge | undefined>;
+  list(space: string, q: { kinds?: readonly KnowledgeKind[]; statuses?: readonly KnowledgeStatus[]; subject?: string; limit: number; offset?: number }): Promise<Knowledge[]>;
+  /** Marks `id` superseded by `by` and closes its validity interval at `at`. */
+  supersede(space: string, id: number, by: number, at: number): Promise<void>;
+  setStatus(space: string, ids: readonly number[], status: KnowledgeStatus, at: number): Promise<void>;
+  /** Adds `step` to strength (capped at 1) and stamps the reinforcement time. */
+  reinforce(space: string, ids: readonly number[], step: number, at: number): Promise<void>;
+  update(space: string, id: number, patch: Partial<Pick<Knowledge, 'content' | 'occurrences' | 'strength' | 'evidence' | 'tags' | 'validFrom' | 'validTo' | 'meta'>>, index?: IndexText, at?: number): Promise<void>;
+  link(space: string, fromId: number, toId: number, type: LinkType, at: number): Promise<boolean>;
+  links(space: string, id: number): Promise<KnowledgeLink[]>;
+  delete(space: string, ids: readonly number[]): Promise<number>;
+  count(space: string, statuses?: readonly KnowledgeStatus[]): Promise<number>;
+}
+
+/** Profiles, self-concept, snapshots and threads. */
+export interface IdentityStore {
+  upsertProfile(space: string, p: { entity: string; ptype: ProfileType; content: string; pinned?: boolean; at: number }): Promise<{ id: number; previous?: string }>;
+  profiles(space: string, entity?: string): Promise<Profile[]>;
+  profileHistory(space: string, entity: string, ptype: ProfileType): Promise<HistoryEntry[]>;
+  upsertSelfConcept(space: string, field: SelfConceptField, content: string, at: number): Promise<{ previous?: string }>;
+  selfConcept(space: string): Promise<SelfConcept[]>;
+  selfConceptHistory(space: string, field: SelfConceptField): Promise<HistoryEntry[]>;
+  addSnapshot(space: string, content: string, at: number): Promise<number>;
+  snapshots(space: string, limit: number): Promise<Snapshot[]>;
+  insertThread(space: string, t: Omit<Thread, 'id' | 'updatedAt' | 'exploredAt'>): Promise<number>;
+  updateThread(space: string, id: number, patch: Partial<Omit<Thread, 'id' | 'createdAt'>>): Promise<boolean>;
+  threads(space: string, status: ThreadStatus | 'all', limit: number): Promise<Thread[]>;
+}
+
+/** One attention-log entry. */
+export interface AttentionEntry {
+  layer: Layer;
+  itemId: number;
+  sim: number;
+  cluster: string | null;
+  source: string;
+  session: string | null;
+  at: number;
+}
+
+/** The attention log and its per-cluster stats. */
+export interface AttentionStore {
+  log(space: string, entries: readonly AttentionEntry[]): Promise<void>;
+  since(space: string, from: number): Promise<AttentionEntry[]>;
+  /** Ids already injected into `session` (prefetch never repeats them). */
+  injectedInSession(space: string, session: string): Promise<Array<{ layer: Layer; itemId: number }>>;
+}
+
+/** Stored vectors, one per item and model. */
+export interface VectorStore {
+  put(space: string, layer: Layer, itemId: number, model: string, vector: Float32Array, at: number): Promise<void>;
+  /** Exact cosine top-k over the space's vectors of `model` in `layer`. */
+  nearest(space: string, layer: Layer, model: string, query: Float32Array, k: number): Promise<Array<{ id: number; score: number }>>;
+  /** Items marked for later embedding (the embedder was down). */
+  pending(space: string, layer: Layer, limit: number): Promise<Array<{ id: number; text: string }>>;
+  clearPending(space: string, layer: Layer, ids: readonly number[]): Promise<void>;
+  count(space: string, model?: string): Promise<number>;
+}
+
+/** Options of a lexical search. */
+export interface LexicalOptions {
+  limit: number;
+  since?: number;
+  until?: number;
+  includeArchived?: boolean;
+  /** Knowledge statuses allowed (quarantined is never among them for recall). */
+  statuses?: readonly KnowledgeStatus[];
+  kinds?: readonly string[];
+  session?: string;
+  minWeight?: number;
+}
+
+/** Engine-specific full-text indexes; kept in step with the tables inside the same transaction. */
+export interface SearchIndex {
+  index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void>;
+  unindex(layer: Layer, ids: readonly number[]): Promise<void>;
+  /** BM25-ranked ids for any of `terms` (already normalised words); higher score is better. */
+  lexical(space: string, layer: Layer, terms: readonly string[], opts: LexicalOptions): Promise<Array<{ id: number; score: number }>>;
+  /** Ids whose raw text contains `needle` (case-insensitive), via the trigram index (≥ 3 chars) or a scan. */
+  substring(space: string, layer: Layer, needle: string, opts: LexicalOptions): Promise<Array<{ id: number; score: number }>>;
+}
+
+/** Generic row access for export and restore: every table that carries a `space` column. */
+export interface RowStore {
+  /** Table names in dependency order. */
+  tables(): readonly string[];
+  /** Rows of one table for a space, ordered by primary key; BLOBs as Uint8Array. */
+  dump(space: string, table: string): AsyncIterable<Record<string, unknown>>;
+  /** Inserts rows exactly as dumped (explicit ids). */
+  load(table: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<void>;
+  /** Deletes every row of a space in every table (and its index entries). */
+  eraseSpace(space: string): Promise<void>;
+  /** Rebuilds the search indexes of a space from its tables. */
+  spaceIsEmpty(space: string): Promise<boolean>;
+}
+
+/** Spaces. */
+export interface SpaceStore {
+  ensure(space: string, at: number): Promise<void>;
+  exists(space: string): Promise<boolean>;
+  list(): Promise<string[]>;
+  delete(space: string): Promise<void>;
+}
+
+/** Facts about the engine for `doctor`. */
+export interface StoreInfo {
+  engine: 'sqlite' | 'postgres';
+  location: string;
+  schemaVersion: number;
+  versions: Record<string, string>;
+  features: Record<string, boolean>;
+  integrity: string;
+}
+
+/** The whole store. */
+export interface Store {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly spaces: SpaceStore;
+  readonly episodes: EpisodeStore;
+  readonly narratives: NarrativeStore;
+  readonly knowledge: KnowledgeStore;
+  readonly identity: IdentityStore;
+  readonly attention: AttentionStore;
+  readonly vectors: VectorStore;
+  readonly search: SearchIndex;
+  readonly rows: RowStore;
+  /** Runs `fn` with a store bound to one write transaction: all or nothing. */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  info(): Promise<StoreInfo>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,55 @@
+/** The attention log and per-cluster stats over portable SQL. */
+import type { Layer } from '../../core/types.js';
+import type { AttentionEntry, AttentionStore } from '../port.js';
+import type { SqlDriver } from '../sql-driver.js';
+import { num } from './sql-util.js';
+
+/** Attention store written once for every engine. */
+export class AttentionSql implements AttentionStore {
+  readonly #db: SqlDriver;
+  constructor(db: SqlDriver) {
+    this.#db = db;
+  }
+
+  async log(space: string, entries: readonly AttentionEntry[]): Promise<void> {
+    for (const e of entries) {
+      await this.#db.run(
+        `INSERT INTO attention_log (space, layer, item_id, sim, cluster, source, session, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [space, e.layer, e.itemId, e.sim, e.cluster, e.source, e.session, e.at],
+      );
+      const cluster = e.cluster ?? '_unclassified';
+      await this.#db.run(
+        `INSERT INTO attention_stats (space, cluster, hit_count, last_hit, last_item_id) VALUES (?, ?, 1, ?, ?)
+         ON CONFLICT (space, cluster) DO UPDATE SET hit_count = attention_stats.hit_count + 1,
+           last_hit = excluded.last_hit, last_item_id = excluded.last_item_id`,
+        [space, cluster, e.at, e.itemId],
+      );
+    }
+  }
+
+  async since(space: string, from: number): Promise<AttentionEntry[]> {
+    const rows = await this.#db.all<Record<string, unknown>>(
+      'SELECT layer, item_id, sim, cluster, source, session, created_at FROM attention_log WHERE space = ? AND created_at >= ? ORDER BY id',
+      [space, from],
+    );
+    return rows.map((r) => ({
+      layer: r.layer as Layer,
+      itemId: num(r.item_id),
+      sim: num(r.sim),
+      cluster: (r.cluster as string | null) ?? null,
+      source: String(r.source),
+      session: (r.session as string | null) ?? null,
+      at: num(r.created_at),
+    }));
+  }
+
+  async injectedInSession(space: string, session: string): Promise<Array<{ layer: Layer; itemId: number }>> {
+    const rows = await this.#db.all<{ layer: string; item_id: unknown }>(
+      `SELECT DISTINCT layer, item_id FROM attention_log WHERE space = ? AND session = ?
+       AND source IN ('t0_inject', 't1_prefetch')`,
+      [space, session],
+    );
+    return rows.map((r) => ({ layer: r.layer as Layer, itemId: num(r.item_id) }));
+  }
+}

@@ -1,0 +1,139 @@
+/** Episodes over portable SQL. */
+import type { Episode, EpisodeKind } from '../../core/types.js';
+import type { EpisodeStore, NewEpisode, SearchIndex, TimelineQuery } from '../port.js';
+import type { SqlDriver, SqlValue } from '../sql-driver.js';
+import { bit, bool, chunks, json, marks, num, numOrNull, toJson } from './sql-util.js';
+
+const COLS =
+  'id, space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable, occurred_at, created_at, consolidated_at, archived_at';
+
+/** Maps a database row to an Episode. */
+export function toEpisode(r: Record<string, unknown>): Episode {
+  return {
+    id: num(r.id),
+    space: String(r.space),
+    kind: r.kind as EpisodeKind,
+    role: (r.role as string | null) ?? null,
+    speaker: (r.speaker as string | null) ?? null,
+    content: String(r.content),
+    session: (r.session as string | null) ?? null,
+    tool: (r.tool as string | null) ?? null,
+    ok: bool(r.ok),
+    source: String(r.source),
+    ref: (r.ref as string | null) ?? null,
+    meta: json(r.meta, {}),
+    durable: bool(r.durable) ?? false,
+    occurredAt: num(r.occurred_at),
+    createdAt: num(r.created_at),
+    consolidatedAt: numOrNull(r.consolidated_at),
+    archivedAt: numOrNull(r.archived_at),
+  };
+}
+
+/** Episode store written once for every engine. */
+export class EpisodeSql implements EpisodeStore {
+  readonly #db: SqlDriver;
+  readonly #search: SearchIndex;
+  constructor(db: SqlDriver, search: SearchIndex) {
+    this.#db = db;
+    this.#search = search;
+  }
+
+  async insertMany(space: string, rows: readonly NewEpisode[]): Promise<{ ids: number[]; skipped: number }> {
+    const ids: number[] = [];
+    const docs: Array<{ id: number; body: string; extra: string; raw: string }> = [];
+    let skipped = 0;
+    for (const r of rows) {
+      const got = await this.#db.get<{ id: unknown }>(
+        `INSERT INTO episodes (space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable,
+           occurred_at, created_at, consolidated_at, embed_pending)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+        [
+          space, r.kind, r.role, r.speaker, r.content, r.session, r.tool, bit(r.ok), r.source, r.ref, toJson(r.meta),
+          bit(r.durable), r.occurredAt, r.createdAt, r.consolidatedAt ?? null, bit(r.embedPending),
+        ],
+      );
+      if (!got) {
+        skipped++;
+        continue;
+      }
+      const id = num(got.id);
+      ids.push(id);
+      docs.push({ id, ...r.index });
+    }
+    if (docs.length > 0) await this.#search.index('episode', docs);
+    return { ids, skipped };
+  }
+
+  async get(space: string, id: number): Promise<Episode | undefined> {
+    const r = await this.#db.get(`SELECT ${COLS} FROM episodes WHERE space = ? AND id = ?`, [space, id]);
+    return r ? toEpisode(r) : undefined;
+  }
+
+  async getMany(space: string, ids: readonly number[]): Promise<Episode[]> {
+    const out: Episode[] = [];
+    for (const part of chunks(ids)) {
+      const rows = await this.#db.all(`SELECT ${COLS} FROM episodes WHERE space = ? AND id IN (${marks(part.length)})`, [
+        space,
+        ...part,
+      ]);
+      out.push(...rows.map(toEpisode));
+    }
+    return out;
+  }
+
+  async timeline(space: string, q: TimelineQuery): Promise<{ items: Episode[]; total: number }> {
+    const where: string[] = ['space = ?'];
+    const params: SqlValue[] = [space];
+    if (q.from !== undefined) (where.push('occurred_at >= ?'), params.push(q.from));
+    if (q.to !== undefined) (where.push('occurred_at <= ?'), params.push(q.to));
+    if (q.session !== undefined) (where.push('session = ?'), params.push(q.session));
+    if (!q.includeArchived) where.push('archived_at IS NULL');
+    const w = where.join(' AND ');
+    const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+    const items = await this.#db.all(
+      `SELECT ${COLS} FROM episodes WHERE ${w} ORDER BY occurred_at ${dir}, id ${dir} LIMIT ? OFFSET ?`,
+      [...params, q.limit, q.offset],
+    );
+    const total = await this.#db.get<{ n: unknown }>(`SELECT COUNT(*) AS n FROM episodes WHERE ${w}`, params);
+    return { items: items.map(toEpisode), total: num(total?.n ?? 0) };
+  }
+
+  async neighbours(space: string, id: number, n: number): Promise<Episode[]> {
+    const self = await this.get(space, id);
+    if (!self) return [];
+    if (self.session === null || n === 0) return [self];
+    const before = await this.#db.all(
+      `SELECT ${COLS} FROM episodes WHERE space = ? AND session = ? AND (occurred_at < ? OR (occurred_at = ? AND id < ?))
+       ORDER BY occurred_at DESC, id DESC LIMIT ?`,
+      [space, self.session, self.occurredAt, self.occurredAt, id, n],
+    );
+    const after = await this.#db.all(
+      `SELECT ${COLS} FROM episodes WHERE space = ? AND session = ? AND (occurred_at > ? OR (occurred_at = ? AND id > ?))
+       ORDER BY occurred_at ASC, id ASC LIMIT ?`,
+      [space, self.session, self.occurredAt, self.occurredAt, id, n],
+    );
+    return [...before.reverse().map(toEpisode), self, ...after.map(toEpisode)];
+  }
+
+  async delete(space: string, ids: readonly number[]): Promise<number> {
+    let n = 0;
+    for (const part of chunks(ids)) {
+      const owned = await this.#db.all<{ id: unknown }>(
+        `SELECT id FROM episodes WHERE space = ? AND id IN (${marks(part.length)})`,
+        [space, ...part],
+      );
+      const own = owned.map((r) => num(r.id));
+      if (own.length === 0) continue;
+      await this.#search.unindex('episode', own);
+      await this.#db.run(`DELETE FROM embeddings WHERE layer = 'episode' AND item_id IN (${marks(own.length)})`, own);
+      n += (await this.#db.run(`DELETE FROM episodes WHERE id IN (${marks(own.length)})`, own)).changes;
+    }
+    return n;
+  }
+
+  async count(space: string): Promise<number> {
+    const r = await this.#db.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM episodes WHERE space = ?', [space]);
+    return num(r?.n ?? 0);
+  }
+}

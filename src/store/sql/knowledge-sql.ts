@@ -1,0 +1,209 @@
+/** Knowledge entries and typed links over portable SQL. */
+import type { Knowledge, KnowledgeKind, KnowledgeLink, KnowledgeStatus, LinkType } from '../../core/types.js';
+import type { IndexText, KnowledgeStore, NewKnowledge, SearchIndex } from '../port.js';
+import type { SqlDriver, SqlValue } from '../sql-driver.js';
+import { bit, bool, chunks, json, marks, num, numOrNull, toJson } from './sql-util.js';
+
+const COLS = `id, space, kind, key, subject, content, status, occurrences, strength, last_reinforced_at, importance,
+  durable, tags, evidence, source, valid_from, valid_to, created_at, updated_at, superseded_by, meta`;
+
+/** Maps a database row to a Knowledge entry. */
+export function toKnowledge(r: Record<string, unknown>): Knowledge {
+  return {
+    id: num(r.id),
+    space: String(r.space),
+    kind: r.kind as KnowledgeKind,
+    key: (r.key as string | null) ?? null,
+    subject: (r.subject as string | null) ?? null,
+    content: String(r.content),
+    status: r.status as KnowledgeStatus,
+    occurrences: num(r.occurrences),
+    strength: num(r.strength),
+    lastReinforcedAt: num(r.last_reinforced_at),
+    importance: num(r.importance),
+    durable: bool(r.durable) ?? false,
+    tags: json(r.tags, []),
+    evidence: json(r.evidence, { episodes: [], narratives: [] }),
+    source: String(r.source),
+    validFrom: numOrNull(r.valid_from),
+    validTo: numOrNull(r.valid_to),
+    createdAt: num(r.created_at),
+    updatedAt: num(r.updated_at),
+    supersededBy: numOrNull(r.superseded_by),
+    meta: json(r.meta, {}),
+  };
+}
+
+/** Knowledge store written once for every engine. */
+export class KnowledgeSql implements KnowledgeStore {
+  readonly #db: SqlDriver;
+  readonly #search: SearchIndex;
+  constructor(db: SqlDriver, search: SearchIndex) {
+    this.#db = db;
+    this.#search = search;
+  }
+
+  async insert(space: string, r: NewKnowledge): Promise<number> {
+    const got = await this.#db.get<{ id: unknown }>(
+      `INSERT INTO knowledge (space, kind, key, subject, content, status, occurrences, strength, last_reinforced_at,
+         importance, durable, tags, evidence, source, valid_from, valid_to, created_at, updated_at, meta, embed_pending)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      [
+        space, r.kind, r.key, r.subject, r.content, r.status, r.occurrences, r.strength, r.createdAt, r.importance,
+        bit(r.durable), toJson(r.tags), toJson(r.evidence), r.source, r.validFrom, r.validTo, r.createdAt, r.createdAt,
+        toJson(r.meta), bit(r.embedPending),
+      ],
+    );
+    const id = num(got!.id);
+    await this.#search.index('knowledge', [{ id, ...r.index }]);
+    return id;
+  }
+
+  async get(space: string, id: number): Promise<Knowledge | undefined> {
+    const r = await this.#db.get(`SELECT ${COLS} FROM knowledge WHERE space = ? AND id = ?`, [space, id]);
+    return r ? toKnowledge(r) : undefined;
+  }
+
+  async getMany(space: string, ids: readonly number[]): Promise<Knowledge[]> {
+    const out: Knowledge[] = [];
+    for (const part of chunks(ids)) {
+      const rows = await this.#db.all(`SELECT ${COLS} FROM knowledge WHERE space = ? AND id IN (${marks(part.length)})`, [
+        space,
+        ...part,
+      ]);
+      out.push(...rows.map(toKnowledge));
+    }
+    return out;
+  }
+
+  async getLiveByKey(space: string, key: string): Promise<Knowledge | undefined> {
+    const r = await this.#db.get(
+      `SELECT ${COLS} FROM knowledge WHERE space = ? AND key = ? AND status NOT IN ('superseded', 'forgotten')`,
+      [space, key],
+    );
+    return r ? toKnowledge(r) : undefined;
+  }
+
+  async list(
+    space: string,
+    q: { kinds?: readonly KnowledgeKind[]; statuses?: readonly KnowledgeStatus[]; subject?: string; limit: number; offset?: number },
+  ): Promise<Knowledge[]> {
+    const where = ['space = ?'];
+    const params: SqlValue[] = [space];
+    if (q.kinds && q.kinds.length > 0) (where.push(`kind IN (${marks(q.kinds.length)})`), params.push(...q.kinds));
+    if (q.statuses && q.statuses.length > 0) (where.push(`status IN (${marks(q.statuses.length)})`), params.push(...q.statuses));
+    if (q.subject) (where.push('subject = ?'), params.push(q.subject));
+    const rows = await this.#db.all(
+      `SELECT ${COLS} FROM knowledge WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`,
+      [...params, q.limit, q.offset ?? 0],
+    );
+    return rows.map(toKnowledge);
+  }
+
+  async supersede(space: string, id: number, by: number, at: number): Promise<void> {
+    await this.#db.run(
+      `UPDATE knowledge SET status = 'superseded', superseded_by = ?, valid_to = COALESCE(valid_to, ?), updated_at = ?
+       WHERE space = ? AND id = ?`,
+      [by, at, at, space, id],
+    );
+  }
+
+  async setStatus(space: string, ids: readonly number[], status: KnowledgeStatus, at: number): Promise<void> {
+    for (const part of chunks(ids)) {
+      await this.#db.run(`UPDATE knowledge SET status = ?, updated_at = ? WHERE space = ? AND id IN (${marks(part.length)})`, [
+        status,
+        at,
+        space,
+        ...part,
+      ]);
+    }
+  }
+
+  async reinforce(space: string, ids: readonly number[], step: number, at: number): Promise<void> {
+    for (const part of chunks(ids)) {
+      await this.#db.run(
+        `UPDATE knowledge SET strength = CASE WHEN strength + ? > 1 THEN 1 ELSE strength + ? END, last_reinforced_at = ?
+         WHERE space = ? AND id IN (${marks(part.length)})`,
+        [step, step, at, space, ...part],
+      );
+    }
+  }
+
+  async update(
+    space: string,
+    id: number,
+    patch: Partial<Pick<Knowledge, 'content' | 'occurrences' | 'strength' | 'evidence' | 'tags' | 'validFrom' | 'validTo' | 'meta'>>,
+    index?: IndexText,
+    at?: number,
+  ): Promise<void> {
+    const sets: string[] = [];
+    const params: SqlValue[] = [];
+    const put = (col: string, v: SqlValue) => (sets.push(`${col} = ?`), params.push(v));
+    if (patch.content !== undefined) put('content', patch.content);
+    if (patch.occurrences !== undefined) put('occurrences', patch.occurrences);
+    if (patch.strength !== undefined) put('strength', patch.strength);
+    if (patch.evidence !== undefined) put('evidence', toJson(patch.evidence));
+    if (patch.tags !== undefined) put('tags', toJson(patch.tags));
+    if (patch.validFrom !== undefined) put('valid_from', patch.validFrom);
+    if (patch.validTo !== undefined) put('valid_to', patch.validTo);
+    if (patch.meta !== undefined) put('meta', toJson(patch.meta));
+    if (at !== undefined) put('updated_at', at);
+    if (sets.length > 0) {
+      await this.#db.run(`UPDATE knowledge SET ${sets.join(', ')} WHERE space = ? AND id = ?`, [...params, space, id]);
+    }
+    if (index) {
+      await this.#search.unindex('knowledge', [id]);
+      await this.#search.index('knowledge', [{ id, ...index }]);
+    }
+  }
+
+  async link(space: string, fromId: number, toId: number, type: LinkType, at: number): Promise<boolean> {
+    const r = await this.#db.run(
+      'INSERT INTO knowledge_links (space, from_id, to_id, type, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      [space, fromId, toId, type, at],
+    );
+    return r.changes > 0;
+  }
+
+  async links(space: string, id: number): Promise<KnowledgeLink[]> {
+    const rows = await this.#db.all<Record<string, unknown>>(
+      'SELECT id, from_id, to_id, type, created_at FROM knowledge_links WHERE space = ? AND (from_id = ? OR to_id = ?) ORDER BY id',
+      [space, id, id],
+    );
+    return rows.map((r) => ({
+      id: num(r.id),
+      fromId: num(r.from_id),
+      toId: num(r.to_id),
+      type: r.type as LinkType,
+      createdAt: num(r.created_at),
+    }));
+  }
+
+  async delete(space: string, ids: readonly number[]): Promise<number> {
+    let n = 0;
+    for (const part of chunks(ids)) {
+      const own = (
+        await this.#db.all<{ id: unknown }>(`SELECT id FROM knowledge WHERE space = ? AND id IN (${marks(part.length)})`, [
+          space,
+          ...part,
+        ])
+      ).map((r) => num(r.id));
+      if (own.length === 0) continue;
+      await this.#search.unindex('knowledge', own);
+      const m = marks(own.length);
+      await this.#db.run(`DELETE FROM knowledge_links WHERE from_id IN (${m}) OR to_id IN (${m})`, [...own, ...own]);
+      await this.#db.run(`DELETE FROM embeddings WHERE layer = 'knowledge' AND item_id IN (${m})`, own);
+      n += (await this.#db.run(`DELETE FROM knowledge WHERE id IN (${m})`, own)).changes;
+    }
+    return n;
+  }
+
+  async count(space: string, statuses?: readonly KnowledgeStatus[]): Promise<number> {
+    const filter = statuses && statuses.length > 0 ? ` AND status IN (${marks(statuses.length)})` : '';
+    const r = await this.#db.get<{ n: unknown }>(`SELECT COUNT(*) AS n FROM knowledge WHERE space = ?${filter}`, [
+      space,
+      ...(statuses ?? []),
+    ]);
+    return num(r?.n ?? 0);
+  }
+}

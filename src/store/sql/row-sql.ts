@@ -1,0 +1,117 @@
+/** Generic, lossless row access for export, restore and erase of a whole space. */
+import type { Layer } from '../../core/types.js';
+import type { RowStore, SearchIndex } from '../port.js';
+import type { SqlDriver, SqlValue } from '../sql-driver.js';
+import { marks, num } from './sql-util.js';
+
+/** Tables that hold a space's data, in the order a restore must load them; each has its ordering key. */
+export const SPACE_TABLES: ReadonlyArray<{ name: string; order: string }> = [
+  { name: 'spaces', order: 'id' },
+  { name: 'episodes', order: 'id' },
+  { name: 'narratives', order: 'id' },
+  { name: 'narrative_tags', order: 'narrative_id, tag' },
+  { name: 'knowledge', order: 'id' },
+  { name: 'knowledge_links', order: 'id' },
+  { name: 'profiles', order: 'id' },
+  { name: 'profile_history', order: 'id' },
+  { name: 'self_concept', order: 'field' },
+  { name: 'self_concept_history', order: 'id' },
+  { name: 'snapshots', order: 'id' },
+  { name: 'threads', order: 'id' },
+  { name: 'goals', order: 'id' },
+  { name: 'checkpoints', order: 'id' },
+  { name: 'pending_events', order: 'id' },
+  { name: 'embeddings', order: 'layer, item_id, model' },
+  { name: 'attention_log', order: 'id' },
+  { name: 'attention_stats', order: 'cluster' },
+  { name: 'topic_clusters', order: 'id' },
+  { name: 'emb_clusters', order: 'id' },
+  { name: 'emb_cluster_members', order: 'cluster_id, narrative_id' },
+  { name: 'emb_cluster_adjacency', order: 'cluster_a, cluster_b' },
+  { name: 'graph_nodes', order: 'entity' },
+  { name: 'graph_edges', order: 'id' },
+  { name: 'graph_cooccur', order: 'entity_a, entity_b' },
+  { name: 'sleep_runs', order: 'id' },
+  { name: 'sleep_work', order: 'run_id, step, unit' },
+  { name: 'briefings', order: 'day' },
+  { name: 'job_state', order: 'job' },
+  { name: 'workspaces', order: 'id' },
+  { name: 'journal_archive', order: 'id' },
+  { name: 'api_tokens', order: 'id' },
+];
+
+const INDEXED: ReadonlyArray<{ table: string; layer: Layer }> = [
+  { table: 'episodes', layer: 'episode' },
+  { table: 'narratives', layer: 'narrative' },
+  { table: 'knowledge', layer: 'knowledge' },
+];
+
+/** Row store over any engine; `columnsOf` lists a table's real columns (the only names ever put into SQL). */
+export class RowSql implements RowStore {
+  readonly #db: SqlDriver;
+  readonly #search: SearchIndex;
+  readonly #columnsOf: (table: string) => Promise<string[]>;
+  constructor(db: SqlDriver, search: SearchIndex, columnsOf: (table: string) => Promise<string[]>) {
+    this.#db = db;
+    this.#search = search;
+    this.#columnsOf = columnsOf;
+  }
+
+  tables(): readonly string[] {
+    return SPACE_TABLES.map((t) => t.name);
+  }
+
+  #table(name: string) {
+    const t = SPACE_TABLES.find((x) => x.name === name);
+    if (!t) throw new Error(`unknown table ${name}`);
+    return t;
+  }
+
+  async *dump(space: string, table: string): AsyncIterable<Record<string, unknown>> {
+    const t = this.#table(table);
+    const cols = await this.#columnsOf(table);
+    const key = table === 'spaces' ? 'id' : 'space';
+    const page = 2000;
+    for (let offset = 0; ; offset += page) {
+      const rows = await this.#db.all<Record<string, unknown>>(
+        `SELECT ${cols.join(', ')} FROM ${table} WHERE ${key} = ? ORDER BY ${t.order} LIMIT ? OFFSET ?`,
+        [space, page, offset],
+      );
+      for (const r of rows) yield r;
+      if (rows.length < page) break;
+    }
+  }
+
+  async load(table: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<void> {
+    this.#table(table);
+    const cols = new Set(await this.#columnsOf(table));
+    for (const row of rows) {
+      const names = Object.keys(row).filter((c) => cols.has(c));
+      const unknown = Object.keys(row).filter((c) => !cols.has(c));
+      if (unknown.length > 0) throw new Error(`table ${table} has no column ${unknown.join(', ')}`);
+      await this.#db.run(
+        `INSERT INTO ${table} (${names.join(', ')}) VALUES (${marks(names.length)})`,
+        names.map((c) => row[c] as SqlValue),
+      );
+    }
+  }
+
+  async eraseSpace(space: string): Promise<void> {
+    for (const { table, layer } of INDEXED) {
+      const ids = (await this.#db.all<{ id: unknown }>(`SELECT id FROM ${table} WHERE space = ?`, [space])).map((r) => num(r.id));
+      for (let i = 0; i < ids.length; i += 500) await this.#search.unindex(layer, ids.slice(i, i + 500));
+    }
+    for (const t of [...SPACE_TABLES].reverse()) {
+      await this.#db.run(`DELETE FROM ${t.name} WHERE ${t.name === 'spaces' ? 'id' : 'space'} = ?`, [space]);
+    }
+  }
+
+  async spaceIsEmpty(space: string): Promise<boolean> {
+    for (const t of SPACE_TABLES) {
+      if (t.name === 'spaces') continue;
+      const r = await this.#db.get(`SELECT 1 AS x FROM ${t.name} WHERE space = ? LIMIT 1`, [space]);
+      if (r) return false;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,23 @@
+/** Spaces over portable SQL. */
+import type { SpaceStore } from '../port.js';
+import type { SqlDriver } from '../sql-driver.js';
+
+/** Space store written once for every engine. */
+export class SpaceSql implements SpaceStore {
+  readonly #db: SqlDriver;
+  constructor(db: SqlDriver) {
+    this.#db = db;
+  }
+  async ensure(space: string, at: number): Promise<void> {
+    await this.#db.run('INSERT INTO spaces (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING', [space, at]);
+  }
+  async exists(space: string): Promise<boolean> {
+    return (await this.#db.get('SELECT id FROM spaces WHERE id = ?', [space])) !== undefined;
+  }
+  async list(): Promise<string[]> {
+    return (await this.#db.all<{ id: string }>('SELECT id FROM spaces ORDER BY id')).map((r) => r.id);
+  }
+  async delete(space: string): Promise<void> {
+    await this.#db.run('DELETE FROM spaces WHERE id = ?', [space]);
+  }
+}

@@ -1,0 +1,62 @@
+/** The portable Store: every area written once over a SqlDriver, plus the engine's search index. */
+import type { Store, StoreInfo, SearchIndex } from '../port.js';
+import type { SqlDriver } from '../sql-driver.js';
+import { AttentionSql } from './attention-sql.js';
+import { EpisodeSql } from './episode-sql.js';
+import { IdentitySql } from './identity-sql.js';
+import { KnowledgeSql } from './knowledge-sql.js';
+import { NarrativeSql } from './narrative-sql.js';
+import { RowSql } from './row-sql.js';
+import { SpaceSql } from './space-sql.js';
+import { VectorSql } from './vector-sql.js';
+
+/** What an engine adapter supplies to the portable store. */
+export interface EngineParts {
+  engine: 'sqlite' | 'postgres';
+  makeSearch(db: SqlDriver): SearchIndex;
+  columnsOf(db: SqlDriver, table: string): Promise<string[]>;
+  info(db: SqlDriver): Promise<StoreInfo>;
+}
+
+/** A Store bound to one driver (the connection, or one open transaction). */
+export class SqlStore implements Store {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly db: SqlDriver;
+  readonly search: SearchIndex;
+  readonly spaces: SpaceSql;
+  readonly episodes: EpisodeSql;
+  readonly narratives: NarrativeSql;
+  readonly knowledge: KnowledgeSql;
+  readonly identity: IdentitySql;
+  readonly attention: AttentionSql;
+  readonly vectors: VectorSql;
+  readonly rows: RowSql;
+  readonly #parts: EngineParts;
+
+  constructor(db: SqlDriver, parts: EngineParts) {
+    this.engine = parts.engine;
+    this.db = db;
+    this.#parts = parts;
+    this.search = parts.makeSearch(db);
+    this.spaces = new SpaceSql(db);
+    this.episodes = new EpisodeSql(db, this.search);
+    this.narratives = new NarrativeSql(db, this.search);
+    this.knowledge = new KnowledgeSql(db, this.search);
+    this.identity = new IdentitySql(db);
+    this.attention = new AttentionSql(db);
+    this.vectors = new VectorSql(db);
+    this.rows = new RowSql(db, this.search, (t) => parts.columnsOf(db, t));
+  }
+
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    return this.db.transaction((txDb) => fn(new SqlStore(txDb, this.#parts)));
+  }
+
+  info(): Promise<StoreInfo> {
+    return this.#parts.info(this.db);
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}

@@ -1,0 +1,48 @@
+/** Small helpers shared by the portable SQL stores: placeholders, JSON columns, booleans. */
+
+/** `?, ?, ?` for an IN list of `n` values (n ≥ 1). */
+export function marks(n: number): string {
+  return new Array(n).fill('?').join(', ');
+}
+
+/** Parses a JSON column, falling back to `fallback` on NULL or bad JSON. */
+export function json<T>(v: unknown, fallback: T): T {
+  if (typeof v !== 'string' || v === '') return fallback;
+  try {
+    return JSON.parse(v) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Serialises a JSON column; UTF-8 as written (no \\u escapes, unlike Tideline's BUG T-3). */
+export function toJson(v: unknown): string {
+  return JSON.stringify(v);
+}
+
+/** 0/1 integer from a boolean, null kept. */
+export function bit(v: boolean | null | undefined): number | null {
+  return v === null || v === undefined ? null : v ? 1 : 0;
+}
+
+/** Boolean from a 0/1 column, null kept. */
+export function bool(v: unknown): boolean | null {
+  return v === null || v === undefined ? null : Number(v) !== 0;
+}
+
+/** Number from an integer column that a driver may hand back as string or bigint. */
+export function num(v: unknown): number {
+  return typeof v === 'number' ? v : Number(v);
+}
+
+/** Nullable number. */
+export function numOrNull(v: unknown): number | null {
+  return v === null || v === undefined ? null : num(v);
+}
+
+/** Splits `ids` into chunks small enough for one statement's parameter list. */
+export function chunks<T>(ids: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < ids.length; i += size) out.push(ids.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,112 @@
+/** SQLite full-text indexes: FTS5 BM25 (porter + unicode61 over jieba-segmented text) and a trigram index. */
+import type { Layer } from '../../core/types.js';
+import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
+import type { SqlDriver, SqlValue } from '../sql-driver.js';
+import { marks, num } from '../sql/sql-util.js';
+
+const T: Record<Layer, { table: string; fts: string; tri: string; time: string }> = {
+  episode: { table: 'episodes', fts: 'episodes_fts', tri: 'episodes_tri', time: 'occurred_at' },
+  narrative: { table: 'narratives', fts: 'narratives_fts', tri: 'narratives_tri', time: 'created_at' },
+  knowledge: { table: 'knowledge', fts: 'knowledge_fts', tri: 'knowledge_tri', time: 'created_at' },
+};
+
+/** Quotes a term as an FTS5 string, so user text is never read as query syntax (DESIGN §3). */
+export function ftsQuote(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}
+
+function filters(layer: Layer, o: LexicalOptions): { sql: string; params: SqlValue[] } {
+  const t = T[layer];
+  const where: string[] = [];
+  const params: SqlValue[] = [];
+  if (o.since !== undefined) (where.push(`x.${t.time} >= ?`), params.push(o.since));
+  if (o.until !== undefined) (where.push(`x.${t.time} <= ?`), params.push(o.until));
+  if (layer === 'episode') {
+    if (!o.includeArchived) where.push('x.archived_at IS NULL');
+    if (o.session) (where.push('x.session = ?'), params.push(o.session));
+  }
+  if (layer === 'narrative' && o.minWeight !== undefined) (where.push('x.weight >= ?'), params.push(o.minWeight));
+  if ((layer === 'narrative' || layer === 'knowledge') && o.kinds && o.kinds.length > 0) {
+    where.push(`x.kind IN (${marks(o.kinds.length)})`);
+    params.push(...o.kinds);
+  }
+  if (layer === 'knowledge') {
+    const st = o.statuses ?? ['provisional', 'reliable'];
+    where.push(`x.status IN (${marks(st.length)})`);
+    params.push(...st);
+  }
+  return { sql: where.map((w) => ` AND ${w}`).join(''), params };
+}
+
+/** FTS5-backed SearchIndex. */
+export class SqliteSearch implements SearchIndex {
+  readonly #db: SqlDriver;
+  constructor(db: SqlDriver) {
+    this.#db = db;
+  }
+
+  async index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void> {
+    const t = T[layer];
+    for (const d of docs) {
+      await this.#db.run(`INSERT INTO ${t.fts} (rowid, body, ${layer === 'episode' ? 'speaker' : 'tags'}) VALUES (?, ?, ?)`, [
+        d.id,
+        d.body,
+        d.extra,
+      ]);
+      await this.#db.run(`INSERT INTO ${t.tri} (rowid, body) VALUES (?, ?)`, [d.id, d.raw]);
+    }
+  }
+
+  async unindex(layer: Layer, ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    const t = T[layer];
+    await this.#db.run(`DELETE FROM ${t.fts} WHERE rowid IN (${marks(ids.length)})`, ids);
+    await this.#db.run(`DELETE FROM ${t.tri} WHERE rowid IN (${marks(ids.length)})`, ids);
+  }
+
+  async lexical(
+    space: string,
+    layer: Layer,
+    terms: readonly string[],
+    o: LexicalOptions,
+  ): Promise<Array<{ id: number; score: number }>> {
+    if (terms.length === 0) return [];
+    const t = T[layer];
+    const f = filters(layer, o);
+    const match = terms.map(ftsQuote).join(' OR ');
+    // bm25() is lower-is-better; the body column weighs more than speaker/tags.
+    const rows = await this.#db.all<{ id: unknown; s: number }>(
+      `SELECT f.rowid AS id, bm25(${t.fts}, 1.0, 0.5) AS s FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.rowid
+       WHERE ${t.fts} MATCH ? AND x.space = ?${f.sql} ORDER BY s LIMIT ?`,
+      [match, space, ...f.params, o.limit],
+    );
+    return rows.map((r) => ({ id: num(r.id), score: -r.s }));
+  }
+
+  async substring(
+    space: string,
+    layer: Layer,
+    needle: string,
+    o: LexicalOptions,
+  ): Promise<Array<{ id: number; score: number }>> {
+    const t = T[layer];
+    const f = filters(layer, o);
+    const n = needle.trim();
+    if (n.length === 0) return [];
+    if ([...n].length >= 3) {
+      const rows = await this.#db.all<{ id: unknown }>(
+        `SELECT f.rowid AS id FROM ${t.tri} f JOIN ${t.table} x ON x.id = f.rowid
+         WHERE ${t.tri} MATCH ? AND x.space = ?${f.sql} ORDER BY x.${t.time} DESC LIMIT ?`,
+        [ftsQuote(n), space, ...f.params, o.limit],
+      );
+      return rows.map((r) => ({ id: num(r.id), score: 1 }));
+    }
+    // Trigrams need three characters; shorter needles (e.g. a 2-character CJK word) scan, newest first, bounded.
+    const rows = await this.#db.all<{ id: unknown }>(
+      `SELECT x.id AS id FROM ${t.table} x WHERE x.space = ? AND instr(lower(x.content), lower(?)) > 0${f.sql}
+       ORDER BY x.${t.time} DESC LIMIT ?`,
+      [space, n, ...f.params, o.limit],
+    );
+    return rows.map((r) => ({ id: num(r.id), score: 1 }));
+  }
+}
