@@ -1,0 +1,51 @@
+/** `doctor`: versions, database location, index and vector status, integrity, counts. */
+import type { AppContext } from './app-context.js';
+
+/** A health report of the memory. */
+export interface DoctorReport {
+  ok: boolean;
+  node: string;
+  tidepool: string;
+  engine: string;
+  db: string;
+  schemaVersion: number;
+  versions: Record<string, string>;
+  features: Record<string, boolean>;
+  integrity: string;
+  space: string;
+  counts: { episodes: number; narratives: number; knowledge: number; vectors: number };
+  embedder: { provider: string; model: string | null; reachable: boolean | null };
+}
+
+/** Checks the memory and reports; `ok` is false when integrity is not "ok". */
+export async function doctor(ctx: AppContext, version: string): Promise<DoctorReport> {
+  const info = await ctx.store.info();
+  let reachable: boolean | null = null;
+  if (ctx.embedder) {
+    try {
+      await ctx.embedder.embed(['ping']);
+      reachable = true;
+    } catch {
+      reachable = false;
+    }
+  }
+  return {
+    ok: info.integrity === 'ok',
+    node: process.version,
+    tidepool: version,
+    engine: info.engine,
+    db: info.location,
+    schemaVersion: info.schemaVersion,
+    versions: info.versions,
+    features: info.features,
+    integrity: info.integrity,
+    space: ctx.space,
+    counts: {
+      episodes: await ctx.store.episodes.count(ctx.space),
+      narratives: await ctx.store.narratives.count(ctx.space),
+      knowledge: await ctx.store.knowledge.count(ctx.space),
+      vectors: await ctx.store.vectors.count(ctx.space),
+    },
+    embedder: { provider: ctx.config.embedder.provider, model: ctx.embedder?.model ?? null, reachable },
+  };
+}

@@ -1,0 +1,121 @@
+/** `export` and `restore`: a whole space as JSON lines, lossless and deterministic. */
+import { TidepoolError } from '../core/errors.js';
+import type { Layer } from '../core/types.js';
+import type { Store } from '../store/port.js';
+import type { AppContext } from './app-context.js';
+import { episodeIndexText, knowledgeIndexText, narrativeIndexText } from './index-text.js';
+
+/** Format version written on the first line of every export. */
+export const EXPORT_FORMAT = 'tidepool-export/1';
+
+function encodeValue(v: unknown): unknown {
+  if (v instanceof Uint8Array) return { $b64: Buffer.from(v).toString('base64') };
+  if (typeof v === 'bigint') return Number(v);
+  return v;
+}
+
+function decodeValue(v: unknown): unknown {
+  if (v && typeof v === 'object' && '$b64' in v && typeof (v as { $b64: unknown }).$b64 === 'string') {
+    return new Uint8Array(Buffer.from((v as { $b64: string }).$b64, 'base64'));
+  }
+  return v;
+}
+
+/** Yields the export of the context's space: a header line, then one line per row, table by table. */
+export async function* exportSpace(ctx: AppContext): AsyncGenerator<string> {
+  yield JSON.stringify({ format: EXPORT_FORMAT, space: ctx.space });
+  for (const table of ctx.store.rows.tables()) {
+    for await (const row of ctx.store.rows.dump(ctx.space, table)) {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(row)) out[k] = encodeValue(v);
+      yield JSON.stringify({ table, row: out });
+    }
+  }
+}
+
+/** Restores export lines into the context's space, which must be empty; all or nothing. */
+export async function restoreSpace(ctx: AppContext, lines: AsyncIterable<string> | Iterable<string>): Promise<{ rows: number; tables: Record<string, number> }> {
+  const byTable = new Map<string, Array<Record<string, unknown>>>();
+  let n = 0;
+  let lineNo = 0;
+  let sawHeader = false;
+  for await (const raw of lines) {
+    lineNo++;
+    const line = raw.trim();
+    if (!line) continue;
+    let obj: unknown;
+    try {
+      obj = JSON.parse(line);
+    } catch {
+      throw new TidepoolError('invalid_input', `line ${lineNo} is not JSON`, { field: 'file' });
+    }
+    if (!sawHeader && obj && typeof obj === 'object' && 'format' in obj) {
+      if ((obj as { format: unknown }).format !== EXPORT_FORMAT) {
+        throw new TidepoolError('invalid_input', `line ${lineNo}: unsupported export format ${String((obj as { format: unknown }).format)}`, { field: 'file' });
+      }
+      sawHeader = true;
+      continue;
+    }
+    const rec = obj as { table?: unknown; row?: unknown };
+    if (typeof rec?.table !== 'string' || !ctx.store.rows.tables().includes(rec.table) || !rec.row || typeof rec.row !== 'object') {
+      throw new TidepoolError('invalid_input', `line ${lineNo}: expected {"table","row"} of a known table`, { field: 'file' });
+    }
+    const row: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(rec.row as Record<string, unknown>)) row[k] = decodeValue(v);
+    // Rows move into the target space, whatever space they were exported from.
+    if (rec.table === 'spaces') row.id = ctx.space;
+    else row.space = ctx.space;
+    const list = byTable.get(rec.table) ?? [];
+    list.push(row);
+    byTable.set(rec.table, list);
+    n++;
+  }
+  if (!sawHeader) throw new TidepoolError('invalid_input', 'not a Tidepool export (no header line)', { field: 'file' });
+  await ctx.store.transaction(async (tx) => {
+    if (!(await tx.rows.spaceIsEmpty(ctx.space))) {
+      throw new TidepoolError('conflict', `space "${ctx.space}" is not empty; restore into an empty space or erase it first (forget --all --yes)`);
+    }
+    await tx.spaces.delete(ctx.space);
+    for (const table of tx.rows.tables()) {
+      const rows = byTable.get(table);
+      if (!rows) continue;
+      try {
+        await tx.rows.load(table, rows);
+      } catch (e) {
+        throw new TidepoolError('conflict', `restore failed in table ${table}: ${(e as Error).message}`, { cause: e });
+      }
+    }
+    await reindexSpace(tx, ctx.space);
+  });
+  return { rows: n, tables: Object.fromEntries([...byTable].map(([t, r]) => [t, r.length])) };
+}
+
+/** Rebuilds the lexical index entries of every item of a space from its rows. */
+export async function reindexSpace(tx: Store, space: string): Promise<void> {
+  const tables: Array<[Layer, string]> = [['episode', 'episodes'], ['narrative', 'narratives'], ['knowledge', 'knowledge']];
+  for (const [layer, table] of tables) {
+    let batch: number[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      await tx.search.unindex(layer, batch);
+      if (layer === 'episode') {
+        const rows = await tx.episodes.getMany(space, batch);
+        await tx.search.index(layer, rows.map((e) => ({ id: e.id, ...episodeIndexText(e.content, e.speaker) })));
+      } else if (layer === 'narrative') {
+        const rows = await tx.narratives.getMany(space, batch);
+        await tx.search.index(layer, rows.map((r) => ({ id: r.id, ...narrativeIndexText(r) })));
+      } else {
+        const rows = await tx.knowledge.getMany(space, batch);
+        await tx.search.index(layer, rows.map((r) => ({ id: r.id, ...knowledgeIndexText(r) })));
+      }
+      batch = [];
+    };
+    const ids: number[] = [];
+    for await (const r of tx.rows.dump(space, table)) ids.push(Number(r.id));
+    for (const id of ids) {
+      batch.push(id);
+      if (batch.length >= 500) await flush();
+    }
+    await flush();
+  }
+}

@@ -1,0 +1,30 @@
+/** Builds the text the lexical indexes hold for each layer (segmented body, secondary field, raw text). */
+import { segmentForIndex } from '../script/segment-text.js';
+import type { IndexText } from '../store/port.js';
+
+/** Index text of an episode: its content, with the speaker as the secondary field. */
+export function episodeIndexText(content: string, speaker: string | null): IndexText {
+  return { body: segmentForIndex(content), extra: speaker ? segmentForIndex(speaker) : '', raw: content };
+}
+
+/** Index text of a narrative: all its fields, tags as the secondary field. */
+export function narrativeIndexText(n: {
+  content: string;
+  gesture: string | null;
+  context: string | null;
+  moment: string | null;
+  cognitionDirection: string | null;
+  tags: readonly string[];
+}): IndexText {
+  // content already joins the four fields (SEEDS §1.4); fall back to them when content is the legacy text only.
+  const fields = [n.gesture, n.context, n.moment, n.cognitionDirection].filter((s): s is string => !!s);
+  const all = fields.every((f) => n.content.includes(f)) ? n.content : [n.content, ...fields].join(' | ');
+  return { body: segmentForIndex(all), extra: segmentForIndex(n.tags.join(' ')), raw: all };
+}
+
+/** Index text of a knowledge entry: content plus key and subject, tags as the secondary field. */
+export function knowledgeIndexText(k: { content: string; key: string | null; subject: string | null; tags: readonly string[] }): IndexText {
+  const head = [k.subject, k.key?.replace(/[._:-]+/g, ' ')].filter((s): s is string => !!s).join(' ');
+  const raw = head ? `${k.content} ${head}` : k.content;
+  return { body: segmentForIndex(raw), extra: segmentForIndex(k.tags.join(' ')), raw: k.content };
+}

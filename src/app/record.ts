@@ -1,0 +1,57 @@
+/** `record`: automatic capture of turns and tool results, batched in one transaction, credentials redacted. */
+import { formatId } from '../core/ids.js';
+import { parseInput, recordInput, type RecordInput } from '../core/schemas.js';
+import type { EpisodeKind } from '../core/types.js';
+import type { NewEpisode } from '../store/port.js';
+import type { AppContext } from './app-context.js';
+import { embedItems } from './embed-items.js';
+import { redact } from './guard-secrets.js';
+import { episodeIndexText } from './index-text.js';
+
+/** What `record` stored. */
+export interface RecordResult {
+  ids: string[];
+  /** Turns skipped because their `ref` was already recorded (idempotent replays and imports). */
+  skipped: number;
+  /** Credentials replaced by `[secret:<kind>]`. */
+  redacted: number;
+}
+
+/** Options of `record` beyond the input. */
+export interface RecordOptions {
+  /** Where the turns came from (record, import, hook, ingest, journal). */
+  source?: string;
+  /** Durable episodes never leave the live memory by age (import stores durable episodes). */
+  durable?: boolean;
+  /** Episode kind for every turn that does not give one (import uses `import`). */
+  kind?: EpisodeKind;
+}
+
+/** Records one turn or a batch; all of it or nothing. */
+export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOptions = {}): Promise<RecordResult> {
+  const input = parseInput(recordInput, raw);
+  const turns = 'turns' in input ? input.turns : [input];
+  const now = ctx.clock.now();
+  let redacted = 0;
+  const rows: NewEpisode[] = turns.map((t) => {
+    const r = redact(t.content);
+    redacted += r.count;
+    const kind: EpisodeKind = t.kind ?? opts.kind ?? (t.role === 'tool' ? 'tool_result' : 'turn');
+    return {
+      kind, role: t.role, speaker: t.speaker ?? null, content: r.text, session: t.session ?? null,
+      tool: t.tool ?? null, ok: t.ok ?? null, source: opts.source ?? 'record', ref: t.ref ?? null, meta: t.meta ?? {},
+      durable: opts.durable ?? false, occurredAt: t.at ?? now, createdAt: now, embedPending: true,
+      index: episodeIndexText(r.text, t.speaker ?? null),
+    };
+  });
+  const { ids, skipped } = await ctx.store.transaction(async (tx) => {
+    await tx.spaces.ensure(ctx.space, now);
+    return tx.episodes.insertMany(ctx.space, rows);
+  });
+  if (ctx.embedder && ids.length > 0) {
+    const byId = new Map(ids.map((id, i) => [id, i]));
+    const stored = await ctx.store.episodes.getMany(ctx.space, ids);
+    await embedItems(ctx, 'episode', stored.filter((e) => byId.has(e.id)).map((e) => ({ id: e.id, text: e.content })));
+  }
+  return { ids: ids.map((id) => formatId('episode', id)), skipped, redacted };
+}

@@ -1,0 +1,144 @@
+/** The Tidepool facade: the typed API every surface uses; it only delegates to one use case per method. */
+import type { RecallInput, RememberInput, RecordInput, NarrativeInput, TimelineInput, ForgetInput } from '../core/schemas.js';
+import type { Profile, RecallHit, SelfConcept, Snapshot, Thread, ThreadStatus } from '../core/types.js';
+import type { AppContext } from './app-context.js';
+import { doctor, type DoctorReport } from './doctor.js';
+import { exportSpace, restoreSpace } from './export-space.js';
+import { forget, type ForgetResult } from './forget.js';
+import * as identity from './identity.js';
+import { recall, type RecallOptions } from './recall.js';
+import { record, type RecordOptions, type RecordResult } from './record.js';
+import { remember, type RememberResult } from './remember.js';
+import { timeline, type TimelinePage } from './timeline.js';
+import { writeNarrative, type WriteNarrativeResult } from './write-narrative.js';
+import { embedPending } from './embed-items.js';
+
+/** Package version reported by `doctor` and the MCP server. */
+export const TIDEPOOL_VERSION = '0.1.0';
+
+/** Long-term memory of one space. Obtain it with `openMemory`. */
+export class Tidepool {
+  readonly ctx: AppContext;
+  readonly #onClose: () => Promise<void>;
+
+  constructor(ctx: AppContext, onClose: () => Promise<void>) {
+    this.ctx = ctx;
+    this.#onClose = onClose;
+  }
+
+  /** The space this instance reads and writes. */
+  get space(): string {
+    return this.ctx.space;
+  }
+
+  /** The same memory seen from another space (shares the connection; closing either closes both). */
+  withSpace(space: string): Tidepool {
+    return new Tidepool({ ...this.ctx, space }, this.#onClose);
+  }
+
+  /**
+   * Stores a durable memory; a `key` supersedes the previous value. Credentials are refused.
+   * @example await memory.remember({ text: 'Staging DB moved to port 6543', key: 'staging.db.port' })
+   */
+  remember(input: RememberInput): Promise<RememberResult> {
+    return remember(this.ctx, input);
+  }
+
+  /**
+   * Records turns or tool results (credentials redacted), in one transaction.
+   * @example await memory.record({ turns: [{ role: 'user', content: 'hi', session: 's1' }] })
+   */
+  record(input: RecordInput, opts?: RecordOptions): Promise<RecordResult> {
+    return record(this.ctx, input, opts);
+  }
+
+  /**
+   * Writes a Tideline narrative (`memory_write`).
+   * @example await memory.write({ gesture: 'I fixed the sync race at last', importance: 4, tags: ['sync'] })
+   */
+  write(input: NarrativeInput): Promise<WriteNarrativeResult> {
+    return writeNarrative(this.ctx, input);
+  }
+
+  /**
+   * Hybrid search over episodes, narratives and knowledge.
+   * @example const hits = await memory.recall({ query: 'staging database', limit: 5 })
+   */
+  recall(input: RecallInput, opts?: RecallOptions): Promise<RecallHit[]> {
+    return recall(this.ctx, input, opts);
+  }
+
+  /**
+   * Raw history in time order.
+   * @example const { items } = await memory.timeline({ limit: 20 })
+   */
+  timeline(input?: TimelineInput): Promise<TimelinePage> {
+    return timeline(this.ctx, input);
+  }
+
+  /**
+   * Removes one item (`{id}`), every version of a key (`{key}`) or the whole space (`{all: true, confirm: true}`).
+   * @example await memory.forget({ id: 'k12' })
+   */
+  forget(input: ForgetInput): Promise<ForgetResult> {
+    return forget(this.ctx, input);
+  }
+
+  /** Upserts a profile (history kept). @example await memory.writeProfile({ entity: 'Ana', content: 'prefers short answers' }) */
+  writeProfile(input: unknown) {
+    return identity.writeProfile(this.ctx, input);
+  }
+  /** Profiles, newest first. @example await memory.profiles('Ana') */
+  profiles(entity?: string): Promise<Profile[]> {
+    return identity.readProfiles(this.ctx, entity);
+  }
+  /** Upserts a self-concept field. @example await memory.writeSelfConcept({ field: 'terrain', content: '…' }) */
+  writeSelfConcept(input: unknown) {
+    return identity.writeSelfConcept(this.ctx, input);
+  }
+  /** Self-concept fields. @example await memory.selfConcept() */
+  selfConcept(): Promise<SelfConcept[]> {
+    return identity.readSelfConcept(this.ctx);
+  }
+  /** Adds a snapshot. @example await memory.writeSnapshot({ content: 'focused, a bit tired' }) */
+  writeSnapshot(input: unknown) {
+    return identity.writeSnapshot(this.ctx, input);
+  }
+  /** Newest snapshots. @example await memory.snapshots(1) */
+  snapshots(limit?: number): Promise<Snapshot[]> {
+    return identity.readSnapshots(this.ctx, limit);
+  }
+  /** Inserts or updates a thread. @example await memory.writeThread({ content: 'why does sync stall?' }) */
+  writeThread(input: unknown) {
+    return identity.writeThread(this.ctx, input);
+  }
+  /** Threads by status. @example await memory.threads('open', 5) */
+  threads(status?: ThreadStatus | 'all', limit?: number): Promise<Thread[]> {
+    return identity.readThreads(this.ctx, status, limit);
+  }
+
+  /** The space as JSON lines. @example for await (const line of memory.export()) out.write(line + '\n') */
+  export(): AsyncGenerator<string> {
+    return exportSpace(this.ctx);
+  }
+
+  /** Restores export lines into this (empty) space. @example await memory.restore(lines) */
+  restore(lines: AsyncIterable<string> | Iterable<string>) {
+    return restoreSpace(this.ctx, lines);
+  }
+
+  /** Embeds items whose embedding was deferred. @example await memory.embedPending() */
+  embedPending() {
+    return embedPending(this.ctx);
+  }
+
+  /** Health report. @example const report = await memory.doctor() */
+  doctor(): Promise<DoctorReport> {
+    return doctor(this.ctx, TIDEPOOL_VERSION);
+  }
+
+  /** Closes the connection. @example await memory.close() */
+  close(): Promise<void> {
+    return this.#onClose();
+  }
+}

@@ -1,0 +1,104 @@
+/** `memory_write`: a structured narrative with Tideline's scoring, recurrence propagation and anti-inflation. */
+import { knownPersonsOf } from '../core/config.js';
+import { formatId } from '../core/ids.js';
+import { narrativeInput, parseInput, type NarrativeInput } from '../core/schemas.js';
+import type { NarrativeKind } from '../core/types.js';
+import { ANTI_INFLATION, antiInflate, computeWeight, recurrenceFromFrequency } from '../script/weight-policy.js';
+import type { Store } from '../store/port.js';
+import type { AppContext } from './app-context.js';
+import { embedItems } from './embed-items.js';
+import { refuseSecrets } from './guard-secrets.js';
+import { narrativeIndexText } from './index-text.js';
+
+/** What `memory_write` stored. */
+export interface WriteNarrativeResult {
+  id: string;
+  weight: number;
+  recurrence: number;
+  tags: string[];
+  relatedEntities: string[];
+  /** Older narratives whose recurrence rose because they share a tag. */
+  propagated: number;
+  /** True when write-time anti-inflation rescaled the newest weights. */
+  rescaled: boolean;
+}
+
+/** Writes one narrative. */
+export async function writeNarrative(ctx: AppContext, raw: NarrativeInput): Promise<WriteNarrativeResult> {
+  const input = parseInput(narrativeInput, raw);
+  const clean = (s: string | undefined) => (s && s.trim().length > 0 ? s.trim() : null);
+  const gesture = clean(input.gesture);
+  const context = clean(input.context);
+  const moment = clean(input.moment);
+  const direction = clean(input.cognition_direction);
+  refuseSecrets('narrative', gesture, context, moment, direction, input.content, input.entities_role);
+  // SEEDS §1.4: content = non-empty fields joined by " | ", else the legacy content, else the gesture.
+  const joined = [gesture, context, moment, direction].filter((s): s is string => s !== null).join(' | ');
+  const content = joined || clean(input.content) || '';
+  const tags = [...new Set(input.tags.map((t) => t.trim()))];
+  const persons = new Set(knownPersonsOf(ctx.config));
+  const fromTags = tags.filter((t) => persons.has(t));
+  const related = fromTags.length > 0 ? fromTags : (input.related_entities ?? []);
+  const kind: NarrativeKind = input.kind ?? (input.narrative_type === 'self_reflection' ? 'self_reflection' : 'narrative');
+  const now = ctx.clock.now();
+  const createdAt = input.at ?? now;
+
+  const out = await ctx.store.transaction(async (tx) => {
+    await tx.spaces.ensure(ctx.space, now);
+    const freq = tags.length > 0 ? await tx.narratives.countSharingTags(ctx.space, tags) : undefined;
+    const recurrence = recurrenceFromFrequency(freq);
+    // SEEDS §1.8: a dream's importance is fixed at 1.
+    const importance = kind === 'dream' ? 1 : (input.importance ?? 3);
+    const scores = { importance, emotional: input.emotional ?? 3, recurrence, unresolved: input.unresolved ?? 3 };
+    const weight = computeWeight(scores);
+    const id = await tx.narratives.insert(ctx.space, {
+      kind, ntype: input.narrative_type, content, gesture, context, moment, cognitionDirection: direction, tags,
+      entitiesRole: clean(input.entities_role), relatedEntities: related,
+      sourceLinks: (input.source_links ?? []).map(Number), ...scores, weight, createdAt, embedPending: true,
+      index: narrativeIndexText({ content, gesture, context, moment, cognitionDirection: direction, tags }),
+    });
+    const propagated = await propagateRecurrence(tx, ctx.space, tags, id);
+    const rescaled = await applyAntiInflation(tx, ctx.space, ANTI_INFLATION.writeWindow);
+    const stored = await tx.narratives.get(ctx.space, id);
+    return { id, weight: stored?.weight ?? weight, recurrence, propagated, rescaled };
+  });
+  await embedItems(ctx, 'narrative', [{ id: out.id, text: content }]);
+  return {
+    id: formatId('narrative', out.id), weight: out.weight, recurrence: out.recurrence, tags, relatedEntities: related,
+    propagated: out.propagated, rescaled: out.rescaled,
+  };
+}
+
+/**
+ * Recomputes recurrence of older narratives sharing a tag with the new one, with the same mapping as write time
+ * (BUG T-2 fixed): a narrative's frequency is the most other narratives any one of its tags is shared with.
+ */
+export async function propagateRecurrence(tx: Store, space: string, tags: readonly string[], newId: number): Promise<number> {
+  if (tags.length === 0) return 0;
+  const siblings = (await tx.narratives.withAnyTag(space, tags)).filter((s) => s.id !== newId);
+  if (siblings.length === 0) return 0;
+  const counts = await tx.narratives.tagCounts(space, [...new Set(siblings.flatMap((s) => s.tags))]);
+  const rows = await tx.narratives.getMany(space, siblings.map((s) => s.id));
+  const changes: Array<{ id: number; recurrence: number; weight: number }> = [];
+  for (const n of rows) {
+    const f = Math.max(0, ...n.tags.map((t) => (counts.get(t) ?? 1) - 1));
+    const recurrence = recurrenceFromFrequency(f);
+    if (recurrence === n.recurrence) continue;
+    // Keep any earlier anti-inflation factor instead of resetting the weight to its raw value (BUG T-5).
+    const rawOld = computeWeight(n);
+    const factor = rawOld > 0 ? n.weight / rawOld : 1;
+    const weight = Math.min(1, Math.round(computeWeight({ ...n, recurrence }) * factor * 10_000) / 10_000);
+    changes.push({ id: n.id, recurrence, weight });
+  }
+  await tx.narratives.setScores(space, changes);
+  return changes.length;
+}
+
+/** Rescales the newest `window` weights when their average exceeds 0.7 (SEEDS §1.5.1); true when it did. */
+export async function applyAntiInflation(tx: Store, space: string, window: number): Promise<boolean> {
+  const newest = await tx.narratives.newestWeights(space, window);
+  const scaled = antiInflate(newest.map((r) => r.weight));
+  if (!scaled) return false;
+  await tx.narratives.setWeights(space, newest.map((r, i) => ({ id: r.id, weight: scaled[i]! })));
+  return true;
+}

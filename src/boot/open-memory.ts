@@ -1,0 +1,56 @@
+/** `openMemory`: the composition root of the library — picks the engine and embedder, returns a Tidepool. */
+import { systemClock, type Clock } from '../core/clock.js';
+import { parseConfig, type Config, type ConfigInput } from '../core/config.js';
+import type { Embedder } from '../core/embedder.js';
+import { TidepoolError } from '../core/errors.js';
+import { parseInput, spaceName } from '../core/schemas.js';
+import { Tidepool } from '../app/tidepool.js';
+import type { Store } from '../store/port.js';
+import { openSqliteStore } from '../store/sqlite/open-sqlite.js';
+import { createEmbedder } from './create-embedder.js';
+import { defaultDbPath } from './load-config.js';
+
+/** Options of `openMemory`. */
+export interface OpenMemoryOptions {
+  /** A SQLite file path (or `:memory:`). */
+  path?: string;
+  /** A `postgres://` URL. */
+  url?: string;
+  /** Either of the above; `path`/`url` win. */
+  db?: string;
+  space?: string;
+  /** An Embedder instance, or `none`; otherwise the configuration's embedder is used. */
+  embedder?: Embedder | 'none';
+  /** A parsed configuration, or a partial one to fill with defaults. */
+  config?: Config | ConfigInput;
+  clock?: Clock;
+  /** Where warnings go (default: stderr). */
+  warn?: (message: string) => void;
+}
+
+/** Opens the store for a location: a postgres:// URL or a SQLite path. */
+export async function openStore(location: string): Promise<Store> {
+  if (/^postgres(ql)?:\/\//i.test(location)) {
+    // Loaded lazily so the embedded default never pays for the pg driver (STYLE §9).
+    const modulePath = '../store/postgres/open-postgres.js';
+    const mod = (await import(modulePath).catch((e: unknown) => {
+      throw new TidepoolError('unavailable', `the PostgreSQL engine could not be loaded: ${String(e)}`, { cause: e });
+    })) as { openPostgresStore(url: string): Promise<Store> };
+    return mod.openPostgresStore(location);
+  }
+  return openSqliteStore(location);
+}
+
+/**
+ * Opens a memory.
+ * @example const memory = await openMemory({ path: './memory.db', space: 'agent-1' })
+ */
+export async function openMemory(o: OpenMemoryOptions = {}): Promise<Tidepool> {
+  const config = parseConfig(o.config ?? {});
+  const space = parseInput(spaceName, o.space ?? config.space);
+  const location = o.url ?? o.path ?? o.db ?? config.db ?? defaultDbPath();
+  const store = await openStore(location);
+  const embedder = o.embedder === 'none' ? undefined : (o.embedder ?? createEmbedder(config.embedder));
+  const warn = o.warn ?? ((m: string) => process.stderr.write(`tidepool: ${m}\n`));
+  return new Tidepool({ store, config, clock: o.clock ?? systemClock, embedder, space, warn }, () => store.close());
+}

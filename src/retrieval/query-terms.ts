@@ -1,0 +1,36 @@
+/** Turns a user's query into safe index terms: words, minus stop words, with CJK segmented by jieba. */
+import { cjkWords, splitCjk } from '../script/segment-text.js';
+
+// A compact English stop list for queries: function words that carry no topic (BM25 would weigh them low anyway,
+// but dropping them keeps OR-queries from matching nearly every document).
+const EN_STOP = new Set(
+  `a about above after again against all am an and any are as at be because been before being below between both but by
+  can could did do does doing down during each few for from further had has have having he her here hers herself him
+  himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other
+  our ours ourselves out over own same she should so some such than that the their theirs them themselves then there
+  these they this those through to too under until up very was we were what when where which while who whom why will
+  with would you your yours yourself yourselves did does what's whats who's i'm i've it's let's ever also`.split(/\s+/),
+);
+
+const ZH_STOP = new Set(['的', '了', '是', '在', '和', '也', '就', '都', '而', '及', '与', '着', '或', '一个', '没有', '我们', '你们', '他们', '什么', '怎么', '吗', '呢', '吧', '啊']);
+
+/** Query terms for the word index, lower-cased, de-duplicated, in order. */
+export function queryTerms(query: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const add = (t: string) => {
+    if (t && !seen.has(t)) (seen.add(t), out.push(t));
+  };
+  for (const part of splitCjk(query)) {
+    if (part.cjk) {
+      for (const w of cjkWords(part.text)) if (!ZH_STOP.has(w)) add(w);
+      continue;
+    }
+    for (const m of part.text.toLowerCase().matchAll(/[\p{L}\p{N}][\p{L}\p{N}'_-]*/gu)) {
+      const w = m[0].replace(/'s$/, '').replace(/^['_-]+|['_-]+$/g, '');
+      if (w.length === 0 || EN_STOP.has(w)) continue;
+      add(w);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,166 @@
+/** Hybrid retrieval: lexical BM25 + substring + vectors per layer → fused, adjusted, ranked hits (DESIGN §3). */
+import type { Config } from '../core/config.js';
+import type { Embedder } from '../core/embedder.js';
+import { formatId } from '../core/ids.js';
+import type { Episode, Knowledge, KnowledgeStatus, Layer, Narrative, RecallHit } from '../core/types.js';
+import { strengthNow } from '../script/strength.js';
+import type { LexicalOptions, Store } from '../store/port.js';
+import { queryTerms } from './query-terms.js';
+import { fuseRanks, type RankedList } from './rank-fusion.js';
+import { fitToBudget } from './token-budget.js';
+
+/** A parsed recall request. */
+export interface RecallRequest {
+  query: string;
+  limit: number;
+  layers?: readonly Layer[];
+  kinds?: readonly string[];
+  since?: number;
+  until?: number;
+  session?: string;
+  minWeight?: number;
+  maxTokens?: number;
+  includeArchived?: boolean;
+}
+
+/** Dependencies of the pipeline. */
+export interface RecallDeps {
+  store: Store;
+  config: Config;
+  embedder: Embedder | undefined;
+  now: number;
+}
+
+/** Knowledge statuses recall may return: quarantined never appears (DESIGN §3). */
+export const RECALLABLE: readonly KnowledgeStatus[] = ['provisional', 'reliable'];
+
+type Row = { layer: 'episode'; row: Episode } | { layer: 'narrative'; row: Narrative } | { layer: 'knowledge'; row: Knowledge };
+
+/** Normalises text for exact-phrase comparison: lower case, collapsed whitespace. */
+export function normaliseForMatch(s: string): string {
+  return s.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** Runs the query against the store and returns ranked hits (no side effects). */
+export async function runRecall(deps: RecallDeps, space: string, req: RecallRequest): Promise<RecallHit[]> {
+  const { store, config } = deps;
+  const layers = req.layers ?? (['knowledge', 'narrative', 'episode'] as const);
+  const terms = queryTerms(req.query);
+  const opts: LexicalOptions = {
+    limit: config.recall.candidates, since: req.since, until: req.until, includeArchived: req.includeArchived,
+    statuses: RECALLABLE, kinds: req.kinds, session: req.session, minWeight: req.minWeight,
+  };
+  const lists: RankedList[] = [];
+  const qvec = await embedQuery(deps, req.query);
+  for (const layer of layers) {
+    const lex = await store.search.lexical(space, layer, terms, opts);
+    lists.push({ keys: lex.map((h) => `${layer}:${h.id}`), weight: 1 });
+    // Substring hits catch what word search misses (inside compounds, a short CJK word, a code or id).
+    if (lex.length < 3 || [...req.query].length >= 3) {
+      const sub = await store.search.substring(space, layer, req.query, { ...opts, limit: Math.min(50, opts.limit) });
+      lists.push({ keys: sub.map((h) => `${layer}:${h.id}`), weight: 0.5 });
+    }
+    if (qvec && deps.embedder) {
+      const near = await store.vectors.nearest(space, layer, deps.embedder.model, qvec, opts.limit);
+      const kept = near.filter((h) => h.score > config.recall.minCosine);
+      lists.push({ keys: kept.map((h) => `${layer}:${h.id}`), weight: 1 });
+    }
+  }
+  const fused = fuseRanks(lists, config.recall.rrfK);
+  if (fused.size === 0) return [];
+  const rows = await loadRows(store, space, [...fused.keys()]);
+  const q = normaliseForMatch(req.query);
+  const hits: RecallHit[] = [];
+  for (const r of rows) {
+    if (!passes(r, req)) continue;
+    const base = fused.get(`${r.layer}:${r.row.id}`) ?? 0;
+    const text = r.row.content;
+    const exact = q.length > 0 && normaliseForMatch(text).includes(q);
+    hits.push(toHit(r, base * adjust(r, deps.now) + (exact ? config.recall.exactBoost : 0), exact));
+  }
+  hits.sort((a, b) => b.score - a.score || b.createdAt - a.createdAt);
+  const unique = dedupeByText(hits).slice(0, req.limit);
+  return fitToBudget(unique, renderHitLine, req.maxTokens);
+}
+
+/** The line an agent sees for a hit; the budget counts exactly this. */
+export function renderHitLine(h: RecallHit): string {
+  const who = h.speaker ? `${h.speaker}: ` : '';
+  return `- [${h.id} ${new Date(h.createdAt).toISOString().slice(0, 10)}] ${who}${h.text}`;
+}
+
+async function embedQuery(deps: RecallDeps, query: string): Promise<Float32Array | undefined> {
+  if (!deps.embedder) return undefined;
+  try {
+    return (await deps.embedder.embed([query.slice(0, deps.config.embedder.maxChars)]))[0];
+  } catch {
+    return undefined; // lexical results still answer (Tideline's FTS-only mode)
+  }
+}
+
+async function loadRows(store: Store, space: string, keys: string[]): Promise<Row[]> {
+  const ids: Record<Layer, number[]> = { episode: [], narrative: [], knowledge: [] };
+  for (const k of keys) {
+    const [layer, id] = k.split(':') as [Layer, string];
+    ids[layer].push(Number(id));
+  }
+  const out: Row[] = [];
+  for (const row of await store.episodes.getMany(space, ids.episode)) out.push({ layer: 'episode', row });
+  for (const row of await store.narratives.getMany(space, ids.narrative)) out.push({ layer: 'narrative', row });
+  for (const row of await store.knowledge.getMany(space, ids.knowledge)) out.push({ layer: 'knowledge', row });
+  return out;
+}
+
+function passes(r: Row, req: RecallRequest): boolean {
+  const t = r.layer === 'episode' ? r.row.occurredAt : r.row.createdAt;
+  if (req.since !== undefined && t < req.since) return false;
+  if (req.until !== undefined && t > req.until) return false;
+  if (r.layer === 'knowledge' && !RECALLABLE.includes(r.row.status)) return false;
+  if (r.layer === 'episode' && r.row.archivedAt !== null && !req.includeArchived) return false;
+  // A remembered text lives on as its knowledge entry; its source episode would only repeat it (or, once the key
+  // is superseded, bring back the outdated value).
+  if (r.layer === 'episode' && r.row.kind === 'memory') return false;
+  if (r.layer === 'episode' && req.session && r.row.session !== req.session) return false;
+  if (r.layer === 'narrative' && req.minWeight !== undefined && r.row.weight < req.minWeight) return false;
+  if (req.kinds && req.kinds.length > 0 && r.layer !== 'episode' && !req.kinds.includes(r.row.kind)) return false;
+  return true;
+}
+
+/** What the memory knows beyond the text: narrative weight, knowledge strength, recency. */
+function adjust(r: Row, now: number): number {
+  const t = r.layer === 'episode' ? r.row.occurredAt : r.row.createdAt;
+  const ageDays = Math.max(0, (now - t) / 86_400_000);
+  const recency = 1 + 0.1 * Math.exp(-ageDays / 30);
+  if (r.layer === 'narrative') return recency * (0.8 + 0.4 * r.row.weight);
+  if (r.layer === 'knowledge') {
+    const s = strengthNow(r.row.strength, r.row.lastReinforcedAt, now);
+    return recency * (0.9 + 0.3 * s) * (r.row.status === 'reliable' ? 1.1 : 1);
+  }
+  return recency;
+}
+
+function toHit(r: Row, score: number, exact: boolean): RecallHit {
+  const base = { id: formatId(r.layer, r.row.id), layer: r.layer, text: r.row.content, score: round(score), exact };
+  if (r.layer === 'episode') {
+    return { ...base, createdAt: r.row.occurredAt, session: r.row.session, speaker: r.row.speaker ?? r.row.role, kind: r.row.kind };
+  }
+  if (r.layer === 'narrative') {
+    return { ...base, createdAt: r.row.createdAt, kind: r.row.kind, weight: r.row.weight, tags: r.row.tags };
+  }
+  return { ...base, createdAt: r.row.createdAt, kind: r.row.kind, status: r.row.status, tags: r.row.tags };
+}
+
+/** Keeps the best-ranked of hits with identical text (a remembered fact and its source episode). */
+function dedupeByText(hits: readonly RecallHit[]): RecallHit[] {
+  const seen = new Set<string>();
+  return hits.filter((h) => {
+    const k = normaliseForMatch(h.text);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function round(v: number): number {
+  return Math.round(v * 1e6) / 1e6;
+}

@@ -1,0 +1,49 @@
+/** Word segmentation for the lexical indexes: jieba search-mode cuts for CJK, Latin text left to the tokenizer. */
+import { Jieba } from '@node-rs/jieba';
+import { dict } from '@node-rs/jieba/dict';
+
+let jieba: Jieba | undefined;
+
+/** The shared jieba instance, loaded on first use (the dictionary takes ~100 ms to load). */
+export function getJieba(): Jieba {
+  jieba ??= Jieba.withDict(dict);
+  return jieba;
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
+const CJK_RUN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+/g;
+
+/** True when `text` holds Chinese, Japanese or Korean characters. */
+export function hasCjk(text: string): boolean {
+  return CJK.test(text);
+}
+
+/**
+ * Text for the word index: each CJK run is replaced by its jieba search-mode words separated by spaces, so that
+ * `咖啡` matches `用户爱喝咖啡` (search mode also emits the short words inside long ones: 喝咖啡 → 咖啡, 喝咖啡).
+ */
+export function segmentForIndex(text: string): string {
+  if (!hasCjk(text)) return text;
+  const j = getJieba();
+  return text.replace(CJK_RUN, (run) => ` ${j.cutForSearch(run, true).join(' ')} `);
+}
+
+/** CJK words of a query (jieba search mode), without single characters unless the run is one character. */
+export function cjkWords(run: string): string[] {
+  const words = getJieba().cutForSearch(run, true).filter((w) => CJK.test(w));
+  const multi = words.filter((w) => [...w].length > 1);
+  return multi.length > 0 ? multi : words;
+}
+
+/** Splits text into CJK runs and the rest, in order. */
+export function splitCjk(text: string): Array<{ cjk: boolean; text: string }> {
+  const out: Array<{ cjk: boolean; text: string }> = [];
+  let last = 0;
+  for (const m of text.matchAll(CJK_RUN)) {
+    if (m.index > last) out.push({ cjk: false, text: text.slice(last, m.index) });
+    out.push({ cjk: true, text: m[0] });
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push({ cjk: false, text: text.slice(last) });
+  return out;
+}
