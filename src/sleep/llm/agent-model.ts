@@ -1,0 +1,113 @@
+/** A `Model` answered by the agent itself: each request becomes a work packet that `sleep_next` hands out and `sleep_submit` answers. */
+
+import { TidepoolError } from '../../core/errors.js';
+import type { Model, ModelMessage, ModelRequest, ModelResponse } from './model.js';
+import { estimateRequestTokens, estimateTokens } from './token-estimate.js';
+
+/** One request waiting for the agent: everything it needs to answer as the model would. */
+export interface AgentPacket {
+  id: string;
+  step: string;
+  system: string;
+  messages: ModelMessage[];
+  maxTokens: number;
+  json: boolean;
+}
+
+/** Result of `submit`: whether the packet was waiting. */
+export type AgentSubmitResult = { kind: 'accepted' } | { kind: 'unknown_packet'; id: string };
+
+interface Waiting {
+  packet: AgentPacket;
+  resolve: (text: string) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** How long a packet waits for the agent's answer before the step is skipped (DESIGN §6: skipped, reported). */
+const DEFAULT_ANSWER_TIMEOUT_MS = 15 * 60_000;
+
+/**
+ * In-process rendezvous between a running night and the agent's sleep tools. `complete` queues a packet and
+ * waits; `next` shows the oldest unanswered packet (idempotent, so a repeated `sleep_next` sees the same one);
+ * `submit` answers it. Unanswered packets fail with `llm_failed` after `answerTimeoutMs`, which `askStructured`
+ * reports as a skip.
+ */
+export class AgentModel implements Model {
+  readonly name = 'agent';
+  #waiting = new Map<string, Waiting>();
+  #listeners: Array<() => void> = [];
+  #seq = 0;
+  #timeoutMs: number;
+
+  constructor(options: { answerTimeoutMs?: number } = {}) {
+    this.#timeoutMs = options.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
+  }
+
+  async complete(req: ModelRequest): Promise<ModelResponse> {
+    this.#seq += 1;
+    const packet: AgentPacket = {
+      id: `packet-${this.#seq}`,
+      step: req.step ?? 'unknown',
+      system: req.system,
+      messages: req.messages,
+      maxTokens: req.maxTokens,
+      json: req.json ?? false,
+    };
+    const text = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiting.delete(packet.id);
+        reject(new TidepoolError('llm_failed', `the agent did not answer ${packet.id} in time`, { details: { step: packet.step } }));
+      }, this.#timeoutMs);
+      this.#waiting.set(packet.id, { packet, resolve, reject, timer });
+      for (const wake of this.#listeners.splice(0)) wake();
+    });
+    return { text, inputTokens: await estimateRequestTokens(req), outputTokens: await estimateTokens(text) };
+  }
+
+  /** The oldest packet still waiting for an answer, if any. */
+  next(): AgentPacket | undefined {
+    return this.#waiting.values().next().value?.packet;
+  }
+
+  /** Waits up to `timeoutMs` for a packet (a night may be between steps); undefined when none came. */
+  waitForPacket(timeoutMs: number): Promise<AgentPacket | undefined> {
+    const ready = this.next();
+    if (ready !== undefined) return Promise.resolve(ready);
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        resolve(this.next());
+      };
+      const timer = setTimeout(() => {
+        this.#listeners = this.#listeners.filter((l) => l !== wake);
+        resolve(undefined);
+      }, timeoutMs);
+      this.#listeners.push(wake);
+    });
+  }
+
+  /** Answers packet `id` with the agent's text; the night continues with it. */
+  submit(id: string, text: string): AgentSubmitResult {
+    const w = this.#waiting.get(id);
+    if (w === undefined) return { kind: 'unknown_packet', id };
+    this.#waiting.delete(id);
+    clearTimeout(w.timer);
+    w.resolve(text);
+    return { kind: 'accepted' };
+  }
+
+  /** Number of packets waiting for the agent. */
+  pendingCount(): number {
+    return this.#waiting.size;
+  }
+
+  /** Fails every waiting packet (the night was stopped or the agent disconnected). */
+  cancelAll(reason: string): void {
+    for (const w of this.#waiting.values()) {
+      clearTimeout(w.timer);
+      w.reject(new TidepoolError('llm_failed', `agent packet ${w.packet.id} cancelled: ${reason}`));
+    }
+    this.#waiting.clear();
+  }
+}

@@ -1,0 +1,39 @@
+/** The shape every prompt builder returns, and the one way a payload becomes the user message. */
+
+import type { ModelMessage } from '../llm/model.js';
+import { promptText, type PromptLanguage, type PromptStep } from './prompt-texts.js';
+
+/** A ready request for `askStructured`: system prompt, one JSON user message and an answer-length cap. */
+export interface BuiltPrompt {
+  step: PromptStep;
+  system: string;
+  messages: ModelMessage[];
+  maxTokens: number;
+}
+
+/** Options every builder takes. */
+export interface PromptOptions {
+  language?: PromptLanguage;
+  /** Overrides the step's default answer cap. */
+  maxTokens?: number;
+}
+
+/** Builds the prompt: the step's text as system prompt and `payload` as compact JSON (DESIGN §6: aim below 7k-17k a day). */
+export function buildPrompt(step: PromptStep, payload: unknown, maxTokens: number, options: PromptOptions = {}): BuiltPrompt {
+  return {
+    step,
+    system: promptText(step, options.language),
+    messages: [{ role: 'user', content: JSON.stringify(payload) }],
+    maxTokens: options.maxTokens ?? maxTokens,
+  };
+}
+
+/** Cuts `s` to `max` characters, marking the cut, so one long episode cannot eat the night's budget. */
+export function clip(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
+/** `YYYY-MM-DDTHH:MMZ`: minute precision is all a prompt needs. */
+export function isoMinute(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16)}Z`;
+}

@@ -1,0 +1,98 @@
+/** L0 solidify: unindexed conversation chunks → 0-3 narratives each, linked back to their episodes (SEEDS §1.8). */
+
+import { z } from 'zod';
+import { buildPrompt, clip, isoMinute, type BuiltPrompt, type PromptOptions } from './prompt.js';
+import { id, list, score, text } from './schema-parts.js';
+
+/** One chunk of the Layer-0 scan (track B): consecutive turns with ≤ 10-minute gaps (SEEDS §1.7). */
+export interface SolidifyChunk {
+  id: string;
+  turns: Array<{ id: string; at: number; text: string }>;
+}
+
+/** Input of the solidify step. */
+export interface SolidifyInput {
+  chunks: SolidifyChunk[];
+  /** Tags already in use, most frequent first, so the model reuses them (SEEDS §1.8 tag hygiene). */
+  knownTags?: string[];
+}
+
+/** The scanner cuts each row to 300 characters (SEEDS §1.7); the prompt does the same. */
+const TURN_CHARS = 300;
+/** At most this many known tags are shown. */
+const KNOWN_TAGS_SHOWN = 40;
+/** Answer cap: about 350 tokens per chunk for up to 3 short narratives, bounded. */
+const TOKENS_PER_CHUNK = 350;
+const MAX_ANSWER_TOKENS = 3_000;
+
+/** Response schema: narratives naming the chunk they came from; source links are filled in by `acceptSolidified`. */
+export const solidifyResponseSchema = z.object({
+  narratives: list(
+    z.object({
+      chunk: id,
+      gesture: text(500),
+      context: text(1_000).optional(),
+      moment: text(1_000).optional(),
+      cognition_direction: text(1_000).optional(),
+      entities_role: text(300).optional(),
+      tags: z.array(text(40)).min(1),
+      importance: score,
+      emotional: score,
+      unresolved: score,
+    }),
+  ),
+});
+
+/** A parsed solidify answer. */
+export type SolidifyResponse = z.infer<typeof solidifyResponseSchema>;
+
+/** Builds the solidify prompt. */
+export function buildSolidifyPrompt(input: SolidifyInput, options: PromptOptions = {}): BuiltPrompt {
+  const payload = {
+    tags: (input.knownTags ?? []).slice(0, KNOWN_TAGS_SHOWN),
+    chunks: input.chunks.map((c) => ({
+      chunk: c.id,
+      from: c.turns[0] === undefined ? undefined : isoMinute(c.turns[0].at),
+      turns: c.turns.map((t) => [t.id, isoMinute(t.at).slice(11, 16), clip(t.text, TURN_CHARS)]),
+    })),
+  };
+  const maxTokens = Math.min(MAX_ANSWER_TOKENS, TOKENS_PER_CHUNK * Math.max(1, input.chunks.length));
+  return buildPrompt('solidify', payload, maxTokens, options);
+}
+
+/** A narrative ready to store: the model's fields plus the source links of its chunk. */
+export type SolidifiedNarrative = Omit<SolidifyResponse['narratives'][number], 'chunk'> & {
+  chunk: string;
+  sourceLinks: string[];
+};
+
+/** Narratives per chunk (SEEDS §1.8: "0-3 narratives"); tags per narrative (SEEDS §1.8: "3-5 tags"). */
+export const MAX_NARRATIVES_PER_CHUNK = 3;
+export const MAX_TAGS = 5;
+
+/**
+ * Checks an answer against the chunks that were shown: narratives naming an unknown chunk are dropped, at most 3
+ * per chunk are kept, tags are de-duplicated and capped at 5, and source_links become that chunk's episode ids
+ * (SEEDS §1.8: "source_links = that chunk's context_ids").
+ */
+export function acceptSolidified(
+  answer: SolidifyResponse,
+  chunks: readonly SolidifyChunk[],
+): { narratives: SolidifiedNarrative[]; dropped: number } {
+  const byId = new Map(chunks.map((c) => [c.id, c]));
+  const perChunk = new Map<string, number>();
+  const narratives: SolidifiedNarrative[] = [];
+  let dropped = 0;
+  for (const n of answer.narratives) {
+    const chunk = byId.get(n.chunk);
+    const count = perChunk.get(n.chunk) ?? 0;
+    if (chunk === undefined || count >= MAX_NARRATIVES_PER_CHUNK) {
+      dropped += 1;
+      continue;
+    }
+    perChunk.set(n.chunk, count + 1);
+    const tags = [...new Set(n.tags)].slice(0, MAX_TAGS);
+    narratives.push({ ...n, tags, sourceLinks: chunk.turns.map((t) => t.id) });
+  }
+  return { narratives, dropped };
+}
