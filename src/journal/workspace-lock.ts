@@ -1,0 +1,83 @@
+/**
+ * One writer per workspace at a time: a queue inside this process plus `memory/.tide.lock` across processes,
+ * so the server's auto-tend and a CLI `journal add` never interleave their read-modify-write steps.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { TidepoolError } from '../core/errors.js';
+
+/** Lock file name inside `memory/`. */
+export const LOCK_FILE = '.tide.lock';
+// A holder that has not finished in a minute has died (a tend of a few hundred small files takes well under a second).
+const STALE_MS = 60_000;
+const WAIT_MS = 15_000;
+const RETRY_MS = 25;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Serialises work per `memory/` folder. */
+export class WorkspaceLocks {
+  #tails = new Map<string, Promise<unknown>>();
+
+  /** Runs `fn` while holding the lock of the memory folder `memoryPath` (which must exist). */
+  async run<T>(memoryPath: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.#tails.get(memoryPath) ?? Promise.resolve();
+    const next = prev.catch(() => undefined).then(() => this.#withFile(memoryPath, fn));
+    this.#tails.set(memoryPath, next);
+    try {
+      return await next;
+    } finally {
+      if (this.#tails.get(memoryPath) === next) this.#tails.delete(memoryPath);
+    }
+  }
+
+  async #withFile<T>(memoryPath: string, fn: () => Promise<T>): Promise<T> {
+    const file = path.join(memoryPath, LOCK_FILE);
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      try {
+        await fs.writeFile(file, JSON.stringify({ pid: process.pid, at: Date.now() }), { flag: 'wx' });
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+          throw new TidepoolError('io_failed', `lock ${file}: ${(e as Error).message}`, { cause: e });
+        }
+      }
+      if (await this.#stale(file)) {
+        await fs.rm(file, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new TidepoolError('locked', `${memoryPath} is busy (another Tidepool process holds ${LOCK_FILE})`);
+      await new Promise((r) => setTimeout(r, RETRY_MS));
+    }
+    try {
+      return await fn();
+    } finally {
+      await fs.rm(file, { force: true });
+    }
+  }
+
+  async #stale(file: string): Promise<boolean> {
+    let st;
+    try {
+      st = await fs.lstat(file);
+    } catch {
+      return false; // released meanwhile: the next try takes it
+    }
+    if (st.isSymbolicLink()) return true;
+    try {
+      const { pid } = JSON.parse(await fs.readFile(file, 'utf8')) as { pid?: number };
+      if (typeof pid === 'number' && pid !== process.pid && !alive(pid)) return true;
+    } catch {
+      // Half-written by a holder that just started, or garbage: judge by age alone.
+    }
+    return Date.now() - st.mtimeMs > STALE_MS;
+  }
+}
