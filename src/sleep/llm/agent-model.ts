@@ -62,7 +62,7 @@ export class AgentModel implements Model {
       this.#waiting.set(packet.id, { packet, resolve, reject, timer });
       for (const wake of this.#listeners.splice(0)) wake();
     });
-    return { text, inputTokens: await estimateRequestTokens(req), outputTokens: await estimateTokens(text) };
+    return { text, inputTokens: estimateRequestTokens(req), outputTokens: estimateTokens(text) };
   }
 
   /** The oldest packet still waiting for an answer, if any. */

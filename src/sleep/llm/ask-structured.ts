@@ -90,7 +90,7 @@ export function checkAnswer<T>(text: string, schema: z.ZodType<T>): Checked<T> {
  * parses. Fails when an issue is not inside an array item, or when every item of the affected arrays was invalid.
  */
 export function parseDroppingInvalidItems<T>(value: unknown, schema: z.ZodType<T>): Checked<T> {
-  let current: unknown = structuredClone(value);
+  const current: unknown = structuredClone(value);
   let dropped = 0;
   const touched = new Set<unknown[]>();
   let firstError: string | undefined;

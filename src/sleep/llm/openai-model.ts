@@ -62,8 +62,8 @@ export class OpenAiModel implements Model {
     const usage = completion.usage;
     return {
       text,
-      inputTokens: usage?.prompt_tokens ?? (await estimateRequestTokens(req)),
-      outputTokens: usage?.completion_tokens ?? (await estimateTokens(text)),
+      inputTokens: usage?.prompt_tokens ?? estimateRequestTokens(req),
+      outputTokens: usage?.completion_tokens ?? estimateTokens(text),
     };
   }
 

@@ -2,17 +2,22 @@
 
 import { TidepoolError } from '../../core/errors.js';
 
-/** Provider settings, passed in by the caller (boot layers config file < env < flags); never read here from env. */
+/**
+ * Provider settings, passed in by the caller: the fields of `config.sleep` (core/config.ts), which boot layers from
+ * file < env (`TIDEPOOL_OPENAI_BASE_URL`, …) < flags. Never read from the environment here. The optional tuning
+ * fields are not in the config schema yet; absent, the SDK defaults apply.
+ */
 export interface ModelProviderConfig {
-  openai?: {
-    baseURL?: string;
-    apiKey?: string;
-    jsonMode?: boolean;
-    maxTokensField?: 'max_tokens' | 'max_completion_tokens';
-    maxRetries?: number;
-    timeoutMs?: number;
-  };
-  anthropic?: { baseURL?: string; apiKey?: string; maxRetries?: number; timeoutMs?: number };
+  openaiBaseUrl?: string | undefined;
+  openaiApiKey?: string | undefined;
+  anthropicBaseUrl?: string | undefined;
+  anthropicApiKey?: string | undefined;
+  /** LM Studio accepts no `response_format: json_object`; set false for it. */
+  openaiJsonMode?: boolean | undefined;
+  /** `max_completion_tokens` for OpenAI reasoning models; `max_tokens` (default) for every compatible server. */
+  openaiMaxTokensField?: 'max_tokens' | 'max_completion_tokens' | undefined;
+  maxRetries?: number | undefined;
+  timeoutMs?: number | undefined;
 }
 
 /** What `createModel` needs to build a provider; `none` means the night runs its deterministic steps only. */
@@ -43,7 +48,7 @@ export const LOCAL_PLACEHOLDER_KEY = 'local-no-key';
  * Parses `spec`. The model id is everything after the first colon, so Ollama tags such as `openai:qwen2.5:7b`
  * work. A missing API key is accepted only for loopback endpoints; otherwise the spec is refused here rather
  * than failing at 02:17 UTC.
- * @example parseModelSpec('openai:deepseek-chat', { openai: { baseURL: 'https://api.deepseek.com/v1', apiKey: k } })
+ * @example parseModelSpec('openai:deepseek-chat', { openaiBaseUrl: 'https://api.deepseek.com/v1', openaiApiKey: k })
  */
 export function parseModelSpec(spec: string, config: ModelProviderConfig = {}): ModelDescriptor {
   const s = spec.trim();
@@ -59,21 +64,36 @@ export function parseModelSpec(spec: string, config: ModelProviderConfig = {}): 
   if (model.length === 0) {
     throw new TidepoolError('invalid_input', `model spec "${spec}" names no model: write ${provider}:<model>`, { field: 'model' });
   }
+  const tuning = {
+    ...(config.maxRetries === undefined ? {} : { maxRetries: config.maxRetries }),
+    ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+  };
   if (provider === 'openai') {
-    const c = config.openai ?? {};
-    const baseURL = c.baseURL ?? DEFAULT_OPENAI_BASE_URL;
-    return { ...c, kind: 'openai', model, baseURL, apiKey: keyFor('openai', baseURL, c.apiKey) };
+    const baseURL = nonEmpty(config.openaiBaseUrl) ?? DEFAULT_OPENAI_BASE_URL;
+    return {
+      kind: 'openai',
+      model,
+      baseURL,
+      apiKey: keyFor('openai', baseURL, config.openaiApiKey),
+      ...tuning,
+      ...(config.openaiJsonMode === undefined ? {} : { jsonMode: config.openaiJsonMode }),
+      ...(config.openaiMaxTokensField === undefined ? {} : { maxTokensField: config.openaiMaxTokensField }),
+    };
   }
-  const c = config.anthropic ?? {};
-  const baseURL = c.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL;
-  return { ...c, kind: 'anthropic', model, baseURL, apiKey: keyFor('anthropic', baseURL, c.apiKey) };
+  const baseURL = nonEmpty(config.anthropicBaseUrl) ?? DEFAULT_ANTHROPIC_BASE_URL;
+  return { kind: 'anthropic', model, baseURL, apiKey: keyFor('anthropic', baseURL, config.anthropicApiKey), ...tuning };
 }
 
-function keyFor(provider: string, baseURL: string, apiKey: string | undefined): string {
-  if (apiKey !== undefined && apiKey.length > 0) return apiKey;
+function nonEmpty(s: string | undefined): string | undefined {
+  return s === undefined || s.trim().length === 0 ? undefined : s.trim();
+}
+
+function keyFor(provider: 'openai' | 'anthropic', baseURL: string, apiKey: string | undefined): string {
+  const key = nonEmpty(apiKey);
+  if (key !== undefined) return key;
   if (isLoopback(baseURL)) return LOCAL_PLACEHOLDER_KEY;
-  throw new TidepoolError('invalid_input', `${provider} at ${baseURL} needs an API key (config ${provider}.apiKey)`, {
-    field: `${provider}.apiKey`,
+  throw new TidepoolError('invalid_input', `${provider} at ${baseURL} needs an API key (sleep.${provider}ApiKey)`, {
+    field: `sleep.${provider}ApiKey`,
   });
 }
 

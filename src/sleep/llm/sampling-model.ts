@@ -30,8 +30,8 @@ export class SamplingModel implements Model {
     }
     return {
       text: answer.text,
-      inputTokens: answer.inputTokens ?? (await estimateRequestTokens(req)),
-      outputTokens: answer.outputTokens ?? (await estimateTokens(answer.text)),
+      inputTokens: answer.inputTokens ?? estimateRequestTokens(req),
+      outputTokens: answer.outputTokens ?? estimateTokens(answer.text),
     };
   }
 }

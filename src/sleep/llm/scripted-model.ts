@@ -59,8 +59,8 @@ export class ScriptedModel implements Model {
     const exact: { inputTokens?: number; outputTokens?: number } = typeof answer === 'string' ? {} : answer;
     return {
       text,
-      inputTokens: exact.inputTokens ?? (await estimateRequestTokens(req)),
-      outputTokens: exact.outputTokens ?? (await estimateTokens(text)),
+      inputTokens: exact.inputTokens ?? estimateRequestTokens(req),
+      outputTokens: exact.outputTokens ?? estimateTokens(text),
     };
   }
 }

@@ -38,7 +38,13 @@ export const combResponseSchema = z.object({
   profiles: list(
     z.object({ entity: text(100), type: z.enum(['impression', 'relationship']), content: text(CONTENT_CHARS) }),
   ),
-  self: list(z.object({ field: z.enum(['terrain', 'reflection']), content: text(CONTENT_CHARS) })),
+  self: list(
+    z.object({
+      // `reflection` is how the prompt's readers say it; the domain field is `self_reflection` (SEEDS §1.4).
+      field: z.preprocess((v) => (v === 'reflection' ? 'self_reflection' : v), z.enum(['terrain', 'self_reflection'])),
+      content: text(CONTENT_CHARS),
+    }),
+  ),
   conflicts: list(z.object({ ids: z.array(id).min(1), note: text(500) })),
   attention: text(500).optional(),
   threads: list(z.object({ content: text(300), importance: score, emotional: score, unresolved: score })),

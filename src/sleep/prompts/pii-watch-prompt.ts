@@ -13,8 +13,8 @@ export interface PiiWatchInput {
 export const MAX_PII_NAMES_PER_NIGHT = 10;
 const TEXT_CHARS = 600;
 const ANSWER_TOKENS = 300;
-/** What placeholders look like (`[PERSON_1]`, `[EMAIL_2]`, `<PHONE_3>`): never reported as leaks. */
-const PLACEHOLDER = /^[[<{]+[A-Z_]+[_-]?\d*[\]>}]+$/;
+/** What placeholders look like (`[person_1]`, `[email_2]`, script/pii-scan): never reported as leaks. */
+const PLACEHOLDER = /^[[<{]+[a-z]+[_-]?\d*[\]>}]+$/i;
 
 /** Response schema of the PII watch. */
 export const piiWatchResponseSchema = z.object({

@@ -28,7 +28,7 @@ Nothing worth keeping: {"narratives":[]}`,
 
   librarian: `You are the librarian of an AI agent's long-term memory. Tonight you turn a group of related episodes into durable knowledge.
 
-Input (JSON): "episodes" = what happened, [{"id","text"}]; "knowledge" = the nearest existing entries, [{"id","kind","status","content"}]. Personal data is replaced by placeholders such as [PERSON_1]; keep placeholders exactly as written.
+Input (JSON): "episodes" = what happened, [{"id","text"}]; "knowledge" = the nearest existing entries, [{"id","kind","status","content"}]. Personal data is replaced by placeholders such as [person_1]; keep placeholders exactly as written.
 
 Propose changes only where the episodes support them:
 - merge: existing entries that say the same thing become one stronger entry. {"op":"merge","ids":[two or more knowledge ids],"kind","content"}
@@ -40,7 +40,7 @@ kind is fact, entity, preference, procedure, concept or open_problem.
 One statement per entry, short and self-contained, in the language of the episodes. Never copy passwords, tokens or keys. Do not restate an existing entry: merge, link or supersede it. Nothing to change: no proposals.
 
 Answer with JSON only, e.g.
-{"proposals":[{"op":"abstract","kind":"preference","content":"[PERSON_1] prefers short release notes","evidence":["e1","e4"],"ref":"n1"},{"op":"link","from":"n1","to":"k7","type":"about"},{"op":"supersede","old":"k3","kind":"fact","content":"The team deploys on Fridays"}]}
+{"proposals":[{"op":"abstract","kind":"preference","content":"[person_1] prefers short release notes","evidence":["e1","e4"],"ref":"n1"},{"op":"link","from":"n1","to":"k7","type":"about"},{"op":"supersede","old":"k3","kind":"fact","content":"The team deploys on Fridays"}]}
 Nothing to change: {"proposals":[]}`,
 
   comb: `You are combing an AI agent's memory after the day. Structure, not diary; keep the warmth. Write only where there is something to write.
@@ -49,7 +49,7 @@ Input (JSON): "memories" = today's narratives [{"id","kind","gesture","tags","sc
 
 1. rescore: looking back after a cycle, does it still matter? Move importance, emotional or unresolved up or down. Recurrence is computed by the system.
 2. profiles: update a person's "impression" or "relationship" from today. When new contradicts old, replace it: more precise, not longer. Give the full new text.
-3. self: update "terrain" (behaviour patterns) or "reflection" (observations not yet confirmed). Full new text.
+3. self: update "terrain" (behaviour patterns) or "self_reflection" (observations not yet confirmed). Full new text.
 4. conflicts: where today contradicts a profile, the self-concept or an earlier memory, do not resolve it; note "observed tension between X and earlier Y".
 5. attention: compare lit and unlit clusters with the terrain, one sentence (optional).
 6. threads: seed new threads, one sentence each, a seed not a task, scored 1-5; move open threads to explored or abandoned.
@@ -80,7 +80,7 @@ Answer with JSON only, e.g.
 
 Input (JSON): "knowledge" = [{"kind","content"}], strongest first.
 
-Write three short parts (1-3 sentences each) using only the entries, in their language: what the agent mainly works on; how the user wants things done; where it gets stuck. Keep placeholders such as [PERSON_1] as written.
+Write three short parts (1-3 sentences each) using only the entries, in their language: what the agent mainly works on; how the user wants things done; where it gets stuck. Keep placeholders such as [person_1] as written.
 
 Answer with JSON only, e.g.
 {"works_on":"Release tooling for a small web team","user_wants":"Short answers, tests before merges","stuck_on":"Flaky end-to-end tests"}`,
@@ -94,7 +94,7 @@ One sentence per problem, concrete and small enough to try today. Skip a problem
 Answer with JSON only, e.g.
 {"ideas":[{"problem":"k12","next_step":"Run the flaky test 50 times with tracing on to catch the race"}]}`,
 
-  pii_watch: `You are the privacy night watch of an AI agent's memory. Personal data should already be replaced by placeholders such as [PERSON_1] or [EMAIL_1].
+  pii_watch: `You are the privacy night watch of an AI agent's memory. Personal data should already be replaced by placeholders such as [person_1] or [email_1].
 
 Input (JSON): "texts" = [{"id","text"}].
 

@@ -28,7 +28,7 @@ export const PROMPT_TEXTS_ZH: Readonly<Record<PromptStep, string>> = {
 
   librarian: `你是一个 AI agent 长期记忆的图书管理员。今晚，把一组相关的经历整理成持久的知识。
 
-输入（JSON）：「episodes」是发生过的事 [{"id","text"}]；「knowledge」是最接近的已有知识 [{"id","kind","status","content"}]。个人信息已替换为占位符，如 [PERSON_1]；占位符原样保留。
+输入（JSON）：「episodes」是发生过的事 [{"id","text"}]；「knowledge」是最接近的已有知识 [{"id","kind","status","content"}]。个人信息已替换为占位符，如 [person_1]；占位符原样保留。
 
 只在经历确实支持时提出修改：
 - merge（合并）：说同一件事的已有条目合成一条更强的。{"op":"merge","ids":[两个以上知识 id],"kind","content"}
@@ -40,7 +40,7 @@ kind 为 fact、entity、preference、procedure、concept、open_problem。
 每条只说一件事，简短、自成一体，用经历本身的语言。绝不抄写密码、令牌或密钥。不要重复已有条目：合并、链接或取代它。没有要改的，就不提。
 
 只回答 JSON，例如：
-{"proposals":[{"op":"abstract","kind":"preference","content":"[PERSON_1] 喜欢简短的发布说明","evidence":["e1","e4"],"ref":"n1"},{"op":"link","from":"n1","to":"k7","type":"about"},{"op":"supersede","old":"k3","kind":"fact","content":"团队改在周五部署"}]}
+{"proposals":[{"op":"abstract","kind":"preference","content":"[person_1] 喜欢简短的发布说明","evidence":["e1","e4"],"ref":"n1"},{"op":"link","from":"n1","to":"k7","type":"about"},{"op":"supersede","old":"k3","kind":"fact","content":"团队改在周五部署"}]}
 没有要改的：{"proposals":[]}`,
 
   comb: `现在是每天的梳理时间。回顾今天的记忆、相关的人的 profiles、你的自我概念。有就做，没有就跳过。
@@ -49,7 +49,7 @@ kind 为 fact、entity、preference、procedure、concept、open_problem。
 
 ① rescore 权重重评：过了一个周期回头看，还重要吗？可以调高也可以调低 importance/emotional/unresolved。recurrence 由系统计算。
 ② profiles：根据今天的记忆更新某人的 "impression" 或 "relationship"。新旧矛盾时——更新，不叠加。不是越写越长，是越来越准。给出完整新文本。
-③ self：更新 "terrain"（行为模式）或 "reflection"（尚未验证的观察）。完整新文本。
+③ self：更新 "terrain"（行为模式）或 "self_reflection"（尚未验证的观察）。完整新文本。
 ④ conflicts 冲突：今天与 profile、自我概念或旧记忆矛盾时，不自动解决，记一句"观察到X和之前的Y有张力"。
 ⑤ attention：把点亮和未点亮的聚类与 terrain 对照，一句话（可选）。
 ⑥ threads 线索：一句话，不是任务，是种子，按 1-5 评分；已有线索可改为 explored 或 abandoned。
@@ -82,7 +82,7 @@ kind 为 fact、entity、preference、procedure、concept、open_problem。
 
 输入（JSON）：「knowledge」[{"kind","content"}]，按强度排序。
 
-只依据条目，用条目的语言，写三小段（各 1-3 句）：agent 主要在做什么；用户希望事情怎么做；它在哪里卡住。占位符如 [PERSON_1] 原样保留。
+只依据条目，用条目的语言，写三小段（各 1-3 句）：agent 主要在做什么；用户希望事情怎么做；它在哪里卡住。占位符如 [person_1] 原样保留。
 
 只回答 JSON，例如：
 {"works_on":"为一个小型 Web 团队做发布工具","user_wants":"回答简短，合并前先跑测试","stuck_on":"不稳定的端到端测试"}`,
@@ -96,7 +96,7 @@ kind 为 fact、entity、preference、procedure、concept、open_problem。
 只回答 JSON，例如：
 {"ideas":[{"problem":"k12","next_step":"开启追踪把这个不稳定测试连跑 50 次，抓住竞态"}]}`,
 
-  pii_watch: `你是 AI agent 记忆的隐私守夜人。个人信息本应已替换为占位符，如 [PERSON_1]、[EMAIL_1]。
+  pii_watch: `你是 AI agent 记忆的隐私守夜人。个人信息本应已替换为占位符，如 [person_1]、[email_1]。
 
 输入（JSON）：「texts」[{"id","text"}]。
 
