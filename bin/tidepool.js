@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const main = fileURLToPath(new URL('../dist/surfaces/cli/main.js', import.meta.url));
+const main = fileURLToPath(new URL('../dist/boot/cli-main.js', import.meta.url));
 if (!existsSync(main)) {
   process.stderr.write('tidepool: dist/ is missing; run `npm run build` (npm install does it for you)\n');
   process.exit(1);

@@ -1,6 +1,9 @@
 /** Word segmentation for the lexical indexes: jieba search-mode cuts for CJK, Latin text left to the tokenizer. */
+import { createRequire } from 'node:module';
 import { Jieba } from '@node-rs/jieba';
-import { dict } from '@node-rs/jieba/dict';
+
+// The package has no "exports" map, so its dict entry is reached through require (nodenext cannot see dict.d.ts).
+const { dict } = createRequire(import.meta.url)('@node-rs/jieba/dict.js') as { dict: Uint8Array };
 
 let jieba: Jieba | undefined;
 

@@ -1,0 +1,31 @@
+/** The `tidepool` executable's composition root: reads config and env, opens memories, runs the CLI. */
+import { loadConfig, defaultDbPath } from './load-config.js';
+import { openMemory } from './open-memory.js';
+import { TIDEPOOL_VERSION } from '../app/tidepool.js';
+import { CORE_REGISTRARS, runCli, type CommandRegistrar } from '../surfaces/cli/run-cli.js';
+import type { CliDeps, CommonOptions } from '../surfaces/cli/cli-deps.js';
+
+/** Command groups beyond the core ones, added by the composition root. */
+export const EXTRA_REGISTRARS: CommandRegistrar[] = [];
+
+/** Opens the memory named by common options, env and config file. */
+export async function openFromOptions(o: CommonOptions) {
+  const config = loadConfig({ ...(o.db ? { db: o.db } : {}), ...(o.space ? { space: o.space } : {}) });
+  return openMemory({ config, db: config.db ?? defaultDbPath(), space: config.space });
+}
+
+/** Runs the CLI for `argv` and exits with its code. */
+export async function main(argv: readonly string[]): Promise<void> {
+  const deps: CliDeps = {
+    open: openFromOptions,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    version: TIDEPOOL_VERSION,
+    env: { defaultDb: defaultDbPath(), cwd: process.cwd() },
+  };
+  const code = await runCli(argv, deps, [...CORE_REGISTRARS, ...EXTRA_REGISTRARS]);
+  process.exitCode = code;
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,70 @@
+/** CLI commands that manage the memory: export, restore, forget, doctor. */
+import { createReadStream, existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import { TidepoolError } from '../../core/errors.js';
+import { print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+
+/** Registers export, restore, forget and doctor. */
+export function registerAdminCommands(program: Command, deps: CliDeps): void {
+  withCommon(program.command('export').description('write the whole space as JSON lines on stdout')).action(async (o: CommonOptions) => {
+    await withMemory(deps, o, async (m) => {
+      for await (const line of m.export()) {
+        if (!deps.stdout.write(`${line}\n`)) await new Promise((r) => deps.stdout.once('drain', r));
+      }
+    });
+  });
+
+  withCommon(
+    program
+      .command('restore')
+      .description('load an export into an empty space (all or nothing)')
+      .argument('[file]', 'export file; omit to read stdin'),
+  ).action(async (file: string | undefined, o: CommonOptions) => {
+    if (file !== undefined && !existsSync(file)) throw new TidepoolError('not_found', `no such file: ${file}`, { field: 'file' });
+    const input = file !== undefined ? createReadStream(file, 'utf8') : deps.stdin;
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    await withMemory(deps, o, async (m) => {
+      const r = await m.restore(lines);
+      print(deps, o, r, () => `restored ${r.rows} row(s) into space ${m.space}`);
+    });
+  });
+
+  withCommon(
+    program
+      .command('forget')
+      .description('remove one item by id (e12, n3, k7), every version of a --key, or the whole space (--all --yes)')
+      .argument('[id]', 'item id')
+      .option('--key <key>', 'forget every version of this key')
+      .option('--all', 'erase the whole space')
+      .option('--yes', 'confirm --all'),
+  ).action(async (id: string | undefined, o: CommonOptions & { key?: string; all?: boolean; yes?: boolean }) => {
+    if (o.all && !o.yes) throw new TidepoolError('invalid_input', 'forget --all erases the whole space: add --yes to confirm', { field: 'yes' });
+    const given = [id !== undefined, o.key !== undefined, !!o.all].filter(Boolean).length;
+    if (given !== 1) throw new TidepoolError('invalid_input', 'give exactly one of: an id, --key, or --all --yes');
+    await withMemory(deps, o, async (m) => {
+      const r = await m.forget(o.all ? { all: true, confirm: true } : o.key !== undefined ? { key: o.key } : { id: id! });
+      print(deps, o, r, () => (r.kind === 'space' ? `erased space ${r.space}` : `forgot ${r.removed} item(s)`));
+    });
+  });
+
+  withCommon(program.command('doctor').description('versions, database location, index and vector status, integrity check')).action(
+    async (o: CommonOptions) => {
+      await withMemory(deps, o, async (m) => {
+        const r = await m.doctor();
+        print(deps, o, r, () =>
+          [
+            `tidepool ${r.tidepool} on node ${r.node}`,
+            `engine    ${r.engine} ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+            `database  ${r.db} (schema v${r.schemaVersion})`,
+            `features  ${Object.entries(r.features).map(([k, v]) => `${k}:${v ? 'yes' : 'no'}`).join(' ')}`,
+            `integrity ${r.integrity}`,
+            `space     ${r.space}: ${r.counts.episodes} episodes, ${r.counts.narratives} narratives, ${r.counts.knowledge} knowledge, ${r.counts.vectors} vectors`,
+            `embedder  ${r.embedder.provider}${r.embedder.model ? ` (${r.embedder.model}, ${r.embedder.reachable ? 'reachable' : 'unreachable'})` : ''}`,
+          ].join('\n'),
+        );
+        if (!r.ok) process.exitCode = 1;
+      });
+    },
+  );
+}

@@ -1,0 +1,80 @@
+/** What every CLI command receives: how to open the memory, where to write, and shared option helpers. */
+import type { Command } from 'commander';
+import type { Tidepool } from '../../app/tidepool.js';
+import { TidepoolError } from '../../core/errors.js';
+
+/** Options every command takes. */
+export interface CommonOptions {
+  db?: string;
+  space?: string;
+  json?: boolean;
+  debug?: boolean;
+}
+
+/** Injected by boot/: opening the memory is the composition root's job. */
+export interface CliDeps {
+  open(opts: CommonOptions): Promise<Tidepool>;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  version: string;
+  /** Environment facts the commands may show (never read by surfaces themselves). */
+  env: { defaultDb: string; cwd: string };
+}
+
+/** Adds --db, --space, --json and --debug to a command. */
+export function withCommon(cmd: Command): Command {
+  return cmd
+    .option('--db <path|url>', 'memory database: a SQLite file or postgres:// URL (default ~/.tidepool/memory.db, or TIDEPOOL_DB)')
+    .option('--space <name>', 'memory space (default "default", or TIDEPOOL_SPACE)')
+    .option('--json', 'print one JSON document on stdout')
+    .option('--debug', 'print stack traces on errors');
+}
+
+/** Opens the memory, runs `fn`, and always closes it. */
+export async function withMemory<T>(deps: CliDeps, opts: CommonOptions, fn: (m: Tidepool) => Promise<T>): Promise<T> {
+  const m = await deps.open(opts);
+  try {
+    return await fn(m);
+  } finally {
+    await m.close();
+  }
+}
+
+/** Prints `value` as JSON when --json is set, else the human text. */
+export function print(deps: CliDeps, opts: CommonOptions, value: unknown, human: () => string): void {
+  deps.stdout.write(opts.json ? `${JSON.stringify(value)}\n` : `${human()}\n`);
+}
+
+/** Parses an integer flag, naming the flag on error. */
+export function intOption(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^-?\d+$/.test(v.trim())) throw new TidepoolError('invalid_input', `--${name} must be an integer, got "${v}"`, { field: name });
+  return Number(v);
+}
+
+/** Parses a number flag, naming the flag on error. */
+export function numberOption(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n)) throw new TidepoolError('invalid_input', `--${name} must be a number, got "${v}"`, { field: name });
+  return n;
+}
+
+/** Splits a comma-separated flag into trimmed, non-empty parts. */
+export function listOption(v: string | undefined): string[] | undefined {
+  if (v === undefined) return undefined;
+  return v.split(/[,，]/).map((s) => s.trim()).filter(Boolean);
+}
+
+/** Reads all of stdin as text. */
+export async function readStdin(deps: CliDeps): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of deps.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Short one-line rendering of a time. */
+export function isoMinute(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+}

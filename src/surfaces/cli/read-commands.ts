@@ -1,0 +1,65 @@
+/** CLI commands that read: recall, timeline. */
+import type { Command } from 'commander';
+import type { Layer } from '../../core/types.js';
+import { intOption, isoMinute, listOption, numberOption, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+
+/** Registers recall and timeline. */
+export function registerReadCommands(program: Command, deps: CliDeps): void {
+  withCommon(
+    program
+      .command('recall')
+      .description('search the memory (episodes, narratives, knowledge); exact phrase hits first')
+      .argument('<query>', 'what to look for')
+      .option('--limit <n>', 'most results', '10')
+      .option('--layers <list>', 'episode,narrative,knowledge')
+      .option('--kinds <list>', 'knowledge or narrative kinds to keep')
+      .option('--since <time>', 'only items at or after this time')
+      .option('--until <time>', 'only items at or before this time')
+      .option('--session <id>', 'only episodes of this session')
+      .option('--min-weight <0-1>', 'only narratives at least this heavy')
+      .option('--max-tokens <n>', 'fit the results into this many tokens (whole items)'),
+  ).action(async (query: string, o: CommonOptions & Record<string, string | undefined>) => {
+    await withMemory(deps, o, async (m) => {
+      const hits = await m.recall({
+        query, limit: intOption('limit', o.limit), layers: listOption(o.layers) as Layer[] | undefined, kinds: listOption(o.kinds),
+        since: o.since, until: o.until, session: o.session, minWeight: numberOption('min-weight', o.minWeight),
+        maxTokens: intOption('max-tokens', o.maxTokens),
+      });
+      const results = hits.map((h) => ({
+        id: h.id, layer: h.layer, text: h.text, score: h.score, created_at: h.createdAt, exact: h.exact,
+        ...(h.kind ? { kind: h.kind } : {}), ...(h.status ? { status: h.status } : {}), ...(h.session ? { session: h.session } : {}),
+        ...(h.speaker ? { speaker: h.speaker } : {}), ...(h.weight !== undefined ? { weight: h.weight } : {}),
+      }));
+      print(deps, o, { results }, () =>
+        hits.length === 0 ? 'nothing found' : hits.map((h) => `${h.id.padEnd(7)} ${h.layer.padEnd(9)} ${isoMinute(h.createdAt)}  ${h.text}`).join('\n'),
+      );
+    });
+  });
+
+  withCommon(
+    program
+      .command('timeline')
+      .description('raw history in time order (archive included)')
+      .option('--from <time>', 'start (ISO 8601, YYYY-MM-DD or epoch ms)')
+      .option('--to <time>', 'end')
+      .option('--session <id>', 'one session only')
+      .option('--limit <n>', 'page size', '20')
+      .option('--offset <n>', 'skip this many', '0')
+      .option('--order <asc|desc>', 'oldest or newest first', 'desc'),
+  ).action(async (o: CommonOptions & Record<string, string | undefined>) => {
+    await withMemory(deps, o, async (m) => {
+      const page = await m.timeline({
+        from: o.from, to: o.to, session: o.session, limit: intOption('limit', o.limit), offset: intOption('offset', o.offset),
+        order: o.order as 'asc' | 'desc',
+      });
+      const items = page.items.map((e) => ({
+        id: `e${e.id}`, kind: e.kind, role: e.role, speaker: e.speaker, text: e.content, session: e.session, tool: e.tool,
+        ok: e.ok, occurred_at: e.occurredAt, archived: e.archivedAt !== null,
+      }));
+      print(deps, o, { total: page.total, offset: page.offset, items }, () => {
+        const head = `${page.offset + (items.length ? 1 : 0)}–${page.offset + items.length} / ${page.total}`;
+        return [head, ...page.items.map((e) => `e${e.id} ${isoMinute(e.occurredAt)} ${e.speaker ?? e.role ?? e.kind}: ${e.content}`)].join('\n');
+      });
+    });
+  });
+}
