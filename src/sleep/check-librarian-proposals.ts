@@ -38,9 +38,10 @@ export function checkLibrarianProposals(
   const knowledge = new Set(scope.knowledgeIds);
   const consumed = new Set<string>();
   const refs = new Set<string>();
-  const verdicts = new Map<LibrarianProposal, ProposalRejection | LibrarianProposal>();
+  const verdicts = new Map<LibrarianProposal, { ok: true; accepted: LibrarianProposal } | { ok: false; rejection: ProposalRejection }>();
+  const accept = (p: LibrarianProposal, accepted: LibrarianProposal) => verdicts.set(p, { ok: true, accepted });
   const reject = (p: LibrarianProposal, reason: ProposalRejection['reason'], detail: string) =>
-    verdicts.set(p, { proposal: p, reason, detail });
+    verdicts.set(p, { ok: false, rejection: { proposal: p, reason, detail } });
 
   // Entries first, so that a link may point at a ref defined later in the answer.
   for (const p of proposals) {
@@ -61,7 +62,7 @@ export function checkLibrarianProposals(
     if (checked.op === 'merge') for (const i of checked.ids) consumed.add(i);
     if (checked.op === 'supersede') consumed.add(checked.old);
     if (p.ref !== undefined) refs.add(p.ref);
-    verdicts.set(p, checked);
+    accept(p, checked);
   }
   const seenLinks = new Set<string>();
   for (const p of proposals) {
@@ -73,16 +74,15 @@ export function checkLibrarianProposals(
     else if (seenLinks.has(key)) reject(p, 'conflict', 'duplicate link');
     else {
       seenLinks.add(key);
-      verdicts.set(p, p);
+      accept(p, p);
     }
   }
   const accepted: LibrarianProposal[] = [];
   const rejected: ProposalRejection[] = [];
   for (const p of proposals) {
     const v = verdicts.get(p);
-    if (v === undefined) continue;
-    if ('reason' in v && 'proposal' in v) rejected.push(v);
-    else accepted.push(v);
+    if (v?.ok === true) accepted.push(v.accepted);
+    else if (v !== undefined) rejected.push(v.rejection);
   }
   return { accepted, rejected };
 }
