@@ -4,6 +4,7 @@ import type { SqlDriver } from '../sql-driver.js';
 import { AttentionSql } from './attention-sql.js';
 import { EpisodeSql } from './episode-sql.js';
 import { IdentitySql } from './identity-sql.js';
+import { JobSql, type JobClaimHooks } from './job-sql.js';
 import { KnowledgeSql } from './knowledge-sql.js';
 import { NarrativeSql } from './narrative-sql.js';
 import { RowSql } from './row-sql.js';
@@ -16,6 +17,10 @@ export interface EngineParts {
   makeSearch(db: SqlDriver): SearchIndex;
   columnsOf(db: SqlDriver, table: string): Promise<string[]>;
   info(db: SqlDriver): Promise<StoreInfo>;
+  /** An engine's own vector store (an ANN index); the portable exact scan otherwise. */
+  makeVectors?(db: SqlDriver): VectorSql;
+  /** Engine additions to job claims (PostgreSQL: a non-blocking advisory lock). */
+  jobHooks?: JobClaimHooks;
 }
 
 /** A Store bound to one driver (the connection, or one open transaction). */
@@ -31,6 +36,7 @@ export class SqlStore implements Store {
   readonly attention: AttentionSql;
   readonly vectors: VectorSql;
   readonly rows: RowSql;
+  readonly jobs: JobSql;
   readonly #parts: EngineParts;
 
   constructor(db: SqlDriver, parts: EngineParts) {
@@ -44,8 +50,9 @@ export class SqlStore implements Store {
     this.knowledge = new KnowledgeSql(db, this.search);
     this.identity = new IdentitySql(db);
     this.attention = new AttentionSql(db);
-    this.vectors = new VectorSql(db);
+    this.vectors = parts.makeVectors?.(db) ?? new VectorSql(db);
     this.rows = new RowSql(db, this.search, (t) => parts.columnsOf(db, t));
+    this.jobs = new JobSql(db, parts.jobHooks);
   }
 
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
