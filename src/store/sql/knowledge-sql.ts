@@ -151,7 +151,8 @@ export class KnowledgeSql implements KnowledgeStore {
     if (sets.length > 0) {
       await this.#db.run(`UPDATE knowledge SET ${sets.join(', ')} WHERE space = ? AND id = ?`, [...params, space, id]);
     }
-    if (index) {
+    // Re-index only an entry of this space: the index tables carry no space, so an id alone could reach another's.
+    if (index && (await this.#db.get('SELECT id FROM knowledge WHERE space = ? AND id = ?', [space, id]))) {
       await this.#search.unindex('knowledge', [id]);
       await this.#search.index('knowledge', [{ id, ...index }]);
     }
