@@ -115,6 +115,7 @@ export class MemoryDir {
 
   /** Lstat every component of `rel` from `memory/` down: `missing`, or `ok`; a symlink anywhere throws `forbidden`. */
   async #guard(rel: string): Promise<'ok' | 'missing'> {
+    this.abs(rel);
     const parts = rel === '' ? [] : rel.split('/');
     for (let i = 0; i <= parts.length; i++) {
       const p = this.abs(parts.slice(0, i).join('/'));
