@@ -151,6 +151,8 @@ export interface KnowledgeStore {
   getMany(space: string, ids: readonly number[]): Promise<Knowledge[]>;
   /** The live (not superseded or forgotten) entry with `key`. */
   getLiveByKey(space: string, key: string): Promise<Knowledge | undefined>;
+  /** Ids of every version (live and superseded) of the entry with `key`. */
+  idsByKey(space: string, key: string): Promise<number[]>;
   list(space: string, q: { kinds?: readonly KnowledgeKind[]; statuses?: readonly KnowledgeStatus[]; subject?: string; limit: number; offset?: number }): Promise<Knowledge[]>;
   /** Marks `id` superseded by `by` and closes its validity interval at `at`. */
   supersede(space: string, id: number, by: number, at: number): Promise<void>;
@@ -309,4 +311,130 @@ export interface Store {
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   info(): Promise<StoreInfo>;
   close(): Promise<void>;
+}
+
+// ---- Derived reads and continuity (issue 8: injection, MCP). Appended; the Store interface is extended below. ----
+
+/** One morning briefing (one per space and UTC day). */
+export interface BriefingRow {
+  day: string;
+  headline: string;
+  body: string;
+  createdAt: number;
+}
+
+/** One topic cluster as the script layer stored it. */
+export interface TopicClusterRow {
+  id: number;
+  name: string;
+  keywords: string[];
+  size: number;
+  narrativeIds: number[];
+  lastActive: number | null;
+  avgWeight: number | null;
+}
+
+/** One embedding cluster with its adjacency degree. */
+export interface SoftClusterRow {
+  id: number;
+  name: string;
+  memberCount: number;
+  degree: number;
+  updatedAt: number;
+}
+
+/** One entity-graph node. */
+export interface GraphNodeRow {
+  entity: string;
+  mentionCount: number;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+/** One entity-graph edge: two entities co-mentioned in one narrative, each with its role as stored. */
+export interface GraphEdgeRow {
+  entityA: string;
+  roleA: string | null;
+  entityB: string;
+  roleB: string | null;
+  narrativeId: number;
+  createdAt: number;
+}
+
+/** How often a topic (knowledge subject or graph entity) is mentioned and how many links touch it. */
+export interface TopicStatRow {
+  topic: string;
+  mentions: number;
+  degree: number;
+}
+
+/** Reads of the derived tables the script layer and the sleep fill (DESIGN §1.5); never the source of truth. */
+export interface DerivedStore {
+  briefing(space: string, day: string): Promise<BriefingRow | undefined>;
+  latestBriefing(space: string): Promise<BriefingRow | undefined>;
+  /** Clusters with at least `minSize` members, largest first. */
+  topicClusters(space: string, q: { minSize: number; limit: number }): Promise<TopicClusterRow[]>;
+  softClusters(space: string): Promise<SoftClusterRow[]>;
+  softClusterMembers(space: string, clusterId: number, limit: number): Promise<Array<{ narrativeId: number; distance: number }>>;
+  softClusterNeighbours(space: string, clusterId: number, limit: number): Promise<Array<{ id: number; name: string; shared: number }>>;
+  /** Narratives created at or after `since` with weight above `minWeight`, heaviest first. */
+  heaviestNarratives(space: string, q: { since: number; minWeight: number; limit: number }): Promise<Narrative[]>;
+  graphNodes(space: string, limit: number): Promise<GraphNodeRow[]>;
+  /** A node by name (exact, then case-insensitive). */
+  graphNode(space: string, entity: string): Promise<GraphNodeRow | undefined>;
+  graphPartners(space: string, entity: string, limit: number): Promise<Array<{ entity: string; count: number }>>;
+  /** Edges between `a` and `b` in either stored order, newest first. */
+  graphPairEdges(space: string, a: string, b: string, limit: number): Promise<GraphEdgeRow[]>;
+  /** Knowledge subjects (live entries) and graph entities with mention counts and link degrees. */
+  topicStats(space: string): Promise<TopicStatRow[]>;
+}
+
+/** The one active goal of a space. */
+export interface GoalRow {
+  id: number;
+  text: string;
+  status: 'active' | 'done' | 'replaced';
+  session: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A plan to resume after compaction. */
+export interface CheckpointRow {
+  id: number;
+  goalId: number | null;
+  plan: string;
+  session: string | null;
+  createdAt: number;
+}
+
+/** An event an agent may have missed (compaction, a new goal, a checkpoint). */
+export interface PendingEventRow {
+  id: number;
+  kind: string;
+  payload: Record<string, unknown>;
+  session: string | null;
+  createdAt: number;
+  deliveredAt: number | null;
+}
+
+/** Goals, checkpoints and pending events (Tulimoa set_goal / checkpoint / get_pending). */
+export interface ContinuityStore {
+  /** Makes `text` the active goal; the previous active goal becomes `replaced`. */
+  setGoal(space: string, g: { text: string; session: string | null; at: number }): Promise<{ id: number; replaced: GoalRow | undefined }>;
+  /** Marks the active goal `done`; undefined when there was none. */
+  finishGoal(space: string, at: number): Promise<GoalRow | undefined>;
+  activeGoal(space: string): Promise<GoalRow | undefined>;
+  addCheckpoint(space: string, c: { goalId: number | null; plan: string; session: string | null; at: number }): Promise<number>;
+  latestCheckpoint(space: string): Promise<CheckpointRow | undefined>;
+  addEvent(space: string, e: { kind: string; payload: Record<string, unknown>; session: string | null; at: number }): Promise<number>;
+  /** Undelivered events, oldest first; with `session`, that session's and the space-wide ones. */
+  pendingEvents(space: string, q: { session?: string; limit: number }): Promise<PendingEventRow[]>;
+  markDelivered(space: string, ids: readonly number[], at: number): Promise<void>;
+}
+
+/** The Store, extended by interface merging with the areas above. */
+export interface Store {
+  readonly derived: DerivedStore;
+  readonly continuity: ContinuityStore;
 }

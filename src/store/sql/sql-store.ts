@@ -2,6 +2,8 @@
 import type { Store, StoreInfo, SearchIndex } from '../port.js';
 import type { SqlDriver } from '../sql-driver.js';
 import { AttentionSql } from './attention-sql.js';
+import { ContinuitySql } from './continuity-sql.js';
+import { DerivedSql } from './derived-sql.js';
 import { EpisodeSql } from './episode-sql.js';
 import { IdentitySql } from './identity-sql.js';
 import { JobSql, type JobClaimHooks } from './job-sql.js';
@@ -37,6 +39,8 @@ export class SqlStore implements Store {
   readonly vectors: VectorSql;
   readonly rows: RowSql;
   readonly jobs: JobSql;
+  readonly derived: DerivedSql;
+  readonly continuity: ContinuitySql;
   readonly #parts: EngineParts;
 
   constructor(db: SqlDriver, parts: EngineParts) {
@@ -53,6 +57,8 @@ export class SqlStore implements Store {
     this.vectors = parts.makeVectors?.(db) ?? new VectorSql(db);
     this.rows = new RowSql(db, this.search, (t) => parts.columnsOf(db, t));
     this.jobs = new JobSql(db, parts.jobHooks);
+    this.derived = new DerivedSql(db);
+    this.continuity = new ContinuitySql(db);
   }
 
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
