@@ -1,4 +1,6 @@
-/** Deterministic personal-data detector and reversible placeholders, applied before any text reaches a model (DESIGN §10, SEEDS §3.2). */
+/** Deterministic personal-data detector with reversible placeholders, run before text reaches a model (DESIGN §10). */
+
+import { keepNonOverlapping } from './secret-scan.js';
 
 // Over 200 lines on purpose (STYLE §4): six detectors share the overlap resolution and the placeholder map,
 // and each detector is a few lines of pattern plus the checks that keep dates, prices and order numbers out.
@@ -19,8 +21,6 @@ export interface PiiOptions {
   knownPersons?: readonly string[];
 }
 
-import { keepNonOverlapping } from './secret-scan.js';
-
 // Lower wins an overlap: an email beats a known name inside it, an IBAN beats the card-like digits inside it.
 const RANK: Record<PiiKind, number> = { email: 0, iban: 1, card: 2, address: 3, phone: 4, person: 5 };
 
@@ -31,11 +31,13 @@ const EMAIL_DOMAIN =
   /(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+([A-Za-z]{2,24})(?![A-Za-z0-9-]|\.[A-Za-z0-9])/y;
 const NOT_A_TLD = new Set(['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'ico']); // icon@2x.png
 
-const PHONE_INTL = /(?<![\w+])(?:\+|00)\d[\d \-./()]{6,22}\d(?!\d)/g;
-const PHONE_US = /(?<![\w+.\-/])(?:1[-. ])?(?:\([2-9]\d{2}\)[ ]?|[2-9]\d{2}[-. ])[2-9]\d{2}[-. ]\d{4}(?![\w\-/]|[.:]\d)/g;
+// `00` is the international prefix only before a country code (never 0), so UUID zeros are not phones.
+const PHONE_INTL = /(?<![\w+.-])(?:\+|00(?=[1-9]))\d[\d \-./()]{6,22}\d(?!\w)/g;
+const PHONE_US =
+  /(?<![\w+.\-/])(?:1[-. ])?(?:\([2-9]\d{2}\)[ ]?|[2-9]\d{2}[-. ])[2-9]\d{2}[-. ]\d{4}(?![\w\-/]|[.:]\d)/g;
 const PHONE_NATIONAL = /(?<![\w+.\-/])0[1-9]\d{0,3}(?:[ /-]\d{2,8}){1,4}(?![\w\-/:]|[.,]\d)/g;
-const PHONE_CN_MOBILE = /(?<![\w+])(?:86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}(?!\d)/g;
-const CARD = /(?<![\w.\-])(?:\d[ -]?){12,18}\d(?![\w]|[.\-]\d)/g;
+const PHONE_CN_MOBILE = /(?<![\w+/.-])(?:86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}(?!\w)/g;
+const CARD = /(?<![\w.-])(?:\d[ -]?){12,18}\d(?!\w|[.-]\d)/g;
 const IBAN = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}/g;
 const ADDRESS_EN =
   /(?<![\w.,-])\d{1,5}[A-Za-z]?\s+(?:[A-Z][A-Za-z'-]+\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Boulevard|Blvd|Drive|Dr|Court|Ct|Place|Pl|Square|Sq|Terrace|Way|Close|Crescent|Parkway|Pkwy|Highway|Hwy|Row|Mews)\b\.?(?:\s+(?:NW|NE|SW|SE)\b)?/g;
@@ -49,15 +51,18 @@ const ADDRESS_ZH =
 const CJK = /[\u4e00-\u9fff]/;
 // Characters that end the prose before an address: 住在上海市… starts at 上, 地址是北京市… at 北.
 const ZH_PROSE_BREAK = /[在住是到我你他她的了和与从往寄送搬址]/;
-// Order, invoice and ticket numbers are not phones or cards even when their digits fit (SEEDS §3.2 scope note).
-const REFERENCE_CONTEXT = /(?:order|invoice|ticket|tracking|account|acct|ref|isbn|订单|单号|编号|工单|快递|#|\bno\.|\bnr\.|\bid)[ \t]*[:：#]?[ \t]*$/i;
+// Order, invoice and ticket numbers are not phones or cards even when their digits fit.
+const REFERENCE_CONTEXT =
+  /(?:order|invoice|ticket|tracking|account|acct|ref|isbn|订单|单号|编号|工单|快递|#|\bno\.|\bnr\.|\bid)[ \t]*[:：#]?[ \t]*$/i;
+const COPYRIGHT = /(?:\(c\)|©|copyright)\s*$/i;
 const DATE_LIKE = /\d{1,2}([./-])\d{1,2}\1\d{2,4}|\d{4}-\d{2}-\d{2}/;
 
 /** IBAN length per country for the countries we expect; others only need 15-34 characters and mod 97. */
-const IBAN_LENGTH: Record<string, number> = {
-  AT: 20, BE: 16, CH: 21, CZ: 24, DE: 22, DK: 18, ES: 24, FI: 18, FR: 27, GB: 22, IE: 22, IT: 27, LU: 20, NL: 18,
-  NO: 15, PL: 28, PT: 25, SE: 24,
-};
+const IBAN_LENGTH: Record<string, number> = Object.fromEntries(
+  'AT20 BE16 CH21 CZ24 DE22 DK18 ES24 FI18 FR27 GB22 IE22 IT27 LU20 NL18 NO15 PL28 PT25 SE24'
+    .split(' ')
+    .map((e) => [e.slice(0, 2), Number(e.slice(2))]),
+);
 
 /** Personal data in `text`, non-overlapping and sorted by start. */
 export function findPii(text: string, opts: PiiOptions = {}): PiiFinding[] {
@@ -81,7 +86,11 @@ export function findPii(text: string, opts: PiiOptions = {}): PiiFinding[] {
     }
   }
   for (const re of [ADDRESS_EN, ADDRESS_DE]) {
-    for (const m of text.matchAll(re)) add('address', m.index, m.index + m[0].length);
+    for (const m of text.matchAll(re)) {
+      // "Copyright (c) 2013 Gary Court" is a year and a name.
+      if (!COPYRIGHT.test(text.slice(Math.max(0, m.index - 16), m.index)))
+        add('address', m.index, m.index + m[0].length);
+    }
   }
   chineseAddresses(text, add);
   persons(text, opts.knownPersons ?? [], add);
@@ -99,14 +108,24 @@ function emails(text: string, add: (k: PiiKind, s: number, e: number) => void): 
     if (s === at || text.slice(s, at) === 'git') continue; // git@github.com:org/repo is a remote
     // `postgres://u:pw@host` and `https://x/@user@host` hold credentials or paths, not an address (mailto: excepted).
     const before = text[s - 1];
-    if ((before === ':' || before === '/') && text.slice(Math.max(0, s - 7), s).toLowerCase() !== 'mailto:') continue;
+    if ((before === ':' || before === '/') && text.slice(Math.max(0, s - 7), s).toLowerCase() !== 'mailto:')
+      continue;
     add('email', s, at + 1 + domain[0].length);
   }
 }
 
 /** `[A-Za-z0-9._%+-]`, by char code: this runs for every `@` in the text. */
 function isLocalChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 37 || c === 43 || c === 45;
+  return (
+    (c >= 97 && c <= 122) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 48 && c <= 57) ||
+    c === 46 ||
+    c === 95 ||
+    c === 37 ||
+    c === 43 ||
+    c === 45
+  );
 }
 
 /** Length of the valid IBAN at the start of `raw` (spaces allowed between characters), or undefined. */
@@ -146,7 +165,8 @@ function isCard(raw: string): boolean {
   if (raw.includes(' ') && raw.includes('-')) return false;
   const groups = raw.split(/[ -]/).map((g) => g.length);
   const fours = groups.slice(0, -1).every((g) => g === 4) && (groups.at(-1) ?? 0) <= 4;
-  const amex = groups.length === 3 && groups[0] === 4 && groups[1] === 6 && (groups[2] === 5 || groups[2] === 4);
+  const amex =
+    groups.length === 3 && groups[0] === 4 && groups[1] === 6 && (groups[2] === 5 || groups[2] === 4);
   return fours || amex;
 }
 
@@ -167,7 +187,11 @@ function isPhone(raw: string, re: RegExp): boolean {
     if (/[ \-./]{2}/.test(raw.replace(/\) |\s\(/g, ' ')) || /^\+?\d+\.\d+$/.test(raw)) return false;
     return digits >= 8 && digits <= 15;
   }
-  if (re === PHONE_NATIONAL) return digits >= 9 && digits <= 12 && !DATE_LIKE.test(raw);
+  // Byte dumps (`<Buffer 01 02 03 04 05>`) repeat leading zeros; a trunk prefix appears once, twice in the UK.
+  if (re === PHONE_NATIONAL) {
+    const zeroGroups = raw.split(/[ /-]/).filter((g) => g.startsWith('0')).length;
+    return digits >= 9 && digits <= 12 && zeroGroups < 3 && !DATE_LIKE.test(raw);
+  }
   return true;
 }
 
@@ -180,12 +204,22 @@ function chineseAddresses(text: string, add: (k: PiiKind, s: number, e: number) 
   for (const m of text.matchAll(ADDRESS_ZH)) {
     let s = m.index;
     // Place names (province, city, district, road) are a run of up to 24 CJK characters before the suffix.
-    while (s > 0 && m.index - s < 24 && CJK.test(text[s - 1] ?? '') && !ZH_PROSE_BREAK.test(text[s - 1] ?? '')) s--;
+    while (
+      s > 0 &&
+      m.index - s < 24 &&
+      CJK.test(text[s - 1] ?? '') &&
+      !ZH_PROSE_BREAK.test(text[s - 1] ?? '')
+    )
+      s--;
     if (s < m.index) add('address', s, m.index + m[0].length);
   }
 }
 
-function persons(text: string, names: readonly string[], add: (k: PiiKind, s: number, e: number) => void): void {
+function persons(
+  text: string,
+  names: readonly string[],
+  add: (k: PiiKind, s: number, e: number) => void,
+): void {
   const alternatives = [...new Set(names.map((n) => n.trim()).filter((n) => n.length > 0))]
     .sort((a, b) => b.length - a.length)
     .map((n) => {
@@ -194,7 +228,8 @@ function persons(text: string, names: readonly string[], add: (k: PiiKind, s: nu
       return CJK.test(n) ? body : `(?<![\\p{Script=Latin}\\p{N}_])${body}(?![\\p{Script=Latin}\\p{N}_])`;
     });
   if (alternatives.length === 0) return;
-  for (const m of text.matchAll(new RegExp(alternatives.join('|'), 'giu'))) add('person', m.index, m.index + m[0].length);
+  for (const m of text.matchAll(new RegExp(alternatives.join('|'), 'giu')))
+    add('person', m.index, m.index + m[0].length);
 }
 
 function resolveOverlaps(found: PiiFinding[]): PiiFinding[] {
@@ -222,7 +257,9 @@ export class PlaceholderMap {
   #next = 1;
 
   /** Rebuilds a map persisted through `entries()`; new placeholders continue after the highest number. */
-  static fromEntries(entries: ReadonlyArray<{ placeholder: string; kind: PiiKind; value: string }>): PlaceholderMap {
+  static fromEntries(
+    entries: ReadonlyArray<{ placeholder: string; kind: PiiKind; value: string }>,
+  ): PlaceholderMap {
     const map = new PlaceholderMap();
     for (const e of entries) {
       map.#byKey.set(`${e.kind}\u0000${normalize(e.kind, e.value)}`, e.placeholder);

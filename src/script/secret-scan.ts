@@ -49,7 +49,10 @@ const TOKEN_RULES: ReadonlyArray<{ kind: SecretKind; re: RegExp; mixed?: true }>
   { kind: 'gitlab_token', re: /(?<![\w-])gl(?:pat|ptt|dt|rt|soat|cbt)-[\w-]{20,}/g },
   { kind: 'slack_token', re: /(?<![\w-])xox[abposre]-\d{6,}-[A-Za-z0-9-]{10,}/g },
   { kind: 'slack_token', re: /(?<![\w-])xapp-\d-[A-Z0-9]{6,}-\d{6,}-[a-f0-9]{20,}/g },
-  { kind: 'slack_webhook', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Z0-9]{6,}\/[A-Z0-9]{6,}\/[A-Za-z0-9]{16,}/g },
+  {
+    kind: 'slack_webhook',
+    re: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Z0-9]{6,}\/[A-Z0-9]{6,}\/[A-Za-z0-9]{16,}/g,
+  },
   { kind: 'stripe_key', re: /(?<!\w)(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}/g },
   { kind: 'stripe_key', re: /(?<!\w)whsec_[A-Za-z0-9+/]{24,}/g },
   { kind: 'google_api_key', re: /(?<![\w-])AIza[\w-]{35}(?![\w-])/g },
@@ -74,7 +77,12 @@ const VENDOR_RANK = 1;
 
 const PRIVATE_KEY_BEGIN = /-----BEGIN [A-Z0-9 ]{0,30}?PRIVATE KEY(?: BLOCK)?-----/g;
 const PRIVATE_KEY_MAX = 65_536; // a 16384-bit RSA PEM is ~12 KiB; anything longer is not one block
-const CONNECTION_URL = /\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/@?#'"<>]*:([^\s@/?#'"<>]+)@[^\s/?#'"<>@:]+/dg;
+// What follows `scheme://` in a URL with a password; scanned from each `://` (a leading scheme pattern is slow).
+const URL_USERINFO = /[^\s:/@?#'"<>]*:([^\s@/?#'"<>]+)@([\w.-]+|\[[\da-fA-F:.]+\])/dy;
+// RFC 2606 documentation hosts: `https://abc:xyz@example.com` is an example, not a credential.
+const EXAMPLE_HOST = /(?:^|\.)(?:example\.(?:com|org|net)|example|invalid)$/i;
+// `postgres://user:somepassword@host`, `…:your_secret@…`: the word itself stands in for the password.
+const PASSWORD_WORD = /^(?:some|my|your|the|db|user)?[_-]?(?:password|passwd|pass|secret|pw|pwd)$/i;
 const BEARER = /\b[Bb]earer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)/dg;
 const BASIC = /\bAuthorization["']?[ \t]*[:=][ \t]*["']?Basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})/dgi;
 const REDACTED = /\[secret:[a-z_]+\]/g;
@@ -84,16 +92,17 @@ const REDACTED = /\[secret:[a-z_]+\]/g;
  * full name is read backwards by hand: a regex starting with `[\w-]*` would be quadratic on long identifiers.
  */
 const ASSIGNMENT =
-  /(password|passwd|passwort|passphrase|kennwort|pwd|pass|pw|密码|口令|secret|token|api[_-]?key|apikey|key|credentials?|auth)["']?[ \t]*(=>|:=|=|:|：)[ \t]*/gi;
+  /(password|passwd|passwort|passphrase|kennwort|pwd|pass|pw|密码|口令|密钥|秘钥|令牌|secret|token|api[_-]?key|apikey|key|credentials?|auth)["']?[ \t]*(=>|:=|=|:|：)[ \t]*/gi;
 const PASSWORD_NAME = /(?:password|passwd|passwort|passphrase|kennwort|(?:^|_)(?:pwd|pass|pw)|密码|口令)$/;
-const GENERIC_NAME = /(?:api_?key|apikey|secret|token|(?:^|_)key|credentials?|(?:^|_)auth)$/;
+const GENERIC_NAME = /(?:api_?key|apikey|secret|token|(?:^|_)key|credentials?|(?:^|_)auth|密钥|秘钥|令牌)$/;
 // Names whose value is an identifier, a pagination cursor or a hash, not a credential.
 const NOT_SECRET_NAME =
   /(?:^|_)(?:public|cache|idempotency|sort|partition|primary|foreign|dedup|lookup|hash|row|map|index|unique|routing|page|next|continuation|pagination|sync|cursor|object|file|i18n|translation|react|list|dict|group|message)_(?:key|token)$/;
 const AWS_SECRET_NAME = /aws_?secret|secret_access_key/;
-// Unquoted values are printable ASCII up to a delimiter; `&` ends a value after `=` (URL query) but not after `:`.
-const VALUE_STOP = /[^\x21-\x7e]|["'`,;&()[\]{}<>]/;
-const COLON_VALUE_STOP = /[^\x21-\x7e]|["'`,;()[\]{}<>]/;
+// Unquoted values are printable ASCII without the delimiters "'`,;()[]{}<>; `&` ends a value after `=` (URL
+// query) but not after `:` (YAML, headers).
+const VALUE = /[!#$%*+\-./0-9:=?@A-Z\\^_a-z|~]{0,1024}/y;
+const COLON_VALUE = /[!#$%&*+\-./0-9:=?@A-Z\\^_a-z|~]{0,1024}/y;
 const NON_VALUES = new Set(
   'null none nil undefined true false yes no on off required optional string str int number boolean bool any text env secret password passwd pass pwd token example placeholder redacted hidden masked empty todo tbd fixme dummy sample default'.split(
     ' ',
@@ -104,11 +113,58 @@ const PLACEHOLDER_HINT = /your|example|placeholder|redacted|changeme|replace|ins
 const TOKEN_PLACEHOLDER = /x{5,}|X{5,}|\.\.\.|…|example|EXAMPLE|your|YOUR|^(.)\1+$/;
 const CREDENTIAL_WORD = /(?:password|passwd|pwd|secret|token|api_?key|apikey|credentials?)$/i;
 
+const MAX_PASSES = 4;
+
 /**
- * All secrets in `text`, non-overlapping and sorted by start. Already-redacted markers (`[secret:kind]`) are
- * never matched again, so redaction is idempotent.
+ * All secrets in `text`, non-overlapping and sorted by start. Already-redacted markers (`[secret:kind]`) are never
+ * matched again, and the scan repeats on its own redaction until that finds nothing new, so redaction is
+ * idempotent: `NPM_TOKEN=abc…sk-proj-…` loses the generic value to the OpenAI key on the first pass and yields
+ * its remainder `abc…` on the second.
  */
 export function findSecrets(text: string): SecretFinding[] {
+  let found = scanOnce(text);
+  for (let pass = 1; pass < MAX_PASSES && found.length > 0; pass++) {
+    const { text: redacted, toOriginal } = applyRedaction(text, found);
+    const more = scanOnce(redacted);
+    if (more.length === 0) break;
+    found = [
+      ...found,
+      ...more.map((f) => ({ kind: f.kind, start: toOriginal(f.start), end: toOriginal(f.end) })),
+    ];
+    found.sort((a, b) => a.start - b.start);
+  }
+  return found;
+}
+
+/** Replaces `findings` (sorted, disjoint) by their markers, and maps offsets outside markers back to `text`. */
+function applyRedaction(
+  text: string,
+  findings: readonly SecretFinding[],
+): { text: string; toOriginal: (at: number) => number } {
+  let out = '';
+  let at = 0;
+  const shifts: Array<{ redactedEnd: number; originalEnd: number }> = [];
+  for (const f of findings) {
+    out += text.slice(at, f.start) + `[secret:${f.kind}]`;
+    at = f.end;
+    shifts.push({ redactedEnd: out.length, originalEnd: f.end });
+  }
+  const toOriginal = (pos: number) => {
+    let lo = 0;
+    let hi = shifts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((shifts[mid]?.redactedEnd ?? 0) <= pos) lo = mid + 1;
+      else hi = mid;
+    }
+    const last = shifts[lo - 1];
+    return last === undefined ? pos : pos - last.redactedEnd + last.originalEnd;
+  };
+  return { text: out + text.slice(at), toOriginal };
+}
+
+/** One scan: every rule, then the best-ranked candidate of each overlapping group. */
+function scanOnce(text: string): SecretFinding[] {
   const candidates: Candidate[] = [];
   const add = (kind: SecretKind, start: number, end: number) =>
     candidates.push({ kind, start, end, rank: RANK[kind] ?? VENDOR_RANK });
@@ -124,10 +180,15 @@ export function findSecrets(text: string): SecretFinding[] {
     const end = privateKeyEnd(text, m.index + m[0].length);
     if (end !== undefined) add('private_key', m.index, end);
   }
-  for (const m of text.matchAll(CONNECTION_URL)) {
-    const [s, e] = m.indices?.[1] ?? [0, 0];
+  for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 3)) {
+    if (!/[A-Za-z0-9]/.test(text[at - 1] ?? '')) continue; // a scheme precedes `://`
+    URL_USERINFO.lastIndex = at + 3;
+    const m = URL_USERINFO.exec(text);
+    const [s, e] = m?.indices?.[1] ?? [0, 0];
     const pw = text.slice(s, e);
-    if (pw.length >= 3 && !isPlaceholder(pw) && !NON_VALUES.has(pw.toLowerCase())) add('connection_string', s, e);
+    if (pw.length < 3 || isPlaceholder(pw) || PASSWORD_WORD.test(pw) || EXAMPLE_HOST.test(m?.[2] ?? ''))
+      continue;
+    add('connection_string', s, e);
   }
   for (const [re, kind] of [
     [BEARER, 'bearer_token'],
@@ -141,7 +202,8 @@ export function findSecrets(text: string): SecretFinding[] {
   for (const m of text.matchAll(ASSIGNMENT)) scanAssignment(text, m, add);
 
   // Already-redacted markers outrank everything, so nothing inside them is found again.
-  for (const m of text.matchAll(REDACTED)) candidates.push({ kind: 'api_key', start: m.index, end: m.index + m[0].length, rank: -1 });
+  for (const m of text.matchAll(REDACTED))
+    candidates.push({ kind: 'api_key', start: m.index, end: m.index + m[0].length, rank: -1 });
   candidates.sort((a, b) => a.rank - b.rank || a.start - b.start || b.end - a.end);
   return keepNonOverlapping(candidates)
     .filter((c) => c.rank >= 0)
@@ -149,7 +211,11 @@ export function findSecrets(text: string): SecretFinding[] {
 }
 
 /** Classifies one `<name><op><value>` match as a password, an AWS secret key, a generic API key, or nothing. */
-function scanAssignment(text: string, m: RegExpExecArray, add: (k: SecretKind, s: number, e: number) => void): void {
+function scanAssignment(
+  text: string,
+  m: RegExpExecArray,
+  add: (k: SecretKind, s: number, e: number) => void,
+): void {
   const op = m[2] ?? '';
   const valueStart = m.index + m[0].length;
   if (text[valueStart] === '=' || text[valueStart] === '>') return; // `==`, `===`, `=>` comparisons
@@ -159,24 +225,31 @@ function scanAssignment(text: string, m: RegExpExecArray, add: (k: SecretKind, s
   if (!isPassword && (!GENERIC_NAME.test(name) || name === 'key')) return;
 
   const quote = text[valueStart];
+  if (quote === '`') return; // a backtick is a code span in Markdown prose ("this pass: `hot_hits`"), not a value
   let start = valueStart;
   let end: number;
-  if (quote === '"' || quote === "'" || quote === '`') {
+  if (quote === '"' || quote === "'") {
     start = valueStart + 1;
-    end = start;
-    while (end < text.length && end - start < 1024 && text[end] !== quote && text[end] !== '\n') end++;
-    if (text[end] !== quote) return;
+    end = text.indexOf(quote, start);
+    const newline = text.indexOf('\n', start);
+    if (end === -1 || end - start > 1024 || (newline !== -1 && newline < end)) return;
   } else {
     const colon = op === ':' || op === '：';
-    const stop = colon ? COLON_VALUE_STOP : VALUE_STOP;
-    end = start;
-    while (end < text.length && end - start < 1024 && !stop.test(text[end] ?? ' ')) end++;
+    const value = colon ? COLON_VALUE : VALUE;
+    value.lastIndex = start;
+    end = start + (value.exec(text)?.[0].length ?? 0);
     if (isReference(text.slice(start, end), text[end])) return;
-    // `password: reset it in settings` is prose; a YAML or header value runs to the end of its line.
-    if (colon && !/^[ \t]*(?:$|[\r\n,;}\]，。；、])/.test(text.slice(end, end + 2))) return;
+    if (colon) {
+      // `password: reset it in settings` is prose; a YAML or header value runs to the end of its line, and
+      // `password: BinaryLike,` is a type annotation.
+      const after = /^[ \t]*(?:($|[\r\n])|[,;}\]，。；、)])/.exec(text.slice(end, end + 2));
+      if (after === null || (after[1] === undefined && isWordLike(text.slice(start, end)))) return;
+    }
   }
   const value = text.slice(start, end);
   if (value.length === 0 || isPlaceholder(value) || NON_VALUES.has(value.toLowerCase())) return;
+  // A quoted phrase naming a credential describes it: 'Password used to generate key', 'a password'.
+  if (/\s/.test(value) && /password|passwd|secret|token|key/i.test(value)) return;
   if (isPassword) {
     if (value.length >= 4 && !/^(?:[~.]?\/|[A-Za-z]:\\)/.test(value)) add('password', start, end); // PWD=/home/x is a path
   } else if (AWS_SECRET_NAME.test(name) && /^[A-Za-z0-9/+]{40}$/.test(value) && entropy(value) >= 3.5) {
@@ -194,7 +267,8 @@ function keyName(text: string, at: number, keyword: string): string {
   let out = '';
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
-    if (c === 45 || c === 46) out += '_'; // '-' '.'
+    // '-' and '.' separate words like '_'
+    if (c === 45 || c === 46) out += '_';
     else if (c >= 65 && c <= 90) {
       const p = raw.charCodeAt(i - 1);
       if ((p >= 97 && p <= 122) || (p >= 48 && p <= 57)) out += '_'; // camelCase boundary
@@ -206,32 +280,67 @@ function keyName(text: string, at: number, keyword: string): string {
 
 /** `[A-Za-z0-9_.-]`, by char code: this runs once per assignment-like match. */
 function isNameChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46;
+  return (
+    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46
+  );
 }
 
 /** `process.env.X`, `config.db.password`, `getpass()`, `os.environ[...]`, `password=password`: code, not a secret. */
 function isReference(value: string, next: string | undefined): boolean {
-  if (!/^[A-Za-z_$][\w$.]*$/.test(value)) return /^[$%]|^\{\{/.test(value);
-  return value.startsWith('$') || value.includes('.') || next === '(' || next === '[' || CREDENTIAL_WORD.test(value);
+  if (!/^[A-Za-z_$][\w$.?!]*$/.test(value)) return /^[$%]|^\{\{/.test(value); // `?.` and `!` are TypeScript
+  return (
+    value.startsWith('$') ||
+    value.includes('.') ||
+    next === '(' ||
+    next === '[' ||
+    CREDENTIAL_WORD.test(value)
+  );
 }
 
 function isPlaceholder(value: string): boolean {
   return PLACEHOLDER_HINT.test(value) || /^(.)\1+$/.test(value) || /^\$\{|^<.*>$|^%\w+%$|^\{\{/.test(value);
 }
 
-/** Random-looking: long enough, at least two of lower/upper/digit, and ≥ 3 bits of Shannon entropy per char. */
+/**
+ * Random-looking: long enough, not made of words, at least two of lower/upper/digit, and ≥ 3 bits of Shannon
+ * entropy per character (a random base62 string has ~5.9; `pemEncodedPrivateKey` passes entropy but is words).
+ */
 function looksRandom(value: string, minLength: number): boolean {
-  if (value.length < minLength || isPlaceholder(value)) return false;
+  if (value.length < minLength || isPlaceholder(value) || isWordLike(value)) return false;
   const classes = Number(/[a-z]/.test(value)) + Number(/[A-Z]/.test(value)) + Number(/\d/.test(value));
   return classes >= 2 && entropy(value) >= 3;
 }
 
-/** Shannon entropy in bits per character. */
+/**
+ * True for identifiers and phrases built from words: `OpeningParenToken$1`, `__vite_ssr_exportAll__`,
+ * `sleep.openaiApiKey`. Each letter run is a capitalised or lowercase word of 2+ letters or an acronym, with
+ * vowels and no 5-consonant cluster, and at most one short digit run. Measured on random strings, this rejects
+ * ~1.2% of 16-character and ~0.3% of 20-character base62 tokens, and almost none from 32 characters up.
+ */
+function isWordLike(value: string): boolean {
+  let digitRuns = 0;
+  for (const seg of value.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^A-Za-z\d]+/g) ?? []) {
+    if (/^[A-Z]?[a-z]$/.test(seg)) return false;
+    if (/^\d/.test(seg) && (++digitRuns > 1 || seg.length > 4)) return false;
+    if (/[bcdfghjklmnpqrstvwxz]{5}/i.test(seg)) return false;
+    if (seg.length >= 4 && /^[A-Za-z]+$/.test(seg) && !/[aeiouy]/i.test(seg)) return false;
+  }
+  return true;
+}
+
+const asciiCounts = new Int32Array(128); // reused scratch: entropy runs for every token-shaped match
+
+/** Shannon entropy in bits per character (UTF-16 units; credentials are ASCII). */
 function entropy(value: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let bits = 0;
-  for (const c of counts.values()) bits -= (c / value.length) * Math.log2(c / value.length);
+  asciiCounts.fill(0);
+  let other = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 128) asciiCounts[c] = (asciiCounts[c] ?? 0) + 1;
+    else other++;
+  }
+  let bits = other > 0 ? -(other / value.length) * Math.log2(other / value.length) : 0;
+  for (const n of asciiCounts) if (n > 0) bits -= (n / value.length) * Math.log2(n / value.length);
   return bits;
 }
 
@@ -255,26 +364,46 @@ function privateKeyEnd(text: string, from: number): number | undefined {
 }
 
 /**
- * Keeps, among spans sorted best-first, each span that overlaps no span kept before it; returns them by start.
- * Kept spans stay sorted, so each check is a binary search (detectors also run on megabyte transcripts).
+ * Keeps, among spans sorted best-first (by rank, then start), each span that overlaps no span kept before it;
+ * returns them by start. Each run of rising starts (one rank) is merged against the kept spans in one linear
+ * sweep, so a megabyte with thousands of findings stays linear in the number of ranks.
  */
 export function keepNonOverlapping<T extends { start: number; end: number }>(bestFirst: readonly T[]): T[] {
-  const kept: T[] = [];
-  for (const c of bestFirst) {
-    let lo = 0;
-    let hi = kept.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((kept[mid]?.start ?? 0) < c.start) lo = mid + 1;
-      else hi = mid;
+  let kept: T[] = [];
+  let from = 0;
+  while (from < bestFirst.length) {
+    let to = from + 1;
+    while (to < bestFirst.length && (bestFirst[to]?.start ?? 0) >= (bestFirst[to - 1]?.start ?? 0)) to++;
+    const accepted: T[] = [];
+    let j = 0;
+    for (let i = from; i < to; i++) {
+      const c = bestFirst[i] as T;
+      while (j < kept.length && (kept[j]?.end ?? 0) <= c.start) j++;
+      const blocked = (kept[j]?.start ?? Infinity) < c.end || (accepted.at(-1)?.end ?? -Infinity) > c.start;
+      if (!blocked) accepted.push(c);
     }
-    const before = kept[lo - 1];
-    const after = kept[lo];
-    if ((before === undefined || before.end <= c.start) && (after === undefined || after.start >= c.end)) {
-      kept.splice(lo, 0, c);
-    }
+    kept = mergeByStart(kept, accepted);
+    from = to;
   }
   return kept;
+}
+
+function mergeByStart<T extends { start: number }>(a: readonly T[], b: readonly T[]): T[] {
+  const out: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (y === undefined || (x !== undefined && x.start <= y.start)) {
+      out.push(x as T);
+      i++;
+    } else {
+      out.push(y);
+      j++;
+    }
+  }
+  return out;
 }
 
 /**
@@ -283,13 +412,7 @@ export function keepNonOverlapping<T extends { start: number; end: number }>(bes
  */
 export function redactSecrets(text: string): { text: string; findings: SecretFinding[] } {
   const findings = findSecrets(text);
-  let out = '';
-  let at = 0;
-  for (const f of findings) {
-    out += text.slice(at, f.start) + `[secret:${f.kind}]`;
-    at = f.end;
-  }
-  return { text: out + text.slice(at), findings };
+  return { text: applyRedaction(text, findings).text, findings };
 }
 
 const KIND_PHRASES: Record<SecretKind, string> = {
