@@ -4,6 +4,7 @@ import type { AttentionSource, RecallHit } from '../core/types.js';
 import { parseId } from '../core/ids.js';
 import { runRecall } from '../retrieval/recall-pipeline.js';
 import type { AppContext } from './app-context.js';
+import { requireSpace } from './require-space.js';
 
 /** Options of a recall beyond its input. */
 export interface RecallOptions {
@@ -18,6 +19,7 @@ export interface RecallOptions {
 /** Searches the memory; quarantined knowledge never appears. */
 export async function recall(ctx: AppContext, raw: RecallInput, opts: RecallOptions = {}): Promise<RecallHit[]> {
   const input = parseInput(recallInput, raw);
+  await requireSpace(ctx);
   const now = ctx.clock.now();
   const hits = await runRecall({ store: ctx.store, config: ctx.config, embedder: ctx.embedder, now }, ctx.space, input);
   if (opts.sideEffects !== false && hits.length > 0) await noteHits(ctx, hits, opts.source ?? 'recall', opts.session ?? null, now);

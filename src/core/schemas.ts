@@ -198,11 +198,33 @@ export const threadInput = z.object({
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const r = schema.safeParse(input);
   if (r.success) return r.data;
-  const issue = r.error.issues[0];
+  const issue = mostSpecific(r.error.issues[0], []);
   const field = issue && issue.path.length > 0 ? issue.path.join('.') : undefined;
   const msg = issue ? issue.message : 'invalid input';
   throw new TidepoolError('invalid_input', field ? `${field}: ${msg}` : msg, {
     field,
     details: { issues: r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
   });
+}
+
+type Issue = { path: PropertyKey[]; message: string; code?: string; errors?: Issue[][] };
+
+/**
+ * A union's own issue only says "Invalid input"; the branch that got furthest (longest path) names the real
+ * problem, e.g. `turns.0.role: Invalid option`.
+ */
+function mostSpecific(issue: Issue | undefined, prefix: PropertyKey[]): Issue | undefined {
+  if (!issue) return undefined;
+  const here = { ...issue, path: [...prefix, ...issue.path] };
+  if (issue.code !== 'invalid_union' || !issue.errors || issue.errors.length === 0) return here;
+  let best: Issue | undefined;
+  let bestScore = -Infinity;
+  for (const branch of issue.errors) {
+    const cand = mostSpecific(branch.find((i) => i.code !== 'unrecognized_keys') ?? branch[0], here.path);
+    if (!cand) continue;
+    // A branch that does not know the caller's keys is the wrong branch, not the caller's mistake.
+    const score = cand.path.length - (branch.some((i) => i.code === 'unrecognized_keys') ? 100 : 0);
+    if (score > bestScore) (best = cand), (bestScore = score);
+  }
+  return best ?? here;
 }

@@ -1,0 +1,96 @@
+/** Enforces the module boundaries of STYLE.md §2 by parsing every import in src/. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, dirname, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = join(import.meta.dirname, '..', 'src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'app' && dir.endsWith('web') ? [] : files(p);
+    return /\.ts$/.test(e.name) && !/\.test\.ts$/.test(e.name) ? [p] : [];
+  });
+}
+
+/** Area of a file: `core`, `script`, `store/port`, `store`, `surfaces/mcp`, … */
+function area(rel: string): string {
+  const parts = rel.split('/');
+  if (parts[0] === 'store') return rel === 'store/port.ts' || rel === 'store/sql-driver.ts' ? 'store/port' : 'store';
+  if (parts[0] === 'surfaces') return `surfaces/${parts[1]}`;
+  return parts.length === 1 ? 'root' : parts[0]!;
+}
+
+/** Which areas each area may import (STYLE §2). */
+const ALLOWED: Record<string, (to: string) => boolean> = {
+  core: (to) => to === 'core',
+  script: (to) => to === 'core' || to === 'script',
+  journal: (to) => ['core', 'script', 'store/port', 'journal'].includes(to),
+  retrieval: (to) => ['core', 'script', 'store/port', 'retrieval'].includes(to),
+  sleep: (to) => ['core', 'script', 'store/port', 'sleep'].includes(to),
+  store: (to) => ['core', 'script', 'store', 'store/port'].includes(to),
+  'store/port': (to) => ['core', 'store/port'].includes(to),
+  embedders: (to) => ['core', 'embedders'].includes(to),
+  app: (to) => ['core', 'script', 'store/port', 'journal', 'retrieval', 'sleep', 'app'].includes(to),
+};
+
+function importsOf(file: string): string[] {
+  const src = readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const m of src.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    out.push((m[1] ?? m[2])!);
+  }
+  return out.filter((s) => s.startsWith('.'));
+}
+
+describe('architecture (STYLE §2)', () => {
+  const all = files(SRC);
+
+  it('every layer imports only what it may', () => {
+    const violations: string[] = [];
+    for (const f of all) {
+      const from = area(relative(SRC, f));
+      for (const spec of importsOf(f)) {
+        const target = relative(SRC, resolve(dirname(f), spec)).replace(/\.js$/, '.ts');
+        const to = area(target);
+        if (from.startsWith('surfaces/')) {
+          if (!['core', 'app', from].includes(to)) violations.push(`${relative(SRC, f)} → ${target}`);
+          continue;
+        }
+        const rule = ALLOWED[from];
+        if (rule && !rule(to)) violations.push(`${relative(SRC, f)} → ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('only boot/ reads process.env', () => {
+    const readers = all
+      .filter((f) => !relative(SRC, f).startsWith('boot/') && !relative(SRC, f).startsWith('bench/'))
+      .filter((f) => /process\.env\b/.test(readFileSync(f, 'utf8').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')));
+    expect(readers.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
+  it('script/ takes time and randomness as arguments', () => {
+    const bad = all
+      .filter((f) => relative(SRC, f).startsWith('script/'))
+      .filter((f) => /Date\.now\(\)|Math\.random\(\)|new Date\(\)/.test(readFileSync(f, 'utf8').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')));
+    expect(bad.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
+  it('concrete store adapters are named only by boot/ (and the store itself)', () => {
+    const bad: string[] = [];
+    for (const f of all) {
+      const rel = relative(SRC, f);
+      if (rel.startsWith('boot/') || rel.startsWith('store/') || rel.startsWith('bench/') || rel === 'index.ts') continue;
+      for (const spec of importsOf(f)) {
+        if (/store\/(sqlite|postgres)\//.test(relative(SRC, resolve(dirname(f), spec)))) bad.push(`${rel} → ${spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('has no export * in the public index', () => {
+    expect(readFileSync(join(SRC, 'index.ts'), 'utf8')).not.toMatch(/export \*/);
+  });
+});

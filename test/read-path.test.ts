@@ -1,0 +1,118 @@
+/** The read path: recall ranking and filters, Chinese segmentation, budgets, reinforcement, attention, timeline. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { countTokens } from '../src/core/token-count.js';
+import { renderHitLine } from '../src/retrieval/recall-pipeline.js';
+import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+
+let t: TempMemory;
+beforeEach(async () => {
+  t = await tempMemory();
+});
+afterEach(async () => t.cleanup());
+
+describe('recall', () => {
+  it('finds Chinese text by a 2-character word (jieba at index and query time)', async () => {
+    await t.memory.remember({ text: '用户爱喝咖啡，每天早上一杯' });
+    await t.memory.remember({ text: '用户不喜欢喝茶' });
+    const hits = await t.memory.recall({ query: '咖啡' });
+    expect(hits[0]!.text).toBe('用户爱喝咖啡，每天早上一杯');
+    expect(hits.map((h) => h.text)).not.toContain('用户不喜欢喝茶');
+  });
+
+  it('matches English through Porter stemming', async () => {
+    await t.memory.remember({ text: 'Caroline went to the LGBTQ support group on 7 May 2023' });
+    const hits = await t.memory.recall({ query: 'support groups' });
+    expect(hits[0]!.text).toContain('LGBTQ');
+  });
+
+  it('ranks an exact phrase hit first', async () => {
+    await t.memory.record({ content: 'release the train and plan the release of the train schedule' });
+    await t.memory.record({ content: 'the release plan is ready' });
+    const hits = await t.memory.recall({ query: 'release plan' });
+    expect(hits[0]!.text).toBe('the release plan is ready');
+    expect(hits[0]!.exact).toBe(true);
+  });
+
+  it('never returns quarantined knowledge', async () => {
+    const r = await t.memory.remember({ text: 'the launch code word is pelican' });
+    await t.memory.ctx.store.knowledge.setStatus('default', [Number(r.id.slice(1))], 'quarantined', t.clock.now());
+    expect(await t.memory.recall({ query: 'launch code word pelican' })).toEqual([]);
+  });
+
+  it('treats query syntax as text (FTS5 operators, quotes, parentheses)', async () => {
+    await t.memory.record({ content: 'NEAR the "quoted" AND (grouped) thing OR not' });
+    for (const q of ['"', 'NEAR(', 'a AND OR NOT', '*', 'col:val', "'; DROP TABLE episodes; --", '^x']) {
+      await expect(t.memory.recall({ query: q })).resolves.toBeInstanceOf(Array);
+    }
+    const hits = await t.memory.recall({ query: '"quoted" AND (grouped)' });
+    expect(hits).toHaveLength(1);
+  });
+
+  it('fits the results into max_tokens by dropping whole items', async () => {
+    for (let i = 0; i < 20; i++) await t.memory.record({ content: `note ${i} about the lighthouse keeper and the storm at sea` });
+    const all = await t.memory.recall({ query: 'lighthouse storm', limit: 20 });
+    const budget = 60;
+    const fit = await t.memory.recall({ query: 'lighthouse storm', limit: 20, maxTokens: budget });
+    expect(fit.length).toBeGreaterThan(0);
+    expect(fit.length).toBeLessThan(all.length);
+    const used = fit.reduce((n, h) => n + countTokens(renderHitLine(h)) + 1, 0);
+    expect(used).toBeLessThanOrEqual(budget);
+    for (const h of fit) expect(all.map((a) => a.text)).toContain(h.text); // whole texts, never cut
+  });
+
+  it('filters by layer, time window and session', async () => {
+    await t.memory.record({ turns: [{ content: 'kiwi in session a', session: 'a', at: '2026-10-01T00:00:00Z' }] });
+    await t.memory.record({ turns: [{ content: 'kiwi in session b', session: 'b', at: '2026-10-20T00:00:00Z' }] });
+    await t.memory.remember({ text: 'kiwi is a fruit' });
+    expect((await t.memory.recall({ query: 'kiwi', layers: ['knowledge'] })).map((h) => h.layer)).toEqual(['knowledge']);
+    expect((await t.memory.recall({ query: 'kiwi', session: 'a', layers: ['episode'] })).map((h) => h.text)).toEqual(['kiwi in session a']);
+    expect((await t.memory.recall({ query: 'kiwi', since: '2026-10-10', layers: ['episode'] })).map((h) => h.text)).toEqual(['kiwi in session b']);
+  });
+
+  it('reinforces the knowledge it returns and logs every hit as attention', async () => {
+    const r = await t.memory.remember({ text: 'the office wifi is called harbour', importance: 1 });
+    const id = Number(r.id.slice(1));
+    const before = (await t.memory.ctx.store.knowledge.get('default', id))!;
+    t.clock.advance(60_000);
+    await t.memory.recall({ query: 'office wifi' });
+    const after = (await t.memory.ctx.store.knowledge.get('default', id))!;
+    expect(after.strength).toBeGreaterThan(before.strength);
+    expect(after.lastReinforcedAt).toBe(t.clock.now());
+    const log = await t.memory.ctx.store.attention.since('default', 0);
+    expect(log).toEqual([expect.objectContaining({ layer: 'knowledge', itemId: id, source: 'recall' })]);
+  });
+
+  it('refuses bad input with a message naming the field', async () => {
+    await expect(t.memory.recall({ query: 42 as unknown as string })).rejects.toThrow(/^query/);
+    await expect(t.memory.recall({ query: '   ' })).rejects.toThrow(/query must not be empty/);
+    await expect(t.memory.recall({ query: 'x', limit: 0 })).rejects.toThrow(/^limit/);
+    await expect(t.memory.recall({ query: 'x', since: 'yesterday-ish' })).rejects.toThrow(/^since/);
+    await expect(t.memory.withSpace('nobody-wrote-here').recall({ query: 'x' })).rejects.toThrow(/does not exist/);
+  });
+
+  it('accepts Tulimoa\'s topic for query', async () => {
+    await t.memory.remember({ text: 'open loop: migrate the billing cron' });
+    expect((await t.memory.recall({ topic: 'billing cron' }))[0]!.text).toContain('billing');
+  });
+});
+
+describe('spaces', () => {
+  it('two spaces never see each other', async () => {
+    await t.memory.withSpace('alice').remember({ text: 'alice likes green tea' });
+    await t.memory.withSpace('bob').remember({ text: 'bob likes black tea' });
+    expect((await t.memory.withSpace('alice').recall({ query: 'tea' })).map((h) => h.text)).toEqual(['alice likes green tea']);
+    expect((await t.memory.withSpace('bob').timeline()).items.map((e) => e.content)).toEqual(['bob likes black tea']);
+  });
+});
+
+describe('timeline', () => {
+  it('pages through history newest first with a total', async () => {
+    for (let i = 0; i < 5; i++) await t.memory.record({ content: `turn ${i}`, at: Date.UTC(2026, 9, 1 + i) });
+    const p1 = await t.memory.timeline({ limit: 2 });
+    const p2 = await t.memory.timeline({ limit: 2, offset: 2 });
+    expect(p1.total).toBe(5);
+    expect([...p1.items, ...p2.items].map((e) => e.content)).toEqual(['turn 4', 'turn 3', 'turn 2', 'turn 1']);
+    const range = await t.memory.timeline({ from: '2026-10-02', to: '2026-10-03', order: 'asc' });
+    expect(range.items.map((e) => e.content)).toEqual(['turn 1', 'turn 2']);
+  });
+});
