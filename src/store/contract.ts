@@ -1,0 +1,615 @@
+/** The Store contract: one behavioural suite that every engine (SQLite, PGlite, PostgreSQL) must pass. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { segmentForIndex } from '../script/segment-text.js';
+import type { IndexText, NewEpisode, NewKnowledge, NewNarrative, Store } from './port.js';
+
+const T0 = 1_700_000_000_000;
+const DAY = 86_400_000;
+
+/** Index text as the app builds it: jieba-segmented body, raw text for substrings. */
+function idx(raw: string, extra = ''): IndexText {
+  return { body: segmentForIndex(raw), extra: segmentForIndex(extra), raw };
+}
+
+function ep(o: Partial<NewEpisode> & { content: string }): NewEpisode {
+  const { index, ...rest } = o;
+  return {
+    kind: 'turn', role: 'user', speaker: null, session: null, tool: null, ok: null, source: 'test', ref: null,
+    meta: {}, durable: false, occurredAt: T0, createdAt: T0, embedPending: false, ...rest,
+    index: index ?? idx(o.content, o.speaker ?? ''),
+  };
+}
+
+function nar(o: Partial<NewNarrative> & { content: string }): NewNarrative {
+  const { index, ...rest } = o;
+  const tags = o.tags ?? [];
+  return {
+    kind: 'narrative', ntype: 'general', gesture: null, context: null, moment: null, cognitionDirection: null, tags,
+    entitiesRole: null, relatedEntities: [], sourceLinks: [], importance: 3, emotional: 3, recurrence: 1,
+    unresolved: 1, weight: 0.5, createdAt: T0, embedPending: false, ...rest,
+    index: index ?? idx(o.content, tags.join(' ')),
+  };
+}
+
+function kn(o: Partial<NewKnowledge> & { content: string }): NewKnowledge {
+  const { index, ...rest } = o;
+  const tags = o.tags ?? [];
+  return {
+    kind: 'fact', key: null, subject: null, status: 'provisional', occurrences: 1, strength: 0.5, importance: 3,
+    durable: true, tags, evidence: { episodes: [], narratives: [] }, source: 'test', validFrom: null, validTo: null,
+    createdAt: T0, meta: {}, embedPending: false, ...rest,
+    index: index ?? idx(o.content, tags.join(' ')),
+  };
+}
+
+function vec(...xs: number[]): Float32Array {
+  return new Float32Array(xs);
+}
+
+const LEX = { limit: 20 };
+
+async function dumpAll(store: Store, space: string): Promise<Record<string, Array<Record<string, unknown>>>> {
+  const out: Record<string, Array<Record<string, unknown>>> = {};
+  for (const t of store.rows.tables()) {
+    const rows: Array<Record<string, unknown>> = [];
+    for await (const r of store.rows.dump(space, t)) rows.push(r);
+    if (rows.length > 0) out[t] = rows;
+  }
+  return out;
+}
+
+/**
+ * Registers the contract for one engine. `makeStore` is called once for the suite (engines such as PGlite take
+ * seconds to start); every test works in spaces of its own, so tests never see each other's rows.
+ */
+export function runStoreContract(name: string, makeStore: () => Promise<Store>): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store;
+    let seq = 0;
+    const run = Math.random().toString(36).slice(2, 8);
+    const newSpace = (tag: string) => `${tag}-${run}-${++seq}`;
+
+    beforeAll(async () => {
+      store = await makeStore();
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    describe('episodes', () => {
+      it('stores every field and reads it back by id', async () => {
+        const s = newSpace('ep');
+        const { ids, skipped } = await store.episodes.insertMany(s, [
+          ep({ content: 'first turn', speaker: 'Ana', session: 's1', ok: true, meta: { a: 1, zh: '中文' }, durable: true }),
+          ep({ content: 'tool result', kind: 'tool_result', tool: 'grep', ok: false, role: null, consolidatedAt: T0 + 5 }),
+        ]);
+        expect(skipped).toBe(0);
+        expect(ids).toHaveLength(2);
+        expect(ids[1]!).toBeGreaterThan(ids[0]!);
+        const a = await store.episodes.get(s, ids[0]!);
+        expect(a).toMatchObject({
+          id: ids[0], space: s, kind: 'turn', role: 'user', speaker: 'Ana', content: 'first turn', session: 's1',
+          tool: null, ok: true, source: 'test', ref: null, meta: { a: 1, zh: '中文' }, durable: true, occurredAt: T0,
+          createdAt: T0, consolidatedAt: null, archivedAt: null,
+        });
+        const b = await store.episodes.get(s, ids[1]!);
+        expect(b).toMatchObject({ kind: 'tool_result', tool: 'grep', ok: false, role: null, consolidatedAt: T0 + 5, durable: false });
+        expect((await store.episodes.getMany(s, ids)).map((e) => e.id).sort((x, y) => x - y)).toEqual(ids);
+        expect(await store.episodes.count(s)).toBe(2);
+      });
+
+      it('skips a ref already stored in the space but not one stored in another space', async () => {
+        const s = newSpace('ref');
+        const other = newSpace('ref');
+        const first = await store.episodes.insertMany(s, [ep({ content: 'x', ref: 'import:1' })]);
+        const again = await store.episodes.insertMany(s, [ep({ content: 'x', ref: 'import:1' }), ep({ content: 'y', ref: 'import:2' })]);
+        expect(first.ids).toHaveLength(1);
+        expect(again.skipped).toBe(1);
+        expect(again.ids).toHaveLength(1);
+        expect((await store.episodes.insertMany(other, [ep({ content: 'x', ref: 'import:1' })])).ids).toHaveLength(1);
+      });
+
+      it('pages the timeline by time in both directions with filters and a total', async () => {
+        const s = newSpace('tl');
+        const rows = Array.from({ length: 5 }, (_, i) => ep({ content: `t${i}`, occurredAt: T0 + i * 1000, session: i % 2 ? 'odd' : 'even' }));
+        await store.episodes.insertMany(s, rows);
+        const desc = await store.episodes.timeline(s, { limit: 2, offset: 0, order: 'desc', includeArchived: false });
+        expect(desc.items.map((e) => e.content)).toEqual(['t4', 't3']);
+        expect(desc.total).toBe(5);
+        const asc = await store.episodes.timeline(s, { limit: 10, offset: 1, order: 'asc', includeArchived: false, from: T0 + 1000, to: T0 + 3000 });
+        expect(asc.items.map((e) => e.content)).toEqual(['t2', 't3']);
+        expect(asc.total).toBe(3);
+        const odd = await store.episodes.timeline(s, { limit: 10, offset: 0, order: 'asc', includeArchived: false, session: 'odd' });
+        expect(odd.items.map((e) => e.content)).toEqual(['t1', 't3']);
+      });
+
+      it('returns the neighbours of a turn within its session', async () => {
+        const s = newSpace('nb');
+        const { ids } = await store.episodes.insertMany(
+          s,
+          Array.from({ length: 6 }, (_, i) => ep({ content: `n${i}`, occurredAt: T0 + i, session: i === 5 ? 'other' : 's' })),
+        );
+        const around = await store.episodes.neighbours(s, ids[2]!, 1);
+        expect(around.map((e) => e.content)).toEqual(['n1', 'n2', 'n3']);
+        expect((await store.episodes.neighbours(s, ids[4]!, 3)).map((e) => e.content)).toEqual(['n1', 'n2', 'n3', 'n4']);
+      });
+
+      it('deletes episodes with their index entries and vectors', async () => {
+        const s = newSpace('epdel');
+        const { ids } = await store.episodes.insertMany(s, [ep({ content: 'zebra crossing' }), ep({ content: 'zebra stripes' })]);
+        await store.vectors.put(s, 'episode', ids[0]!, 'm', vec(1, 0), T0);
+        expect(await store.episodes.delete(s, [ids[0]!])).toBe(1);
+        expect(await store.episodes.get(s, ids[0]!)).toBeUndefined();
+        expect((await store.search.lexical(s, 'episode', ['zebra'], LEX)).map((h) => h.id)).toEqual([ids[1]]);
+        expect((await store.search.substring(s, 'episode', 'zebra', LEX)).map((h) => h.id)).toEqual([ids[1]]);
+        expect(await store.vectors.count(s)).toBe(0);
+        expect(await store.episodes.count(s)).toBe(1);
+      });
+    });
+
+    describe('narratives', () => {
+      it('stores structured fields, Chinese tags and source links as written', async () => {
+        const s = newSpace('nar');
+        const id = await store.narratives.insert(s, nar({
+          content: '修好了同步 | fixed the sync', gesture: '修好了同步', context: 'late night', tags: ['同步', 'sync'],
+          entitiesRole: 'A=判断+执行; B=审查', relatedEntities: ['Ana'], sourceLinks: [3, 4], weight: 0.625, importance: 4,
+        }));
+        const n = await store.narratives.get(s, id);
+        expect(n).toMatchObject({
+          id, space: s, kind: 'narrative', ntype: 'general', gesture: '修好了同步', context: 'late night', tags: ['同步', 'sync'],
+          entitiesRole: 'A=判断+执行; B=审查', relatedEntities: ['Ana'], sourceLinks: [3, 4], weight: 0.625, importance: 4,
+          createdAt: T0, updatedAt: T0,
+        });
+        expect(await store.narratives.count(s)).toBe(1);
+      });
+
+      it('counts tags exactly, Chinese included, and finds narratives sharing them', async () => {
+        const s = newSpace('tags');
+        const a = await store.narratives.insert(s, nar({ content: 'a', tags: ['咖啡', '工作'] }));
+        const b = await store.narratives.insert(s, nar({ content: 'b', tags: ['咖啡', '咖啡'] }));
+        await store.narratives.insert(s, nar({ content: 'c', tags: ['咖啡豆'] }));
+        const counts = await store.narratives.tagCounts(s);
+        expect(Object.fromEntries(counts)).toEqual({ 咖啡: 2, 工作: 1, 咖啡豆: 1 });
+        expect(Object.fromEntries(await store.narratives.tagCounts(s, ['工作']))).toEqual({ 工作: 1 });
+        expect(await store.narratives.countSharingTags(s, ['咖啡'], a)).toBe(1);
+        expect(await store.narratives.countSharingTags(s, ['咖啡', '工作'])).toBe(2);
+        const shared = await store.narratives.withAnyTag(s, ['工作', '咖啡']);
+        expect(shared.map((r) => r.id).sort((x, y) => x - y)).toEqual([a, b]);
+      });
+
+      it('lists newest first with filters and updates weights and scores', async () => {
+        const s = newSpace('nlist');
+        const a = await store.narratives.insert(s, nar({ content: 'old', createdAt: T0, weight: 0.9, tags: ['x'] }));
+        const b = await store.narratives.insert(s, nar({ content: 'new', createdAt: T0 + DAY, weight: 0.3, kind: 'dream' }));
+        expect((await store.narratives.list(s, { limit: 10 })).map((n) => n.id)).toEqual([b, a]);
+        expect((await store.narratives.list(s, { limit: 10, minWeight: 0.5 })).map((n) => n.id)).toEqual([a]);
+        expect((await store.narratives.list(s, { limit: 10, tags: ['x'] })).map((n) => n.id)).toEqual([a]);
+        expect((await store.narratives.list(s, { limit: 10, kind: 'dream' })).map((n) => n.id)).toEqual([b]);
+        expect((await store.narratives.list(s, { limit: 10, since: T0 + 1 })).map((n) => n.id)).toEqual([b]);
+        expect((await store.narratives.list(s, { limit: 1, offset: 1 })).map((n) => n.id)).toEqual([a]);
+        expect(await store.narratives.newestWeights(s, 5)).toEqual([{ id: b, weight: 0.3 }, { id: a, weight: 0.9 }]);
+        await store.narratives.setWeights(s, [{ id: a, weight: 0.6 }]);
+        await store.narratives.setScores(s, [{ id: b, recurrence: 4, weight: 0.7 }]);
+        expect((await store.narratives.get(s, a))?.weight).toBe(0.6);
+        expect(await store.narratives.get(s, b)).toMatchObject({ recurrence: 4, weight: 0.7 });
+        expect(await store.narratives.delete(s, [a])).toBe(1);
+        expect(Object.fromEntries(await store.narratives.tagCounts(s))).toEqual({});
+      });
+    });
+
+    describe('knowledge', () => {
+      it('allows one live entry per key and frees the key when it is superseded', async () => {
+        const s = newSpace('key');
+        const old = await store.knowledge.insert(s, kn({ content: 'port 5432', key: 'db.port' }));
+        await expect(store.knowledge.insert(s, kn({ content: 'port 6543', key: 'db.port' }))).rejects.toThrow();
+        expect((await store.knowledge.getLiveByKey(s, 'db.port'))?.id).toBe(old);
+        await store.knowledge.setStatus(s, [old], 'superseded', T0 + 1);
+        const neu = await store.knowledge.insert(s, kn({ content: 'port 6543', key: 'db.port', createdAt: T0 + 1 }));
+        await store.knowledge.supersede(s, old, neu, T0 + 2);
+        expect(await store.knowledge.get(s, old)).toMatchObject({ status: 'superseded', supersededBy: neu, validTo: T0 + 2, updatedAt: T0 + 2 });
+        expect((await store.knowledge.getLiveByKey(s, 'db.port'))?.content).toBe('port 6543');
+      });
+
+      it('reinforces strength up to 1 and stamps the time', async () => {
+        const s = newSpace('reinf');
+        const a = await store.knowledge.insert(s, kn({ content: 'a', strength: 0.9 }));
+        const b = await store.knowledge.insert(s, kn({ content: 'b', strength: 0.25 }));
+        await store.knowledge.reinforce(s, [a, b], 0.25, T0 + 10);
+        expect(await store.knowledge.get(s, a)).toMatchObject({ strength: 1, lastReinforcedAt: T0 + 10 });
+        expect((await store.knowledge.get(s, b))?.strength).toBeCloseTo(0.5, 12);
+      });
+
+      it('round-trips every field and filters by status, kind and subject', async () => {
+        const s = newSpace('kfields');
+        const id = await store.knowledge.insert(s, kn({
+          content: '用户爱喝咖啡', kind: 'preference', subject: 'user', tags: ['咖啡'], evidence: { episodes: [1], narratives: [2] },
+          validFrom: T0 - DAY, meta: { via: 'test' }, importance: 5, occurrences: 2,
+        }));
+        const q = await store.knowledge.insert(s, kn({ content: 'dubious', status: 'quarantined' }));
+        expect(await store.knowledge.get(s, id)).toMatchObject({
+          kind: 'preference', subject: 'user', tags: ['咖啡'], evidence: { episodes: [1], narratives: [2] }, validFrom: T0 - DAY,
+          validTo: null, meta: { via: 'test' }, importance: 5, occurrences: 2, status: 'provisional', durable: true,
+          lastReinforcedAt: T0, supersededBy: null,
+        });
+        expect(await store.knowledge.count(s)).toBe(2);
+        expect(await store.knowledge.count(s, ['quarantined'])).toBe(1);
+        expect((await store.knowledge.list(s, { limit: 10, statuses: ['quarantined'] })).map((k) => k.id)).toEqual([q]);
+        expect((await store.knowledge.list(s, { limit: 10, kinds: ['preference'], subject: 'user' })).map((k) => k.id)).toEqual([id]);
+        await store.knowledge.setStatus(s, [q], 'reliable', T0 + 5);
+        expect(await store.knowledge.get(s, q)).toMatchObject({ status: 'reliable', updatedAt: T0 + 5 });
+      });
+
+      it('updates content and re-indexes it', async () => {
+        const s = newSpace('kupd');
+        const id = await store.knowledge.insert(s, kn({ content: 'apples are red' }));
+        await store.knowledge.update(s, id, { content: 'bananas are yellow', occurrences: 3, tags: ['fruit'] }, idx('bananas are yellow', 'fruit'), T0 + 3);
+        expect(await store.knowledge.get(s, id)).toMatchObject({ content: 'bananas are yellow', occurrences: 3, tags: ['fruit'], updatedAt: T0 + 3 });
+        expect(await store.search.lexical(s, 'knowledge', ['apples'], LEX)).toEqual([]);
+        expect((await store.search.lexical(s, 'knowledge', ['bananas'], LEX)).map((h) => h.id)).toEqual([id]);
+      });
+
+      it('links entries once per type and deletes links with an entry', async () => {
+        const s = newSpace('links');
+        const a = await store.knowledge.insert(s, kn({ content: 'a' }));
+        const b = await store.knowledge.insert(s, kn({ content: 'b' }));
+        expect(await store.knowledge.link(s, a, b, 'refers_to', T0)).toBe(true);
+        expect(await store.knowledge.link(s, a, b, 'refers_to', T0)).toBe(false);
+        expect(await store.knowledge.link(s, b, a, 'caused', T0)).toBe(true);
+        expect((await store.knowledge.links(s, a)).map((l) => [l.fromId, l.toId, l.type])).toEqual([[a, b, 'refers_to'], [b, a, 'caused']]);
+        expect(await store.knowledge.delete(s, [b])).toBe(1);
+        expect(await store.knowledge.links(s, a)).toEqual([]);
+      });
+    });
+
+    describe('identity', () => {
+      it('keeps the history of a profile, newest first, and only when the content changes', async () => {
+        const s = newSpace('prof');
+        const first = await store.identity.upsertProfile(s, { entity: 'Ana', ptype: 'fact', content: 'likes tea', pinned: true, at: T0 });
+        expect(first.previous).toBeUndefined();
+        const second = await store.identity.upsertProfile(s, { entity: 'Ana', ptype: 'fact', content: 'likes coffee', at: T0 + 1 });
+        expect(second).toEqual({ id: first.id, previous: 'likes tea' });
+        await store.identity.upsertProfile(s, { entity: 'Ana', ptype: 'fact', content: 'likes coffee', at: T0 + 2 });
+        await store.identity.upsertProfile(s, { entity: 'Ana', ptype: 'fact', content: '喜欢咖啡', at: T0 + 3 });
+        expect(await store.identity.profileHistory(s, 'Ana', 'fact')).toEqual([
+          { content: 'likes coffee', validFrom: T0 + 2, replacedAt: T0 + 3 },
+          { content: 'likes tea', validFrom: T0, replacedAt: T0 + 1 },
+        ]);
+        const [p] = await store.identity.profiles(s, 'Ana');
+        expect(p).toMatchObject({ entity: 'Ana', ptype: 'fact', content: '喜欢咖啡', pinned: true, createdAt: T0, updatedAt: T0 + 3 });
+        await store.identity.upsertProfile(s, { entity: 'Bo', ptype: 'contact', content: 'bo@example.org', at: T0 + 4 });
+        expect((await store.identity.profiles(s)).map((x) => x.entity)).toEqual(['Bo', 'Ana']);
+      });
+
+      it('caps a history at 30 versions', async () => {
+        const s = newSpace('cap');
+        for (let i = 0; i < 33; i++) await store.identity.upsertSelfConcept(s, 'terrain', `v${i}`, T0 + i);
+        const h = await store.identity.selfConceptHistory(s, 'terrain');
+        expect(h).toHaveLength(30);
+        expect(h[0]?.content).toBe('v31');
+        expect((await store.identity.selfConcept(s))[0]).toEqual({ field: 'terrain', content: 'v32', updatedAt: T0 + 32 });
+      });
+
+      it('stores snapshots and threads', async () => {
+        const s = newSpace('snap');
+        await store.identity.addSnapshot(s, 'calm', T0);
+        const last = await store.identity.addSnapshot(s, 'busy', T0 + 1);
+        expect((await store.identity.snapshots(s, 1)).map((x) => x.id)).toEqual([last]);
+        const t = await store.identity.insertThread(s, {
+          content: 'why does sync stall?', importance: 4, emotional: 2, recurrence: 1, unresolved: 5, weight: 0.8, status: 'open', createdAt: T0,
+        });
+        await store.identity.insertThread(s, { content: 'low', importance: 1, emotional: 1, recurrence: 1, unresolved: 1, weight: 0.1, status: 'open', createdAt: T0 });
+        expect((await store.identity.threads(s, 'open', 1)).map((x) => x.id)).toEqual([t]);
+        expect(await store.identity.updateThread(s, t, { status: 'explored', exploredAt: T0 + 9, updatedAt: T0 + 9 })).toBe(true);
+        expect((await store.identity.threads(s, 'explored', 5))[0]).toMatchObject({ id: t, status: 'explored', exploredAt: T0 + 9 });
+        expect(await store.identity.threads(s, 'all', 5)).toHaveLength(2);
+      });
+    });
+
+    describe('attention', () => {
+      it('logs hits in order and reports what a session already injected', async () => {
+        const s = newSpace('att');
+        await store.attention.log(s, [
+          { layer: 'narrative', itemId: 1, sim: 0.5, cluster: 'c1', source: 't0_inject', session: 's', at: T0 },
+          { layer: 'knowledge', itemId: 2, sim: 0.25, cluster: null, source: 'recall', session: 's', at: T0 + 1 },
+          { layer: 'narrative', itemId: 1, sim: 0.5, cluster: 'c1', source: 't1_prefetch', session: 's', at: T0 + 2 },
+        ]);
+        expect((await store.attention.since(s, T0 + 1)).map((e) => [e.layer, e.itemId, e.source, e.at])).toEqual([
+          ['knowledge', 2, 'recall', T0 + 1],
+          ['narrative', 1, 't1_prefetch', T0 + 2],
+        ]);
+        expect(await store.attention.injectedInSession(s, 's')).toEqual([{ layer: 'narrative', itemId: 1 }]);
+      });
+    });
+
+    describe('vectors', () => {
+      it('returns the nearest items by cosine, best first, per model and dimension', async () => {
+        const s = newSpace('vec');
+        await store.vectors.put(s, 'knowledge', 1, 'm', vec(1, 0, 0), T0);
+        await store.vectors.put(s, 'knowledge', 2, 'm', vec(0.7, 0.7, 0), T0);
+        await store.vectors.put(s, 'knowledge', 3, 'm', vec(0, 0, 1), T0);
+        await store.vectors.put(s, 'knowledge', 4, 'other', vec(1, 0, 0), T0);
+        await store.vectors.put(s, 'knowledge', 5, 'm', vec(1, 0), T0);
+        const hits = await store.vectors.nearest(s, 'knowledge', 'm', vec(1, 0.1, 0), 3);
+        expect(hits.map((h) => h.id)).toEqual([1, 2, 3]);
+        expect(hits[0]!.score).toBeCloseTo(1 / Math.sqrt(1.01), 5);
+        expect(hits[2]!.score).toBeCloseTo(0, 5);
+        await store.vectors.put(s, 'knowledge', 3, 'm', vec(1, 0.1, 0), T0 + 1);
+        expect((await store.vectors.nearest(s, 'knowledge', 'm', vec(1, 0.1, 0), 1))[0]).toMatchObject({ id: 3 });
+        expect(await store.vectors.count(s)).toBe(5);
+        expect(await store.vectors.count(s, 'm')).toBe(4);
+      });
+
+      it('finds the exact top k among many vectors', async () => {
+        const s = newSpace('vecmany');
+        let x = 42;
+        const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+        const all: Array<{ id: number; v: Float32Array }> = [];
+        for (let id = 1; id <= 60; id++) all.push({ id, v: vec(...Array.from({ length: 8 }, rnd)) });
+        for (const r of all) await store.vectors.put(s, 'narrative', r.id, 'm8', r.v, T0);
+        const q = vec(...Array.from({ length: 8 }, rnd));
+        const cos = (a: Float32Array, b: Float32Array) => {
+          let d = 0;
+          let na = 0;
+          let nb = 0;
+          for (let i = 0; i < a.length; i++) {
+            d += a[i]! * b[i]!;
+            na += a[i]! ** 2;
+            nb += b[i]! ** 2;
+          }
+          return d / Math.sqrt(na * nb);
+        };
+        const expected = all.map((r) => ({ id: r.id, s: cos(r.v, q) })).sort((a, b) => b.s - a.s).slice(0, 5).map((r) => r.id);
+        expect((await store.vectors.nearest(s, 'narrative', 'm8', q, 5)).map((h) => h.id)).toEqual(expected);
+      });
+
+      it('lists items waiting for an embedding until they are cleared', async () => {
+        const s = newSpace('pend');
+        const { ids } = await store.episodes.insertMany(s, [ep({ content: 'later', embedPending: true }), ep({ content: 'now' })]);
+        expect(await store.vectors.pending(s, 'episode', 10)).toEqual([{ id: ids[0], text: 'later' }]);
+        await store.vectors.clearPending(s, 'episode', [ids[0]!]);
+        expect(await store.vectors.pending(s, 'episode', 10)).toEqual([]);
+      });
+    });
+
+    describe('search', () => {
+      it('finds English words by their stem and ranks items matching more terms first', async () => {
+        const s = newSpace('lex');
+        const { ids } = await store.episodes.insertMany(s, [
+          ep({ content: 'The cats were running through the garden' }),
+          ep({ content: 'A cat sleeps' }),
+          ep({ content: 'Nothing related here' }),
+        ]);
+        expect((await store.search.lexical(s, 'episode', ['run'], LEX)).map((h) => h.id)).toEqual([ids[0]]);
+        const both = await store.search.lexical(s, 'episode', ['cat', 'garden'], LEX);
+        expect(both.map((h) => h.id)).toEqual([ids[0], ids[1]]);
+        expect(both[0]!.score).toBeGreaterThan(both[1]!.score);
+      });
+
+      it('finds pre-segmented Chinese words and tags, and respects the knowledge status filter', async () => {
+        const s = newSpace('zh');
+        const n = await store.narratives.insert(s, nar({ content: '用户爱喝咖啡', tags: ['饮品'] }));
+        const k = await store.knowledge.insert(s, kn({ content: '用户每天早上喝咖啡' }));
+        const q = await store.knowledge.insert(s, kn({ content: '咖啡有害', status: 'quarantined' }));
+        expect((await store.search.lexical(s, 'narrative', ['咖啡'], LEX)).map((h) => h.id)).toEqual([n]);
+        expect((await store.search.lexical(s, 'narrative', ['饮品'], LEX)).map((h) => h.id)).toEqual([n]);
+        expect((await store.search.lexical(s, 'knowledge', ['咖啡'], LEX)).map((h) => h.id)).toEqual([k]);
+        expect((await store.search.lexical(s, 'knowledge', ['咖啡'], { limit: 5, statuses: ['quarantined'] })).map((h) => h.id)).toEqual([q]);
+      });
+
+      it('never reads user text as query syntax', async () => {
+        const s = newSpace('inj');
+        const { ids } = await store.episodes.insertMany(s, [ep({ content: "o'brien said: cats & dogs | (birds)" })]);
+        for (const t of ["o'brien", 'cats & !dogs', '(birds', '"', "'", 'a:*', 'NEAR(x y)', '%', '_', '\\']) {
+          await expect(store.search.lexical(s, 'episode', [t], LEX)).resolves.toBeDefined();
+          await expect(store.search.substring(s, 'episode', t, LEX)).resolves.toBeDefined();
+        }
+        expect((await store.search.lexical(s, 'episode', ["o'brien"], LEX)).map((h) => h.id)).toEqual(ids);
+        expect(await store.search.substring(s, 'episode', '%', LEX)).toEqual([]);
+      });
+
+      it('finds substrings of three or more characters and two-character Chinese words, case-insensitively', async () => {
+        const s = newSpace('sub');
+        const { ids } = await store.episodes.insertMany(s, [
+          ep({ content: 'Deploy to STAGING at noon', occurredAt: T0 }),
+          ep({ content: '用户爱喝咖啡', occurredAt: T0 + 1 }),
+          ep({ content: 'a_b literal', occurredAt: T0 + 2 }),
+          ep({ content: 'axb other', occurredAt: T0 + 3 }),
+        ]);
+        expect((await store.search.substring(s, 'episode', 'stag', LEX)).map((h) => h.id)).toEqual([ids[0]]);
+        expect((await store.search.substring(s, 'episode', '咖啡', LEX)).map((h) => h.id)).toEqual([ids[1]]);
+        expect((await store.search.substring(s, 'episode', '爱喝咖', LEX)).map((h) => h.id)).toEqual([ids[1]]);
+        expect((await store.search.substring(s, 'episode', 'a_b', LEX)).map((h) => h.id)).toEqual([ids[2]]);
+        expect((await store.search.substring(s, 'episode', 'zzz', LEX))).toEqual([]);
+      });
+
+      it('filters by time, session, weight and kind', async () => {
+        const s = newSpace('filt');
+        const { ids } = await store.episodes.insertMany(s, [
+          ep({ content: 'deploy alpha', occurredAt: T0, session: 'a' }),
+          ep({ content: 'deploy beta', occurredAt: T0 + DAY, session: 'b' }),
+        ]);
+        expect((await store.search.lexical(s, 'episode', ['deploy'], { limit: 5, since: T0 + 1 })).map((h) => h.id)).toEqual([ids[1]]);
+        expect((await store.search.lexical(s, 'episode', ['deploy'], { limit: 5, session: 'a' })).map((h) => h.id)).toEqual([ids[0]]);
+        expect((await store.search.substring(s, 'episode', 'deploy', { limit: 5, until: T0 })).map((h) => h.id)).toEqual([ids[0]]);
+        const heavy = await store.narratives.insert(s, nar({ content: 'deploy notes', weight: 0.9, kind: 'self_reflection' }));
+        await store.narratives.insert(s, nar({ content: 'deploy notes light', weight: 0.1 }));
+        expect((await store.search.lexical(s, 'narrative', ['deploy'], { limit: 5, minWeight: 0.5 })).map((h) => h.id)).toEqual([heavy]);
+        expect((await store.search.lexical(s, 'narrative', ['deploy'], { limit: 5, kinds: ['self_reflection'] })).map((h) => h.id)).toEqual([heavy]);
+      });
+    });
+
+    describe('rows', () => {
+      it('dumps, erases and loads a space back to the same rows, and new ids do not collide', async () => {
+        const s = newSpace('rows');
+        await store.spaces.ensure(s, T0);
+        const { ids } = await store.episodes.insertMany(s, [ep({ content: 'hello 你好', meta: { k: [1, 2] } }), ep({ content: 'world', ok: true })]);
+        const n = await store.narratives.insert(s, nar({ content: 'n', tags: ['标签', 'b'], weight: 0.1 + 0.2 }));
+        const k = await store.knowledge.insert(s, kn({ content: 'k', key: 'kk' }));
+        await store.knowledge.link(s, k, k, 'about', T0);
+        await store.identity.upsertProfile(s, { entity: 'Ana', ptype: 'self', content: 'x', at: T0 });
+        await store.identity.upsertProfile(s, { entity: 'Ana', ptype: 'self', content: 'y', at: T0 + 1 });
+        await store.identity.upsertSelfConcept(s, 'fact', 'f', T0);
+        await store.vectors.put(s, 'narrative', n, 'm', vec(0.1, -2.5, 3e-8), T0);
+        await store.attention.log(s, [{ layer: 'episode', itemId: ids[0]!, sim: 0.3, cluster: 'zz', source: 'search', session: null, at: T0 }]);
+        const before = await dumpAll(store, s);
+        expect(Object.keys(before)).toEqual(expect.arrayContaining(['spaces', 'episodes', 'narratives', 'narrative_tags', 'knowledge', 'embeddings']));
+        expect(before.embeddings![0]!.vector).toBeInstanceOf(Uint8Array);
+        await store.rows.eraseSpace(s);
+        expect(await store.rows.spaceIsEmpty(s)).toBe(true);
+        expect(await store.spaces.exists(s)).toBe(false);
+        expect(await store.search.lexical(s, 'episode', ['hello'], LEX)).toEqual([]);
+        for (const t of store.rows.tables()) if (before[t]) await store.rows.load(t, before[t]);
+        expect(await dumpAll(store, s)).toEqual(before);
+        expect(await store.narratives.get(s, n)).toMatchObject({ tags: ['标签', 'b'], weight: 0.1 + 0.2 });
+        // Rows loaded with explicit ids beyond every generated one: the next generated id must still be free.
+        const top = Math.max(...ids) + 1000;
+        await store.rows.load('episodes', [{ ...before.episodes![0]!, id: top, ref: null }]);
+        const next = await store.episodes.insertMany(s, [ep({ content: 'after load' })]);
+        expect(next.ids[0]!).toBeGreaterThan(top);
+      });
+    });
+
+    describe('transactions', () => {
+      it('rolls back every area when the callback throws', async () => {
+        const s = newSpace('tx');
+        await expect(
+          store.transaction(async (tx) => {
+            await tx.spaces.ensure(s, T0);
+            await tx.episodes.insertMany(s, [ep({ content: 'ghost episode' })]);
+            const n = await tx.narratives.insert(s, nar({ content: 'ghost narrative', tags: ['g'] }));
+            await tx.knowledge.insert(s, kn({ content: 'ghost knowledge', key: 'g' }));
+            await tx.identity.upsertProfile(s, { entity: 'G', ptype: 'fact', content: 'g', at: T0 });
+            await tx.vectors.put(s, 'narrative', n, 'm', vec(1), T0);
+            await tx.attention.log(s, [{ layer: 'narrative', itemId: n, sim: 1, cluster: null, source: 'recall', session: null, at: T0 }]);
+            await tx.transaction(async (inner) => inner.identity.addSnapshot(s, 'nested', T0));
+            expect(await tx.episodes.count(s)).toBe(1);
+            throw new Error('boom');
+          }),
+        ).rejects.toThrow('boom');
+        expect(await store.rows.spaceIsEmpty(s)).toBe(true);
+        expect(await store.spaces.exists(s)).toBe(false);
+        expect(await store.search.lexical(s, 'narrative', ['ghost'], LEX)).toEqual([]);
+        expect(await store.search.substring(s, 'episode', 'ghost', LEX)).toEqual([]);
+        expect(await store.knowledge.getLiveByKey(s, 'g')).toBeUndefined();
+      });
+
+      it('commits a transaction as a whole and returns its value', async () => {
+        const s = newSpace('txok');
+        const id = await store.transaction(async (tx) => {
+          const { ids } = await tx.episodes.insertMany(s, [ep({ content: 'kept' })]);
+          return ids[0]!;
+        });
+        expect((await store.episodes.get(s, id))?.content).toBe('kept');
+      });
+    });
+
+    describe('space isolation', () => {
+      it('shows nothing of one space in another, in every area', async () => {
+        const a = newSpace('iso-a');
+        const b = newSpace('iso-b');
+        await store.spaces.ensure(a, T0);
+        const { ids } = await store.episodes.insertMany(a, [ep({ content: 'secret alpha 秘密', session: 's', embedPending: true })]);
+        const e = ids[0]!;
+        const n = await store.narratives.insert(a, nar({ content: 'secret alpha', tags: ['秘密'], embedPending: true }));
+        const k = await store.knowledge.insert(a, kn({ content: 'secret alpha', key: 'shared.key' }));
+        const k2 = await store.knowledge.insert(a, kn({ content: 'other' }));
+        await store.knowledge.link(a, k, k2, 'about', T0);
+        await store.identity.upsertProfile(a, { entity: 'Ana', ptype: 'fact', content: 'x', at: T0 });
+        await store.identity.upsertSelfConcept(a, 'fact', 'x', T0);
+        await store.identity.addSnapshot(a, 'x', T0);
+        const th = await store.identity.insertThread(a, { content: 'x', importance: 1, emotional: 1, recurrence: 1, unresolved: 1, weight: 1, status: 'open', createdAt: T0 });
+        await store.vectors.put(a, 'narrative', n, 'm', vec(1, 0), T0);
+        await store.attention.log(a, [{ layer: 'narrative', itemId: n, sim: 1, cluster: null, source: 't0_inject', session: 's', at: T0 }]);
+        // Reads from B.
+        expect(await store.spaces.exists(b)).toBe(false);
+        expect(await store.episodes.get(b, e)).toBeUndefined();
+        expect(await store.episodes.getMany(b, [e])).toEqual([]);
+        expect((await store.episodes.timeline(b, { limit: 10, offset: 0, order: 'asc', includeArchived: true })).total).toBe(0);
+        expect(await store.episodes.neighbours(b, e, 3)).toEqual([]);
+        expect(await store.narratives.get(b, n)).toBeUndefined();
+        expect(await store.narratives.list(b, { limit: 10 })).toEqual([]);
+        expect((await store.narratives.tagCounts(b)).size).toBe(0);
+        expect(await store.narratives.withAnyTag(b, ['秘密'])).toEqual([]);
+        expect(await store.knowledge.get(b, k)).toBeUndefined();
+        expect(await store.knowledge.getLiveByKey(b, 'shared.key')).toBeUndefined();
+        expect(await store.knowledge.links(b, k)).toEqual([]);
+        expect(await store.identity.profiles(b)).toEqual([]);
+        expect(await store.identity.selfConcept(b)).toEqual([]);
+        expect(await store.identity.snapshots(b, 10)).toEqual([]);
+        expect(await store.identity.threads(b, 'all', 10)).toEqual([]);
+        expect(await store.attention.since(b, 0)).toEqual([]);
+        expect(await store.attention.injectedInSession(b, 's')).toEqual([]);
+        expect(await store.vectors.nearest(b, 'narrative', 'm', vec(1, 0), 5)).toEqual([]);
+        expect(await store.vectors.pending(b, 'episode', 10)).toEqual([]);
+        expect(await store.vectors.count(b)).toBe(0);
+        for (const layer of ['episode', 'narrative', 'knowledge'] as const) {
+          expect(await store.search.lexical(b, layer, ['secret', '秘密'], LEX)).toEqual([]);
+          expect(await store.search.substring(b, layer, 'secret', LEX)).toEqual([]);
+        }
+        expect(await dumpAll(store, b)).toEqual({});
+        // Writes from B that name A's ids change nothing in A.
+        expect(await store.episodes.delete(b, [e])).toBe(0);
+        expect(await store.narratives.delete(b, [n])).toBe(0);
+        expect(await store.knowledge.delete(b, [k])).toBe(0);
+        await store.knowledge.reinforce(b, [k], 0.5, T0 + 1);
+        await store.knowledge.setStatus(b, [k], 'forgotten', T0 + 1);
+        await store.knowledge.update(b, k, { content: 'overwritten' }, idx('overwritten'), T0 + 1);
+        await store.narratives.setWeights(b, [{ id: n, weight: 0 }]);
+        expect(await store.identity.updateThread(b, th, { status: 'abandoned' })).toBe(false);
+        await store.vectors.clearPending(b, 'episode', [e]);
+        // The same key may be live in B too.
+        await store.knowledge.insert(b, kn({ content: 'b value', key: 'shared.key' }));
+        await store.rows.eraseSpace(b);
+        expect(await store.knowledge.get(a, k)).toMatchObject({ content: 'secret alpha', status: 'provisional', strength: 0.5 });
+        expect((await store.narratives.get(a, n))?.weight).toBe(0.5);
+        expect(await store.episodes.get(a, e)).toBeDefined();
+        expect(await store.vectors.pending(a, 'episode', 10)).toHaveLength(1);
+        expect((await store.identity.threads(a, 'open', 10)).map((t) => t.id)).toEqual([th]);
+        expect((await store.search.lexical(a, 'knowledge', ['secret'], LEX)).map((h) => h.id)).toEqual([k]);
+        expect(await store.search.lexical(a, 'knowledge', ['overwritten'], LEX)).toEqual([]);
+        expect(await store.spaces.exists(a)).toBe(true);
+      });
+    });
+
+    describe('job claims', () => {
+      const key = (space: string, owner: string, day = '2025-01-31') => ({ space, job: 'sleep', day, owner });
+
+      it('lets exactly one of two concurrent claimers win', async () => {
+        const s = newSpace('job');
+        const results = await Promise.all([
+          store.jobs.claim({ ...key(s, 'server-a'), ttlMs: 60_000, at: T0 }),
+          store.jobs.claim({ ...key(s, 'server-b'), ttlMs: 60_000, at: T0 }),
+        ]);
+        expect(results.filter(Boolean)).toHaveLength(1);
+      });
+
+      it('hands an expired lease to the next server and runs a job once per day', async () => {
+        const s = newSpace('lease');
+        expect(await store.jobs.claim({ ...key(s, 'a'), ttlMs: 1000, at: T0 })).toBe(true);
+        expect(await store.jobs.claim({ ...key(s, 'a'), ttlMs: 1000, at: T0 + 10 })).toBe(true);
+        expect(await store.jobs.claim({ ...key(s, 'b'), ttlMs: 1000, at: T0 + 500 })).toBe(false);
+        expect(await store.jobs.renew({ ...key(s, 'a'), ttlMs: 1000, at: T0 + 600 })).toBe(true);
+        expect(await store.jobs.claim({ ...key(s, 'b'), ttlMs: 1000, at: T0 + 1200 })).toBe(false);
+        // Server a dies; once its lease runs out, b takes the job over and a can no longer finish it.
+        expect(await store.jobs.claim({ ...key(s, 'b'), ttlMs: 1000, at: T0 + 1700 })).toBe(true);
+        expect(await store.jobs.renew({ ...key(s, 'a'), ttlMs: 1000, at: T0 + 1701 })).toBe(false);
+        expect(await store.jobs.finish({ ...key(s, 'a'), at: T0 + 1702 })).toBe(false);
+        expect(await store.jobs.lastDone(s, 'sleep')).toBeUndefined();
+        expect(await store.jobs.finish({ ...key(s, 'b'), at: T0 + 1800 })).toBe(true);
+        expect(await store.jobs.lastDone(s, 'sleep')).toBe('2025-01-31');
+        expect(await store.jobs.claim({ ...key(s, 'c'), ttlMs: 1000, at: T0 + 1900 })).toBe(false);
+        expect(await store.jobs.claim({ ...key(s, 'c', '2025-02-01'), ttlMs: 1000, at: T0 + DAY })).toBe(true);
+      });
+
+      it('frees a released lease at once and keeps leases apart per space', async () => {
+        const a = newSpace('rel-a');
+        const b = newSpace('rel-b');
+        expect(await store.jobs.claim({ ...key(a, 'x'), ttlMs: 60_000, at: T0 })).toBe(true);
+        expect(await store.jobs.claim({ ...key(b, 'y'), ttlMs: 60_000, at: T0 })).toBe(true);
+        expect(await store.jobs.release(key(a, 'y'))).toBe(false);
+        expect(await store.jobs.release(key(a, 'x'))).toBe(true);
+        expect(await store.jobs.claim({ ...key(a, 'y'), ttlMs: 60_000, at: T0 + 1 })).toBe(true);
+      });
+    });
+  });
+}

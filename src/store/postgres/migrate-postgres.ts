@@ -1,0 +1,125 @@
+/** Applies the PostgreSQL migrations and optional extensions under one advisory lock, so servers starting together agree. */
+import type { PgFamilyDriver } from './pg-driver.js';
+import { POSTGRES_MIGRATIONS } from './migrations.js';
+
+/** What the server offered at start-up. */
+export interface PgFeatures {
+  /** pg_trgm present and the trigram indexes built: substring search uses them. */
+  trigram: boolean;
+  /** pgvector present and the decoding function installed: nearest-neighbour search uses HNSW indexes. */
+  pgvector: boolean;
+  /** Schema of the pgvector extension (its `vector` type is qualified with it). */
+  vectorSchema?: string;
+  /** Installed extension versions. */
+  versions: Record<string, string>;
+  /** Why an optional extension is missing, for `doctor`. */
+  notes: string[];
+}
+
+// Any constant works as long as every Tidepool server uses the same one; hashtext keeps it readable.
+const MIGRATE_LOCK = "SELECT pg_advisory_xact_lock(hashtext('tidepool.migrate')) AS locked";
+
+/** Quotes an SQL identifier. */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Migrates to the newest schema and enables what the server offers, all in one transaction holding
+ * `pg_advisory_xact_lock`: a second server starting at the same moment waits, then finds nothing left to do.
+ */
+export async function migratePostgres(driver: PgFamilyDriver, schema?: string): Promise<{ version: number; features: PgFeatures }> {
+  return driver.transaction(async (tx) => {
+    await tx.get(MIGRATE_LOCK);
+    if (schema) await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    await tx.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+    );
+    const row = await tx.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
+    let version = row?.v ?? 0;
+    for (const m of POSTGRES_MIGRATIONS) {
+      if (m.version <= version) continue;
+      await tx.exec(m.sql);
+      await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [m.version, m.name, Date.now()]);
+      version = m.version;
+    }
+    return { version, features: await enableExtensions(tx, schema !== undefined) };
+  });
+}
+
+async function extensionSchema(tx: PgFamilyDriver, name: string): Promise<{ schema: string; version: string } | undefined> {
+  return tx.get<{ schema: string; version: string }>(
+    `SELECT n.nspname AS schema, e.extversion AS version FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+     WHERE e.extname = ?`,
+    [name],
+  );
+}
+
+/** Runs `sql` inside a savepoint; an error (no such extension, no privilege) is returned, not thrown. */
+async function attempt(tx: PgFamilyDriver, sql: string): Promise<string | undefined> {
+  await tx.exec('SAVEPOINT tidepool_feature');
+  try {
+    await tx.exec(sql);
+    await tx.exec('RELEASE SAVEPOINT tidepool_feature');
+    return undefined;
+  } catch (e) {
+    await tx.exec('ROLLBACK TO SAVEPOINT tidepool_feature');
+    return (e as Error).message;
+  }
+}
+
+/** Installs (or finds) an extension; under a private schema it goes to `public`, which outlives that schema. */
+async function ensureExtension(tx: PgFamilyDriver, name: string, privateSchema: boolean, notes: string[]) {
+  const found = await extensionSchema(tx, name);
+  if (found) return found;
+  const err = await attempt(tx, `CREATE EXTENSION IF NOT EXISTS ${name}${privateSchema ? ' SCHEMA public' : ''}`);
+  if (err) notes.push(`${name}: ${err}`);
+  return err ? undefined : extensionSchema(tx, name);
+}
+
+async function enableExtensions(tx: PgFamilyDriver, privateSchema: boolean): Promise<PgFeatures> {
+  const notes: string[] = [];
+  const versions: Record<string, string> = {};
+  const trgm = await ensureExtension(tx, 'pg_trgm', privateSchema, notes);
+  let trigram = false;
+  if (trgm) {
+    versions.pg_trgm = trgm.version;
+    const ops = `${quoteIdent(trgm.schema)}.gin_trgm_ops`;
+    const err = await attempt(
+      tx,
+      ['episodes', 'narratives', 'knowledge']
+        .map((t) => `CREATE INDEX IF NOT EXISTS ix_${t}_fts_trgm ON ${t}_fts USING GIN (raw ${ops});`)
+        .join('\n'),
+    );
+    if (err) notes.push(`trigram indexes: ${err}`);
+    trigram = !err;
+  }
+  const vec = await ensureExtension(tx, 'vector', privateSchema, notes);
+  let pgvector = false;
+  if (vec) {
+    versions.pgvector = vec.version;
+    const err = await attempt(tx, vectorFunction(quoteIdent(vec.schema)));
+    if (err) notes.push(`pgvector function: ${err}`);
+    pgvector = !err;
+  }
+  return { trigram, pgvector, ...(vec ? { vectorSchema: vec.schema } : {}), versions, notes };
+}
+
+/**
+ * `tidepool_vector(bytea)`: the portable little-endian float32 BLOB of `embeddings.vector` as a pgvector value, so
+ * HNSW indexes are expression indexes on the shared table and the schema stays identical to SQLite's. Every
+ * name is qualified because index builds run with a search_path of pg_catalog only (PostgreSQL 17).
+ */
+function vectorFunction(ns: string): string {
+  return `CREATE OR REPLACE FUNCTION tidepool_vector(b bytea) RETURNS ${ns}.vector
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $f$
+  SELECT pg_catalog.array_agg(
+      (CASE WHEN (w & 2147483648) <> 0 THEN -1.0::float8 ELSE 1.0::float8 END) *
+      (CASE WHEN ((w >> 23) & 255) = 0 THEN (w & 8388607) * pg_catalog.power(2::float8, -149)
+            ELSE (1 + (w & 8388607) * pg_catalog.power(2::float8, -23)) * pg_catalog.power(2::float8, ((w >> 23) & 255)::int - 127)
+       END) ORDER BY i)::real[]::${ns}.vector
+  FROM (SELECT i, (pg_catalog.get_byte(b, 4 * i)::bigint) | (pg_catalog.get_byte(b, 4 * i + 1)::bigint << 8)
+                | (pg_catalog.get_byte(b, 4 * i + 2)::bigint << 16) | (pg_catalog.get_byte(b, 4 * i + 3)::bigint << 24) AS w
+        FROM pg_catalog.generate_series(0, pg_catalog.length(b) / 4 - 1) AS i) AS words
+$f$;`;
+}

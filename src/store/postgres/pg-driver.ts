@@ -1,0 +1,123 @@
+/** node-postgres (`pg`) behind the SqlDriver port: a pool, `?` placeholders renumbered, one client per transaction. */
+import pg from 'pg';
+import type { RunResult, SqlDriver, SqlValue } from '../sql-driver.js';
+import { pgParams, toPositional } from './positional-params.js';
+
+/** A PostgreSQL-family driver: the port plus multi-statement scripts (migrations), also inside a transaction. */
+export interface PgFamilyDriver extends SqlDriver {
+  /** Runs several `;`-separated statements without parameters. */
+  exec(sql: string): Promise<void>;
+  transaction<T>(fn: (tx: PgFamilyDriver) => Promise<T>): Promise<T>;
+}
+
+const INT8 = 20;
+const BYTEA = 17;
+
+// Per-pool parsers rather than pg.types.setTypeParser, which would change every other pg user in the process.
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    // BIGINT ids and epoch-ms times fit in a double (< 2^53), and the portable stores expect numbers.
+    if (oid === INT8 && format !== 'binary') return (v: string) => Number(v);
+    if (oid === BYTEA && format !== 'binary') {
+      const base = pg.types.getTypeParser(BYTEA, 'text') as (v: string) => Buffer;
+      // A plain Uint8Array (not a Buffer view of pg's pool), so rows compare equal across engines.
+      return (v: string) => new Uint8Array(base(v));
+    }
+    return pg.types.getTypeParser(oid, format ?? 'text');
+  },
+} as pg.CustomTypesConfig;
+
+/** Options of the pool. */
+export interface PgDriverOptions {
+  connectionString: string;
+  /** Schema to create the tables in (first on the search_path); the server default otherwise. */
+  schema?: string;
+  max?: number;
+  /** Where errors of idle pooled connections go (a restarted server); the pool drops the client either way. */
+  onIdleError?: (e: Error) => void;
+}
+
+/** A pg Pool as a SqlDriver. Statements outside `transaction` each take any free client. */
+export class PgDriver implements PgFamilyDriver {
+  readonly dialect = 'postgres' as const;
+  readonly pool: pg.Pool;
+
+  constructor(o: PgDriverOptions) {
+    this.pool = new pg.Pool({
+      connectionString: o.connectionString,
+      max: o.max ?? 10,
+      types,
+      // search_path is a startup option, so every pooled connection gets it before its first statement.
+      ...(o.schema ? { options: `-c search_path=${o.schema},public` } : {}),
+    });
+    this.pool.on('error', o.onIdleError ?? (() => undefined));
+  }
+
+  async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return (await this.pool.query(toPositional(sql), pgParams(params))).rows as T[];
+  }
+
+  async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
+    return (await this.all<T>(sql, params))[0];
+  }
+
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
+    return { changes: (await this.pool.query(toPositional(sql), pgParams(params))).rowCount ?? 0 };
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.pool.query(sql);
+  }
+
+  async transaction<T>(fn: (tx: PgFamilyDriver) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      try {
+        const out = await fn(new PgTx(client));
+        await client.query('COMMIT');
+        return out;
+      } catch (e) {
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollbackError) {
+          // A connection that cannot roll back is destroyed rather than handed to the next caller.
+          broken = rollbackError as Error;
+        }
+        throw e;
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** The driver inside a transaction: every statement on the one client; nested transactions join. */
+class PgTx implements PgFamilyDriver {
+  readonly dialect = 'postgres' as const;
+  readonly #client: pg.PoolClient;
+  constructor(client: pg.PoolClient) {
+    this.#client = client;
+  }
+  async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return (await this.#client.query(toPositional(sql), pgParams(params))).rows as T[];
+  }
+  async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
+    return (await this.all<T>(sql, params))[0];
+  }
+  async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
+    return { changes: (await this.#client.query(toPositional(sql), pgParams(params))).rowCount ?? 0 };
+  }
+  async exec(sql: string): Promise<void> {
+    await this.#client.query(sql);
+  }
+  transaction<T>(fn: (tx: PgFamilyDriver) => Promise<T>): Promise<T> {
+    return fn(this);
+  }
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,127 @@
+// The Store contract against a real PostgreSQL server (TIDEPOOL_TEST_PG_URL), plus multi-server behaviour.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runStoreContract } from '../contract.js';
+import { openPostgresStore } from './open-postgres.js';
+
+const base = process.env.TIDEPOOL_TEST_PG_URL;
+const REASON = 'set TIDEPOOL_TEST_PG_URL=postgres://user@host:5432/db to run against a PostgreSQL server';
+
+/** A fresh schema per run (and per purpose), so parallel or repeated runs never see each other's tables. */
+function schemaUrl(purpose: string): { url: string; schema: string } {
+  const schema = `tp_test_${purpose}_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const u = new URL(base!);
+  u.searchParams.set('schema', schema);
+  return { url: u.href, schema };
+}
+
+const schemas: string[] = [];
+function fresh(purpose: string): string {
+  const s = schemaUrl(purpose);
+  schemas.push(s.schema);
+  return s.url;
+}
+
+/** Runs the fixture process `test/fixtures/pg-writer.mts` and resolves with its output. */
+function runWriter(args: string[], opts: { killAfterOutput?: boolean } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/pg-writer.mts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      // SIGKILL: the server dies mid-night without any chance to clean up.
+      if (opts.killAfterOutput && out.includes('\n')) child.kill('SIGKILL');
+    });
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0 || (opts.killAfterOutput && signal === 'SIGKILL')) resolve(out);
+      else reject(new Error(`pg-writer exited ${code ?? signal}: ${err}`));
+    });
+  });
+}
+
+if (!base) {
+  describe.skip(`PostgreSQL server: skipped (${REASON})`, () => {
+    it('runs the Store contract against PostgreSQL', () => undefined);
+  });
+} else {
+  afterAll(async () => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    for (const s of schemas) await client.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
+    await client.end();
+  });
+
+  runStoreContract('PostgreSQL server', () => openPostgresStore(fresh('contract')));
+
+  describe('PostgreSQL with several servers', () => {
+    it('migrates once when two servers start at the same moment', async () => {
+      const url = fresh('migrate');
+      const stores = await Promise.all([openPostgresStore(url), openPostgresStore(url), openPostgresStore(url)]);
+      try {
+        const rows = await stores[0]!.db.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+        expect(rows.map((r) => r.version)).toEqual([1]);
+        expect((await stores[1]!.info()).integrity).toBe('ok');
+      } finally {
+        await Promise.all(stores.map((s) => s.close()));
+      }
+    });
+
+    it('keeps every write of two processes writing at once', async () => {
+      const url = fresh('writers');
+      const probe = await openPostgresStore(url); // migrate first, so the writers race on rows, not on DDL
+      try {
+        const outs = await Promise.all([runWriter([url, 'write', 'shared', '200', 'p1']), runWriter([url, 'write', 'shared', '200', 'p2'])]);
+        expect(outs).toEqual(['wrote 200\n', 'wrote 200\n']);
+        expect(await probe.episodes.count('shared')).toBe(400);
+        const refs = await probe.db.all<{ n: number }>("SELECT COUNT(DISTINCT ref) AS n FROM episodes WHERE space = 'shared'");
+        expect(refs[0]?.n).toBe(400);
+        expect((await probe.search.lexical('shared', 'episode', ['写入'], { limit: 500 })).length).toBe(400);
+      } finally {
+        await probe.close();
+      }
+    }, 120_000);
+
+    it('lets exactly one of two servers claim a job, and another finish it after the first is killed', async () => {
+      const url = fresh('jobs');
+      const [a, b] = [await openPostgresStore(url), await openPostgresStore(url)];
+      try {
+        const key = { space: 's', job: 'script:clusters', day: '2025-03-01' };
+        for (let round = 0; round < 5; round++) {
+          const day = `2025-03-1${round}`;
+          const won = await Promise.all([
+            a.jobs.claim({ ...key, day, owner: 'a', ttlMs: 60_000, at: Date.now() }),
+            b.jobs.claim({ ...key, day, owner: 'b', ttlMs: 60_000, at: Date.now() }),
+          ]);
+          expect(won.filter(Boolean)).toHaveLength(1);
+        }
+        const ttl = 1500;
+        expect(await runWriter([url, 'claim', 's', 'sleep', '2025-03-01', 'doomed', String(ttl)], { killAfterOutput: true })).toBe('claimed true\n');
+        expect(await b.jobs.claim({ ...key, job: 'sleep', owner: 'b', ttlMs: 60_000, at: Date.now() })).toBe(false);
+        await new Promise((r) => setTimeout(r, ttl + 200));
+        expect(await b.jobs.claim({ ...key, job: 'sleep', owner: 'b', ttlMs: 60_000, at: Date.now() })).toBe(true);
+        expect(await b.jobs.finish({ ...key, job: 'sleep', owner: 'b', at: Date.now() })).toBe(true);
+        expect(await a.jobs.claim({ ...key, job: 'sleep', owner: 'a', ttlMs: 60_000, at: Date.now() })).toBe(false);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    }, 60_000);
+
+    it('reports the server version, extensions and health', async () => {
+      const store = await openPostgresStore(fresh('info'));
+      try {
+        const info = await store.info();
+        expect(info).toMatchObject({ engine: 'postgres', schemaVersion: 1, integrity: 'ok' });
+        expect(info.location).not.toContain('schema=');
+        expect(info.versions.postgres).toMatch(/^\d+/);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}

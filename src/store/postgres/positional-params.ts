@@ -1,0 +1,69 @@
+/** Rewrites the portable `?` placeholders as PostgreSQL's `$1, $2, …`, leaving quoted text and comments alone. */
+import type { SqlValue } from '../sql-driver.js';
+
+const cache = new Map<string, string>();
+
+/**
+ * `?` → `$n` in order of appearance. A `?` inside '…' strings, "…" identifiers, $tag$…$tag$ bodies and
+ * comments is kept as written, so user-visible text in a statement never shifts the numbering.
+ */
+export function toPositional(sql: string): string {
+  const hit = cache.get(sql);
+  if (hit !== undefined) return hit;
+  let out = '';
+  let n = 0;
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i]!;
+    const end = skipQuoted(sql, i);
+    if (end > i) {
+      out += sql.slice(i, end);
+      i = end;
+    } else if (c === '?') {
+      out += `$${++n}`;
+      i++;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  // Statements come from a few fixed templates (IN lists vary in length), so the cache stays small; cap it anyway.
+  if (cache.size > 2000) cache.clear();
+  cache.set(sql, out);
+  return out;
+}
+
+/** The index just past a quoted or commented span starting at `i`, or `i` when none starts there. */
+function skipQuoted(sql: string, i: number): number {
+  const c = sql[i];
+  if (c === "'" || c === '"') {
+    let j = i + 1;
+    for (;;) {
+      const k = sql.indexOf(c, j);
+      if (k < 0) return sql.length;
+      if (sql[k + 1] === c) j = k + 2; // doubled quote is an escaped quote
+      else return k + 1;
+    }
+  }
+  if (c === '-' && sql[i + 1] === '-') {
+    const k = sql.indexOf('\n', i);
+    return k < 0 ? sql.length : k + 1;
+  }
+  if (c === '/' && sql[i + 1] === '*') {
+    const k = sql.indexOf('*/', i + 2);
+    return k < 0 ? sql.length : k + 2;
+  }
+  if (c === '$') {
+    const m = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(sql.slice(i));
+    if (m && !/[A-Za-z0-9_]/.test(sql[i - 1] ?? '')) {
+      const k = sql.indexOf(m[0], i + m[0].length);
+      return k < 0 ? sql.length : k + m[0].length;
+    }
+  }
+  return i;
+}
+
+/** Parameters as both PostgreSQL drivers take them: bigint as text (exact), the rest unchanged. */
+export function pgParams(params: readonly SqlValue[]): unknown[] {
+  return params.map((p) => (typeof p === 'bigint' ? p.toString() : p));
+}
