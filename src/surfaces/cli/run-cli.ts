@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { isTidepoolError, type TidepoolErrorCode } from '../../core/errors.js';
 import type { CliDeps } from './cli-deps.js';
 import { registerAdminCommands } from './admin-commands.js';
+import { registerDemoCommand } from './demo-command.js';
 import { registerMemoryCommands } from './memory-commands.js';
 import { registerReadCommands } from './read-commands.js';
 
@@ -10,7 +11,12 @@ import { registerReadCommands } from './read-commands.js';
 export type CommandRegistrar = (program: Command, deps: CliDeps) => void;
 
 /** The core command groups. */
-export const CORE_REGISTRARS: readonly CommandRegistrar[] = [registerMemoryCommands, registerReadCommands, registerAdminCommands];
+export const CORE_REGISTRARS: readonly CommandRegistrar[] = [
+  registerMemoryCommands,
+  registerReadCommands,
+  registerAdminCommands,
+  registerDemoCommand,
+];
 
 /** Exit code per error code: scripts can tell bad input from a missing item from a refused secret. */
 const EXIT: Partial<Record<TidepoolErrorCode, number>> = {
