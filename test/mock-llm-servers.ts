@@ -86,8 +86,14 @@ async function start(protocol: Protocol, initial: MockAnswer[]): Promise<MockLlm
         typeof answer === 'string' || answer.usage === undefined
           ? { input: Math.ceil(raw.length / 4), output: Math.ceil(text.length / 4) }
           : answer.usage;
-      const model = typeof body === 'object' && body !== null && 'model' in body ? String(body.model) : 'mock';
-      send(200, protocol === 'openai' ? openAiReply(seq, model, text, usage) : anthropicReply(seq, model, text, usage));
+      const model =
+        typeof body === 'object' && body !== null && 'model' in body ? String(body.model) : 'mock';
+      send(
+        200,
+        protocol === 'openai'
+          ? openAiReply(seq, model, text, usage)
+          : anthropicReply(seq, model, text, usage),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -105,20 +111,43 @@ async function start(protocol: Protocol, initial: MockAnswer[]): Promise<MockLlm
   };
 }
 
-function openAiReply(seq: number, model: string, text: string, usage: { input: number; output: number } | null) {
+function openAiReply(
+  seq: number,
+  model: string,
+  text: string,
+  usage: { input: number; output: number } | null,
+) {
   return {
     id: `chatcmpl-mock-${seq}`,
     object: 'chat.completion',
     created: 1_700_000_000 + seq,
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop', logprobs: null }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: text, refusal: null },
+        finish_reason: 'stop',
+        logprobs: null,
+      },
+    ],
     ...(usage === null
       ? {}
-      : { usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }),
+      : {
+          usage: {
+            prompt_tokens: usage.input,
+            completion_tokens: usage.output,
+            total_tokens: usage.input + usage.output,
+          },
+        }),
   };
 }
 
-function anthropicReply(seq: number, model: string, text: string, usage: { input: number; output: number } | null) {
+function anthropicReply(
+  seq: number,
+  model: string,
+  text: string,
+  usage: { input: number; output: number } | null,
+) {
   return {
     id: `msg_mock_${seq}`,
     type: 'message',

@@ -5,7 +5,8 @@ import { librarianResponseSchema, type LibrarianProposal } from './prompts/libra
 
 const scope = { episodeIds: ['e1', 'e2'], knowledgeIds: ['k1', 'k2', 'k3'] };
 const noSecrets = { containsSecret: () => false };
-const parse = (proposals: unknown[]): LibrarianProposal[] => librarianResponseSchema.parse({ proposals }).proposals;
+const parse = (proposals: unknown[]): LibrarianProposal[] =>
+  librarianResponseSchema.parse({ proposals }).proposals;
 
 describe('checkLibrarianProposals', () => {
   it('accepts proposals within scope, reducing evidence to the shown episodes', () => {
@@ -38,13 +39,29 @@ describe('checkLibrarianProposals', () => {
   });
 
   it.each([
-    ['a merge of an entry not shown', { op: 'merge', ids: ['k1', 'k99'], kind: 'fact', content: 'x' }, 'scope'],
+    [
+      'a merge of an entry not shown',
+      { op: 'merge', ids: ['k1', 'k99'], kind: 'fact', content: 'x' },
+      'scope',
+    ],
     ['a merge of one entry twice', { op: 'merge', ids: ['k1', 'k1'], kind: 'fact', content: 'x' }, 'scope'],
-    ['an abstract without shown evidence', { op: 'abstract', kind: 'fact', content: 'x', evidence: ['e9'] }, 'scope'],
-    ['a supersede of an entry not shown', { op: 'supersede', old: 'k42', kind: 'fact', content: 'x' }, 'scope'],
+    [
+      'an abstract without shown evidence',
+      { op: 'abstract', kind: 'fact', content: 'x', evidence: ['e9'] },
+      'scope',
+    ],
+    [
+      'a supersede of an entry not shown',
+      { op: 'supersede', old: 'k42', kind: 'fact', content: 'x' },
+      'scope',
+    ],
     ['a link to an unknown entry', { op: 'link', from: 'k1', to: 'n7', type: 'about' }, 'scope'],
     ['a self-link', { op: 'link', from: 'k1', to: 'k1', type: 'about' }, 'scope'],
-    ['a ref that names an existing entry', { op: 'abstract', kind: 'fact', content: 'x', evidence: ['e1'], ref: 'k2' }, 'conflict'],
+    [
+      'a ref that names an existing entry',
+      { op: 'abstract', kind: 'fact', content: 'x', evidence: ['e1'], ref: 'k2' },
+      'conflict',
+    ],
   ])('rejects %s', (_name, proposal, reason) => {
     const r = checkLibrarianProposals(parse([proposal]), scope, noSecrets);
     expect(r.accepted).toEqual([]);

@@ -38,15 +38,22 @@ export function checkLibrarianProposals(
   const knowledge = new Set(scope.knowledgeIds);
   const consumed = new Set<string>();
   const refs = new Set<string>();
-  const verdicts = new Map<LibrarianProposal, { ok: true; accepted: LibrarianProposal } | { ok: false; rejection: ProposalRejection }>();
-  const accept = (p: LibrarianProposal, accepted: LibrarianProposal) => verdicts.set(p, { ok: true, accepted });
+  const verdicts = new Map<
+    LibrarianProposal,
+    { ok: true; accepted: LibrarianProposal } | { ok: false; rejection: ProposalRejection }
+  >();
+  const accept = (p: LibrarianProposal, accepted: LibrarianProposal) =>
+    verdicts.set(p, { ok: true, accepted });
   const reject = (p: LibrarianProposal, reason: ProposalRejection['reason'], detail: string) =>
     verdicts.set(p, { ok: false, rejection: { proposal: p, reason, detail } });
 
   // Entries first, so that a link may point at a ref defined later in the answer.
   for (const p of proposals) {
     if (p.op === 'link') continue;
-    if (options.containsSecret(p.content) || (p.op === 'abstract' && p.key !== undefined && options.containsSecret(p.key))) {
+    if (
+      options.containsSecret(p.content) ||
+      (p.op === 'abstract' && p.key !== undefined && options.containsSecret(p.key))
+    ) {
       reject(p, 'secret', 'content looks like a credential');
       continue;
     }
@@ -69,7 +76,8 @@ export function checkLibrarianProposals(
     if (p.op !== 'link') continue;
     const known = (x: string) => knowledge.has(x) || refs.has(x);
     const key = `${p.from}\u0000${p.to}\u0000${p.type}`;
-    if (!known(p.from) || !known(p.to)) reject(p, 'scope', `link ${p.from} → ${p.to} names an entry that was not shown`);
+    if (!known(p.from) || !known(p.to))
+      reject(p, 'scope', `link ${p.from} → ${p.to} names an entry that was not shown`);
     else if (p.from === p.to) reject(p, 'scope', 'an entry cannot link to itself');
     else if (seenLinks.has(key)) reject(p, 'conflict', 'duplicate link');
     else {
@@ -97,9 +105,11 @@ function checkEntry(
   switch (p.op) {
     case 'merge': {
       const ids = [...new Set(p.ids)];
-      if (ids.some((i) => !knowledge.has(i))) return `merge names an entry that was not shown: ${ids.join(', ')}`;
+      if (ids.some((i) => !knowledge.has(i)))
+        return `merge names an entry that was not shown: ${ids.join(', ')}`;
       if (ids.length < 2) return 'merge needs two distinct entries';
-      if (ids.some((i) => consumed.has(i))) return 'conflict: an entry is already merged or superseded in this answer';
+      if (ids.some((i) => consumed.has(i)))
+        return 'conflict: an entry is already merged or superseded in this answer';
       return { ...p, ids };
     }
     case 'abstract': {

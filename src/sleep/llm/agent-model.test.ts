@@ -3,7 +3,10 @@ import { z } from 'zod';
 import { AgentModel } from './agent-model.js';
 import { askStructured } from './ask-structured.js';
 
-const prompt = { system: 'You are the librarian.', messages: [{ role: 'user' as const, content: '{"episodes":[]}' }] };
+const prompt = {
+  system: 'You are the librarian.',
+  messages: [{ role: 'user' as const, content: '{"episodes":[]}' }],
+};
 const schema = z.object({ proposals: z.array(z.unknown()) });
 
 describe('AgentModel', () => {
@@ -11,7 +14,12 @@ describe('AgentModel', () => {
     const agent = new AgentModel();
     const pending = askStructured(agent, prompt, schema, { step: 'librarian', maxTokens: 300 });
     const packet = await agent.waitForPacket(1000);
-    expect(packet).toMatchObject({ step: 'librarian', system: 'You are the librarian.', maxTokens: 300, json: true });
+    expect(packet).toMatchObject({
+      step: 'librarian',
+      system: 'You are the librarian.',
+      maxTokens: 300,
+      json: true,
+    });
     expect(agent.next()).toEqual(packet);
     expect(agent.submit(packet?.id ?? '', '{"proposals":[]}')).toEqual({ kind: 'accepted' });
     const r = await pending;

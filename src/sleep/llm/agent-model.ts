@@ -57,7 +57,11 @@ export class AgentModel implements Model {
     const text = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiting.delete(packet.id);
-        reject(new TidepoolError('llm_failed', `the agent did not answer ${packet.id} in time`, { details: { step: packet.step } }));
+        reject(
+          new TidepoolError('llm_failed', `the agent did not answer ${packet.id} in time`, {
+            details: { step: packet.step },
+          }),
+        );
       }, this.#timeoutMs);
       this.#waiting.set(packet.id, { packet, resolve, reject, timer });
       for (const wake of this.#listeners.splice(0)) wake();

@@ -5,7 +5,10 @@ import { AnthropicModel } from './anthropic-model.js';
 import { askStructured } from './ask-structured.js';
 
 const schema = z.object({ ok: z.boolean() });
-const prompt = { system: 'Reply with JSON.', messages: [{ role: 'user' as const, content: 'are you there?' }] };
+const prompt = {
+  system: 'Reply with JSON.',
+  messages: [{ role: 'user' as const, content: 'are you there?' }],
+};
 
 let server: MockLlmServer;
 beforeEach(async () => {
@@ -39,7 +42,10 @@ describe('AnthropicModel through @anthropic-ai/sdk', () => {
   });
 
   it('retries a bad answer once, then skips and reports with both attempts counted', async () => {
-    server.push({ text: 'I think so.', usage: { input: 10, output: 3 } }, { text: '{"ok":"yes"}', usage: { input: 20, output: 5 } });
+    server.push(
+      { text: 'I think so.', usage: { input: 10, output: 3 } },
+      { text: '{"ok":"yes"}', usage: { input: 20, output: 5 } },
+    );
     const r = await askStructured(model(), prompt, schema, { step: 'test', maxTokens: 32 });
     expect(r).toMatchObject({ kind: 'skipped', attempts: 2, tokens: { input: 30, output: 8 } });
     expect(server.requests).toHaveLength(2);

@@ -52,9 +52,7 @@ export class AnthropicModel implements Model {
     } catch (cause) {
       throw providerError(this.name, cause);
     }
-    const text = message.content
-      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-      .join('');
+    const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
     return { text, inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens };
   }
 

@@ -4,7 +4,10 @@ import { askStructured, checkAnswer, parseDroppingInvalidItems } from './ask-str
 import { extractJson } from './extract-json.js';
 import { ScriptedModel } from './scripted-model.js';
 
-const schema = z.object({ items: z.array(z.object({ id: z.string(), n: z.number() })), note: z.string().optional() });
+const schema = z.object({
+  items: z.array(z.object({ id: z.string(), n: z.number() })),
+  note: z.string().optional(),
+});
 const prompt = { system: 'sys', messages: [{ role: 'user' as const, content: 'go' }] };
 const opts = { step: 'librarian', maxTokens: 100 };
 
@@ -31,7 +34,16 @@ describe('parseDroppingInvalidItems', () => {
       { items: [{ id: 'a', n: 1 }, { id: 'b', n: 'two' }, { id: 3 }, { id: 'd', n: 4 }] },
       schema,
     );
-    expect(r).toEqual({ ok: true, value: { items: [{ id: 'a', n: 1 }, { id: 'd', n: 4 }] }, dropped: 2 });
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        items: [
+          { id: 'a', n: 1 },
+          { id: 'd', n: 4 },
+        ],
+      },
+      dropped: 2,
+    });
   });
 
   it('fails when an issue lies outside any array item', () => {
@@ -46,7 +58,11 @@ describe('parseDroppingInvalidItems', () => {
   });
 
   it('accepts a valid empty list', () => {
-    expect(parseDroppingInvalidItems({ items: [] }, schema)).toEqual({ ok: true, value: { items: [] }, dropped: 0 });
+    expect(parseDroppingInvalidItems({ items: [] }, schema)).toEqual({
+      ok: true,
+      value: { items: [] },
+      dropped: 0,
+    });
   });
 
   it('does not modify the value it was given', () => {
@@ -62,7 +78,13 @@ describe('askStructured', () => {
       librarian: [{ text: '{"items":[{"id":"a","n":1},{"id":"b"}]}', inputTokens: 50, outputTokens: 9 }],
     });
     const r = await askStructured(model, prompt, schema, opts);
-    expect(r).toEqual({ kind: 'ok', value: { items: [{ id: 'a', n: 1 }] }, tokens: { input: 50, output: 9 }, attempts: 1, dropped: 1 });
+    expect(r).toEqual({
+      kind: 'ok',
+      value: { items: [{ id: 'a', n: 1 }] },
+      tokens: { input: 50, output: 9 },
+      attempts: 1,
+      dropped: 1,
+    });
     expect(model.calls[0]?.request).toMatchObject({ step: 'librarian', json: true, maxTokens: 100 });
   });
 

@@ -60,10 +60,16 @@ export async function askStructured<T>(
       tokens.output += answer.outputTokens;
       text = answer.text;
     } catch (e) {
-      return { kind: 'skipped', reason: `model_error: ${e instanceof Error ? e.message : String(e)}`, tokens, attempts: attempt };
+      return {
+        kind: 'skipped',
+        reason: `model_error: ${e instanceof Error ? e.message : String(e)}`,
+        tokens,
+        attempts: attempt,
+      };
     }
     const checked = checkAnswer(text, schema);
-    if (checked.ok) return { kind: 'ok', value: checked.value, tokens, attempts: attempt, dropped: checked.dropped };
+    if (checked.ok)
+      return { kind: 'ok', value: checked.value, tokens, attempts: attempt, dropped: checked.dropped };
     lastError = checked.error;
     messages.push(
       { role: 'assistant', content: text },
@@ -121,7 +127,10 @@ export function parseDroppingInvalidItems<T>(value: unknown, schema: z.ZodType<T
   return { ok: false, error: firstError ?? 'validation did not converge' };
 }
 
-function outermostItem(root: unknown, path: readonly PropertyKey[]): { array: unknown[]; index: number } | undefined {
+function outermostItem(
+  root: unknown,
+  path: readonly PropertyKey[],
+): { array: unknown[]; index: number } | undefined {
   let node: unknown = root;
   for (const key of path) {
     if (Array.isArray(node) && typeof key === 'number') return { array: node, index: key };

@@ -12,16 +12,24 @@ describe('createModel', () => {
     const openai = createModel({ kind: 'openai', model: 'm', baseURL: 'http://127.0.0.1:1/v1', apiKey: 'k' });
     expect(openai).toBeInstanceOf(OpenAiModel);
     expect(openai?.name).toBe('openai:m');
-    expect(createModel({ kind: 'anthropic', model: 'c', baseURL: 'http://127.0.0.1:1', apiKey: 'k' })?.name).toBe('anthropic:c');
-    expect(createModel({ kind: 'anthropic', model: 'c', baseURL: 'http://127.0.0.1:1', apiKey: 'k' })).toBeInstanceOf(AnthropicModel);
-    expect(createModel({ kind: 'sampling' }, { sample: () => Promise.resolve({ text: '' }) })).toBeInstanceOf(SamplingModel);
+    expect(
+      createModel({ kind: 'anthropic', model: 'c', baseURL: 'http://127.0.0.1:1', apiKey: 'k' })?.name,
+    ).toBe('anthropic:c');
+    expect(
+      createModel({ kind: 'anthropic', model: 'c', baseURL: 'http://127.0.0.1:1', apiKey: 'k' }),
+    ).toBeInstanceOf(AnthropicModel);
+    expect(createModel({ kind: 'sampling' }, { sample: () => Promise.resolve({ text: '' }) })).toBeInstanceOf(
+      SamplingModel,
+    );
     const agent = new AgentModel();
     expect(createModel({ kind: 'agent' }, { agent })).toBe(agent);
   });
 
   it('refuses sampling and agent without the live surface that supplies them', () => {
     for (const kind of ['sampling', 'agent'] as const) {
-      expect(() => createModel({ kind })).toThrow(expect.objectContaining({ code: 'invalid_input' }) as Error);
+      expect(() => createModel({ kind })).toThrow(
+        expect.objectContaining({ code: 'invalid_input' }) as Error,
+      );
     }
     try {
       createModel({ kind: 'agent' });

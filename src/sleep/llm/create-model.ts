@@ -33,16 +33,24 @@ export function createModel(descriptor: ModelDescriptor, deps: ModelDeps = {}): 
     }
     case 'sampling':
       if (deps.sample === undefined) {
-        throw new TidepoolError('invalid_input', 'model "sampling" needs a connected MCP client that supports sampling', {
-          field: 'model',
-        });
+        throw new TidepoolError(
+          'invalid_input',
+          'model "sampling" needs a connected MCP client that supports sampling',
+          {
+            field: 'model',
+          },
+        );
       }
       return new SamplingModel(deps.sample);
     case 'agent':
       if (deps.agent === undefined) {
-        throw new TidepoolError('invalid_input', 'model "agent" works only under `tidepool serve` with the sleep toolset', {
-          field: 'model',
-        });
+        throw new TidepoolError(
+          'invalid_input',
+          'model "agent" works only under `tidepool serve` with the sleep toolset',
+          {
+            field: 'model',
+          },
+        );
       }
       return deps.agent;
   }

@@ -8,7 +8,10 @@ import { OpenAiModel } from './openai-model.js';
 import { estimateRequestTokens, estimateTokens } from './token-estimate.js';
 
 const schema = z.object({ items: z.array(z.object({ n: z.number() })) });
-const prompt = { system: 'Answer with JSON only.', messages: [{ role: 'user' as const, content: 'count to two' }] };
+const prompt = {
+  system: 'Answer with JSON only.',
+  messages: [{ role: 'user' as const, content: 'count to two' }],
+};
 
 let server: MockLlmServer;
 beforeEach(async () => {
@@ -53,7 +56,12 @@ describe('OpenAiModel through the openai SDK', () => {
 
   it('uses max_completion_tokens when configured for reasoning models', async () => {
     server.push('ok');
-    const m = new OpenAiModel({ model: 'o-test', baseURL: server.url, apiKey: 'k', maxTokensField: 'max_completion_tokens' });
+    const m = new OpenAiModel({
+      model: 'o-test',
+      baseURL: server.url,
+      apiKey: 'k',
+      maxTokensField: 'max_completion_tokens',
+    });
     await m.complete({ ...prompt, maxTokens: 99 });
     expect(server.requests[0]?.body).toMatchObject({ max_completion_tokens: 99 });
     expect(server.requests[0]?.body).not.toHaveProperty('max_tokens');
@@ -72,7 +80,10 @@ describe('OpenAiModel through the openai SDK', () => {
   });
 
   it('skips and reports after two bad answers, counting both attempts', async () => {
-    server.push({ text: '{"items": "none"}', usage: { input: 5, output: 5 } }, { text: 'no', usage: { input: 6, output: 1 } });
+    server.push(
+      { text: '{"items": "none"}', usage: { input: 5, output: 5 } },
+      { text: 'no', usage: { input: 6, output: 1 } },
+    );
     const r = await askStructured(model(), prompt, schema, { step: 'test', maxTokens: 100 });
     expect(r.kind).toBe('skipped');
     if (r.kind !== 'skipped') return;
@@ -97,7 +108,9 @@ describe('OpenAiModel through the openai SDK', () => {
   });
 
   it('sends no personal data when the librarian prompt is built with the PII redactor', async () => {
-    server.push('{"proposals":[{"op":"abstract","kind":"preference","content":"[person_1] likes tea","evidence":["1"]}]}');
+    server.push(
+      '{"proposals":[{"op":"abstract","kind":"preference","content":"[person_1] likes tea","evidence":["1"]}]}',
+    );
     const map = new PlaceholderMap();
     const redact = (t: string) => pseudonymize(t, { knownPersons: ['Erika Mustermann'] }, map).text;
     const built = buildLibrarianPrompt(
@@ -107,7 +120,10 @@ describe('OpenAiModel through the openai SDK', () => {
       },
       { redact },
     );
-    const r = await askStructured(model(), built, librarianResponseSchema, { step: 'librarian', maxTokens: built.maxTokens });
+    const r = await askStructured(model(), built, librarianResponseSchema, {
+      step: 'librarian',
+      maxTokens: built.maxTokens,
+    });
     expect(r.kind).toBe('ok');
     const sent = JSON.stringify(server.requests.map((q) => q.body));
     expect(sent).not.toMatch(/Erika|Mustermann|erika@example\.org/);

@@ -37,7 +37,8 @@ export class OpenAiModel implements Model {
   #client: Promise<OpenAIClient> | undefined;
 
   constructor(options: OpenAiModelOptions) {
-    if (options.model.length === 0) throw new TidepoolError('invalid_input', 'OpenAI model id is empty', { field: 'model' });
+    if (options.model.length === 0)
+      throw new TidepoolError('invalid_input', 'OpenAI model id is empty', { field: 'model' });
     this.#options = options;
     this.name = `openai:${options.model}`;
   }
@@ -85,4 +86,3 @@ export class OpenAiModel implements Model {
     return this.#client;
   }
 }
-

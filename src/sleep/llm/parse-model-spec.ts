@@ -33,7 +33,14 @@ export type ModelDescriptor =
       maxRetries?: number;
       timeoutMs?: number;
     }
-  | { kind: 'anthropic'; model: string; baseURL: string; apiKey: string; maxRetries?: number; timeoutMs?: number }
+  | {
+      kind: 'anthropic';
+      model: string;
+      baseURL: string;
+      apiKey: string;
+      maxRetries?: number;
+      timeoutMs?: number;
+    }
   | { kind: 'sampling' }
   | { kind: 'agent' };
 
@@ -57,12 +64,20 @@ export function parseModelSpec(spec: string, config: ModelProviderConfig = {}): 
   const provider = colon < 0 ? s : s.slice(0, colon);
   const model = colon < 0 ? '' : s.slice(colon + 1).trim();
   if (provider !== 'openai' && provider !== 'anthropic') {
-    throw new TidepoolError('invalid_input', `unknown model spec "${spec}": use none, openai:<model>, anthropic:<model>, sampling or agent`, {
-      field: 'model',
-    });
+    throw new TidepoolError(
+      'invalid_input',
+      `unknown model spec "${spec}": use none, openai:<model>, anthropic:<model>, sampling or agent`,
+      {
+        field: 'model',
+      },
+    );
   }
   if (model.length === 0) {
-    throw new TidepoolError('invalid_input', `model spec "${spec}" names no model: write ${provider}:<model>`, { field: 'model' });
+    throw new TidepoolError(
+      'invalid_input',
+      `model spec "${spec}" names no model: write ${provider}:<model>`,
+      { field: 'model' },
+    );
   }
   const tuning = {
     ...(config.maxRetries === undefined ? {} : { maxRetries: config.maxRetries }),
@@ -81,7 +96,13 @@ export function parseModelSpec(spec: string, config: ModelProviderConfig = {}): 
     };
   }
   const baseURL = nonEmpty(config.anthropicBaseUrl) ?? DEFAULT_ANTHROPIC_BASE_URL;
-  return { kind: 'anthropic', model, baseURL, apiKey: keyFor('anthropic', baseURL, config.anthropicApiKey), ...tuning };
+  return {
+    kind: 'anthropic',
+    model,
+    baseURL,
+    apiKey: keyFor('anthropic', baseURL, config.anthropicApiKey),
+    ...tuning,
+  };
 }
 
 function nonEmpty(s: string | undefined): string | undefined {
@@ -92,9 +113,13 @@ function keyFor(provider: 'openai' | 'anthropic', baseURL: string, apiKey: strin
   const key = nonEmpty(apiKey);
   if (key !== undefined) return key;
   if (isLoopback(baseURL)) return LOCAL_PLACEHOLDER_KEY;
-  throw new TidepoolError('invalid_input', `${provider} at ${baseURL} needs an API key (sleep.${provider}ApiKey)`, {
-    field: `sleep.${provider}ApiKey`,
-  });
+  throw new TidepoolError(
+    'invalid_input',
+    `${provider} at ${baseURL} needs an API key (sleep.${provider}ApiKey)`,
+    {
+      field: `sleep.${provider}ApiKey`,
+    },
+  );
 }
 
 /** True for URLs on this machine, where local model servers run without keys. */

@@ -4,7 +4,12 @@ import type { ModelRequest } from './model.js';
 import { SamplingModel } from './sampling-model.js';
 import { estimateRequestTokens } from './token-estimate.js';
 
-const req: ModelRequest = { system: 'be brief', messages: [{ role: 'user', content: 'hi' }], maxTokens: 20, step: 'dream' };
+const req: ModelRequest = {
+  system: 'be brief',
+  messages: [{ role: 'user', content: 'hi' }],
+  maxTokens: 20,
+  step: 'dream',
+};
 
 describe('SamplingModel', () => {
   it('passes the request to the sampling function and keeps its token counts', async () => {

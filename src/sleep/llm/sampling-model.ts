@@ -5,7 +5,9 @@ import { providerError } from './provider-error.js';
 import { estimateRequestTokens, estimateTokens } from './token-estimate.js';
 
 /** What the MCP surface supplies: one sampling round trip. Token counts are optional (MCP does not report usage). */
-export type SampleFn = (req: ModelRequest) => Promise<{ text: string; inputTokens?: number; outputTokens?: number }>;
+export type SampleFn = (
+  req: ModelRequest,
+) => Promise<{ text: string; inputTokens?: number; outputTokens?: number }>;
 
 /**
  * Delegates each request to `sample` (the MCP surface builds it from `server.createMessage`, mapping `system` to

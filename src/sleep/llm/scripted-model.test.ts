@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { isTidepoolError } from '../../core/errors.js';
 import { ScriptedModel } from './scripted-model.js';
 
-const req = (step?: string) => ({ system: 's', messages: [{ role: 'user' as const, content: 'hello there' }], maxTokens: 10, step });
+const req = (step?: string) => ({
+  system: 's',
+  messages: [{ role: 'user' as const, content: 'hello there' }],
+  maxTokens: 10,
+  step,
+});
 
 describe('ScriptedModel', () => {
   it('answers each step from its own queue, in order, then from the * queue', async () => {

@@ -5,7 +5,8 @@ import type { Model, ModelRequest, ModelResponse } from './model.js';
 import { estimateRequestTokens, estimateTokens } from './token-estimate.js';
 
 /** One canned answer: text (tokens estimated), text with exact token counts, or a failure to throw. */
-export type ScriptedAnswer = string | { text: string; inputTokens?: number; outputTokens?: number } | { fail: string };
+export type ScriptedAnswer =
+  string | { text: string; inputTokens?: number; outputTokens?: number } | { fail: string };
 
 /** Canned answers per step name, consumed in order; the key `*` serves any step whose own queue is empty. */
 export type Script = Record<string, readonly ScriptedAnswer[]>;
@@ -50,7 +51,9 @@ export class ScriptedModel implements Model {
     this.calls.push({ step, request: req });
     const answer = this.#queues.get(step)?.shift() ?? this.#queues.get('*')?.shift();
     if (answer === undefined) {
-      throw new TidepoolError('llm_failed', `${this.name} has no answer left for step "${step}"`, { details: { step } });
+      throw new TidepoolError('llm_failed', `${this.name} has no answer left for step "${step}"`, {
+        details: { step },
+      });
     }
     if (typeof answer === 'object' && 'fail' in answer) {
       throw new TidepoolError('llm_failed', `${this.name}: ${answer.fail}`, { details: { step } });

@@ -3,13 +3,28 @@ import { acceptComb, buildCombPrompt, combResponseSchema, type CombInput } from 
 
 const input: CombInput = {
   narratives: [
-    { id: 'n1', kind: 'narrative', gesture: 'shipped', tags: ['release'], scores: { importance: 4, emotional: 3, recurrence: 2, unresolved: 1 } },
-    { id: 'n2', kind: 'dream', gesture: 'a lighthouse', tags: ['dream'], scores: { importance: 1, emotional: 3, recurrence: 1, unresolved: 3 } },
+    {
+      id: 'n1',
+      kind: 'narrative',
+      gesture: 'shipped',
+      tags: ['release'],
+      scores: { importance: 4, emotional: 3, recurrence: 2, unresolved: 1 },
+    },
+    {
+      id: 'n2',
+      kind: 'dream',
+      gesture: 'a lighthouse',
+      tags: ['dream'],
+      scores: { importance: 1, emotional: 3, recurrence: 1, unresolved: 3 },
+    },
   ],
   profiles: [{ entity: 'Mara', type: 'impression', content: 'quick' }],
   selfConcept: [{ field: 'terrain', content: 'careful' }],
   threads: [{ id: 't1', content: 'why Fridays?' }],
-  attention: { lit: Array.from({ length: 15 }, (_, i) => ({ cluster: `c${i}`, hits: 15 - i })), unlit: ['health'] },
+  attention: {
+    lit: Array.from({ length: 15 }, (_, i) => ({ cluster: `c${i}`, hits: 15 - i })),
+    unlit: ['health'],
+  },
 };
 
 describe('comb prompt', () => {
@@ -31,9 +46,19 @@ describe('comb prompt', () => {
 
   it('keeps only re-scores, conflicts and status changes that refer to what was shown', () => {
     const answer = combResponseSchema.parse({
-      rescore: [{ id: 'n1', importance: 2 }, { id: 'n9', importance: 5 }, { id: 'n1', importance: 3 }],
-      conflicts: [{ ids: ['n1', 'old-7'], note: 'tension' }, { ids: ['x'], note: 'invented' }],
-      thread_status: [{ id: 't1', status: 'explored' }, { id: 't7', status: 'abandoned' }],
+      rescore: [
+        { id: 'n1', importance: 2 },
+        { id: 'n9', importance: 5 },
+        { id: 'n1', importance: 3 },
+      ],
+      conflicts: [
+        { ids: ['n1', 'old-7'], note: 'tension' },
+        { ids: ['x'], note: 'invented' },
+      ],
+      thread_status: [
+        { id: 't1', status: 'explored' },
+        { id: 't7', status: 'abandoned' },
+      ],
     });
     const { value, dropped } = acceptComb(answer, input);
     expect(value.rescore).toEqual([{ id: 'n1', importance: 3 }]);

@@ -36,12 +36,19 @@ export const combResponseSchema = z.object({
     z.object({ id, importance: score.optional(), emotional: score.optional(), unresolved: score.optional() }),
   ),
   profiles: list(
-    z.object({ entity: text(100), type: z.enum(['impression', 'relationship']), content: text(CONTENT_CHARS) }),
+    z.object({
+      entity: text(100),
+      type: z.enum(['impression', 'relationship']),
+      content: text(CONTENT_CHARS),
+    }),
   ),
   self: list(
     z.object({
       // `reflection` is how the prompt's readers say it; the domain field is `self_reflection` (SEEDS §1.4).
-      field: z.preprocess((v) => (v === 'reflection' ? 'self_reflection' : v), z.enum(['terrain', 'self_reflection'])),
+      field: z.preprocess(
+        (v) => (v === 'reflection' ? 'self_reflection' : v),
+        z.enum(['terrain', 'self_reflection']),
+      ),
       content: text(CONTENT_CHARS),
     }),
   ),
@@ -70,7 +77,10 @@ export function buildCombPrompt(input: CombInput, options: PromptOptions = {}): 
     attention:
       input.attention === undefined
         ? undefined
-        : { lit: input.attention.lit.slice(0, ATTENTION_SHOWN), unlit: input.attention.unlit.slice(0, ATTENTION_SHOWN) },
+        : {
+            lit: input.attention.lit.slice(0, ATTENTION_SHOWN),
+            unlit: input.attention.unlit.slice(0, ATTENTION_SHOWN),
+          },
   };
   return buildPrompt('comb', payload, ANSWER_TOKENS, options);
 }
@@ -89,7 +99,8 @@ export function acceptComb(answer: CombResponse, input: CombInput): { value: Com
     .map((c) => ({ ...c, ids: c.ids.filter((i) => narratives.has(i)) }))
     .filter((c) => c.ids.length > 0);
   const dropped =
-    answer.rescore.length - rescore.length +
+    answer.rescore.length -
+    rescore.length +
     (answer.thread_status.length - threadStatus.length) +
     (answer.conflicts.length - conflicts.length);
   return { value: { ...answer, rescore, thread_status: threadStatus, conflicts }, dropped };

@@ -14,12 +14,21 @@ const answer = {
 
 describe('dream prompt', () => {
   it('cuts symbols to 5 distinct ones and refuses fewer than 3', () => {
-    expect(dreamResponseSchema.parse(answer).symbols).toEqual(['lighthouse', 'letter', 'rain', 'key', 'door']);
+    expect(dreamResponseSchema.parse(answer).symbols).toEqual([
+      'lighthouse',
+      'letter',
+      'rain',
+      'key',
+      'door',
+    ]);
     expect(parseDroppingInvalidItems({ ...answer, symbols: ['a', 'b'] }, dreamResponseSchema).ok).toBe(false);
   });
 
   it('stores the dream with importance fixed at 1, tag dream and the mapped-from context', () => {
-    const r = dreamRecords(dreamResponseSchema.parse({ ...answer, symbols: ['lighthouse', 'letter', 'rain'] }), input);
+    const r = dreamRecords(
+      dreamResponseSchema.parse({ ...answer, symbols: ['lighthouse', 'letter', 'rain'] }),
+      input,
+    );
     expect(r.dream).toMatchObject({
       kind: 'dream',
       importance: 1,
@@ -30,8 +39,14 @@ describe('dream prompt', () => {
       context: "mapped from today's lighthouse, letter, rain",
       relatedNarratives: ['n1'],
     });
-    expect(r.reflection).toEqual({ kind: 'self_reflection', gesture: 'I signal instead of saying', tags: ['dream'] });
-    expect(dreamRecords(dreamResponseSchema.parse(answer), input, 'zh').dream.context).toMatch(/^从今天的lighthouse、letter/);
+    expect(r.reflection).toEqual({
+      kind: 'self_reflection',
+      gesture: 'I signal instead of saying',
+      tags: ['dream'],
+    });
+    expect(dreamRecords(dreamResponseSchema.parse(answer), input, 'zh').dream.context).toMatch(
+      /^从今天的lighthouse、letter/,
+    );
   });
 
   it('builds a compact prompt from today’s memories', () => {

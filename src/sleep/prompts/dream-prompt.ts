@@ -33,7 +33,11 @@ export type DreamResponse = z.infer<typeof dreamResponseSchema>;
 
 /** Builds the dream prompt. */
 export function buildDreamPrompt(input: DreamInput, options: PromptOptions = {}): BuiltPrompt {
-  const memories = input.memories.map((m) => ({ id: m.id, gesture: clip(m.gesture, GESTURE_CHARS), tags: m.tags }));
+  const memories = input.memories.map((m) => ({
+    id: m.id,
+    gesture: clip(m.gesture, GESTURE_CHARS),
+    tags: m.tags,
+  }));
   return buildPrompt('dream', { memories }, ANSWER_TOKENS, options);
 }
 
@@ -59,10 +63,16 @@ export interface DreamRecords {
  * `dream`, gesture = the dream, context = "mapped from today's X, Y, Z" (in the prompt language). Recurrence is
  * left to the system's tag-frequency mapping. Symbols go into `moment`, not tags, so they do not skew topic clusters.
  */
-export function dreamRecords(answer: DreamResponse, input: DreamInput, language: 'en' | 'zh' = 'en'): DreamRecords {
+export function dreamRecords(
+  answer: DreamResponse,
+  input: DreamInput,
+  language: 'en' | 'zh' = 'en',
+): DreamRecords {
   const shown = new Set(input.memories.map((m) => m.id));
   const context =
-    language === 'zh' ? `从今天的${answer.symbols.join('、')}映射` : `mapped from today's ${answer.symbols.join(', ')}`;
+    language === 'zh'
+      ? `从今天的${answer.symbols.join('、')}映射`
+      : `mapped from today's ${answer.symbols.join(', ')}`;
   return {
     dream: {
       kind: 'dream',

@@ -26,6 +26,9 @@ describe('drift prompt', () => {
     expect(value.connection).toBeNull();
     expect(value.thread?.content).toBe('why wait?');
     expect(dropped).toBe(1);
-    expect(acceptDrift(driftResponseSchema.parse({ connection: { to: 'n42', insight: 'both wait' } }), input).dropped).toBe(0);
+    expect(
+      acceptDrift(driftResponseSchema.parse({ connection: { to: 'n42', insight: 'both wait' } }), input)
+        .dropped,
+    ).toBe(0);
   });
 });

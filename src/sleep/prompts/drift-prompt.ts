@@ -23,7 +23,10 @@ const ANSWER_TOKENS = 300;
 
 /** Response schema: a connection to one far memory and an optional thread, or nothing (no pressure, SEEDS §1.8). */
 export const driftResponseSchema = z.object({
-  connection: z.object({ to: id, insight: text(500) }).nullable().default(null),
+  connection: z
+    .object({ to: id, insight: text(500) })
+    .nullable()
+    .default(null),
   thread: z
     .object({ content: text(300), importance: score, emotional: score, unresolved: score })
     .nullable()
@@ -35,12 +38,20 @@ export type DriftResponse = z.infer<typeof driftResponseSchema>;
 
 /** Builds the drift prompt. */
 export function buildDriftPrompt(input: DriftInput, options: PromptOptions = {}): BuiltPrompt {
-  const show = (m: DriftMemory) => ({ id: m.id, gesture: clip(m.gesture, GESTURE_CHARS), tags: m.tags, via: m.via });
+  const show = (m: DriftMemory) => ({
+    id: m.id,
+    gesture: clip(m.gesture, GESTURE_CHARS),
+    tags: m.tags,
+    via: m.via,
+  });
   return buildPrompt('drift', { seed: show(input.seed), far: input.far.map(show) }, ANSWER_TOKENS, options);
 }
 
 /** Drops a connection to a memory that was not among the far ones (the thread stays). */
-export function acceptDrift(answer: DriftResponse, input: DriftInput): { value: DriftResponse; dropped: number } {
+export function acceptDrift(
+  answer: DriftResponse,
+  input: DriftInput,
+): { value: DriftResponse; dropped: number } {
   const far = new Set(input.far.map((m) => m.id));
   if (answer.connection === null || far.has(answer.connection.to)) return { value: answer, dropped: 0 };
   return { value: { ...answer, connection: null }, dropped: 1 };

@@ -5,7 +5,9 @@ const problems = ['k1', 'k2', 'k3', 'k4'].map((id) => ({ id, content: `problem $
 
 describe('ideas prompt', () => {
   it('asks about at most 3 open problems', () => {
-    const payload = JSON.parse(buildIdeasPrompt({ problems }).messages[0]?.content ?? '') as { problems: unknown[] };
+    const payload = JSON.parse(buildIdeasPrompt({ problems }).messages[0]?.content ?? '') as {
+      problems: unknown[];
+    };
     expect(payload.problems).toHaveLength(3);
   });
 

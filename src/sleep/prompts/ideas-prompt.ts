@@ -28,8 +28,12 @@ export type IdeasResponse = z.infer<typeof ideasResponseSchema>;
 /** Builds the ideas prompt for the first `MAX_IDEAS` problems. */
 export function buildIdeasPrompt(input: IdeasInput, options: PromptOptions = {}): BuiltPrompt {
   const payload = {
-    problems: input.problems.slice(0, MAX_IDEAS).map((p) => ({ id: p.id, content: clip(p.content, CONTENT_CHARS) })),
-    related: (input.related ?? []).slice(0, RELATED_SHOWN).map((r) => ({ content: clip(r.content, CONTENT_CHARS) })),
+    problems: input.problems
+      .slice(0, MAX_IDEAS)
+      .map((p) => ({ id: p.id, content: clip(p.content, CONTENT_CHARS) })),
+    related: (input.related ?? [])
+      .slice(0, RELATED_SHOWN)
+      .map((r) => ({ content: clip(r.content, CONTENT_CHARS) })),
   };
   return buildPrompt('ideas', payload, ANSWER_TOKENS, options);
 }

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { parseDroppingInvalidItems } from '../llm/ask-structured.js';
 import { buildLibrarianPrompt, librarianResponseSchema } from './librarian-prompt.js';
 
-const nearest = Array.from({ length: 7 }, (_, i) => ({ id: `k${i}`, kind: 'fact', status: 'reliable', content: `fact ${i}` }));
+const nearest = Array.from({ length: 7 }, (_, i) => ({
+  id: `k${i}`,
+  kind: 'fact',
+  status: 'reliable',
+  content: `fact ${i}`,
+}));
 
 describe('librarian prompt', () => {
   it('shows the episodes through the redactor and only the 5 nearest entries', () => {
@@ -10,7 +15,10 @@ describe('librarian prompt', () => {
       { episodes: [{ id: 'e1', text: 'Mara Berg wrote the plan' }], nearest },
       { redact: (t) => t.replace('Mara Berg', '[person_1]') },
     );
-    const payload = JSON.parse(p.messages[0]?.content ?? '') as { episodes: unknown[]; knowledge: Array<{ id: string }> };
+    const payload = JSON.parse(p.messages[0]?.content ?? '') as {
+      episodes: unknown[];
+      knowledge: Array<{ id: string }>;
+    };
     expect(payload.episodes).toEqual([{ id: 'e1', text: '[person_1] wrote the plan' }]);
     expect(payload.knowledge.map((k) => k.id)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4']);
     expect(p.messages[0]?.content).not.toContain('Mara');
@@ -20,7 +28,14 @@ describe('librarian prompt', () => {
     const r = librarianResponseSchema.parse({
       proposals: [
         { op: 'merge', ids: ['k1', 2], kind: 'Fact', content: 'merged' },
-        { op: 'abstract', kind: 'open problem', content: 'why?', evidence: ['e1'], key: 'x.y', valid_from: '2026-09-01' },
+        {
+          op: 'abstract',
+          kind: 'open problem',
+          content: 'why?',
+          evidence: ['e1'],
+          key: 'x.y',
+          valid_from: '2026-09-01',
+        },
         { op: 'link', from: 'n1', to: 'k2', type: 'caused-by' },
         { op: 'supersede', old: 'k3', kind: 'procedure', content: 'new way' },
       ],

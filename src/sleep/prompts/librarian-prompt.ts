@@ -49,7 +49,13 @@ const validFrom = z
 
 /** One librarian proposal. `ref` names a new entry so that links of the same answer can point at it. */
 export const librarianProposalSchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('merge'), ids: z.array(id).min(2), kind: knowledgeKind, content: text(CONTENT_CHARS), ref: ref.optional() }),
+  z.object({
+    op: z.literal('merge'),
+    ids: z.array(id).min(2),
+    kind: knowledgeKind,
+    content: text(CONTENT_CHARS),
+    ref: ref.optional(),
+  }),
   z.object({
     op: z.literal('abstract'),
     kind: knowledgeKind,
@@ -79,7 +85,10 @@ export type LibrarianProposal = z.infer<typeof librarianProposalSchema>;
 export type LibrarianResponse = z.infer<typeof librarianResponseSchema>;
 
 /** Builds the librarian prompt; only the first `NEAREST_KNOWLEDGE` entries are shown. */
-export function buildLibrarianPrompt(input: LibrarianInput, options: LibrarianPromptOptions = {}): BuiltPrompt {
+export function buildLibrarianPrompt(
+  input: LibrarianInput,
+  options: LibrarianPromptOptions = {},
+): BuiltPrompt {
   const redact = options.redact ?? ((s: string) => s);
   const payload = {
     episodes: input.episodes.map((e) => ({ id: e.id, text: clip(redact(e.text), EPISODE_CHARS) })),

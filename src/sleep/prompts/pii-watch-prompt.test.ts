@@ -29,7 +29,9 @@ describe('PII watch prompt', () => {
 
   it('replaces at most 10 names a night and says how many wait', () => {
     const texts = Array.from({ length: 12 }, (_, i) => ({ id: `e${i}`, text: `Person Number${i} called` }));
-    const answer = piiWatchResponseSchema.parse({ names: texts.map((t, i) => ({ name: `Person Number${i}`, ids: [t.id] })) });
+    const answer = piiWatchResponseSchema.parse({
+      names: texts.map((t, i) => ({ name: `Person Number${i}`, ids: [t.id] })),
+    });
     const r = acceptPiiLeaks(answer, { texts });
     expect(r.leaks).toHaveLength(10);
     expect(r.overLimit).toBe(2);

@@ -57,7 +57,8 @@ describe('prompt texts', () => {
 
   it('keeps every system prompt small (the whole night aims below Tideline 7-17k tokens a day)', () => {
     for (const step of PROMPT_STEPS) {
-      for (const language of ['en', 'zh'] as const) expect(countTokens(promptText(step, language))).toBeLessThan(700);
+      for (const language of ['en', 'zh'] as const)
+        expect(countTokens(promptText(step, language))).toBeLessThan(700);
     }
   });
 });

@@ -7,7 +7,16 @@ import { PROMPT_TEXTS_ZH } from './texts-zh.js';
 export type PromptLanguage = 'en' | 'zh';
 
 /** The steps that ask a model, in night order (DESIGN §6). */
-export const PROMPT_STEPS = ['solidify', 'librarian', 'comb', 'drift', 'dream', 'self_image', 'ideas', 'pii_watch'] as const;
+export const PROMPT_STEPS = [
+  'solidify',
+  'librarian',
+  'comb',
+  'drift',
+  'dream',
+  'self_image',
+  'ideas',
+  'pii_watch',
+] as const;
 
 /** One model-backed sleep step. */
 export type PromptStep = (typeof PROMPT_STEPS)[number];

@@ -19,7 +19,12 @@ export interface PromptOptions {
 }
 
 /** Builds the prompt: the step's text as system prompt and `payload` as compact JSON (DESIGN §6: aim below 7k-17k a day). */
-export function buildPrompt(step: PromptStep, payload: unknown, maxTokens: number, options: PromptOptions = {}): BuiltPrompt {
+export function buildPrompt(
+  step: PromptStep,
+  payload: unknown,
+  maxTokens: number,
+  options: PromptOptions = {},
+): BuiltPrompt {
   return {
     step,
     system: promptText(step, options.language),

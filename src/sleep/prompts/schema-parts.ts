@@ -3,7 +3,11 @@
 import { z } from 'zod';
 
 /** A 1-5 score (SEEDS §1.5.1); numeric strings and halves are accepted and rounded. */
-export const score = z.coerce.number().min(1).max(5).transform((v) => Math.round(v));
+export const score = z.coerce
+  .number()
+  .min(1)
+  .max(5)
+  .transform((v) => Math.round(v));
 
 /** Non-empty trimmed text of at most `max` characters. */
 export function text(max: number): z.ZodString {
@@ -14,14 +18,26 @@ export function text(max: number): z.ZodString {
 export const id = z.union([z.string().trim().min(1).max(100), z.number().int()]).transform(String);
 
 /** The six kinds the librarian may abstract into (SEEDS §3.3); `recipe` is made only by the deterministic product. */
-export const KNOWLEDGE_KINDS = ['fact', 'entity', 'preference', 'procedure', 'concept', 'open_problem'] as const;
+export const KNOWLEDGE_KINDS = [
+  'fact',
+  'entity',
+  'preference',
+  'procedure',
+  'concept',
+  'open_problem',
+] as const;
 
 /** The five link types (SEEDS §3.3, DESIGN §1.3). */
 export const LINK_TYPES = ['refers_to', 'part_of', 'about', 'caused', 'follows'] as const;
 
 /** Lower-cases and turns spaces/hyphens into underscores, so `Open Problem` and `part-of` parse. */
 function normalizeEnum(v: unknown): unknown {
-  return typeof v === 'string' ? v.trim().toLowerCase().replace(/[\s-]+/g, '_') : v;
+  return typeof v === 'string'
+    ? v
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, '_')
+    : v;
 }
 
 /** One of `KNOWLEDGE_KINDS`, forgiving case and separators. */

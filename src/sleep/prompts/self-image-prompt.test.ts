@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildSelfImagePrompt, selfImageDue, selfImageResponseSchema, SELF_IMAGE_MAX_ENTRIES } from './self-image-prompt.js';
+import {
+  buildSelfImagePrompt,
+  selfImageDue,
+  selfImageResponseSchema,
+  SELF_IMAGE_MAX_ENTRIES,
+} from './self-image-prompt.js';
 
 describe('self-image prompt', () => {
   it('is due from 5 knowledge entries on', () => {
@@ -9,7 +14,9 @@ describe('self-image prompt', () => {
 
   it('shows at most the strongest 40 entries', () => {
     const knowledge = Array.from({ length: 50 }, (_, i) => ({ kind: 'fact', content: `f${i}` }));
-    const payload = JSON.parse(buildSelfImagePrompt({ knowledge }).messages[0]?.content ?? '') as { knowledge: unknown[] };
+    const payload = JSON.parse(buildSelfImagePrompt({ knowledge }).messages[0]?.content ?? '') as {
+      knowledge: unknown[];
+    };
     expect(payload.knowledge).toHaveLength(SELF_IMAGE_MAX_ENTRIES);
   });
 

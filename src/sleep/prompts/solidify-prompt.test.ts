@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { acceptSolidified, buildSolidifyPrompt, solidifyResponseSchema, type SolidifyChunk } from './solidify-prompt.js';
+import {
+  acceptSolidified,
+  buildSolidifyPrompt,
+  solidifyResponseSchema,
+  type SolidifyChunk,
+} from './solidify-prompt.js';
 
 const T0 = Date.UTC(2026, 8, 12, 14, 30);
 const chunks: SolidifyChunk[] = [
@@ -29,7 +34,10 @@ describe('solidify prompt', () => {
     expect(p.step).toBe('solidify');
     const content = p.messages[0]?.content ?? '';
     expect(content).not.toContain('\n  ');
-    const payload = JSON.parse(content) as { tags: string[]; chunks: Array<{ chunk: string; from: string; turns: string[][] }> };
+    const payload = JSON.parse(content) as {
+      tags: string[];
+      chunks: Array<{ chunk: string; from: string; turns: string[][] }>;
+    };
     expect(payload.tags).toEqual(['release']);
     expect(payload.chunks[0]?.from).toBe('2026-09-12T14:30Z');
     expect(payload.chunks[0]?.turns[0]).toEqual(['11', '14:30', '[USER] shall we ship on Friday?']);
