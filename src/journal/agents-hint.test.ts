@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempWorkspace } from '../../test/fixtures/journal/fixture-workspace.js';
-import { AGENTS_HINT_BEGIN, AGENTS_HINT_END, DEFAULT_AGENTS_HINT, applyAgentsHint, syncAgentsHint } from './agents-hint.js';
+import {
+  AGENTS_HINT_BEGIN,
+  AGENTS_HINT_END,
+  DEFAULT_AGENTS_HINT,
+  applyAgentsHint,
+  syncAgentsHint,
+} from './agents-hint.js';
 
 const agents = (root: string) => path.join(root, 'AGENTS.md');
 
@@ -47,7 +53,9 @@ describe('syncAgentsHint', () => {
     expect((await syncAgentsHint(root, { enabled: true, content: 'v1' })).kind).toBe('unchanged');
     expect(fs.statSync(agents(root)).mtime.getTime()).toBe(stamp.getTime());
     expect((await syncAgentsHint(root, { enabled: true, content: 'v2' })).kind).toBe('updated');
-    expect(fs.readFileSync(agents(root), 'utf8')).toBe(`# A\n\nbefore\n\n${AGENTS_HINT_BEGIN}\nv2\n${AGENTS_HINT_END}\n\nafter the block\n`);
+    expect(fs.readFileSync(agents(root), 'utf8')).toBe(
+      `# A\n\nbefore\n\n${AGENTS_HINT_BEGIN}\nv2\n${AGENTS_HINT_END}\n\nafter the block\n`,
+    );
   });
 
   it('leaves a file with a broken block alone', () => {
@@ -59,11 +67,16 @@ describe('syncAgentsHint', () => {
   it('keeps CRLF line endings of a Windows file', () => {
     const r = applyAgentsHint('# A\r\n', { enabled: true, content: 'x' });
     expect(r.next).toBe(`# A\r\n\r\n${AGENTS_HINT_BEGIN}\r\nx\r\n${AGENTS_HINT_END}\r\n`);
-    expect(applyAgentsHint(r.next as string, { enabled: false })).toEqual({ kind: 'removed', next: '# A\r\n' });
+    expect(applyAgentsHint(r.next as string, { enabled: false })).toEqual({
+      kind: 'removed',
+      next: '# A\r\n',
+    });
   });
 
   it('refuses a root that is not an existing directory and leaves a symlinked AGENTS.md alone', async () => {
-    await expect(syncAgentsHint(path.join(tempWorkspace(), 'nope'), { enabled: true })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(syncAgentsHint(path.join(tempWorkspace(), 'nope'), { enabled: true })).rejects.toMatchObject(
+      { code: 'invalid_input' },
+    );
     const root = tempWorkspace();
     const outside = path.join(tempWorkspace(), 'elsewhere.md');
     fs.writeFileSync(outside, 'outside\n');

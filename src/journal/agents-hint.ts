@@ -24,7 +24,16 @@ export const DEFAULT_AGENTS_HINT = `## Memory (Tidepool journal)
 - Never write credentials (passwords, tokens, keys) into memory.`;
 
 /** What a sync did. */
-export type AgentsHintKind = 'created' | 'appended' | 'updated' | 'unchanged' | 'removed' | 'deleted' | 'absent' | 'malformed' | 'skipped_symlink';
+export type AgentsHintKind =
+  | 'created'
+  | 'appended'
+  | 'updated'
+  | 'unchanged'
+  | 'removed'
+  | 'deleted'
+  | 'absent'
+  | 'malformed'
+  | 'skipped_symlink';
 
 /** Options of a sync: `enabled` is the workspace's `agentsHint`; `content` defaults to DEFAULT_AGENTS_HINT. */
 export interface AgentsHintOptions {
@@ -40,15 +49,21 @@ function blockText(content: string, eol: string): string {
  * Pure core of the sync: the file's next text (`null` deletes it, `undefined` leaves it absent) and what happened.
  * A begin marker without its end marker is `malformed` and nothing is changed.
  */
-export function applyAgentsHint(current: string | undefined, opts: AgentsHintOptions): { kind: AgentsHintKind; next: string | null | undefined } {
+export function applyAgentsHint(
+  current: string | undefined,
+  opts: AgentsHintOptions,
+): { kind: AgentsHintKind; next: string | null | undefined } {
   const eol = current?.includes('\r\n') ? '\r\n' : '\n';
   const block = blockText(opts.content ?? DEFAULT_AGENTS_HINT, eol);
   if (current === undefined) {
-    return opts.enabled ? { kind: 'created', next: `${AGENTS_TITLE}${eol}${eol}${block}${eol}` } : { kind: 'absent', next: undefined };
+    return opts.enabled
+      ? { kind: 'created', next: `${AGENTS_TITLE}${eol}${eol}${block}${eol}` }
+      : { kind: 'absent', next: undefined };
   }
   const begin = current.indexOf(AGENTS_HINT_BEGIN);
   const endAt = begin < 0 ? -1 : current.indexOf(AGENTS_HINT_END, begin);
-  if ((begin >= 0 && endAt < 0) || (begin < 0 && current.includes(AGENTS_HINT_END))) return { kind: 'malformed', next: current };
+  if ((begin >= 0 && endAt < 0) || (begin < 0 && current.includes(AGENTS_HINT_END)))
+    return { kind: 'malformed', next: current };
   if (begin < 0) {
     if (!opts.enabled) return { kind: 'unchanged', next: current };
     let base = current;
@@ -70,7 +85,9 @@ export function applyAgentsHint(current: string | undefined, opts: AgentsHintOpt
   if (before.endsWith(`${eol}${eol}`)) before = before.slice(0, -eol.length);
   const rest = before + after;
   const shell = rest.trim();
-  return shell === '' || shell === AGENTS_TITLE ? { kind: 'deleted', next: null } : { kind: 'removed', next: rest };
+  return shell === '' || shell === AGENTS_TITLE
+    ? { kind: 'deleted', next: null }
+    : { kind: 'removed', next: rest };
 }
 
 /**
@@ -79,13 +96,17 @@ export function applyAgentsHint(current: string | undefined, opts: AgentsHintOpt
  * left holding only the shell. A symlinked AGENTS.md is left alone.
  * @example await syncAgentsHint('/work/app', { enabled: config.agentsHint })
  */
-export async function syncAgentsHint(root: string, opts: AgentsHintOptions): Promise<{ kind: AgentsHintKind; path: string }> {
+export async function syncAgentsHint(
+  root: string,
+  opts: AgentsHintOptions,
+): Promise<{ kind: AgentsHintKind; path: string }> {
   const file = path.join(await resolveWorkspaceRoot(root), 'AGENTS.md');
   let current: string | undefined;
   try {
     const st = await fs.lstat(file);
     if (st.isSymbolicLink()) return { kind: 'skipped_symlink', path: file };
-    if (!st.isFile()) throw new TidepoolError('conflict', `${file} is not a regular file`, { details: { path: file } });
+    if (!st.isFile())
+      throw new TidepoolError('conflict', `${file} is not a regular file`, { details: { path: file } });
     current = await fs.readFile(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;

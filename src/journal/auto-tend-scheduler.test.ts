@@ -5,7 +5,11 @@ import { FixedClock } from '../core/clock.js';
 import { copyFixture, dayFiles, put, tempWorkspace } from '../../test/fixtures/journal/fixture-workspace.js';
 import { AutoTendScheduler } from './auto-tend-scheduler.js';
 import { Journal } from './journal.js';
-import { MemoryJournalHost, emptyJournalHostState, type MemoryJournalHostState } from './memory-journal-host.js';
+import {
+  MemoryJournalHost,
+  emptyJournalHostState,
+  type MemoryJournalHostState,
+} from './memory-journal-host.js';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -37,7 +41,10 @@ describe('AutoTendScheduler', () => {
     });
     expect(fs.existsSync(path.join(bare, 'memory'))).toBe(false);
     expect(dayFiles(optedOut).legacy).toEqual(['2026-10-20.md']);
-    expect((await first.scheduler.tick(at('2026-11-05T08:30:00Z'))).skipped).toContainEqual({ root: ready, reason: 'done_today' });
+    expect((await first.scheduler.tick(at('2026-11-05T08:30:00Z'))).skipped).toContainEqual({
+      root: ready,
+      reason: 'done_today',
+    });
 
     const restarted = boot(state, at('2026-11-05T23:59:00Z'));
     const r2 = await restarted.scheduler.tick();

@@ -80,9 +80,18 @@ export class AutoTendScheduler {
         }
         // tend records the day through host.setTendState only when it completes, so a failure is retried next tick.
         const r = await journal.tend({ root }, { now });
-        report.tended.push({ root, moves: r.moves.length, archived: r.archived.length, migrated: r.migrated.length });
+        report.tended.push({
+          root,
+          moves: r.moves.length,
+          archived: r.archived.length,
+          migrated: r.migrated.length,
+        });
       } catch (e) {
-        report.failed.push({ root, code: isTidepoolError(e) ? e.code : 'internal', message: e instanceof Error ? e.message : String(e) });
+        report.failed.push({
+          root,
+          code: isTidepoolError(e) ? e.code : 'internal',
+          message: e instanceof Error ? e.message : String(e),
+        });
       }
     }
     return report;

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { appendSection, hasTopLevelHeading, parseDayFile, parseHeadingTime, visibleText } from './day-file.js';
+import {
+  appendSection,
+  hasTopLevelHeading,
+  parseDayFile,
+  parseHeadingTime,
+  visibleText,
+} from './day-file.js';
 
 describe('day files', () => {
   it('parses ## sections with times, skipping headings inside code fences', () => {
-    const text = '# 2026-11-05\n\n## 【09:05 planned】\nline a\n\n```\n## not a heading\n```\n\n## untimed\n\n\n## [7:15 early]\nx\n';
+    const text =
+      '# 2026-11-05\n\n## 【09:05 planned】\nline a\n\n```\n## not a heading\n```\n\n## untimed\n\n\n## [7:15 early]\nx\n';
     const { title, sections } = parseDayFile(text);
     expect(title).toBe('2026-11-05');
     expect(sections.map((s) => [s.heading, s.time, s.title, s.line, s.bodyLines])).toEqual([

@@ -58,7 +58,14 @@ export function parseDayFile(text: string): ParsedDayFile {
     if (!current) return;
     const body = trimBlank(current.body);
     const { time, title: t } = parseHeadingTime(current.heading);
-    sections.push({ heading: current.heading, time, title: t, line: current.line, body: body.join('\n'), bodyLines: body.length });
+    sections.push({
+      heading: current.heading,
+      time,
+      title: t,
+      line: current.line,
+      body: body.join('\n'),
+      bodyLines: body.length,
+    });
   };
   lines.forEach((line, i) => {
     if (FENCE_RE.test(line)) inFence = !inFence;
@@ -110,7 +117,12 @@ export function hasTopLevelHeading(body: string): boolean {
  * Appends a section to a day file's text without changing any existing byte, except a missing final newline.
  * A new file starts with `# YYYY-MM-DD`. Returns the new text and the 1-based line of the new heading.
  */
-export function appendSection(existing: string | undefined, date: string, headingLine: string, body: string): {
+export function appendSection(
+  existing: string | undefined,
+  date: string,
+  headingLine: string,
+  body: string,
+): {
   text: string;
   line: number;
 } {

@@ -11,7 +11,8 @@ const hashes = (root: string) => {
   const files = dayFiles(root);
   for (const [place, names] of Object.entries(files)) {
     for (const n of names) {
-      const p = place === 'legacy' ? path.join(root, 'memory', n) : path.join(root, 'memory/archive', place, n);
+      const p =
+        place === 'legacy' ? path.join(root, 'memory', n) : path.join(root, 'memory/archive', place, n);
       out[n] = createHash('sha256').update(fs.readFileSync(p)).digest('hex');
     }
   }
@@ -38,11 +39,16 @@ describe('crash safety of tier moves', () => {
     expect(fs.existsSync(path.join(root, 'memory/.tide.lock'))).toBe(false);
 
     const lint = await new Journal({ host, clock: clockAt('2026-11-05') }).lint({ root });
-    expect(lint.issues.find((i) => i.kind === 'duplicate_day')).toMatchObject({ severity: 'warning', details: { identical: true } });
+    expect(lint.issues.find((i) => i.kind === 'duplicate_day')).toMatchObject({
+      severity: 'warning',
+      details: { identical: true },
+    });
 
     const r = await new Journal({ host, clock: clockAt('2026-11-05') }).tend({ root });
     expect(r.repaired).toEqual([{ date: '2026-10-28', kept: 'hot', removed: ['cold'] }]);
-    expect(r.moves).toEqual([{ date: '2026-10-28', from: 'hot', to: 'cold', reason: 'unused', outcome: 'moved' }]);
+    expect(r.moves).toEqual([
+      { date: '2026-10-28', from: 'hot', to: 'cold', reason: 'unused', outcome: 'moved' },
+    ]);
     expect(dayFiles(root).cold).toContain('2026-10-28.md');
     expect(dayFiles(root).hot).not.toContain('2026-10-28.md');
     expect(allNames(root)).toEqual(Object.keys(before).sort());
@@ -72,19 +78,29 @@ describe('crash safety of tier moves', () => {
 
   it('never deletes either of two different copies of one day', async () => {
     const root = copyFixture('tide');
-    put(root, 'memory/archive/cold/2026-10-28.md', '# 2026-10-28\n\n## 【08:00 edited by hand】\nA different copy.\n');
+    put(
+      root,
+      'memory/archive/cold/2026-10-28.md',
+      '# 2026-10-28\n\n## 【08:00 edited by hand】\nA different copy.\n',
+    );
     const journal = new Journal({ host: new MemoryJournalHost(), clock: clockAt('2026-11-05') });
     const r = await journal.tend({ root });
     expect(r.conflicts).toEqual([{ date: '2026-10-28', locations: ['hot', 'cold'] }]);
     expect(r.moves.map((m) => m.date)).toEqual(['2026-10-20']);
-    expect(fs.readFileSync(path.join(root, 'memory/archive/cold/2026-10-28.md'), 'utf8')).toContain('A different copy.');
-    expect(fs.readFileSync(path.join(root, 'memory/archive/hot/2026-10-28.md'), 'utf8')).toContain('重试策略');
+    expect(fs.readFileSync(path.join(root, 'memory/archive/cold/2026-10-28.md'), 'utf8')).toContain(
+      'A different copy.',
+    );
+    expect(fs.readFileSync(path.join(root, 'memory/archive/hot/2026-10-28.md'), 'utf8')).toContain(
+      '重试策略',
+    );
   });
 
   it('removes temp files left by an interrupted atomic write', async () => {
     const root = copyFixture('tide');
     put(root, 'memory/archive/hot/.INDEX.md.99999.0badc0de.tmp', 'half-written');
     await new Journal({ host: new MemoryJournalHost(), clock: clockAt('2026-11-05') }).tend({ root });
-    expect(fs.readdirSync(path.join(root, 'memory/archive/hot')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect(fs.readdirSync(path.join(root, 'memory/archive/hot')).filter((n) => n.endsWith('.tmp'))).toEqual(
+      [],
+    );
   });
 });

@@ -44,7 +44,10 @@ export interface DuplicateDay {
 const KEEP_ORDER: readonly DayLocation[] = ['hot', 'cold', 'legacy'];
 
 /** Dates present in two or more places among `entries`, with whether their bytes agree. */
-export async function findDuplicateDays(dir: MemoryDir, entries: readonly DayEntry[]): Promise<DuplicateDay[]> {
+export async function findDuplicateDays(
+  dir: MemoryDir,
+  entries: readonly DayEntry[],
+): Promise<DuplicateDay[]> {
   const byDate = new Map<string, DayEntry[]>();
   for (const e of entries) byDate.set(e.date, [...(byDate.get(e.date) ?? []), e]);
   const out: DuplicateDay[] = [];
@@ -52,7 +55,9 @@ export async function findDuplicateDays(dir: MemoryDir, entries: readonly DayEnt
     if (list.length < 2) continue;
     const bytes = await Promise.all(list.map((e) => dir.readBytes(e.file)));
     const identical = bytes.every((b) => b !== undefined && bytes[0] !== undefined && b.equals(bytes[0]));
-    const locations = list.map((e) => e.location).sort((a, b) => KEEP_ORDER.indexOf(a) - KEEP_ORDER.indexOf(b));
+    const locations = list
+      .map((e) => e.location)
+      .sort((a, b) => KEEP_ORDER.indexOf(a) - KEEP_ORDER.indexOf(b));
     out.push({ date, locations, identical });
   }
   return out;
@@ -64,7 +69,10 @@ export function keptLocation(d: DuplicateDay): DayLocation {
 }
 
 /** Removes the extra names of identical duplicates (an interrupted move); copies that differ are never touched. */
-export async function repairDuplicates(dir: MemoryDir, dups: readonly DuplicateDay[]): Promise<{ date: string; kept: DayLocation; removed: DayLocation[] }[]> {
+export async function repairDuplicates(
+  dir: MemoryDir,
+  dups: readonly DuplicateDay[],
+): Promise<{ date: string; kept: DayLocation; removed: DayLocation[] }[]> {
   const out: { date: string; kept: DayLocation; removed: DayLocation[] }[] = [];
   for (const d of dups) {
     if (!d.identical) continue;

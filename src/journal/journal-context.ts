@@ -1,5 +1,6 @@
 /** Shared state of the journal operations and the first-use bootstrap of a workspace's `memory/` (SEEDS §2.3). */
 import type { Clock } from '../core/clock.js';
+import { TidepoolError } from '../core/errors.js';
 import { syncAgentsHint, type AgentsHintKind } from './agents-hint.js';
 import { assertTimeZone, dayInZone } from './journal-date.js';
 import type { JournalHost } from './journal-port.js';
@@ -7,7 +8,13 @@ import { MemoryDir } from './memory-dir.js';
 import { MEMORY_SKELETON, TODO_SKELETON } from './memory-skeleton.js';
 import { detectBasicSecrets, type SecretDetector } from './secret-patterns.js';
 import { DEFAULT_TIDE_CONFIG, parseTideConfig, renderTideConfig, type TideConfig } from './tide-config.js';
-import { emptyUsageBook, parseUsageBook, recordLookups, renderUsageBook, type UsageBook } from './usage-book.js';
+import {
+  emptyUsageBook,
+  parseUsageBook,
+  recordLookups,
+  renderUsageBook,
+  type UsageBook,
+} from './usage-book.js';
 import { WorkspaceLocks } from './workspace-lock.js';
 
 /** A step of a day-file move, reported to `onMoveStep` (a crash right after `copied` is the case repair handles). */
@@ -25,6 +32,11 @@ export interface JournalOptions {
   agentsHintContent?: string;
   /** Observer of each move step; throwing from it stops the tend exactly there, as a crash would. */
   onMoveStep?: (step: MoveStep, date: string) => void;
+  /**
+   * Decides whether a workspace (its real path) may be used at all, e.g. only registered workspaces for a remote
+   * caller (DESIGN §10); a refusal throws `forbidden` before anything is read or created. Default: every directory.
+   */
+  allowRoot?: (root: string) => boolean | Promise<boolean>;
 }
 
 /** What every operation receives. */
@@ -35,6 +47,7 @@ export interface JournalContext {
   detectSecrets: SecretDetector;
   agentsHintContent: string | undefined;
   onMoveStep: ((step: MoveStep, date: string) => void) | undefined;
+  allowRoot: ((root: string) => boolean | Promise<boolean>) | undefined;
   locks: WorkspaceLocks;
   registered: Set<string>;
 }
@@ -48,6 +61,7 @@ export function createJournalContext(opts: JournalOptions): JournalContext {
     detectSecrets: opts.detectSecrets ?? detectBasicSecrets,
     agentsHintContent: opts.agentsHintContent,
     onMoveStep: opts.onMoveStep,
+    allowRoot: opts.allowRoot,
     locks: new WorkspaceLocks(),
     registered: new Set(),
   };
@@ -75,8 +89,18 @@ export interface Workspace {
  * Opens the workspace at `root`. With `bootstrap`, lays out `memory/` on first use: folders, `.tide.json` with the
  * defaults, `.usage.json`, and the annotated MEMORY.md and TODO.md; an existing file is never overwritten.
  */
-export async function openWorkspace(ctx: JournalContext, root: string, opts: { bootstrap: boolean }): Promise<Workspace> {
+export async function openWorkspace(
+  ctx: JournalContext,
+  root: string,
+  opts: { bootstrap: boolean },
+): Promise<Workspace> {
   const dir = await MemoryDir.open(root);
+  if (ctx.allowRoot && !(await ctx.allowRoot(dir.root))) {
+    throw new TidepoolError('forbidden', `workspace ${dir.root} is not allowed here`, {
+      field: 'root',
+      details: { root: dir.root },
+    });
+  }
   const had = await dir.exists();
   const created: string[] = [];
   if (opts.bootstrap) {
@@ -90,7 +114,13 @@ export async function openWorkspace(ctx: JournalContext, root: string, opts: { b
     for (const [rel, text] of files) if (await dir.createExclusive(rel, text)) created.push(rel);
   }
   const parsed = parseTideConfig(had || opts.bootstrap ? await dir.readText('.tide.json') : undefined);
-  const ws: Workspace = { dir, config: parsed.config, extra: parsed.extra, configWarnings: parsed.warnings, created };
+  const ws: Workspace = {
+    dir,
+    config: parsed.config,
+    extra: parsed.extra,
+    configWarnings: parsed.warnings,
+    created,
+  };
   if (had || opts.bootstrap) {
     if (!ctx.registered.has(dir.root)) {
       await ctx.host.registerWorkspace(dir.root);
@@ -124,7 +154,12 @@ export async function saveUsage(dir: MemoryDir, book: UsageBook, corrupt: boolea
 }
 
 /** Counts one lookup today for each file name (once per day, SEEDS §2.6); returns the names counted now. */
-export async function countLookups(ctx: JournalContext, ws: Workspace, names: readonly string[], today: string): Promise<string[]> {
+export async function countLookups(
+  ctx: JournalContext,
+  ws: Workspace,
+  names: readonly string[],
+  today: string,
+): Promise<string[]> {
   if (names.length === 0) return [];
   return ctx.locks.run(ws.dir.path, async () => {
     const { book, corrupt } = await loadUsage(ws.dir);

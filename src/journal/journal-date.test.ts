@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, assertJournalDate, dayInZone, daysBetween, isClockTime, isJournalDate, timeInZone, zonedEpoch } from './journal-date.js';
+import {
+  addDays,
+  assertJournalDate,
+  dayInZone,
+  daysBetween,
+  isClockTime,
+  isJournalDate,
+  timeInZone,
+  zonedEpoch,
+} from './journal-date.js';
 
 describe('journal dates', () => {
   it.each([
@@ -18,7 +27,9 @@ describe('journal dates', () => {
   });
 
   it('throws invalid_input naming the field for a path posing as a date', () => {
-    expect(() => assertJournalDate('../x', 'date')).toThrow(expect.objectContaining({ code: 'invalid_input', field: 'date' }));
+    expect(() => assertJournalDate('../x', 'date')).toThrow(
+      expect.objectContaining({ code: 'invalid_input', field: 'date' }),
+    );
   });
 
   it('counts whole days across month, year and leap boundaries', () => {

@@ -59,7 +59,10 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
         hourCycle: 'h23',
       });
     } catch (cause) {
-      throw new TidepoolError('invalid_input', `timeZone: unknown time zone ${timeZone}`, { field: 'timeZone', cause });
+      throw new TidepoolError('invalid_input', `timeZone: unknown time zone ${timeZone}`, {
+        field: 'timeZone',
+        cause,
+      });
     }
     formatters.set(timeZone, f);
   }
@@ -71,8 +74,14 @@ function wallClock(ms: number, timeZone: string): { date: string; time: string; 
   for (const p of formatter(timeZone).formatToParts(ms)) parts[p.type] = p.value;
   const date = `${parts.year}-${parts.month}-${parts.day}`;
   const time = `${parts.hour}:${parts.minute}`;
-  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour),
-    Number(parts.minute), Number(parts.second));
+  const asUtc = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   return { date, time, asUtc };
 }
 

@@ -18,7 +18,9 @@ const PREFERENCE = { hot: 0, cold: 1, legacy: 2 } as const;
 
 /** Reads every day file; a date present in two places appears once, hot before cold before legacy. */
 export async function readDayTexts(dir: MemoryDir): Promise<DayText[]> {
-  const entries = (await dir.listDays()).sort((a, b) => a.date.localeCompare(b.date) || PREFERENCE[a.location] - PREFERENCE[b.location]);
+  const entries = (await dir.listDays()).sort(
+    (a, b) => a.date.localeCompare(b.date) || PREFERENCE[a.location] - PREFERENCE[b.location],
+  );
   const out: DayText[] = [];
   for (const e of entries) {
     if (out.at(-1)?.date === e.date) continue;
@@ -42,7 +44,11 @@ export function expectedIndexes(days: readonly DayText[], usage: UsageBook): Rec
 }
 
 /** Sections of the day files and MEMORY.md as journal episodes; skeleton sections holding only comments are left out. */
-export function collectSections(days: readonly DayText[], memoryText: string | undefined, timeZone: string): JournalSection[] {
+export function collectSections(
+  days: readonly DayText[],
+  memoryText: string | undefined,
+  timeZone: string,
+): JournalSection[] {
   const out: JournalSection[] = [];
   const add = (file: string, name: string, tier: JournalSection['tier'], text: string, date?: string) => {
     const seen = new Map<string, number>();
@@ -80,10 +86,19 @@ export interface IndexRefresh {
 }
 
 /** Writes each INDEX.md that differs from what it should be and re-indexes all sections in the host. Hold the lock. */
-export async function refreshIndexes(ctx: JournalContext, ws: Workspace, usage: UsageBook): Promise<IndexRefresh> {
+export async function refreshIndexes(
+  ctx: JournalContext,
+  ws: Workspace,
+  usage: UsageBook,
+): Promise<IndexRefresh> {
   const days = await readDayTexts(ws.dir);
   const expected = expectedIndexes(days, usage);
-  const result: IndexRefresh = { hot: 'unchanged', cold: 'unchanged', days: { hot: 0, cold: 0, legacy: 0 }, sections: 0 };
+  const result: IndexRefresh = {
+    hot: 'unchanged',
+    cold: 'unchanged',
+    days: { hot: 0, cold: 0, legacy: 0 },
+    sections: 0,
+  };
   for (const d of days) result.days[d.location]++;
   for (const tier of ['hot', 'cold'] as const) {
     const rel = `archive/${tier}/INDEX.md`;

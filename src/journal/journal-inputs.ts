@@ -9,9 +9,22 @@ const Day = z.string().refine(isJournalDate, 'expected a real date YYYY-MM-DD');
 /** `journal search`: query over hot (default) or all tiers. */
 export const JournalSearchInput = z.object({
   root: Root,
-  query: z.string().trim().min(1).max(500).describe('Words or "quoted phrases"; case-insensitive; Chinese words match as written'),
-  scope: z.enum(['hot', 'all']).default('hot').describe('hot: MEMORY.md, TODO.md and hot days; all: adds the cold tier'),
-  limit: z.int().min(1).max(200).optional().describe('Most files returned; default searchLimit from .tide.json'),
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .describe('Words or "quoted phrases"; case-insensitive; Chinese words match as written'),
+  scope: z
+    .enum(['hot', 'all'])
+    .default('hot')
+    .describe('hot: MEMORY.md, TODO.md and hot days; all: adds the cold tier'),
+  limit: z
+    .int()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Most files returned; default searchLimit from .tide.json'),
 });
 
 /** `journal read`: one whole day, default today. */
@@ -20,7 +33,12 @@ export const JournalReadInput = z.object({ root: Root, date: Day.optional() });
 /** `journal add`: append a section to a day (default today) at a time (default now). */
 export const JournalAddInput = z.object({
   root: Root,
-  heading: z.string().trim().min(1).max(200).describe('What was done; a leading 【HH:MM …】 is kept, otherwise the time is added'),
+  heading: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .describe('What was done; a leading 【HH:MM …】 is kept, otherwise the time is added'),
   content: z.string().max(65_536).describe('Section body in markdown; no # or ## headings'),
   date: Day.optional(),
   time: z.string().refine(isClockTime, 'expected HH:MM').optional(),
@@ -36,4 +54,8 @@ export const JournalTendInput = z.object({ root: Root, dryRun: z.boolean().defau
 export const JournalRestoreInput = z.object({ root: Root, date: Day });
 
 /** `journal config`: read, patch or reset `.tide.json`. */
-export const JournalConfigInput = z.object({ root: Root, patch: TideConfigPatchSchema.optional(), reset: z.boolean().default(false) });
+export const JournalConfigInput = z.object({
+  root: Root,
+  patch: TideConfigPatchSchema.optional(),
+  reset: z.boolean().default(false),
+});

@@ -12,7 +12,8 @@ import type { TendReport } from './tend-workspace.js';
 
 /** Search results with line-numbered context. */
 export function renderSearchResult(r: JournalSearchResult): string {
-  if (r.results.length === 0) return `No match (scope ${r.scope}${r.scope === 'hot' ? '; try scope all for the cold tier' : ''}).\n`;
+  if (r.results.length === 0)
+    return `No match (scope ${r.scope}${r.scope === 'hot' ? '; try scope all for the cold tier' : ''}).\n`;
   const out = [`${r.results.length} of ${r.total} matching file(s), scope ${r.scope}`];
   for (const hit of r.results) {
     out.push('', `${hit.file} (${hit.tier}, ${hit.hits} matching line${hit.hits === 1 ? '' : 's'})`);
@@ -49,8 +50,12 @@ export function renderIndexResult(r: JournalIndexResult): string {
 /** Lint issues as `file:line severity kind message`. */
 export function renderLintReport(r: JournalLintReport): string {
   if (r.issues.length === 0) return 'No problems found.\n';
-  const lines = r.issues.map((i) => `${i.file}${i.line !== undefined ? `:${i.line}` : ''} ${i.severity} ${i.kind}: ${i.message}`);
-  const summary = Object.entries(r.counts).map(([k, n]) => `${n} ${k}`).join(', ');
+  const lines = r.issues.map(
+    (i) => `${i.file}${i.line !== undefined ? `:${i.line}` : ''} ${i.severity} ${i.kind}: ${i.message}`,
+  );
+  const summary = Object.entries(r.counts)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
   return `${lines.join('\n')}\n\n${r.issues.length} issue(s): ${summary}\n`;
 }
 
@@ -59,14 +64,24 @@ export function renderTendReport(r: TendReport): string {
   const out = [`${r.dryRun ? 'Dry run (nothing changed)' : 'Tended'} ${r.root} for ${r.today}`];
   if (r.created.length > 0) out.push(`Created: ${r.created.join(', ')}`);
   if (r.migrated.length > 0) out.push(`Migrated legacy days: ${r.migrated.join(', ')}`);
-  for (const m of r.moves) out.push(`  ${m.date} ${m.from} → ${m.to} (${m.reason}${m.outcome && m.outcome !== 'moved' ? `, ${m.outcome}` : ''})`);
+  for (const m of r.moves)
+    out.push(
+      `  ${m.date} ${m.from} → ${m.to} (${m.reason}${m.outcome && m.outcome !== 'moved' ? `, ${m.outcome}` : ''})`,
+    );
   for (const p of r.pinned) out.push(`  ${p.date} pinned (${p.reason}, ${p.hits} lookup days)`);
   for (const u of r.unpinned) out.push(`  ${u.date} unpinned (${u.idleDays} days without lookups)`);
   for (const a of r.archived) out.push(`  ${a.date} left ${a.from} for the archive database`);
-  for (const x of r.repaired) out.push(`  ${x.date} duplicate from an interrupted move: kept ${x.kept}, removed ${x.removed.join(', ')}`);
-  for (const c of r.conflicts) out.push(`  ${c.date} has different copies in ${c.locations.join(' and ')}: left alone`);
-  if (r.moves.length + r.pinned.length + r.unpinned.length + r.archived.length === 0) out.push('  Nothing to move.');
-  out.push(`Now: ${r.tiers.hot} hot, ${r.tiers.cold} cold${r.tiers.legacy > 0 ? `, ${r.tiers.legacy} legacy` : ''}.`);
+  for (const x of r.repaired)
+    out.push(
+      `  ${x.date} duplicate from an interrupted move: kept ${x.kept}, removed ${x.removed.join(', ')}`,
+    );
+  for (const c of r.conflicts)
+    out.push(`  ${c.date} has different copies in ${c.locations.join(' and ')}: left alone`);
+  if (r.moves.length + r.pinned.length + r.unpinned.length + r.archived.length === 0)
+    out.push('  Nothing to move.');
+  out.push(
+    `Now: ${r.tiers.hot} hot, ${r.tiers.cold} cold${r.tiers.legacy > 0 ? `, ${r.tiers.legacy} legacy` : ''}.`,
+  );
   for (const w of r.warnings) out.push(`Warning: ${w}`);
   return `${out.join('\n')}\n`;
 }
@@ -79,7 +94,9 @@ export function renderStats(s: JournalStats): string {
     'file                          place   hits  total  last hit    pinned',
   ];
   for (const f of s.files) {
-    out.push(`${f.file.padEnd(29)} ${f.location.padEnd(7)} ${String(f.hits).padStart(4)}  ${String(f.totalHits).padStart(5)}  ${(f.lastHit ?? '-').padEnd(10)}  ${f.pinned ?? ''}`.trimEnd());
+    out.push(
+      `${f.file.padEnd(29)} ${f.location.padEnd(7)} ${String(f.hits).padStart(4)}  ${String(f.totalHits).padStart(5)}  ${(f.lastHit ?? '-').padEnd(10)}  ${f.pinned ?? ''}`.trimEnd(),
+    );
   }
   return `${out.join('\n')}\n`;
 }
@@ -107,8 +124,11 @@ export function renderWorkspaces(r: { workspaces: WorkspaceProbe[] }): string {
 
 /** One auto-tend tick. */
 export function renderTickReport(r: TickReport): string {
-  const out = [`Auto-tend ${r.day}: ${r.tended.length} tended, ${r.skipped.length} skipped, ${r.failed.length} failed`];
-  for (const t of r.tended) out.push(`  tended ${t.root}: ${t.moves} move(s), ${t.archived} archived, ${t.migrated} migrated`);
+  const out = [
+    `Auto-tend ${r.day}: ${r.tended.length} tended, ${r.skipped.length} skipped, ${r.failed.length} failed`,
+  ];
+  for (const t of r.tended)
+    out.push(`  tended ${t.root}: ${t.moves} move(s), ${t.archived} archived, ${t.migrated} migrated`);
   for (const s of r.skipped) out.push(`  skipped ${s.root}: ${s.reason}`);
   for (const f of r.failed) out.push(`  failed ${f.root}: ${f.code} ${f.message}`);
   return `${out.join('\n')}\n`;

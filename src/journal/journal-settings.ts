@@ -20,14 +20,20 @@ export interface JournalConfigResult {
  * Returns the workspace's configuration; with `patch` merges validated keys into `.tide.json`, with `reset` restores
  * the defaults (of this workspace only). Unknown keys in the file are kept. The AGENTS.md hint follows `agentsHint`.
  */
-export async function journalConfig(ctx: JournalContext, raw: z.input<typeof JournalConfigInput>): Promise<JournalConfigResult> {
+export async function journalConfig(
+  ctx: JournalContext,
+  raw: z.input<typeof JournalConfigInput>,
+): Promise<JournalConfigResult> {
   const input = parseInput(JournalConfigInput, raw);
   const ws = await openWorkspace(ctx, input.root, { bootstrap: true });
   if (!input.reset && input.patch === undefined) {
     return { root: ws.dir.root, config: ws.config, warnings: ws.configWarnings, changed: false };
   }
   return ctx.locks.run(ws.dir.path, async () => {
-    const config: TideConfig = { ...(input.reset ? DEFAULT_TIDE_CONFIG : ws.config), ...(input.patch ?? {}) } as TideConfig;
+    const config: TideConfig = {
+      ...(input.reset ? DEFAULT_TIDE_CONFIG : ws.config),
+      ...(input.patch ?? {}),
+    } as TideConfig;
     const text = renderTideConfig(config, ws.extra);
     const changed = (await ws.dir.readText('.tide.json')) !== text;
     if (changed) await ws.dir.writeAtomic('.tide.json', text);
@@ -46,13 +52,17 @@ export interface WorkspaceProbe {
 }
 
 /** Probes one workspace: never creates `memory/`. */
-export async function probeWorkspace(ctx: JournalContext, raw: z.input<typeof JournalRootInput>): Promise<WorkspaceProbe> {
+export async function probeWorkspace(
+  ctx: JournalContext,
+  raw: z.input<typeof JournalRootInput>,
+): Promise<WorkspaceProbe> {
   const { root } = parseInput(JournalRootInput, raw);
   let ws;
   try {
     ws = await openWorkspace(ctx, root, { bootstrap: false });
   } catch (e) {
-    if ((e as { code?: string }).code === 'invalid_input') return { root, state: 'missing_root', autoTend: false };
+    if ((e as { code?: string }).code === 'invalid_input')
+      return { root, state: 'missing_root', autoTend: false };
     throw e;
   }
   const lastTended = await ctx.host.getTendState(ws.dir.root);

@@ -44,17 +44,30 @@ function usageOf(e: UsageEntry | undefined): Pick<FileStats, 'hits' | 'totalHits
 }
 
 /** Collects stats; reads only. Day files are listed newest first after MEMORY.md and TODO.md. */
-export async function journalStats(ctx: JournalContext, raw: z.input<typeof JournalRootInput>): Promise<JournalStats> {
+export async function journalStats(
+  ctx: JournalContext,
+  raw: z.input<typeof JournalRootInput>,
+): Promise<JournalStats> {
   const input = parseInput(JournalRootInput, raw);
   const ws = await openWorkspace(ctx, input.root, { bootstrap: true });
   const today = journalToday(ctx);
   const { book } = await loadUsage(ws.dir);
-  const files: FileStats[] = ['MEMORY.md', 'TODO.md'].map((file) => ({ file, location: 'core' as const, ...usageOf(book.files[file]) }));
+  const files: FileStats[] = ['MEMORY.md', 'TODO.md'].map((file) => ({
+    file,
+    location: 'core' as const,
+    ...usageOf(book.files[file]),
+  }));
   const tiers: Record<DayLocation, number> = { hot: 0, cold: 0, legacy: 0 };
   const days = (await ws.dir.listDays()).sort((a, b) => b.date.localeCompare(a.date));
   for (const d of days) {
     tiers[d.location]++;
-    files.push({ file: d.file, date: d.date, location: d.location, ageDays: daysBetween(d.date, today), ...usageOf(book.files[dayKey(d.date)]) });
+    files.push({
+      file: d.file,
+      date: d.date,
+      location: d.location,
+      ageDays: daysBetween(d.date, today),
+      ...usageOf(book.files[dayKey(d.date)]),
+    });
   }
   const lastTended = await ctx.host.getTendState(ws.dir.root);
   return {

@@ -4,14 +4,23 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../core/clock.js';
-import { clockAt, copyFixture, dayFiles, snapshotTree, tempWorkspace } from '../../test/fixtures/journal/fixture-workspace.js';
+import {
+  clockAt,
+  copyFixture,
+  dayFiles,
+  snapshotTree,
+  tempWorkspace,
+} from '../../test/fixtures/journal/fixture-workspace.js';
 import { AGENTS_HINT_BEGIN } from './agents-hint.js';
 import { Journal } from './journal.js';
 import { MemoryJournalHost } from './memory-journal-host.js';
 import { MEMORY_SKELETON, TODO_SKELETON } from './memory-skeleton.js';
 import { DEFAULT_TIDE_CONFIG } from './tide-config.js';
 
-const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/journal/tide');
+const FIXTURE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../test/fixtures/journal/tide',
+);
 const sha = (p: string) => createHash('sha256').update(fs.readFileSync(p)).digest('hex');
 const mem = (root: string, rel: string) => path.join(root, 'memory', rel);
 const usage = (root: string) => JSON.parse(fs.readFileSync(mem(root, '.usage.json'), 'utf8')).files;
@@ -35,7 +44,10 @@ describe('Journal: first use', () => {
     expect(MEMORY_SKELETON).toMatch(/Cold archive: `archive\/cold\/`/);
     expect(fs.readFileSync(mem(root, 'TODO.md'), 'utf8')).toBe(TODO_SKELETON);
     expect(JSON.parse(fs.readFileSync(mem(root, '.usage.json'), 'utf8'))).toEqual({ version: 1, files: {} });
-    expect(fs.statSync(mem(root, 'archive/hot')).isDirectory() && fs.statSync(mem(root, 'archive/cold')).isDirectory()).toBe(true);
+    expect(
+      fs.statSync(mem(root, 'archive/hot')).isDirectory() &&
+        fs.statSync(mem(root, 'archive/cold')).isDirectory(),
+    ).toBe(true);
     expect(fs.readFileSync(path.join(root, 'AGENTS.md'), 'utf8')).toContain(AGENTS_HINT_BEGIN);
     expect(await host.listWorkspaces()).toEqual([fs.realpathSync(root)]);
   });
@@ -81,10 +93,16 @@ describe('Journal: tend', () => {
       cold: ['2026-08-15.md', '2026-09-30.md', '2026-10-20.md', '2026-10-28.md'],
       legacy: [],
     });
-    expect(sha(mem(root, 'archive/cold/2026-10-20.md'))).toBe(sha(path.join(FIXTURE, 'memory/2026-10-20.md')));
-    expect(sha(mem(root, 'archive/cold/2026-10-28.md'))).toBe(sha(path.join(FIXTURE, 'memory/archive/hot/2026-10-28.md')));
+    expect(sha(mem(root, 'archive/cold/2026-10-20.md'))).toBe(
+      sha(path.join(FIXTURE, 'memory/2026-10-20.md')),
+    );
+    expect(sha(mem(root, 'archive/cold/2026-10-28.md'))).toBe(
+      sha(path.join(FIXTURE, 'memory/archive/hot/2026-10-28.md')),
+    );
     const hotIndex = fs.readFileSync(mem(root, 'archive/hot/INDEX.md'), 'utf8');
-    expect(hotIndex).toContain('- [2026-11-05](2026-11-05.md) — 09:05 planned the day; 14:30 wrote the tide tests');
+    expect(hotIndex).toContain(
+      '- [2026-11-05](2026-11-05.md) — 09:05 planned the day; 14:30 wrote the tide tests',
+    );
     expect(hotIndex).not.toContain('2026-10-28');
     expect(fs.readFileSync(mem(root, 'archive/cold/INDEX.md'), 'utf8')).toContain('  - 09:10 修好了同步');
     const real = fs.realpathSync(root);
@@ -118,7 +136,9 @@ describe('Journal: tend', () => {
     ]);
     expect(dayFiles(root).hot).toContain('2026-09-30.md');
     expect(dayFiles(root).hot).toContain('2026-10-28.md');
-    expect(fs.readFileSync(mem(root, 'archive/hot/INDEX.md'), 'utf8')).toContain('[2026-09-30](2026-09-30.md) (pinned)');
+    expect(fs.readFileSync(mem(root, 'archive/hot/INDEX.md'), 'utf8')).toContain(
+      '[2026-09-30](2026-09-30.md) (pinned)',
+    );
   });
 
   it('hands the cold overflow to the archive database and restore-day brings a day back, pinned', async () => {
@@ -132,13 +152,26 @@ describe('Journal: tend', () => {
     expect(dayFiles(root).cold).toEqual(['2026-10-20.md', '2026-10-28.md']);
     const real = fs.realpathSync(root);
     expect(await host.listArchivedDays(real)).toEqual(['2026-08-15', '2026-09-30']);
-    expect(await host.restoreDay(real, '2026-09-30')).toBe(fs.readFileSync(path.join(FIXTURE, 'memory/archive/cold/2026-09-30.md'), 'utf8'));
+    expect(await host.restoreDay(real, '2026-09-30')).toBe(
+      fs.readFileSync(path.join(FIXTURE, 'memory/archive/cold/2026-09-30.md'), 'utf8'),
+    );
 
-    expect(await journal.restoreDay({ root, date: '2026-09-30' })).toMatchObject({ kind: 'restored', file: 'archive/hot/2026-09-30.md' });
-    expect(sha(mem(root, 'archive/hot/2026-09-30.md'))).toBe(sha(path.join(FIXTURE, 'memory/archive/cold/2026-09-30.md')));
+    expect(await journal.restoreDay({ root, date: '2026-09-30' })).toMatchObject({
+      kind: 'restored',
+      file: 'archive/hot/2026-09-30.md',
+    });
+    expect(sha(mem(root, 'archive/hot/2026-09-30.md'))).toBe(
+      sha(path.join(FIXTURE, 'memory/archive/cold/2026-09-30.md')),
+    );
     expect(usage(root)['2026-09-30.md']).toMatchObject({ pinned: '2026-11-05', hits: 0 });
-    expect(await journal.restoreDay({ root, date: '2026-09-30' })).toMatchObject({ kind: 'exists', location: 'hot' });
-    expect(await journal.restoreDay({ root, date: '2026-01-01' })).toEqual({ kind: 'not_found', date: '2026-01-01' });
+    expect(await journal.restoreDay({ root, date: '2026-09-30' })).toMatchObject({
+      kind: 'exists',
+      location: 'hot',
+    });
+    expect(await journal.restoreDay({ root, date: '2026-01-01' })).toEqual({
+      kind: 'not_found',
+      date: '2026-01-01',
+    });
     expect((await journal.tend({ root })).moves).toEqual([]);
   });
 
@@ -156,50 +189,102 @@ describe('Journal: add, read, search', () => {
     const { root, journal, clock } = setup();
     clock.set(Date.parse('2026-11-06T14:30:00Z'));
     const r = await journal.add({ root, heading: 'wrote the journal tests', content: 'All green.\n' });
-    expect(r).toMatchObject({ kind: 'added', date: '2026-11-06', location: 'hot', line: 3, createdFile: true });
-    expect(fs.readFileSync(mem(root, 'archive/hot/2026-11-06.md'), 'utf8')).toBe('# 2026-11-06\n\n## 【14:30 wrote the journal tests】\nAll green.\n');
-    expect(await journal.add({ root, heading: 'wrote the journal tests', content: 'All green.' })).toMatchObject({ kind: 'duplicate', line: 3 });
-    expect(fs.readFileSync(mem(root, 'archive/hot/INDEX.md'), 'utf8')).toContain('[2026-11-06](2026-11-06.md) — 14:30 wrote the journal tests');
+    expect(r).toMatchObject({
+      kind: 'added',
+      date: '2026-11-06',
+      location: 'hot',
+      line: 3,
+      createdFile: true,
+    });
+    expect(fs.readFileSync(mem(root, 'archive/hot/2026-11-06.md'), 'utf8')).toBe(
+      '# 2026-11-06\n\n## 【14:30 wrote the journal tests】\nAll green.\n',
+    );
+    expect(
+      await journal.add({ root, heading: 'wrote the journal tests', content: 'All green.' }),
+    ).toMatchObject({ kind: 'duplicate', line: 3 });
+    expect(fs.readFileSync(mem(root, 'archive/hot/INDEX.md'), 'utf8')).toContain(
+      '[2026-11-06](2026-11-06.md) — 14:30 wrote the journal tests',
+    );
   });
 
   it('keeps a time given in the heading and appends to a day that lies in cold', async () => {
     const { root, journal } = setup();
     const before = fs.readFileSync(mem(root, 'archive/cold/2026-09-30.md'), 'utf8');
-    const r = await journal.add({ root, date: '2026-09-30', heading: '【18:00 补记】', content: '后来又确认了一次。' });
+    const r = await journal.add({
+      root,
+      date: '2026-09-30',
+      heading: '【18:00 补记】',
+      content: '后来又确认了一次。',
+    });
     expect(r).toMatchObject({ kind: 'added', location: 'cold', file: 'archive/cold/2026-09-30.md' });
     const after = fs.readFileSync(mem(root, 'archive/cold/2026-09-30.md'), 'utf8');
     expect(after).toBe(`${before}\n## 【18:00 补记】\n后来又确认了一次。\n`);
     await journal.add({ root, date: '2026-11-05', time: '07:05', heading: 'early', content: 'x' });
-    expect(fs.readFileSync(mem(root, 'archive/hot/2026-11-05.md'), 'utf8')).toMatch(/## 【07:05 early】\nx\n$/);
+    expect(fs.readFileSync(mem(root, 'archive/hot/2026-11-05.md'), 'utf8')).toMatch(
+      /## 【07:05 early】\nx\n$/,
+    );
   });
 
   it('refuses credentials and leaves the file untouched', async () => {
     const { root, journal } = setup();
     const before = snapshotTree(path.join(root, 'memory'));
-    for (const content of ['token: ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'db password = hunter2hunter2', '-----BEGIN OPENSSH PRIVATE KEY-----']) {
-      await expect(journal.add({ root, heading: 'deploy', content })).rejects.toMatchObject({ code: 'secret_refused' });
+    for (const content of [
+      'token: ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+      'db password = hunter2hunter2',
+      '-----BEGIN OPENSSH PRIVATE KEY-----',
+    ]) {
+      await expect(journal.add({ root, heading: 'deploy', content })).rejects.toMatchObject({
+        code: 'secret_refused',
+      });
     }
     expect(snapshotTree(path.join(root, 'memory'))).toEqual(before);
-    const strict = new Journal({ host: new MemoryJournalHost(), clock: clockAt('2026-11-05'), detectSecrets: (t) => (t.includes('SECRET') ? [{ kind: 'custom' }] : []) });
-    await expect(strict.add({ root, heading: 'x', content: 'the SECRET' })).rejects.toMatchObject({ code: 'secret_refused', details: { kinds: ['custom'] } });
+    const strict = new Journal({
+      host: new MemoryJournalHost(),
+      clock: clockAt('2026-11-05'),
+      detectSecrets: (t) => (t.includes('SECRET') ? [{ kind: 'custom' }] : []),
+    });
+    await expect(strict.add({ root, heading: 'x', content: 'the SECRET' })).rejects.toMatchObject({
+      code: 'secret_refused',
+      details: { kinds: ['custom'] },
+    });
   });
 
   it('refuses bad input', async () => {
     const { root, journal } = setup();
-    await expect(journal.add({ root, heading: 'x', content: 'a\n## split' })).rejects.toMatchObject({ code: 'invalid_input', field: 'content' });
-    await expect(journal.add({ root, heading: 'x', content: 'a', date: '2026-02-30' })).rejects.toMatchObject({ code: 'invalid_input', field: 'date' });
-    await expect(journal.add({ root, heading: 'x', content: 'a', time: '25:00' })).rejects.toMatchObject({ code: 'invalid_input', field: 'time' });
-    await expect(journal.search({ root, query: '  ' })).rejects.toMatchObject({ code: 'invalid_input', field: 'query' });
+    await expect(journal.add({ root, heading: 'x', content: 'a\n## split' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      field: 'content',
+    });
+    await expect(journal.add({ root, heading: 'x', content: 'a', date: '2026-02-30' })).rejects.toMatchObject(
+      { code: 'invalid_input', field: 'date' },
+    );
+    await expect(journal.add({ root, heading: 'x', content: 'a', time: '25:00' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      field: 'time',
+    });
+    await expect(journal.search({ root, query: '  ' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      field: 'query',
+    });
   });
 
   it('reads a day from any tier, defaulting to today, and counts it once per day', async () => {
     const { root, journal, clock } = setup();
     const today = await journal.read({ root });
     expect(today).toMatchObject({ kind: 'found', date: '2026-11-05', location: 'hot', counted: true });
-    expect(today.kind === 'found' && today.sections.map((s) => s.heading)).toEqual(['【09:05 planned the day】', '【14:30 wrote the tide tests】']);
+    expect(today.kind === 'found' && today.sections.map((s) => s.heading)).toEqual([
+      '【09:05 planned the day】',
+      '【14:30 wrote the tide tests】',
+    ]);
     expect(await journal.read({ root })).toMatchObject({ counted: false });
-    expect(await journal.read({ root, date: '2026-08-15' })).toMatchObject({ kind: 'found', location: 'cold' });
-    expect(await journal.read({ root, date: '2026-10-20' })).toMatchObject({ kind: 'found', location: 'legacy' });
+    expect(await journal.read({ root, date: '2026-08-15' })).toMatchObject({
+      kind: 'found',
+      location: 'cold',
+    });
+    expect(await journal.read({ root, date: '2026-10-20' })).toMatchObject({
+      kind: 'found',
+      location: 'legacy',
+    });
     expect(await journal.read({ root, date: '2026-01-01' })).toEqual({ kind: 'missing', date: '2026-01-01' });
     clock.advance(DAY_MS);
     await journal.read({ root, date: '2026-11-05' });
@@ -216,8 +301,13 @@ describe('Journal: add, read, search', () => {
     expect(JSON.stringify(all)).toContain('终于找到竞态。');
     expect(all.counted).toEqual(['2026-09-30.md']);
     const en = await journal.search({ root, query: 'staging' });
-    expect(en.results.map((h) => [h.file, h.hits])).toEqual([['archive/hot/2026-10-29.md', 2], ['MEMORY.md', 1]]);
-    expect(en.results[0]!.snippets[0]!.lines.length).toBeLessThanOrEqual(1 + 2 * DEFAULT_TIDE_CONFIG.searchContext);
+    expect(en.results.map((h) => [h.file, h.hits])).toEqual([
+      ['archive/hot/2026-10-29.md', 2],
+      ['MEMORY.md', 1],
+    ]);
+    expect(en.results[0]!.snippets[0]!.lines.length).toBeLessThanOrEqual(
+      1 + 2 * DEFAULT_TIDE_CONFIG.searchContext,
+    );
     const legacy = await journal.search({ root, query: '"old layout"' });
     expect(legacy.results.map((h) => [h.file, h.tier])).toEqual([['2026-10-20.md', 'legacy']]);
     expect((await journal.search({ root, query: '同步', scope: 'all', limit: 2 })).results).toHaveLength(2);
@@ -229,11 +319,16 @@ describe('Journal: index, stats, config, workspaces', () => {
   it('picks up hand edits on index and keeps the AGENTS.md hint in sync with agentsHint', async () => {
     const { root, journal, host } = setup();
     await journal.index({ root });
-    fs.appendFileSync(mem(root, 'archive/hot/2026-11-04.md'), '\n## 【20:00 hand-written note】\nEdited in a text editor.\n');
+    fs.appendFileSync(
+      mem(root, 'archive/hot/2026-11-04.md'),
+      '\n## 【20:00 hand-written note】\nEdited in a text editor.\n',
+    );
     expect((await journal.lint({ root })).counts.stale_index).toBe(1);
     const r = await journal.index({ root });
     expect(r).toMatchObject({ hot: 'written', cold: 'unchanged', hint: 'unchanged' });
-    expect(host.state.sections.get(fs.realpathSync(root))!.some((s) => s.title === 'hand-written note')).toBe(true);
+    expect(host.state.sections.get(fs.realpathSync(root))!.some((s) => s.title === 'hand-written note')).toBe(
+      true,
+    );
     expect((await journal.lint({ root })).counts.stale_index).toBeUndefined();
     expect(fs.readFileSync(path.join(root, 'AGENTS.md'), 'utf8')).toContain(AGENTS_HINT_BEGIN);
     expect((await journal.config({ root, patch: { agentsHint: false } })).hint).toBe('deleted');
@@ -245,7 +340,13 @@ describe('Journal: index, stats, config, workspaces', () => {
     await journal.read({ root, date: '2026-08-15' });
     const s = await journal.stats({ root });
     expect(s.tiers).toEqual({ hot: 4, cold: 2, legacy: 1 });
-    expect(s.files.find((f) => f.date === '2026-08-15')).toMatchObject({ location: 'cold', hits: 1, totalHits: 1, lastHit: '2026-11-05', ageDays: 82 });
+    expect(s.files.find((f) => f.date === '2026-08-15')).toMatchObject({
+      location: 'cold',
+      hits: 1,
+      totalHits: 1,
+      lastHit: '2026-11-05',
+      ageDays: 82,
+    });
     expect(s.pins).toBe(0);
     expect(s.files.slice(0, 2).map((f) => f.file)).toEqual(['MEMORY.md', 'TODO.md']);
   });
@@ -254,8 +355,12 @@ describe('Journal: index, stats, config, workspaces', () => {
     const { root, journal } = setup();
     expect((await journal.config({ root, patch: { searchLimit: 3 } })).changed).toBe(true);
     expect(JSON.parse(fs.readFileSync(mem(root, '.tide.json'), 'utf8')).searchLimit).toBe(3);
-    await expect(journal.config({ root, patch: { searchLimit: 0 } })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(journal.config({ root, patch: { nope: 1 } as never })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(journal.config({ root, patch: { searchLimit: 0 } })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(journal.config({ root, patch: { nope: 1 } as never })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
     expect((await journal.config({ root, reset: true })).config).toEqual(DEFAULT_TIDE_CONFIG);
   });
 
@@ -271,11 +376,30 @@ describe('Journal: index, stats, config, workspaces', () => {
     expect(fs.existsSync(path.join(bare, 'memory'))).toBe(false);
   });
 
+  it('refuses a workspace the allowRoot policy rejects, before creating anything', async () => {
+    const root = tempWorkspace();
+    const allowed = fs.realpathSync(tempWorkspace());
+    const journal = new Journal({
+      host: new MemoryJournalHost(),
+      clock: clockAt('2026-11-05'),
+      allowRoot: (r) => r === allowed,
+    });
+    await expect(journal.stats({ root })).rejects.toMatchObject({ code: 'forbidden', field: 'root' });
+    expect(fs.existsSync(path.join(root, 'memory'))).toBe(false);
+    await expect(journal.stats({ root: allowed })).resolves.toMatchObject({ root: allowed });
+  });
+
   it('refuses a root that is not an existing directory and dates that are paths', async () => {
     const { root, journal } = setup();
-    await expect(journal.read({ root: path.join(root, 'nope') })).rejects.toMatchObject({ code: 'invalid_input', field: 'root' });
+    await expect(journal.read({ root: path.join(root, 'nope') })).rejects.toMatchObject({
+      code: 'invalid_input',
+      field: 'root',
+    });
     for (const date of ['../../etc/passwd', '/etc/passwd', '2026-11-05/../../x', '2026-11-5']) {
-      await expect(journal.read({ root, date })).rejects.toMatchObject({ code: 'invalid_input', field: 'date' });
+      await expect(journal.read({ root, date })).rejects.toMatchObject({
+        code: 'invalid_input',
+        field: 'date',
+      });
       await expect(journal.restoreDay({ root, date })).rejects.toMatchObject({ code: 'invalid_input' });
     }
   });

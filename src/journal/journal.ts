@@ -1,7 +1,12 @@
 /** The Journal facade: the seven 潮汐记忆 tools plus restore, config and workspaces, each returning JSON-able results. */
 import type { z } from 'zod';
 import { addSection, type JournalAddResult } from './add-section.js';
-import { createJournalContext, journalToday, type JournalContext, type JournalOptions } from './journal-context.js';
+import {
+  createJournalContext,
+  journalToday,
+  type JournalContext,
+  type JournalOptions,
+} from './journal-context.js';
 import type {
   JournalAddInput,
   JournalConfigInput,
@@ -12,7 +17,13 @@ import type {
   JournalTendInput,
 } from './journal-inputs.js';
 import { journalStats, type JournalStats } from './journal-stats.js';
-import { journalConfig, listJournalWorkspaces, probeWorkspace, type JournalConfigResult, type WorkspaceProbe } from './journal-settings.js';
+import {
+  journalConfig,
+  listJournalWorkspaces,
+  probeWorkspace,
+  type JournalConfigResult,
+  type WorkspaceProbe,
+} from './journal-settings.js';
 import { lintWorkspace, type JournalLintReport } from './lint-workspace.js';
 import { readDay, type JournalReadResult } from './read-day.js';
 import { rebuildIndexes, type JournalIndexResult } from './rebuild-indexes.js';

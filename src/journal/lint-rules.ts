@@ -73,13 +73,27 @@ export function lintJournal(input: LintInput): LintIssue[] {
     });
   }
   for (const date of input.legacyDates) {
-    issues.push({ kind: 'legacy_day', severity: 'info', file: `${date}.md`, message: `legacy day file; the next tend moves it into archive/hot/` });
+    issues.push({
+      kind: 'legacy_day',
+      severity: 'info',
+      file: `${date}.md`,
+      message: `legacy day file; the next tend moves it into archive/hot/`,
+    });
   }
-  for (const w of input.configWarnings) issues.push({ kind: 'bad_config', severity: 'warning', file: '.tide.json', message: w });
+  for (const w of input.configWarnings)
+    issues.push({ kind: 'bad_config', severity: 'warning', file: '.tide.json', message: w });
   if (input.usageCorrupt) {
-    issues.push({ kind: 'bad_usage', severity: 'warning', file: '.usage.json', message: '.usage.json is not valid; lookups restart from zero on the next write (a copy of the bad file is kept)' });
+    issues.push({
+      kind: 'bad_usage',
+      severity: 'warning',
+      file: '.usage.json',
+      message:
+        '.usage.json is not valid; lookups restart from zero on the next write (a copy of the bad file is kept)',
+    });
   }
-  return issues.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || a.kind.localeCompare(b.kind));
+  return issues.sort(
+    (a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || a.kind.localeCompare(b.kind),
+  );
 }
 
 function sectionIssues(f: LintFile, sectionWarn: number): LintIssue[] {
@@ -90,20 +104,44 @@ function sectionIssues(f: LintFile, sectionWarn: number): LintIssue[] {
     const at = { file: f.file, line: s.line, heading: s.heading };
     const visible = visibleText(s.body);
     if (f.role === 'day' && s.time === undefined) {
-      out.push({ ...at, kind: 'untimed_heading', severity: 'warning', message: `heading has no time; write it as ## 【HH:MM ${s.title || '…'}】` });
+      out.push({
+        ...at,
+        kind: 'untimed_heading',
+        severity: 'warning',
+        message: `heading has no time; write it as ## 【HH:MM ${s.title || '…'}】`,
+      });
     }
-    if (f.role === 'day' && visible === '') out.push({ ...at, kind: 'empty_section', severity: 'warning', message: 'section has no content' });
+    if (f.role === 'day' && visible === '')
+      out.push({ ...at, kind: 'empty_section', severity: 'warning', message: 'section has no content' });
     // sectionWarn counts body lines of one section (SEEDS §2.4 leaves the unit open; lines are what costs context).
     if (s.bodyLines > sectionWarn) {
-      out.push({ ...at, kind: 'long_section', severity: 'warning', message: `section has ${s.bodyLines} lines, over sectionWarn ${sectionWarn}`, details: { lines: s.bodyLines, sectionWarn } });
+      out.push({
+        ...at,
+        kind: 'long_section',
+        severity: 'warning',
+        message: `section has ${s.bodyLines} lines, over sectionWarn ${sectionWarn}`,
+        details: { lines: s.bodyLines, sectionWarn },
+      });
     }
     const key = s.heading.replace(/\s+/g, ' ').trim().toLowerCase();
     const firstH = seenHeading.get(key);
     const firstB = visible === '' ? undefined : seenBody.get(visible);
     if (firstH !== undefined) {
-      out.push({ ...at, kind: 'duplicate_section', severity: 'warning', message: `same heading as line ${firstH}`, details: { by: 'heading', firstLine: firstH } });
+      out.push({
+        ...at,
+        kind: 'duplicate_section',
+        severity: 'warning',
+        message: `same heading as line ${firstH}`,
+        details: { by: 'heading', firstLine: firstH },
+      });
     } else if (firstB !== undefined) {
-      out.push({ ...at, kind: 'duplicate_section', severity: 'warning', message: `same content as the section at line ${firstB}`, details: { by: 'content', firstLine: firstB } });
+      out.push({
+        ...at,
+        kind: 'duplicate_section',
+        severity: 'warning',
+        message: `same content as the section at line ${firstB}`,
+        details: { by: 'content', firstLine: firstB },
+      });
     }
     if (firstH === undefined) seenHeading.set(key, s.line);
     if (visible !== '' && firstB === undefined) seenBody.set(visible, s.line);
@@ -130,7 +168,10 @@ export function markdownLinks(text: string): { target: string; line: number }[] 
  * Where a link from `fromFile` points inside `memory/`, or `outside` for absolute paths and `..` escapes, or
  * `external` for URLs and pure anchors. Links leaving `memory/` are never checked: nothing outside is read.
  */
-export function resolvePointer(fromFile: string, target: string): { kind: 'inside'; path: string } | { kind: 'outside' | 'external' } {
+export function resolvePointer(
+  fromFile: string,
+  target: string,
+): { kind: 'inside'; path: string } | { kind: 'outside' | 'external' } {
   let t = target.split('#')[0]!.split('?')[0]!.replace(/\\/g, '/');
   if (t === '' || (/^[a-z][a-z0-9+.-]*:/i.test(t) && !/^[a-z]:\//i.test(t))) return { kind: 'external' };
   try {
@@ -150,13 +191,19 @@ function pointerIssues(f: LintFile, paths: ReadonlySet<string>): LintIssue[] {
     const r = resolvePointer(f.file, target);
     if (r.kind !== 'inside' || r.path === '.' || paths.has(r.path)) continue;
     const day = /(?:^|\/)(\d{4}-\d{2}-\d{2})\.md$/.exec(r.path)?.[1];
-    const movedTo = day ? ['archive/hot', 'archive/cold', ''].map((d) => (d ? `${d}/${day}.md` : `${day}.md`)).find((p) => paths.has(p)) : undefined;
+    const movedTo = day
+      ? ['archive/hot', 'archive/cold', '']
+          .map((d) => (d ? `${d}/${day}.md` : `${day}.md`))
+          .find((p) => paths.has(p))
+      : undefined;
     out.push({
       kind: 'dead_pointer',
       severity: 'error',
       file: f.file,
       line,
-      message: movedTo ? `link to ${target}: the file is now at ${movedTo}` : `link to ${target}: no such file in memory/`,
+      message: movedTo
+        ? `link to ${target}: the file is now at ${movedTo}`
+        : `link to ${target}: no such file in memory/`,
       details: { target, resolved: r.path, ...(movedTo ? { movedTo } : {}) },
     });
   }
@@ -166,13 +213,32 @@ function pointerIssues(f: LintFile, paths: ReadonlySet<string>): LintIssue[] {
 function staleIndex(tier: Tier, ix: LintInput['indexes'][Tier]): LintIssue[] {
   const file = `archive/${tier}/INDEX.md`;
   if (ix.actual === undefined) {
-    return [{ kind: 'stale_index', severity: 'warning', file, message: `${tier} index is missing; run journal index`, details: { missing: [...ix.dates], extra: [] } }];
+    return [
+      {
+        kind: 'stale_index',
+        severity: 'warning',
+        file,
+        message: `${tier} index is missing; run journal index`,
+        details: { missing: [...ix.dates], extra: [] },
+      },
+    ];
   }
   if (ix.actual === ix.expected) return [];
   const listed = new Set(parseIndexDates(ix.actual));
   const onDisk = new Set(ix.dates);
   const missing = [...onDisk].filter((d) => !listed.has(d)).sort();
   const extra = [...listed].filter((d) => !onDisk.has(d)).sort();
-  const what = missing.length + extra.length > 0 ? `${missing.length} day(s) not listed, ${extra.length} listed but absent` : 'headings or pins changed';
-  return [{ kind: 'stale_index', severity: 'warning', file, message: `${tier} index is stale (${what}); run journal index`, details: { missing, extra } }];
+  const what =
+    missing.length + extra.length > 0
+      ? `${missing.length} day(s) not listed, ${extra.length} listed but absent`
+      : 'headings or pins changed';
+  return [
+    {
+      kind: 'stale_index',
+      severity: 'warning',
+      file,
+      message: `${tier} index is stale (${what}); run journal index`,
+      details: { missing, extra },
+    },
+  ];
 }

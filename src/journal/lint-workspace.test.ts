@@ -34,7 +34,9 @@ describe('journal lint on the lint fixture', () => {
     expect(byLine('archive/hot/2026-11-04.md', 11).details).toEqual({ by: 'content', firstLine: 3 });
     expect(byLine('archive/hot/2026-11-04.md', 57).details).toEqual({ by: 'heading', firstLine: 51 });
     expect(byLine('archive/hot/2026-11-04.md', 14).details).toEqual({ lines: 35, sectionWarn: 30 });
-    expect(r.issues.find((i) => i.file === 'archive/hot/INDEX.md' && i.kind === 'stale_index')!.details).toEqual({ missing: [], extra: ['2026-11-01'] });
+    expect(
+      r.issues.find((i) => i.file === 'archive/hot/INDEX.md' && i.kind === 'stale_index')!.details,
+    ).toEqual({ missing: [], extra: ['2026-11-01'] });
     expect(r.counts).toMatchObject({ dead_pointer: 5, duplicate_section: 3, stale_index: 2 });
   });
 
@@ -58,7 +60,10 @@ describe('journal lint on the lint fixture', () => {
     fs.writeFileSync(path.join(root, 'memory/.tide.json'), '{"hotKeepDays": -1}');
     fs.writeFileSync(path.join(root, 'memory/.usage.json'), '[');
     const r = await journal().lint({ root });
-    expect(r.issues.find((i) => i.kind === 'duplicate_day')).toMatchObject({ severity: 'error', details: { locations: ['hot', 'cold'], identical: false } });
+    expect(r.issues.find((i) => i.kind === 'duplicate_day')).toMatchObject({
+      severity: 'error',
+      details: { locations: ['hot', 'cold'], identical: false },
+    });
     expect(r.counts).toMatchObject({ bad_config: 1, bad_usage: 1 });
   });
 

@@ -16,14 +16,22 @@ export interface JournalLintReport {
 }
 
 /** Lints the workspace's memory folder. Reads only; the first-use bootstrap may still lay out the skeleton. */
-export async function lintWorkspace(ctx: JournalContext, raw: z.input<typeof JournalRootInput>): Promise<JournalLintReport> {
+export async function lintWorkspace(
+  ctx: JournalContext,
+  raw: z.input<typeof JournalRootInput>,
+): Promise<JournalLintReport> {
   const input = parseInput(JournalRootInput, raw);
   const ws = await openWorkspace(ctx, input.root, { bootstrap: true });
   const { dir } = ws;
   const days = await readDayTexts(dir);
   const { book, corrupt } = await loadUsage(dir);
   const files: LintFile[] = [];
-  for (const [file, role] of [['MEMORY.md', 'memory'], ['TODO.md', 'todo'], ['archive/hot/INDEX.md', 'index'], ['archive/cold/INDEX.md', 'index']] as const) {
+  for (const [file, role] of [
+    ['MEMORY.md', 'memory'],
+    ['TODO.md', 'todo'],
+    ['archive/hot/INDEX.md', 'index'],
+    ['archive/cold/INDEX.md', 'index'],
+  ] as const) {
     const text = await dir.readText(file);
     if (text !== undefined) files.push({ file, role, text });
   }
@@ -37,8 +45,16 @@ export async function lintWorkspace(ctx: JournalContext, raw: z.input<typeof Jou
   const issues = lintJournal({
     files,
     indexes: {
-      hot: { expected: expected.hot, actual: await dir.readText('archive/hot/INDEX.md'), dates: datesOf('hot') },
-      cold: { expected: expected.cold, actual: await dir.readText('archive/cold/INDEX.md'), dates: datesOf('cold') },
+      hot: {
+        expected: expected.hot,
+        actual: await dir.readText('archive/hot/INDEX.md'),
+        dates: datesOf('hot'),
+      },
+      cold: {
+        expected: expected.cold,
+        actual: await dir.readText('archive/cold/INDEX.md'),
+        dates: datesOf('cold'),
+      },
     },
     paths: await dir.walk(),
     duplicateDays: await findDuplicateDays(dir, entries),

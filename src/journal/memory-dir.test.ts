@@ -13,21 +13,31 @@ async function opened(): Promise<MemoryDir> {
 describe('MemoryDir', () => {
   it('requires root to be an existing directory', async () => {
     const root = tempWorkspace();
-    await expect(MemoryDir.open(path.join(root, 'missing'))).rejects.toMatchObject({ code: 'invalid_input', field: 'root' });
+    await expect(MemoryDir.open(path.join(root, 'missing'))).rejects.toMatchObject({
+      code: 'invalid_input',
+      field: 'root',
+    });
     put(root, 'file.txt', 'x');
-    await expect(MemoryDir.open(path.join(root, 'file.txt'))).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(MemoryDir.open(path.join(root, 'file.txt'))).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
     await expect(MemoryDir.open('')).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
-  it.each(['../x.md', 'archive/../../x.md', '/etc/passwd', 'archive\\hot\\x.md', './x.md', 'a//b.md', 'x\0.md'])(
-    'refuses the relative path %j',
-    async (rel) => {
-      const dir = await opened();
-      expect(() => dir.abs(rel)).toThrow(expect.objectContaining({ code: 'forbidden' }));
-      await expect(dir.readText(rel)).rejects.toMatchObject({ code: 'forbidden' });
-      await expect(dir.writeAtomic(rel, 'x')).rejects.toMatchObject({ code: 'forbidden' });
-    },
-  );
+  it.each([
+    '../x.md',
+    'archive/../../x.md',
+    '/etc/passwd',
+    'archive\\hot\\x.md',
+    './x.md',
+    'a//b.md',
+    'x\0.md',
+  ])('refuses the relative path %j', async (rel) => {
+    const dir = await opened();
+    expect(() => dir.abs(rel)).toThrow(expect.objectContaining({ code: 'forbidden' }));
+    await expect(dir.readText(rel)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(dir.writeAtomic(rel, 'x')).rejects.toMatchObject({ code: 'forbidden' });
+  });
 
   it('never reads or writes through a symlink pointing out of memory/', async () => {
     const dir = await opened();
@@ -35,7 +45,9 @@ describe('MemoryDir', () => {
     fs.writeFileSync(outside, 'outside');
     fs.symlinkSync(outside, path.join(dir.path, 'archive/hot/2026-01-01.md'));
     await expect(dir.readText('archive/hot/2026-01-01.md')).rejects.toMatchObject({ code: 'forbidden' });
-    await expect(dir.writeAtomic('archive/hot/2026-01-01.md', 'x')).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(dir.writeAtomic('archive/hot/2026-01-01.md', 'x')).rejects.toMatchObject({
+      code: 'forbidden',
+    });
     expect(await dir.listDays()).toEqual([]);
     expect(fs.readFileSync(outside, 'utf8')).toBe('outside');
   });
@@ -77,14 +89,22 @@ describe('MemoryDir', () => {
     await dir.writeAtomic('archive/cold/2026-01-01.md', 'cold');
     expect(await dir.linkNoClobber('archive/hot/2026-01-01.md', 'archive/cold/2026-01-01.md')).toBe('exists');
     expect(await dir.readText('archive/cold/2026-01-01.md')).toBe('cold');
-    expect(await dir.linkNoClobber('archive/hot/2026-01-02.md', 'archive/cold/2026-01-02.md')).toBe('missing');
+    expect(await dir.linkNoClobber('archive/hot/2026-01-02.md', 'archive/cold/2026-01-02.md')).toBe(
+      'missing',
+    );
     put(dir.root, 'memory/archive/hot/.2026-01-03.md.4242.deadbeef.tmp', 'half');
     expect(await dir.removeStrayTemps()).toEqual(['archive/hot/.2026-01-03.md.4242.deadbeef.tmp']);
   });
 
   it('lists only real day files in each place', async () => {
     const dir = await opened();
-    for (const rel of ['archive/hot/2026-11-05.md', 'archive/cold/2026-02-30.md', 'archive/cold/notes.md', 'archive/hot/INDEX.md', '2026-10-20.md']) {
+    for (const rel of [
+      'archive/hot/2026-11-05.md',
+      'archive/cold/2026-02-30.md',
+      'archive/cold/notes.md',
+      'archive/hot/INDEX.md',
+      '2026-10-20.md',
+    ]) {
       put(dir.root, `memory/${rel}`, 'x');
     }
     expect(await dir.listDays()).toEqual([

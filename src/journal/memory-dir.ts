@@ -32,7 +32,9 @@ function code(e: unknown): string | undefined {
 }
 
 function ioFailed(e: unknown, what: string): TidepoolError {
-  return e instanceof TidepoolError ? e : new TidepoolError('io_failed', `${what}: ${(e as Error).message}`, { cause: e });
+  return e instanceof TidepoolError
+    ? e
+    : new TidepoolError('io_failed', `${what}: ${(e as Error).message}`, { cause: e });
 }
 
 /** Resolves `root` to the real path of an existing directory, or throws `invalid_input` (SEEDS §2.3 `root`). */
@@ -51,7 +53,10 @@ export async function resolveWorkspaceRoot(root: string): Promise<string> {
 
 /** Writes `data` to `abs` through a temp file in the same folder, fsynced, then renamed over the target. */
 export async function writeFileAtomic(abs: string, data: string | Buffer): Promise<void> {
-  const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = path.join(
+    path.dirname(abs),
+    `.${path.basename(abs)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  );
   const fh = await fs.open(tmp, 'wx', 0o644);
   try {
     await fh.writeFile(data);
@@ -107,8 +112,15 @@ export class MemoryDir {
   /** Absolute path of `rel`, after checking that `rel` cannot leave `memory/`. */
   abs(rel: string): string {
     const parts = rel === '' ? [] : rel.split('/');
-    if (rel.includes('\0') || rel.includes('\\') || path.isAbsolute(rel) || parts.some((p) => p === '' || p === '.' || p === '..')) {
-      throw new TidepoolError('forbidden', `path ${JSON.stringify(rel)} would leave memory/`, { details: { path: rel } });
+    if (
+      rel.includes('\0') ||
+      rel.includes('\\') ||
+      path.isAbsolute(rel) ||
+      parts.some((p) => p === '' || p === '.' || p === '..')
+    ) {
+      throw new TidepoolError('forbidden', `path ${JSON.stringify(rel)} would leave memory/`, {
+        details: { path: rel },
+      });
     }
     return path.join(this.path, ...parts);
   }
@@ -122,7 +134,11 @@ export class MemoryDir {
       try {
         const st = await fs.lstat(p);
         if (st.isSymbolicLink()) {
-          throw new TidepoolError('forbidden', `${path.relative(this.root, p)} is a symlink; the journal never follows links`, { details: { path: p } });
+          throw new TidepoolError(
+            'forbidden',
+            `${path.relative(this.root, p)} is a symlink; the journal never follows links`,
+            { details: { path: p } },
+          );
         }
       } catch (e) {
         if (code(e) === 'ENOENT' || code(e) === 'ENOTDIR') return 'missing';
@@ -194,14 +210,18 @@ export class MemoryDir {
       return 'linked';
     } catch (e) {
       if (code(e) === 'EEXIST') return 'exists';
-      if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS'].includes(code(e) ?? '')) throw ioFailed(e, `link ${from} → ${to}`);
+      if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS'].includes(code(e) ?? ''))
+        throw ioFailed(e, `link ${from} → ${to}`);
     }
     return this.#copyNoClobber(from, to);
   }
 
   async #copyNoClobber(from: string, to: string): Promise<'linked' | 'exists'> {
     const abs = this.abs(to);
-    const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const tmp = path.join(
+      path.dirname(abs),
+      `.${path.basename(abs)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+    );
     try {
       await fs.copyFile(this.abs(from), tmp, constants.COPYFILE_EXCL);
       const fh = await fs.open(tmp, 'r+');
@@ -225,7 +245,8 @@ export class MemoryDir {
       if ((await this.#guard(dir)) === 'missing') continue;
       for (const ent of await this.#readdir(dir)) {
         const date = DAY_RE.exec(ent.name)?.[1];
-        if (date && ent.isFile() && isJournalDate(date)) out.push({ date, location, file: dayFilePath(location, date) });
+        if (date && ent.isFile() && isJournalDate(date))
+          out.push({ date, location, file: dayFilePath(location, date) });
       }
     }
     return out.sort((a, b) => a.date.localeCompare(b.date) || a.location.localeCompare(b.location));

@@ -23,7 +23,10 @@ export type JournalReadResult =
   | { kind: 'missing'; date: string };
 
 /** Reads a day: hot first, then cold, then a legacy file. */
-export async function readDay(ctx: JournalContext, raw: z.input<typeof JournalReadInput>): Promise<JournalReadResult> {
+export async function readDay(
+  ctx: JournalContext,
+  raw: z.input<typeof JournalReadInput>,
+): Promise<JournalReadResult> {
   const input = parseInput(JournalReadInput, raw);
   const today = journalToday(ctx);
   const date = input.date ?? today;

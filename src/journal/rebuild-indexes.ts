@@ -13,7 +13,10 @@ export interface JournalIndexResult extends IndexRefresh {
 }
 
 /** Rebuilds the indexes of the workspace and syncs the AGENTS.md hint. */
-export async function rebuildIndexes(ctx: JournalContext, raw: z.input<typeof JournalRootInput>): Promise<JournalIndexResult> {
+export async function rebuildIndexes(
+  ctx: JournalContext,
+  raw: z.input<typeof JournalRootInput>,
+): Promise<JournalIndexResult> {
   const input = parseInput(JournalRootInput, raw);
   const ws = await openWorkspace(ctx, input.root, { bootstrap: true });
   return ctx.locks.run(ws.dir.path, async () => {

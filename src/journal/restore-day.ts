@@ -18,7 +18,10 @@ export type JournalRestoreResult =
  * Restores an archived day into `archive/hot/`, pinned today with today's lookup counted: someone wanted it back, so
  * it gets a full pinMaxDays before it may sink again (otherwise, being old, it would be archived on the next tend).
  */
-export async function restoreDay(ctx: JournalContext, raw: z.input<typeof JournalRestoreInput>): Promise<JournalRestoreResult> {
+export async function restoreDay(
+  ctx: JournalContext,
+  raw: z.input<typeof JournalRestoreInput>,
+): Promise<JournalRestoreResult> {
   const { root, date } = parseInput(JournalRestoreInput, raw);
   const ws = await openWorkspace(ctx, root, { bootstrap: true });
   const today = journalToday(ctx);

@@ -19,7 +19,10 @@ export interface JournalSearchResult {
 }
 
 /** Runs a search in the workspace. */
-export async function searchJournal(ctx: JournalContext, raw: z.input<typeof JournalSearchInput>): Promise<JournalSearchResult> {
+export async function searchJournal(
+  ctx: JournalContext,
+  raw: z.input<typeof JournalSearchInput>,
+): Promise<JournalSearchResult> {
   const input = parseInput(JournalSearchInput, raw);
   const ws = await openWorkspace(ctx, input.root, { bootstrap: true });
   const docs: SearchDoc[] = [];

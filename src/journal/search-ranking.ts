@@ -66,7 +66,9 @@ export function queryTerms(query: string): Term[] {
 function fallbackPieces(term: string): string[] {
   if (!CJK_RE.test(term)) return [];
   const pieces = new Set<string>();
-  for (const run of term.match(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+|[\p{L}\p{N}]+/gu) ?? []) {
+  for (const run of term.match(
+    /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+|[\p{L}\p{N}]+/gu,
+  ) ?? []) {
     const chars = [...run];
     if (!CJK_RE.test(run)) {
       if (chars.length >= 2) pieces.add(run);
@@ -127,7 +129,8 @@ export function rankSearch(
     if (matchLines.length === 0) continue;
     // A whole term counts 1; a term found only in pieces counts half its share of pieces found.
     const coverage = terms.reduce(
-      (sum, t, ti) => sum + (full.has(ti) ? 1 : t.pieces.length > 0 ? (0.5 * piecesFound[ti]!.size) / t.pieces.length : 0),
+      (sum, t, ti) =>
+        sum + (full.has(ti) ? 1 : t.pieces.length > 0 ? (0.5 * piecesFound[ti]!.size) / t.pieces.length : 0),
       0,
     );
     const snippets = windows(lines, matchLines, opts.context);

@@ -17,7 +17,10 @@ const PATTERNS: readonly [string, RegExp][] = [
   ['google_api_key', /\bAIza[0-9A-Za-z_-]{35}\b/],
   ['jwt', /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/],
   ['url_credentials', /\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]{3,}@/i],
-  ['password', /\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\s*[:=]\s*["']?[^\s"']{6,}/i],
+  [
+    'password',
+    /\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\s*[:=]\s*["']?[^\s"']{6,}/i,
+  ],
   ['password', /(?:密码|口令|密钥|令牌)\s*[:：=]\s*\S{4,}/],
 ];
 

@@ -1,7 +1,15 @@
 /** The tend: repair, migrate, plan the tide, write usage, move, archive the cold overflow, re-index (SEEDS §2.6). */
 import { findDuplicateDays, keptLocation, moveDay, repairDuplicates, type MoveOutcome } from './day-mover.js';
 import type { AgentsHintKind } from './agents-hint.js';
-import { journalToday, loadUsage, openWorkspace, saveUsage, syncHint, type JournalContext, type Workspace } from './journal-context.js';
+import {
+  journalToday,
+  loadUsage,
+  openWorkspace,
+  saveUsage,
+  syncHint,
+  type JournalContext,
+  type Workspace,
+} from './journal-context.js';
 import { refreshIndexes, type IndexRefresh } from './journal-indexing.js';
 import { dayFilePath } from './memory-dir.js';
 import { planTide, type DayFile, type DayLocation, type TideMove, type TidePlan } from './tide-policy.js';
@@ -33,34 +41,58 @@ export interface TendReport {
 }
 
 /** Runs one tend of the workspace at `root`; `now` overrides the clock (the scheduler passes its tick time). */
-export async function tendWorkspace(ctx: JournalContext, input: { root: string; dryRun: boolean }, now?: number): Promise<TendReport> {
+export async function tendWorkspace(
+  ctx: JournalContext,
+  input: { root: string; dryRun: boolean },
+  now?: number,
+): Promise<TendReport> {
   const today = journalToday(ctx, now);
   const ws = await openWorkspace(ctx, input.root, { bootstrap: !input.dryRun });
   if (input.dryRun) return runTend(ctx, ws, today, true);
   return ctx.locks.run(ws.dir.path, () => runTend(ctx, ws, today, false));
 }
 
-async function runTend(ctx: JournalContext, ws: Workspace, today: string, dryRun: boolean): Promise<TendReport> {
+async function runTend(
+  ctx: JournalContext,
+  ws: Workspace,
+  today: string,
+  dryRun: boolean,
+): Promise<TendReport> {
   const { dir } = ws;
   const warnings = [...ws.configWarnings];
-  if (dryRun && !(await dir.exists())) warnings.push('memory/ does not exist yet; a real tend would create it');
+  if (dryRun && !(await dir.exists()))
+    warnings.push('memory/ does not exist yet; a real tend would create it');
   if (!dryRun) await dir.removeStrayTemps();
   const entries = await dir.listDays();
   const dups = await findDuplicateDays(dir, entries);
   const repaired = dryRun
-    ? dups.filter((d) => d.identical).map((d) => ({ date: d.date, kept: keptLocation(d), removed: d.locations.filter((l) => l !== keptLocation(d)) }))
+    ? dups
+        .filter((d) => d.identical)
+        .map((d) => ({
+          date: d.date,
+          kept: keptLocation(d),
+          removed: d.locations.filter((l) => l !== keptLocation(d)),
+        }))
     : await repairDuplicates(dir, dups);
   const conflicts = dups.filter((d) => !d.identical).map((d) => ({ date: d.date, locations: d.locations }));
   const dupOf = new Map(dups.map((d) => [d.date, d]));
   const files: DayFile[] = [];
   for (const e of entries) {
     const d = dupOf.get(e.date);
-    if (d && (files.some((f) => f.date === e.date) || (d.identical && keptLocation(d) !== e.location))) continue;
-    files.push({ date: e.date, location: d ? keptLocation(d) : e.location, ...(d && !d.identical ? { frozen: true } : {}) });
+    if (d && (files.some((f) => f.date === e.date) || (d.identical && keptLocation(d) !== e.location)))
+      continue;
+    files.push({
+      date: e.date,
+      location: d ? keptLocation(d) : e.location,
+      ...(d && !d.identical ? { frozen: true } : {}),
+    });
   }
 
   const { book, corrupt } = await loadUsage(dir);
-  if (corrupt) warnings.push('.usage.json was not valid: lookups restart from zero (the bad file is kept as .usage.json.corrupt)');
+  if (corrupt)
+    warnings.push(
+      '.usage.json was not valid: lookups restart from zero (the bad file is kept as .usage.json.corrupt)',
+    );
   const plan = planTide(files, book, ws.config, today);
   warnings.push(...plan.warnings);
   const report: TendReport = {
@@ -83,14 +115,17 @@ async function runTend(ctx: JournalContext, ws: Workspace, today: string, dryRun
 
   // Usage first: if the moves below are cut short, the next tend replans from pins and resets already recorded
   // and reaches the same placement, whereas moves without their usage would lose the reset of the hit counters.
-  if (corrupt || renderUsageBook(plan.usage) !== renderUsageBook(book)) await saveUsage(dir, plan.usage, corrupt);
+  if (corrupt || renderUsageBook(plan.usage) !== renderUsageBook(book))
+    await saveUsage(dir, plan.usage, corrupt);
   report.moves = [];
   for (const m of plan.moves) {
     const outcome = await moveDay(dir, m.date, m.from, m.to, ctx.onMoveStep);
     report.moves.push({ ...m, outcome });
     if (outcome === 'conflict') {
       report.conflicts.push({ date: m.date, locations: [m.from, m.to] });
-      warnings.push(`${m.date}: ${dayFilePath(m.to, m.date)} already exists with other content; left both in place`);
+      warnings.push(
+        `${m.date}: ${dayFilePath(m.to, m.date)} already exists with other content; left both in place`,
+      );
     }
   }
   for (const a of plan.archived) {

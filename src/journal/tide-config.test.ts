@@ -4,12 +4,30 @@ import { DEFAULT_TIDE_CONFIG, TIDE_CONFIG_KEYS, parseTideConfig, renderTideConfi
 describe('tide config', () => {
   it('has the eleven keys of the seed with their original defaults, in order', () => {
     expect(TIDE_CONFIG_KEYS).toEqual([
-      'hotKeepDays', 'promoteHits', 'coldPromoteHits', 'pinMaxDays', 'coldMaxFiles', 'hotMaxFiles',
-      'sectionWarn', 'searchLimit', 'searchContext', 'autoTend', 'agentsHint',
+      'hotKeepDays',
+      'promoteHits',
+      'coldPromoteHits',
+      'pinMaxDays',
+      'coldMaxFiles',
+      'hotMaxFiles',
+      'sectionWarn',
+      'searchLimit',
+      'searchContext',
+      'autoTend',
+      'agentsHint',
     ]);
     expect(DEFAULT_TIDE_CONFIG).toEqual({
-      hotKeepDays: 7, promoteHits: 3, coldPromoteHits: 5, pinMaxDays: 90, coldMaxFiles: 120, hotMaxFiles: 0,
-      sectionWarn: 30, searchLimit: 8, searchContext: 3, autoTend: true, agentsHint: true,
+      hotKeepDays: 7,
+      promoteHits: 3,
+      coldPromoteHits: 5,
+      pinMaxDays: 90,
+      coldMaxFiles: 120,
+      hotMaxFiles: 0,
+      sectionWarn: 30,
+      searchLimit: 8,
+      searchContext: 3,
+      autoTend: true,
+      agentsHint: true,
     });
   });
 

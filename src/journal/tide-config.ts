@@ -50,10 +50,18 @@ export function parseTideConfig(text: string | undefined): ParsedTideConfig {
   try {
     raw = JSON.parse(text);
   } catch {
-    return { config: { ...DEFAULT_TIDE_CONFIG }, extra: {}, warnings: ['.tide.json is not valid JSON; using defaults'] };
+    return {
+      config: { ...DEFAULT_TIDE_CONFIG },
+      extra: {},
+      warnings: ['.tide.json is not valid JSON; using defaults'],
+    };
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return { config: { ...DEFAULT_TIDE_CONFIG }, extra: {}, warnings: ['.tide.json is not an object; using defaults'] };
+    return {
+      config: { ...DEFAULT_TIDE_CONFIG },
+      extra: {},
+      warnings: ['.tide.json is not an object; using defaults'],
+    };
   }
   const obj = raw as Record<string, unknown>;
   const config: Record<string, unknown> = {};
@@ -63,7 +71,9 @@ export function parseTideConfig(text: string | undefined): ParsedTideConfig {
     if (r.success) config[key] = r.data;
     else {
       config[key] = DEFAULT_TIDE_CONFIG[key];
-      warnings.push(`.tide.json ${key}: ${r.error.issues[0]?.message ?? 'invalid'}; using ${String(DEFAULT_TIDE_CONFIG[key])}`);
+      warnings.push(
+        `.tide.json ${key}: ${r.error.issues[0]?.message ?? 'invalid'}; using ${String(DEFAULT_TIDE_CONFIG[key])}`,
+      );
     }
   }
   for (const [k, v] of Object.entries(obj)) {

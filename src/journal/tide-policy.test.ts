@@ -9,21 +9,30 @@ const TODAY = '2026-11-05';
 const ago = (n: number) => addDays(TODAY, -n);
 const book = (files: Record<string, Partial<UsageEntry>> = {}): UsageBook => ({
   version: 1,
-  files: Object.fromEntries(Object.entries(files).map(([k, v]) => [k, { hits: 0, since: '2026-01-01', total: v.hits ?? 0, ...v }])),
+  files: Object.fromEntries(
+    Object.entries(files).map(([k, v]) => [k, { hits: 0, since: '2026-01-01', total: v.hits ?? 0, ...v }]),
+  ),
 });
 const plan = (files: DayFile[], usage = book(), cfg: Partial<TideConfig> = {}) =>
   planTide(files, usage, { ...DEFAULT_TIDE_CONFIG, ...cfg }, TODAY);
-const where = (p: ReturnType<typeof plan>, date: string) => p.placement.find((x) => x.date === date)?.location;
+const where = (p: ReturnType<typeof plan>, date: string) =>
+  p.placement.find((x) => x.date === date)?.location;
 
 describe('planTide: hotKeepDays (SEEDS §2.6 row 1, 3)', () => {
   it('keeps a file exactly hotKeepDays old hot and sinks an unused one a day older', () => {
-    const p = plan([{ date: ago(7), location: 'hot' }, { date: ago(8), location: 'hot' }]);
+    const p = plan([
+      { date: ago(7), location: 'hot' },
+      { date: ago(8), location: 'hot' },
+    ]);
     expect(where(p, ago(7))).toBe('hot');
     expect(p.moves).toEqual([{ date: ago(8), from: 'hot', to: 'cold', reason: 'unused' }]);
   });
 
   it('keeps today and future-dated files hot', () => {
-    const p = plan([{ date: TODAY, location: 'hot' }, { date: addDays(TODAY, 3), location: 'hot' }]);
+    const p = plan([
+      { date: TODAY, location: 'hot' },
+      { date: addDays(TODAY, 3), location: 'hot' },
+    ]);
     expect(p.moves).toEqual([]);
   });
 
@@ -35,14 +44,20 @@ describe('planTide: hotKeepDays (SEEDS §2.6 row 1, 3)', () => {
 
 describe('planTide: promoteHits (row 2)', () => {
   it('keeps an older file looked up on promoteHits days hot and pins it', () => {
-    const p = plan([{ date: ago(8), location: 'hot' }], book({ [`${ago(8)}.md`]: { hits: 3, lastHit: ago(1) } }));
+    const p = plan(
+      [{ date: ago(8), location: 'hot' }],
+      book({ [`${ago(8)}.md`]: { hits: 3, lastHit: ago(1) } }),
+    );
     expect(p.moves).toEqual([]);
     expect(p.pinned).toEqual([{ date: ago(8), reason: 'hot_hits', hits: 3 }]);
     expect(p.usage.files[`${ago(8)}.md`]?.pinned).toBe(TODAY);
   });
 
   it('sinks an older file looked up on one day fewer and restarts its count for the cold tier', () => {
-    const p = plan([{ date: ago(8), location: 'hot' }], book({ [`${ago(8)}.md`]: { hits: 2, total: 2, lastHit: ago(1) } }));
+    const p = plan(
+      [{ date: ago(8), location: 'hot' }],
+      book({ [`${ago(8)}.md`]: { hits: 2, total: 2, lastHit: ago(1) } }),
+    );
     expect(p.moves).toEqual([{ date: ago(8), from: 'hot', to: 'cold', reason: 'unused' }]);
     expect(p.usage.files[`${ago(8)}.md`]).toMatchObject({ hits: 0, since: TODAY, total: 2 });
   });
@@ -50,7 +65,10 @@ describe('planTide: promoteHits (row 2)', () => {
 
 describe('planTide: coldPromoteHits (row 4)', () => {
   it('floats a cold file looked up on coldPromoteHits days back to hot, pinned', () => {
-    const p = plan([{ date: ago(40), location: 'cold' }], book({ [`${ago(40)}.md`]: { hits: 5, lastHit: TODAY } }));
+    const p = plan(
+      [{ date: ago(40), location: 'cold' }],
+      book({ [`${ago(40)}.md`]: { hits: 5, lastHit: TODAY } }),
+    );
     expect(p.moves).toEqual([{ date: ago(40), from: 'cold', to: 'hot', reason: 'promoted' }]);
     expect(p.pinned).toEqual([{ date: ago(40), reason: 'cold_hits', hits: 5 }]);
     expect(p.usage.files[`${ago(40)}.md`]).toMatchObject({ hits: 0, pinned: TODAY });
@@ -65,26 +83,36 @@ describe('planTide: coldPromoteHits (row 4)', () => {
 
 describe('planTide: pinMaxDays (row 5)', () => {
   it('keeps a pin idle for exactly pinMaxDays days', () => {
-    const p = plan([{ date: ago(200), location: 'hot' }], book({ [`${ago(200)}.md`]: { pinned: ago(100), lastHit: ago(90) } }));
+    const p = plan(
+      [{ date: ago(200), location: 'hot' }],
+      book({ [`${ago(200)}.md`]: { pinned: ago(100), lastHit: ago(90) } }),
+    );
     expect(p.unpinned).toEqual([]);
     expect(p.moves).toEqual([]);
   });
 
   it('lapses a pin idle one day longer, and the file rejoins the rotation in the same pass', () => {
-    const p = plan([{ date: ago(200), location: 'hot' }], book({ [`${ago(200)}.md`]: { pinned: ago(100), lastHit: ago(91), hits: 9 } }));
+    const p = plan(
+      [{ date: ago(200), location: 'hot' }],
+      book({ [`${ago(200)}.md`]: { pinned: ago(100), lastHit: ago(91), hits: 9 } }),
+    );
     expect(p.unpinned).toEqual([{ date: ago(200), idleDays: 91 }]);
     expect(p.moves).toEqual([{ date: ago(200), from: 'hot', to: 'cold', reason: 'unused' }]);
     expect(p.usage.files[`${ago(200)}.md`]?.pinned).toBeUndefined();
   });
 
   it('measures idleness from the pin day when the file was not looked up since', () => {
-    const p = plan([{ date: ago(300), location: 'hot' }], book({ [`${ago(300)}.md`]: { pinned: ago(91), lastHit: ago(250) } }));
+    const p = plan(
+      [{ date: ago(300), location: 'hot' }],
+      book({ [`${ago(300)}.md`]: { pinned: ago(91), lastHit: ago(250) } }),
+    );
     expect(p.unpinned).toEqual([{ date: ago(300), idleDays: 91 }]);
   });
 });
 
 describe('planTide: coldMaxFiles (row 6)', () => {
-  const cold = (n: number): DayFile[] => Array.from({ length: n }, (_, i) => ({ date: ago(30 + i), location: 'cold' as const }));
+  const cold = (n: number): DayFile[] =>
+    Array.from({ length: n }, (_, i) => ({ date: ago(30 + i), location: 'cold' as const }));
 
   it('lets exactly coldMaxFiles files stay', () => {
     expect(plan(cold(120)).archived).toEqual([]);
@@ -92,7 +120,10 @@ describe('planTide: coldMaxFiles (row 6)', () => {
 
   it('sends the oldest cold files over coldMaxFiles to the archive and forgets their usage', () => {
     const p = plan(cold(122), book({ [`${ago(151)}.md`]: { hits: 1 } }));
-    expect(p.archived).toEqual([{ date: ago(151), from: 'cold' }, { date: ago(150), from: 'cold' }]);
+    expect(p.archived).toEqual([
+      { date: ago(151), from: 'cold' },
+      { date: ago(150), from: 'cold' },
+    ]);
     expect(p.usage.files[`${ago(151)}.md`]).toBeUndefined();
     expect(p.placement).toHaveLength(120);
   });
@@ -117,7 +148,9 @@ describe('planTide: hotMaxFiles (row 7)', () => {
 
   it('sinks the oldest unpinned hot files over the cap, leaving pinned ones', () => {
     const files: DayFile[] = [...recent, { date: ago(50), location: 'hot' }];
-    const p = plan(files, book({ [`${ago(50)}.md`]: { pinned: ago(1), lastHit: ago(1) } }), { hotMaxFiles: 4 });
+    const p = plan(files, book({ [`${ago(50)}.md`]: { pinned: ago(1), lastHit: ago(1) } }), {
+      hotMaxFiles: 4,
+    });
     expect(p.moves).toEqual([
       { date: ago(4), from: 'hot', to: 'cold', reason: 'over_hot_max' },
       { date: ago(3), from: 'hot', to: 'cold', reason: 'over_hot_max' },
@@ -127,7 +160,14 @@ describe('planTide: hotMaxFiles (row 7)', () => {
 
   it('warns when pinned files alone exceed the cap', () => {
     const usage = book({ [`${ago(50)}.md`]: { pinned: TODAY }, [`${ago(60)}.md`]: { pinned: TODAY } });
-    const p = plan([{ date: ago(50), location: 'hot' }, { date: ago(60), location: 'hot' }], usage, { hotMaxFiles: 1 });
+    const p = plan(
+      [
+        { date: ago(50), location: 'hot' },
+        { date: ago(60), location: 'hot' },
+      ],
+      usage,
+      { hotMaxFiles: 1 },
+    );
     expect(p.moves).toEqual([]);
     expect(p.warnings[0]).toMatch(/over hotMaxFiles 1/);
   });
@@ -135,7 +175,10 @@ describe('planTide: hotMaxFiles (row 7)', () => {
 
 describe('planTide: legacy migration', () => {
   it('moves legacy files into hot, or straight to cold when old and unused', () => {
-    const p = plan([{ date: ago(1), location: 'legacy' }, { date: ago(30), location: 'legacy' }]);
+    const p = plan([
+      { date: ago(1), location: 'legacy' },
+      { date: ago(30), location: 'legacy' },
+    ]);
     expect(p.migrated).toEqual([ago(30), ago(1)]);
     expect(p.moves).toEqual([
       { date: ago(30), from: 'legacy', to: 'cold', reason: 'unused' },
@@ -146,7 +189,11 @@ describe('planTide: legacy migration', () => {
 
 describe('planTide: bookkeeping', () => {
   it('leaves frozen files where they are, and drops usage of day files that are gone', () => {
-    const usage = book({ [`${ago(9)}.md`]: { hits: 1 }, [`${ago(99)}.md`]: { hits: 1 }, 'MEMORY.md': { hits: 4 } });
+    const usage = book({
+      [`${ago(9)}.md`]: { hits: 1 },
+      [`${ago(99)}.md`]: { hits: 1 },
+      'MEMORY.md': { hits: 4 },
+    });
     const p = plan([{ date: ago(9), location: 'hot', frozen: true }], usage);
     expect(p.moves).toEqual([]);
     expect(p.placement).toEqual([{ date: ago(9), location: 'hot' }]);
@@ -162,10 +209,13 @@ describe('planTide: properties', () => {
     pinned: fc.option(fc.integer({ min: 0, max: 300 }).map(ago), { nil: undefined }),
   });
   const scenario = fc.record({
-    files: fc.uniqueArray(fc.record({ date: dayArb, location: fc.constantFrom<DayLocation>('hot', 'cold', 'legacy') }), {
-      selector: (f) => f.date,
-      maxLength: 25,
-    }),
+    files: fc.uniqueArray(
+      fc.record({ date: dayArb, location: fc.constantFrom<DayLocation>('hot', 'cold', 'legacy') }),
+      {
+        selector: (f) => f.date,
+        maxLength: 25,
+      },
+    ),
     entries: fc.array(entryArb, { maxLength: 25 }),
     cfg: fc.record({
       hotKeepDays: fc.integer({ min: 0, max: 10 }),

@@ -62,14 +62,29 @@ interface Decision {
  * count as hot) → cold promotions → hotMaxFiles → coldMaxFiles. Hit counters reset whenever a file changes tier or
  * is unpinned, so "looked up N times" always means N days since the file entered its present state.
  */
-export function planTide(files: readonly DayFile[], usage: UsageBook, config: TideConfig, today: string): TidePlan {
+export function planTide(
+  files: readonly DayFile[],
+  usage: UsageBook,
+  config: TideConfig,
+  today: string,
+): TidePlan {
   const entries: Record<string, UsageEntry> = { ...usage.files };
   const entry = (date: string) => entries[dayKey(date)];
   const reset = (date: string) => {
     const e = entry(date);
     if (e) entries[dayKey(date)] = { ...e, hits: 0, since: today };
   };
-  const plan: TidePlan = { today, migrated: [], moves: [], pinned: [], unpinned: [], archived: [], placement: [], usage, warnings: [] };
+  const plan: TidePlan = {
+    today,
+    migrated: [],
+    moves: [],
+    pinned: [],
+    unpinned: [],
+    archived: [],
+    placement: [],
+    usage,
+    warnings: [],
+  };
   const live = [...files].filter((f) => !f.frozen).sort((a, b) => a.date.localeCompare(b.date));
 
   for (const f of live) {
@@ -93,7 +108,11 @@ export function planTide(files: readonly DayFile[], usage: UsageBook, config: Ti
     const threshold = file.location === 'cold' ? config.coldPromoteHits : config.promoteHits;
     if (hits >= threshold) {
       entries[dayKey(file.date)] = { ...e!, pinned: today };
-      plan.pinned.push({ date: file.date, reason: file.location === 'cold' ? 'cold_hits' : 'hot_hits', hits });
+      plan.pinned.push({
+        date: file.date,
+        reason: file.location === 'cold' ? 'cold_hits' : 'hot_hits',
+        hits,
+      });
       return { file, tier: 'hot', reason: file.location === 'cold' ? 'promoted' : 'pinned' };
     }
     return { file, tier: 'cold', reason: 'unused' };
@@ -110,7 +129,10 @@ export function planTide(files: readonly DayFile[], usage: UsageBook, config: Ti
       d.reason = 'over_hot_max';
       excess--;
     }
-    if (excess > 0) plan.warnings.push(`hot tier keeps ${excess} file(s) over hotMaxFiles ${config.hotMaxFiles}: they are pinned`);
+    if (excess > 0)
+      plan.warnings.push(
+        `hot tier keeps ${excess} file(s) over hotMaxFiles ${config.hotMaxFiles}: they are pinned`,
+      );
   }
 
   const archivedDates = new Set<string>();

@@ -5,7 +5,12 @@ describe('usage book', () => {
   it('counts a file once per day however many lookups the day has', () => {
     let book = emptyUsageBook();
     for (let i = 0; i < 5; i++) book = recordLookups(book, ['2026-10-01.md'], '2026-11-01').book;
-    expect(book.files['2026-10-01.md']).toEqual({ hits: 1, since: '2026-11-01', total: 1, lastHit: '2026-11-01' });
+    expect(book.files['2026-10-01.md']).toEqual({
+      hits: 1,
+      since: '2026-11-01',
+      total: 1,
+      lastHit: '2026-11-01',
+    });
     const next = recordLookups(book, ['2026-10-01.md', '2026-10-01.md', 'MEMORY.md'], '2026-11-02');
     expect(next.counted).toEqual(['2026-10-01.md', 'MEMORY.md']);
     expect(next.book.files['2026-10-01.md']).toMatchObject({ hits: 2, total: 2, lastHit: '2026-11-02' });

@@ -59,7 +59,11 @@ export function renderUsageBook(book: UsageBook): string {
  * Counts one lookup today for each named file: a file already looked up today is not counted again
  * (SEEDS §2.6: five searches in a day count once). Returns a new book and the names counted now.
  */
-export function recordLookups(book: UsageBook, names: readonly string[], today: string): { book: UsageBook; counted: string[] } {
+export function recordLookups(
+  book: UsageBook,
+  names: readonly string[],
+  today: string,
+): { book: UsageBook; counted: string[] } {
   const files = { ...book.files };
   const counted: string[] = [];
   for (const name of new Set(names)) {

@@ -14,10 +14,16 @@ describe('workspace lock', () => {
     const b = new Journal({ host: new MemoryJournalHost(), clock: clockAt('2026-11-05') });
     await a.stats({ root });
     await Promise.all(
-      Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? a : b).add({ root, time: '10:00', heading: `note ${i}`, content: `body ${i}` })),
+      Array.from({ length: 12 }, (_, i) =>
+        (i % 2 === 0 ? a : b).add({ root, time: '10:00', heading: `note ${i}`, content: `body ${i}` }),
+      ),
     );
     const text = fs.readFileSync(path.join(root, 'memory/archive/hot/2026-11-05.md'), 'utf8');
-    expect(parseDayFile(text).sections.map((s) => s.title).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `note ${i}`).sort());
+    expect(
+      parseDayFile(text)
+        .sections.map((s) => s.title)
+        .sort(),
+    ).toEqual(Array.from({ length: 12 }, (_, i) => `note ${i}`).sort());
     expect(fs.existsSync(path.join(root, 'memory', LOCK_FILE))).toBe(false);
   });
 

@@ -54,7 +54,11 @@ export class WorkspaceLocks {
         await fs.rm(file, { force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new TidepoolError('locked', `${memoryPath} is busy (another Tidepool process holds ${LOCK_FILE})`);
+      if (Date.now() > deadline)
+        throw new TidepoolError(
+          'locked',
+          `${memoryPath} is busy (another Tidepool process holds ${LOCK_FILE})`,
+        );
       await new Promise((r) => setTimeout(r, RETRY_MS));
     }
     try {
