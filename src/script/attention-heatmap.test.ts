@@ -17,7 +17,8 @@ const ev = (narrativeId: number | null, source: string, daysAgo: number, sim = 0
   at: NOW - daysAgo * DAY,
 });
 
-const clusterOf = (id: number) => ({ 1: '数据库', 2: '数据库', 3: 'camping' } as Record<number, string>)[id];
+const clusterOf = (id: number) =>
+  (({ 1: '数据库', 2: '数据库', 3: 'camping' }) as Record<number, string>)[id];
 
 describe('attentionHeatmap', () => {
   const events = [
@@ -28,12 +29,27 @@ describe('attentionHeatmap', () => {
     ev(99, 'recall', 0.5, 0),
     ev(3, 'dream', 10, 0.9), // outside the 7-day period
   ];
-  const h = attentionHeatmap(events, { now: NOW, clusters: ['数据库', 'camping', '审查', 'beach'], clusterOf });
+  const h = attentionHeatmap(events, {
+    now: NOW,
+    clusters: ['数据库', 'camping', '审查', 'beach'],
+    clusterOf,
+  });
 
   it('gives each cluster its share of hits, its average similarity and a bar of one █ per 5 %', () => {
     expect(h.totalHits).toBe(5);
-    expect(h.clusters[0]).toEqual({ cluster: '数据库', hits: 3, share: 0.6, percent: 60, avgSim: round3((0.8 + 0.6 + 0) / 3), bar: '█'.repeat(12) });
-    expect(h.clusters.find((c) => c.cluster === 'camping')).toMatchObject({ hits: 1, percent: 20, bar: '████' });
+    expect(h.clusters[0]).toEqual({
+      cluster: '数据库',
+      hits: 3,
+      share: 0.6,
+      percent: 60,
+      avgSim: round3((0.8 + 0.6 + 0) / 3),
+      bar: '█'.repeat(12),
+    });
+    expect(h.clusters.find((c) => c.cluster === 'camping')).toMatchObject({
+      hits: 1,
+      percent: 20,
+      bar: '████',
+    });
     expect(h.clusters.find((c) => c.cluster === UNCLASSIFIED)).toMatchObject({ hits: 1 });
   });
 
@@ -51,8 +67,15 @@ describe('attentionHeatmap', () => {
   });
 
   it('reads Tideline source names and stored labels when no resolver is given', () => {
-    const r = attentionHeatmap([{ ...ev(1, 'mcp_search', 1), cluster: 'X' }, ev(2, 'mcp_recall', 1)], { now: NOW, days: 3, clusters: ['X', 'Y'] });
-    expect(r.sources.map((s) => [s.source, s.label])).toEqual([['recall', 'browse'], ['search', 'manual']]);
+    const r = attentionHeatmap([{ ...ev(1, 'mcp_search', 1), cluster: 'X' }, ev(2, 'mcp_recall', 1)], {
+      now: NOW,
+      days: 3,
+      clusters: ['X', 'Y'],
+    });
+    expect(r.sources.map((s) => [s.source, s.label])).toEqual([
+      ['recall', 'browse'],
+      ['search', 'manual'],
+    ]);
     expect(r.clusters.map((c) => c.cluster).sort()).toEqual(['X', UNCLASSIFIED].sort());
     expect(r.neverLit).toEqual(['Y']);
   });
@@ -75,7 +98,10 @@ describe('attentionHeatmap', () => {
 describe('cluster labels', () => {
   it('labels by the nearest soft cluster', () => {
     const label = labelBySoftCluster({
-      clusters: [{ index: 0, name: 'A', keywords: [], centroid: [], memberCount: 1, primaryCount: 1 }, { index: 1, name: 'B', keywords: [], centroid: [], memberCount: 1, primaryCount: 0 }],
+      clusters: [
+        { index: 0, name: 'A', keywords: [], centroid: [], memberCount: 1, primaryCount: 1 },
+        { index: 1, name: 'B', keywords: [], centroid: [], memberCount: 1, primaryCount: 0 },
+      ],
       memberships: [
         { narrativeId: 7, cluster: 1, distance: 0.3, rank: 1 },
         { narrativeId: 7, cluster: 0, distance: 0.1, rank: 0 },

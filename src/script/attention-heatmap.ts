@@ -72,7 +72,8 @@ export function attentionHeatmap(events: readonly AttentionEvent[], opts: Heatma
     if (e.at < since || e.at > opts.now) continue;
     total++;
     // The hit is labelled by the narrative's cluster now, so the label matches the cluster list it is compared with.
-    const label = (e.narrativeId !== null ? opts.clusterOf?.(e.narrativeId) : undefined) ?? e.cluster ?? UNCLASSIFIED;
+    const label =
+      (e.narrativeId !== null ? opts.clusterOf?.(e.narrativeId) : undefined) ?? e.cluster ?? UNCLASSIFIED;
     const row = rows.get(label) ?? { hits: 0, sim: 0 };
     row.hits++;
     row.sim += Number.isFinite(e.sim) ? e.sim : 0;
@@ -84,7 +85,14 @@ export function attentionHeatmap(events: readonly AttentionEvent[], opts: Heatma
     .map(([cluster, r]) => {
       const share = r.hits / total;
       const percent = Math.round(share * 1000) / 10;
-      return { cluster, hits: r.hits, share, percent, avgSim: round3(r.sim / r.hits), bar: '█'.repeat(Math.floor((share * 100) / 5 + 1e-9)) };
+      return {
+        cluster,
+        hits: r.hits,
+        share,
+        percent,
+        avgSim: round3(r.sim / r.hits),
+        bar: '█'.repeat(Math.floor((share * 100) / 5 + 1e-9)),
+      };
     })
     .sort((a, b) => b.hits - a.hits || cmp(a.cluster, b.cluster));
   const sources = [...bySource]
@@ -95,9 +103,12 @@ export function attentionHeatmap(events: readonly AttentionEvent[], opts: Heatma
 }
 
 /** Labels a narrative by its nearest soft cluster's name. */
-export function labelBySoftCluster(c: Pick<SoftClustering, 'clusters' | 'memberships'>): (narrativeId: number) => string | undefined {
+export function labelBySoftCluster(
+  c: Pick<SoftClustering, 'clusters' | 'memberships'>,
+): (narrativeId: number) => string | undefined {
   const names = new Map<number, string>();
-  for (const m of c.memberships) if (m.rank === 0) names.set(m.narrativeId, c.clusters[m.cluster]?.name ?? '');
+  for (const m of c.memberships)
+    if (m.rank === 0) names.set(m.narrativeId, c.clusters[m.cluster]?.name ?? '');
   return (id) => names.get(id) || undefined;
 }
 
@@ -105,12 +116,15 @@ export function labelBySoftCluster(c: Pick<SoftClustering, 'clusters' | 'members
  * Labels a narrative by the most specific topic cluster holding it (fewest members, then name), instead of
  * whichever cluster happened to be listed last (SEEDS T-14).
  */
-export function labelByTopicCluster(clusters: readonly Pick<TopicCluster, 'name' | 'narrativeIds' | 'size'>[]): (narrativeId: number) => string | undefined {
+export function labelByTopicCluster(
+  clusters: readonly Pick<TopicCluster, 'name' | 'narrativeIds' | 'size'>[],
+): (narrativeId: number) => string | undefined {
   const best = new Map<number, { name: string; size: number }>();
   for (const c of clusters) {
     for (const id of c.narrativeIds) {
       const cur = best.get(id);
-      if (!cur || c.size < cur.size || (c.size === cur.size && c.name < cur.name)) best.set(id, { name: c.name, size: c.size });
+      if (!cur || c.size < cur.size || (c.size === cur.size && c.name < cur.name))
+        best.set(id, { name: c.name, size: c.size });
     }
   }
   return (id) => best.get(id)?.name;
@@ -121,7 +135,10 @@ export function renderHeatmapMarkdown(h: Heatmap, neverLitCap = 50): string {
   const days = Math.round((h.until - h.since) / DAY_MS);
   const lines = [`## Attention, last ${days} days: ${h.totalHits} hits`, ''];
   if (h.totalHits === 0) lines.push('No hits in this period.');
-  for (const r of h.clusters) lines.push(`- ${r.bar.padEnd(20, ' ')} ${r.percent.toFixed(1)}% · ${r.hits} hits · avg sim ${r.avgSim.toFixed(3)} · ${r.cluster}`);
+  for (const r of h.clusters)
+    lines.push(
+      `- ${r.bar.padEnd(20, ' ')} ${r.percent.toFixed(1)}% · ${r.hits} hits · avg sim ${r.avgSim.toFixed(3)} · ${r.cluster}`,
+    );
   if (h.sources.length > 1) {
     lines.push('', '### By source');
     for (const s of h.sources) lines.push(`- ${s.source} (${s.label}): ${s.hits}`);
@@ -129,7 +146,11 @@ export function renderHeatmapMarkdown(h: Heatmap, neverLitCap = 50): string {
   if (h.neverLit.length > 0) {
     const shown = h.neverLit.slice(0, neverLitCap);
     const more = h.neverLit.length - shown.length;
-    lines.push('', `### Never lit (${h.neverLit.length})`, shown.join(', ') + (more > 0 ? ` … and ${more} more` : ''));
+    lines.push(
+      '',
+      `### Never lit (${h.neverLit.length})`,
+      shown.join(', ') + (more > 0 ? ` … and ${more} more` : ''),
+    );
   }
   return lines.join('\n');
 }

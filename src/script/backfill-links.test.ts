@@ -17,12 +17,20 @@ describe('backfillSourceLinks', () => {
   ];
 
   it('links episodes within ±2 h that share a keyword, ranked by overlap then proximity', () => {
-    const r = backfillSourceLinks([{ id: 10, text: '数据库连接池耗尽，我重启了它', createdAt: T, sourceLinks: [] }], episodes, { extract });
+    const r = backfillSourceLinks(
+      [{ id: 10, text: '数据库连接池耗尽，我重启了它', createdAt: T, sourceLinks: [] }],
+      episodes,
+      { extract },
+    );
     expect(r).toEqual([{ narrativeId: 10, sourceLinks: [1, 2] }]);
   });
 
   it('caps the links at maxLinks, keeping the best', () => {
-    const r = backfillSourceLinks([{ id: 10, text: '数据库连接池耗尽', createdAt: T, sourceLinks: null }], episodes, { extract, maxLinks: 1 });
+    const r = backfillSourceLinks(
+      [{ id: 10, text: '数据库连接池耗尽', createdAt: T, sourceLinks: null }],
+      episodes,
+      { extract, maxLinks: 1 },
+    );
     expect(r).toEqual([{ narrativeId: 10, sourceLinks: [1] }]);
   });
 
@@ -40,8 +48,14 @@ describe('backfillSourceLinks', () => {
   });
 
   it('defaults to at most 20 links', () => {
-    const many = Array.from({ length: 30 }, (_, i) => ({ id: 100 + i, content: 'deploy failed', createdAt: T + i * 60_000 }));
-    const r = backfillSourceLinks([{ id: 1, text: 'deploy failed', createdAt: T, sourceLinks: [] }], many, { extract });
+    const many = Array.from({ length: 30 }, (_, i) => ({
+      id: 100 + i,
+      content: 'deploy failed',
+      createdAt: T + i * 60_000,
+    }));
+    const r = backfillSourceLinks([{ id: 1, text: 'deploy failed', createdAt: T, sourceLinks: [] }], many, {
+      extract,
+    });
     expect(r[0]!.sourceLinks).toEqual(Array.from({ length: 20 }, (_, i) => 100 + i));
   });
 });

@@ -66,7 +66,11 @@ export function backfillSourceLinks(
     const mine = new Set(opts.extract(n.text));
     if (mine.size === 0) continue;
     const candidates: Array<{ id: number; shared: number; dt: number }> = [];
-    for (let i = lowerBound(times, n.createdAt - windowMs); i < sorted.length && times[i]! <= n.createdAt + windowMs; i++) {
+    for (
+      let i = lowerBound(times, n.createdAt - windowMs);
+      i < sorted.length && times[i]! <= n.createdAt + windowMs;
+      i++
+    ) {
       const e = sorted[i]!;
       let shared = 0;
       for (const w of keywordsOf(e)) if (mine.has(w)) shared++;
@@ -74,7 +78,13 @@ export function backfillSourceLinks(
     }
     if (candidates.length === 0) continue;
     candidates.sort((a, b) => b.shared - a.shared || a.dt - b.dt || a.id - b.id);
-    out.push({ narrativeId: n.id, sourceLinks: candidates.slice(0, maxLinks).map((c) => c.id).sort((a, b) => a - b) });
+    out.push({
+      narrativeId: n.id,
+      sourceLinks: candidates
+        .slice(0, maxLinks)
+        .map((c) => c.id)
+        .sort((a, b) => a - b),
+    });
   }
   return out;
 }

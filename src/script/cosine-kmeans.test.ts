@@ -3,7 +3,13 @@ import { cosineKMeans } from './cosine-kmeans.js';
 import { mulberry32, type Rng } from './seeded-rng.js';
 
 /** `perGroup` noisy copies of `groups` random directions in `dim` dimensions, interleaved (row i is in group i % groups). */
-function groupedVectors(groups: number, perGroup: number, dim: number, noise: number, rng: Rng): Float32Array[] {
+function groupedVectors(
+  groups: number,
+  perGroup: number,
+  dim: number,
+  noise: number,
+  rng: Rng,
+): Float32Array[] {
   const centers = Array.from({ length: groups }, () => Float32Array.from({ length: dim }, () => rng() - 0.5));
   const out: Float32Array[] = [];
   for (let i = 0; i < groups * perGroup; i++) {
@@ -75,7 +81,11 @@ describe('cosineKMeans', () => {
   });
 
   it('stops at the iteration cap', () => {
-    const r = cosineKMeans(groupedVectors(8, 20, 16, 3, mulberry32(2)), { k: 8, rng: mulberry32(42), maxIterations: 1 });
+    const r = cosineKMeans(groupedVectors(8, 20, 16, 3, mulberry32(2)), {
+      k: 8,
+      rng: mulberry32(42),
+      maxIterations: 1,
+    });
     expect(r.iterations).toBe(1);
   });
 

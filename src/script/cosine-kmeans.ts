@@ -46,7 +46,12 @@ export interface CosineKMeansResult {
 }
 
 /** Defaults: SEEDS §1.7 (100 iterations, 1e-6, top 3); the fit sample keeps 100k × 384-d under ~20 s on 2 cores. */
-export const KMEANS_DEFAULTS = { maxIterations: 100, tolerance: 1e-6, fitSampleSize: 20_000, memberships: 3 } as const;
+export const KMEANS_DEFAULTS = {
+  maxIterations: 100,
+  tolerance: 1e-6,
+  fitSampleSize: 20_000,
+  memberships: 3,
+} as const;
 
 const SEED_SAMPLE_MIN = 2_000;
 const SEED_SAMPLE_PER_CLUSTER = 10;
@@ -57,10 +62,14 @@ const BLOCK = 256; // rows scored per kernel call: 256 × 384 floats stay in L2 
  * chosen ones)), assignment by argmax cosine and centroids as unnormalised means of unit vectors.
  * Zero vectors are allowed and sit at cosine 0 from everything. Deterministic for a given rng state.
  */
-export function cosineKMeans(vectors: readonly ArrayLike<number>[], opts: CosineKMeansOptions): CosineKMeansResult {
+export function cosineKMeans(
+  vectors: readonly ArrayLike<number>[],
+  opts: CosineKMeansOptions,
+): CosineKMeansResult {
   const n = vectors.length;
   const dim = vectors[0]?.length ?? 0;
-  if (n === 0 || dim === 0) throw new TidepoolError('invalid_input', 'k-means needs at least one non-empty vector');
+  if (n === 0 || dim === 0)
+    throw new TidepoolError('invalid_input', 'k-means needs at least one non-empty vector');
   if (!Number.isInteger(opts.k) || opts.k < 1 || opts.k > n) {
     throw new TidepoolError('invalid_input', `k must be an integer in 1..${n}`, { field: 'k' });
   }
@@ -76,8 +85,12 @@ export function cosineKMeans(vectors: readonly ArrayLike<number>[], opts: Cosine
   writeUnitRows(kern, xAt, vectors, dim, dp);
   const sampleSize = Math.min(n, opts.fitSampleSize ?? KMEANS_DEFAULTS.fitSampleSize);
   const fitAt = sampleSize < n ? copyRows(kern, xAt, sampleIndices(opts.rng, n, sampleSize), dp) : xAt;
-  const seedSize = Math.min(sampleSize, opts.seedSampleSize ?? Math.max(SEED_SAMPLE_MIN, SEED_SAMPLE_PER_CLUSTER * k));
-  const seedAt = seedSize < sampleSize ? copyRows(kern, fitAt, sampleIndices(opts.rng, sampleSize, seedSize), dp) : fitAt;
+  const seedSize = Math.min(
+    sampleSize,
+    opts.seedSampleSize ?? Math.max(SEED_SAMPLE_MIN, SEED_SAMPLE_PER_CLUSTER * k),
+  );
+  const seedAt =
+    seedSize < sampleSize ? copyRows(kern, fitAt, sampleIndices(opts.rng, sampleSize, seedSize), dp) : fitAt;
   const cAt = kern.alloc(kp * dp);
   const outAt = kern.alloc(Math.max(BLOCK * kp, pad4(sampleSize)));
 
@@ -109,7 +122,9 @@ export function cosineKMeans(vectors: readonly ArrayLike<number>[], opts: Cosine
   writeUnitCentroids(kern, cAt, means, k, dp);
   const nearest = new Int32Array(n * m);
   const similarity = new Float32Array(n * m);
-  scoreRows(kern, xAt, n, cAt, kp, dp, outAt, (row, scores, base) => topM(scores, base, k, m, row, nearest, similarity));
+  scoreRows(kern, xAt, n, cAt, kp, dp, outAt, (row, scores, base) =>
+    topM(scores, base, k, m, row, nearest, similarity),
+  );
   const centroids = means.map((c) => Float32Array.from(c.subarray(0, dim)));
   return { k, dim, centroids, nearest, similarity, m, iterations, converged, fittedOn: sampleSize };
 }
@@ -126,10 +141,17 @@ function copyRows(kern: DotKernel, from: number, rows: Int32Array, dp: number): 
   return at;
 }
 
-function writeUnitRows(kern: DotKernel, at: number, vectors: readonly ArrayLike<number>[], dim: number, dp: number): void {
+function writeUnitRows(
+  kern: DotKernel,
+  at: number,
+  vectors: readonly ArrayLike<number>[],
+  dim: number,
+  dp: number,
+): void {
   const f = kern.f32();
   vectors.forEach((v, i) => {
-    if (v.length !== dim) throw new TidepoolError('invalid_input', `vector ${i} has ${v.length} dimensions, not ${dim}`);
+    if (v.length !== dim)
+      throw new TidepoolError('invalid_input', `vector ${i} has ${v.length} dimensions, not ${dim}`);
     let norm = 0;
     for (let q = 0; q < dim; q++) norm += v[q]! * v[q]!;
     const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
@@ -139,7 +161,15 @@ function writeUnitRows(kern: DotKernel, at: number, vectors: readonly ArrayLike<
 }
 
 /** SEEDS §1.7 seeding: the first centroid uniformly, each next one ∝ max(0, 1 − max cos to those chosen). */
-function seedCentroids(kern: DotKernel, at: number, n: number, k: number, dp: number, outAt: number, rng: Rng): Float64Array[] {
+function seedCentroids(
+  kern: DotKernel,
+  at: number,
+  n: number,
+  k: number,
+  dp: number,
+  outAt: number,
+  rng: Rng,
+): Float64Array[] {
   const maxCos = new Float64Array(n).fill(-Infinity);
   const chosen: number[] = [randomInt(rng, n)];
   while (true) {
@@ -179,7 +209,13 @@ function firstUnchosen(chosen: readonly number[], n: number): number {
   return 0;
 }
 
-function writeUnitCentroids(kern: DotKernel, at: number, means: readonly Float64Array[], k: number, dp: number): void {
+function writeUnitCentroids(
+  kern: DotKernel,
+  at: number,
+  means: readonly Float64Array[],
+  k: number,
+  dp: number,
+): void {
   const f = kern.f32();
   for (let j = 0; j < k; j++) {
     const c = means[j]!;
@@ -210,7 +246,14 @@ function scoreRows(
 }
 
 /** Recomputes each centroid as the mean of its members; an empty cluster keeps its centroid. Returns the max shift. */
-function updateMeans(f: Float32Array, base: number, assign: Int32Array, means: Float64Array[], k: number, dp: number): number {
+function updateMeans(
+  f: Float32Array,
+  base: number,
+  assign: Int32Array,
+  means: Float64Array[],
+  k: number,
+  dp: number,
+): number {
   const sums = new Float64Array(k * dp);
   const counts = new Int32Array(k);
   for (let i = 0; i < assign.length; i++) {
@@ -234,7 +277,15 @@ function updateMeans(f: Float32Array, base: number, assign: Int32Array, means: F
   return shift;
 }
 
-function topM(scores: Float32Array, base: number, k: number, m: number, row: number, idx: Int32Array, sim: Float32Array): void {
+function topM(
+  scores: Float32Array,
+  base: number,
+  k: number,
+  m: number,
+  row: number,
+  idx: Int32Array,
+  sim: Float32Array,
+): void {
   const o = row * m;
   for (let t = 0; t < m; t++) {
     idx[o + t] = -1;

@@ -22,7 +22,8 @@ describe('DotKernel (WebAssembly SIMD)', () => {
     k.scores(x, nx, c, nc, d, out);
     const g = k.f32();
     for (let i = 0; i < nx; i++) {
-      for (let j = 0; j < nc; j++) expect(g[out / 4 + i * nc + j]).toBeCloseTo(naive(g, x + i * d * 4, c + j * d * 4, d), 5);
+      for (let j = 0; j < nc; j++)
+        expect(g[out / 4 + i * nc + j]).toBeCloseTo(naive(g, x + i * d * 4, c + j * d * 4, d), 5);
     }
   });
 

@@ -46,6 +46,7 @@ const ZERO = [0xfd, 0x0c, ...new Array<number>(16).fill(0)];
 const FMUL = [0xfd, 0xe6, 0x01];
 const FADD = [0xfd, 0xe4, 0x01];
 const store = (offset: number) => [0x38, 0x02, ...uleb(offset)]; // f32.store
+// prettier-ignore
 const hsum = (l: number) => [
   ...get(l), 0xfd, 0x1f, 0,
   ...get(l), 0xfd, 0x1f, 1, 0x92,
@@ -53,7 +54,14 @@ const hsum = (l: number) => [
   ...get(l), 0xfd, 0x1f, 3, 0x92,
 ];
 /** acc += a * b, all v128 locals. */
-const mac = (acc: number, a: number, b: number) => [...get(acc), ...get(a), ...get(b), ...FMUL, ...FADD, ...set(acc)];
+const mac = (acc: number, a: number, b: number) => [
+  ...get(acc),
+  ...get(a),
+  ...get(b),
+  ...FMUL,
+  ...FADD,
+  ...set(acc),
+];
 
 /** Rows of x and of c per tile of the scores kernel: 8 f32x4 accumulators plus 6 operands fit the 16 SIMD registers. */
 const TILE_X = 4;
@@ -71,6 +79,7 @@ function scoresBody(): number[] {
   const vx = (r: number) => v0 + TILE_X * TILE_C + r;
   const vc = (s: number) => v0 + TILE_X * TILE_C + TILE_X + s;
   const nV128 = TILE_X * TILE_C + TILE_X + TILE_C;
+  // prettier-ignore
   const code = [
     ...get(d), ...i32c(4), ...MUL, ...set(rb),
     ...LOOP,
@@ -98,7 +107,14 @@ function scoresBody(): number[] {
     ...get(i), ...i32c(TILE_X), ...ADD, ...tee(i), ...get(nx), ...LT_U, ...BR_IF0,
     ...END,
   ];
-  return [...vec([[nI32, I32], [nV128, V128]]), ...code, ...END];
+  return [
+    ...vec([
+      [nI32, I32],
+      [nV128, V128],
+    ]),
+    ...code,
+    ...END,
+  ];
 }
 
 /** dots(x, n, c, d, out): out[i] = x_i · c; n even, d a multiple of 4. */
@@ -106,6 +122,7 @@ function dotsBody(): number[] {
   const [x, n, c, d, out] = [0, 1, 2, 3, 4];
   const [i, q, xa, xb, rb, o] = [5, 6, 7, 8, 9, 10];
   const [a0, a1, w, va, vb] = [11, 12, 13, 14, 15];
+  // prettier-ignore
   const code = [
     ...get(d), ...i32c(4), ...MUL, ...set(rb),
     ...LOOP,
@@ -125,12 +142,20 @@ function dotsBody(): number[] {
     ...get(i), ...i32c(2), ...ADD, ...tee(i), ...get(n), ...LT_U, ...BR_IF0,
     ...END,
   ];
-  return [...vec([[6, I32], [5, V128]]), ...code, ...END];
+  return [
+    ...vec([
+      [6, I32],
+      [5, V128],
+    ]),
+    ...code,
+    ...END,
+  ];
 }
 
 function moduleBytes(): Uint8Array {
   const scores = scoresBody();
   const dots = dotsBody();
+  // prettier-ignore
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vec([[0x60, ...vec(new Array(6).fill([I32])), 0x00], [0x60, ...vec(new Array(5).fill([I32])), 0x00]])),

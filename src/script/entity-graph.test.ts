@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildEntityGraph, parseEntitiesRole, queryEntity, queryPair, topNodes, type EntityDoc } from './entity-graph.js';
+import {
+  buildEntityGraph,
+  parseEntitiesRole,
+  queryEntity,
+  queryPair,
+  topNodes,
+  type EntityDoc,
+} from './entity-graph.js';
 
 const T = Date.UTC(2026, 0, 1);
 
@@ -35,12 +42,23 @@ describe('buildEntityGraph', () => {
   const g = buildEntityGraph(docs);
 
   it('counts mentions and first/last seen per node, and the roles taken', () => {
-    expect(g.nodes[0]).toEqual({ entity: 'A', mentionCount: 4, firstSeen: T + 1000, lastSeen: T + 4000, roles: { '判断+执行': 2, 判断: 1, 执行: 1 } });
-    expect(topNodes(g, 2).map((n) => [n.entity, n.mentionCount])).toEqual([['A', 4], ['B', 3]]);
+    expect(g.nodes[0]).toEqual({
+      entity: 'A',
+      mentionCount: 4,
+      firstSeen: T + 1000,
+      lastSeen: T + 4000,
+      roles: { '判断+执行': 2, 判断: 1, 执行: 1 },
+    });
+    expect(topNodes(g, 2).map((n) => [n.entity, n.mentionCount])).toEqual([
+      ['A', 4],
+      ['B', 3],
+    ]);
   });
 
   it('adds one edge per pair per narrative, in the order the narrative named them', () => {
-    expect(g.edges.filter((e) => e.narrativeId === 3)).toEqual([{ entityA: 'B', roleA: '审查', entityB: 'A', roleB: '执行', narrativeId: 3, createdAt: T + 3000 }]);
+    expect(g.edges.filter((e) => e.narrativeId === 3)).toEqual([
+      { entityA: 'B', roleA: '审查', entityB: 'A', roleB: '执行', narrativeId: 3, createdAt: T + 3000 },
+    ]);
     expect(g.edges.filter((e) => e.narrativeId === 4)).toHaveLength(3);
   });
 

@@ -76,7 +76,8 @@ export function parseEntitiesRole(text: string | null | undefined): RoleMention[
     if (!entity) continue;
     const seen = out.find((m) => m.entity === entity);
     if (!seen) out.push({ entity, role });
-    else if (role && !seen.role.split('+').includes(role)) seen.role = seen.role ? `${seen.role}+${role}` : role;
+    else if (role && !seen.role.split('+').includes(role))
+      seen.role = seen.role ? `${seen.role}+${role}` : role;
   }
   return out;
 }
@@ -90,7 +91,13 @@ export function buildEntityGraph(docs: readonly EntityDoc[]): EntityGraph {
   for (const d of ordered) {
     const mentions = parseEntitiesRole(d.entitiesRole);
     for (const m of mentions) {
-      const node = nodes.get(m.entity) ?? { entity: m.entity, mentionCount: 0, firstSeen: d.createdAt, lastSeen: d.createdAt, roles: {} };
+      const node = nodes.get(m.entity) ?? {
+        entity: m.entity,
+        mentionCount: 0,
+        firstSeen: d.createdAt,
+        lastSeen: d.createdAt,
+        roles: {},
+      };
       node.mentionCount++;
       node.lastSeen = d.createdAt;
       if (m.role) node.roles[m.role] = (node.roles[m.role] ?? 0) + 1;
@@ -100,7 +107,14 @@ export function buildEntityGraph(docs: readonly EntityDoc[]): EntityGraph {
       for (let j = i + 1; j < mentions.length; j++) {
         const a = mentions[i]!;
         const b = mentions[j]!;
-        edges.push({ entityA: a.entity, roleA: a.role, entityB: b.entity, roleB: b.role, narrativeId: d.id, createdAt: d.createdAt });
+        edges.push({
+          entityA: a.entity,
+          roleA: a.role,
+          entityB: b.entity,
+          roleB: b.role,
+          narrativeId: d.id,
+          createdAt: d.createdAt,
+        });
         const [lo, hi] = a.entity < b.entity ? [a, b] : [b, a];
         const key = `${lo.entity}\u0000${hi.entity}`;
         const co = pairs.get(key) ?? { entityA: lo.entity, entityB: hi.entity, count: 0, patterns: [] };
@@ -113,7 +127,8 @@ export function buildEntityGraph(docs: readonly EntityDoc[]): EntityGraph {
     }
   }
   const cooccur = [...pairs.values()];
-  for (const c of cooccur) c.patterns.sort((x, y) => y.count - x.count || cmp(x.roleA + x.roleB, y.roleA + y.roleB));
+  for (const c of cooccur)
+    c.patterns.sort((x, y) => y.count - x.count || cmp(x.roleA + x.roleB, y.roleA + y.roleB));
   cooccur.sort((x, y) => y.count - x.count || cmp(x.entityA, y.entityA) || cmp(x.entityB, y.entityB));
   return { nodes: [...nodes.values()].sort(byMentions), edges, cooccur };
 }
@@ -124,7 +139,10 @@ export function topNodes(graph: EntityGraph, limit = 10): GraphNode[] {
 }
 
 /** One entity: its node and its co-occurrence partners by count; undefined when the graph does not know it. */
-export function queryEntity(graph: EntityGraph, entity: string): { node: GraphNode; partners: Array<{ entity: string; count: number }> } | undefined {
+export function queryEntity(
+  graph: EntityGraph,
+  entity: string,
+): { node: GraphNode; partners: Array<{ entity: string; count: number }> } | undefined {
   const node = findNode(graph, entity.trim());
   if (!node) return undefined;
   const partners = graph.cooccur
@@ -149,7 +167,10 @@ export interface PairResult {
  * co-occur.
  */
 export function queryPair(graph: EntityGraph, pair: string): PairResult | undefined {
-  const names = pair.split(/[,，]/).map((s) => s.trim()).filter(Boolean);
+  const names = pair
+    .split(/[,，]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.length !== 2) return undefined;
   const a = findNode(graph, names[0]!)?.entity ?? names[0]!;
   const b = findNode(graph, names[1]!)?.entity ?? names[1]!;
@@ -163,7 +184,10 @@ export function queryPair(graph: EntityGraph, pair: string): PairResult | undefi
 }
 
 function findNode(graph: EntityGraph, entity: string): GraphNode | undefined {
-  return graph.nodes.find((n) => n.entity === entity) ?? graph.nodes.find((n) => n.entity.toLowerCase() === entity.toLowerCase());
+  return (
+    graph.nodes.find((n) => n.entity === entity) ??
+    graph.nodes.find((n) => n.entity.toLowerCase() === entity.toLowerCase())
+  );
 }
 
 function byMentions(a: GraphNode, b: GraphNode): number {

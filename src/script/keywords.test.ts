@@ -14,7 +14,8 @@ describe('Chinese keywords (jieba POS)', () => {
   it('drops particles, pronouns, numbers, single characters and generic words', () => {
     const words = kw('我们今天用户的问题是第1次调试同步服务，数据库连接池耗尽了');
     expect(words).toEqual(expect.arrayContaining(['调试', '数据库', '连接池', '耗尽']));
-    for (const w of ['我们', '今天', '用户', '问题', '的', '了', '第', '1', '是']) expect(words).not.toContain(w);
+    for (const w of ['我们', '今天', '用户', '问题', '的', '了', '第', '1', '是'])
+      expect(words).not.toContain(w);
   });
 
   it('returns each keyword once, in order of first appearance', () => {
@@ -22,14 +23,25 @@ describe('Chinese keywords (jieba POS)', () => {
   });
 
   it('uses the tagger it is given', () => {
-    const words = extractKeywords('甲乙丙', { stopwords, tagger: () => [{ word: '甲乙', tag: 'n' }, { word: '丙丁', tag: 'x' }] });
+    const words = extractKeywords('甲乙丙', {
+      stopwords,
+      tagger: () => [
+        { word: '甲乙', tag: 'n' },
+        { word: '丙丁', tag: 'x' },
+      ],
+    });
     expect(words).toEqual(['甲乙']);
   });
 });
 
 describe('English keywords', () => {
   it('drops stop words, weekdays and months and folds plurals of lower-case words', () => {
-    expect(kw('Caroline went to the LGBTQ support groups on Monday in May')).toEqual(['caroline', 'lgbtq', 'support', 'group']);
+    expect(kw('Caroline went to the LGBTQ support groups on Monday in May')).toEqual([
+      'caroline',
+      'lgbtq',
+      'support',
+      'group',
+    ]);
   });
 
   it('keeps names ending in s and strips possessives', () => {

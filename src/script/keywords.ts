@@ -16,9 +16,23 @@ export type PosTagger = (text: string) => readonly TaggedWord[];
  * code kept only nouns + vn, which dropped structural verbs such as 拒绝, 逃避, 失控).
  */
 export const KEPT_ZH_TAGS: ReadonlySet<string> = new Set([
-  'n', 'nr', 'nrt', 'nrfg', 'ns', 'nt', 'nz', 'ng', 'j', // nouns, names, places, organisations, abbreviations
-  'v', 'vn', 'vd', 'vi', 'vg', // verbs, verbal nouns
-  'a', 'an', 'ag', // adjectives
+  'n',
+  'nr',
+  'nrt',
+  'nrfg',
+  'ns',
+  'nt',
+  'nz',
+  'ng',
+  'j', // nouns, names, places, organisations, abbreviations
+  'v',
+  'vn',
+  'vd',
+  'vi',
+  'vg', // verbs, verbal nouns
+  'a',
+  'an',
+  'ag', // adjectives
 ]);
 
 /** Minimum lengths: CJK words ≥ 2 characters (SEEDS §1.7), Latin words ≥ 3 letters. */

@@ -3,7 +3,14 @@ import { renderScanMarkdown, scanUnindexed, type ScanEpisode, type ScanNarrative
 
 const T = Date.UTC(2026, 2, 1, 9);
 const MIN = 60_000;
-const ep = (id: number, minute: number, role: string | null, session: string | null = 's1', hasEmbedding = true, content = `turn ${id}`): ScanEpisode => ({
+const ep = (
+  id: number,
+  minute: number,
+  role: string | null,
+  session: string | null = 's1',
+  hasEmbedding = true,
+  content = `turn ${id}`,
+): ScanEpisode => ({
   id,
   content,
   role,
@@ -39,9 +46,17 @@ describe('scanUnindexed', () => {
 
   it('track B chunks the turns after the newest narrative by ≤ 10-minute gaps per session and drops chunks under 3 turns', () => {
     expect(scan.trackB.since).toBe(T);
-    expect(scan.trackB.chunks.map((c) => c.episodeIds)).toEqual([[6, 7, 8], [12, 13, 14]]);
+    expect(scan.trackB.chunks.map((c) => c.episodeIds)).toEqual([
+      [6, 7, 8],
+      [12, 13, 14],
+    ]);
     expect(scan.trackB.chunks.map((c) => c.chunkId)).toEqual([1, 2]);
-    expect(scan.trackB.chunks[0]).toMatchObject({ session: 's1', start: T + 2 * MIN, end: T + 15 * MIN, entryCount: 3 });
+    expect(scan.trackB.chunks[0]).toMatchObject({
+      session: 's1',
+      start: T + 2 * MIN,
+      end: T + 15 * MIN,
+      entryCount: 3,
+    });
     expect(scan.trackB.chunks[1]!.turns.map((t) => t.role)).toEqual(['user', 'assistant', 'user']);
     expect(scan.trackB.droppedTurns).toBe(2);
   });
@@ -59,7 +74,9 @@ describe('scanUnindexed', () => {
 
   it('renders markdown with chunk headers, context_ids and rows cut to 300 characters', () => {
     const long = ep(20, 40, 'user', 's3', true, 'x'.repeat(400));
-    const md = renderScanMarkdown(scanUnindexed(narratives, [...episodes, long, ep(21, 41, 'assistant', 's3'), ep(22, 42, 'user', 's3')]));
+    const md = renderScanMarkdown(
+      scanUnindexed(narratives, [...episodes, long, ep(21, 41, 'assistant', 's3'), ep(22, 42, 'user', 's3')]),
+    );
     expect(md).toContain('Track A: 2 narratives without source_links (ids 1, 2)');
     expect(md).toContain('## Chunk 1: 2026-03-01 09:02, 3 entries (session s1)');
     expect(md).toContain('context_ids: [6, 7, 8]');

@@ -70,13 +70,18 @@ const TAGGED_TURN = /^\[(USER|ASSISTANT)\]/i;
  * prefix) strictly after `since`, leaves out turns some narrative already links, groups them by session and
  * cuts each session's turns into chunks at gaps over `gapMs`.
  */
-export function scanUnindexed(narratives: readonly ScanNarrative[], episodes: readonly ScanEpisode[], opts: ScanOptions = {}): Layer0Scan {
+export function scanUnindexed(
+  narratives: readonly ScanNarrative[],
+  episodes: readonly ScanEpisode[],
+  opts: ScanOptions = {},
+): Layer0Scan {
   const gapMs = opts.gapMs ?? SCAN_DEFAULTS.gapMs;
   const minTurns = opts.minTurns ?? SCAN_DEFAULTS.minTurns;
   const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
   const unlinked = narratives.filter((n) => !n.sourceLinks || n.sourceLinks.length === 0).sort(byId);
   const unembedded = narratives.filter((n) => !n.hasEmbedding).sort(byId);
-  const since = opts.since ?? (narratives.length > 0 ? Math.max(...narratives.map((n) => n.createdAt)) : null);
+  const since =
+    opts.since ?? (narratives.length > 0 ? Math.max(...narratives.map((n) => n.createdAt)) : null);
   const linked = new Set(narratives.flatMap((n) => n.sourceLinks ?? []));
   const turns = episodes
     .filter((e) => (since === null || e.createdAt > since) && !linked.has(e.id) && isTurn(e))
@@ -109,7 +114,13 @@ export function scanUnindexed(narratives: readonly ScanNarrative[], episodes: re
     trackA: { count: unlinked.length, narrativeIds: unlinked.map((n) => n.id) },
     trackB: { since, turnCount: turns.length, droppedTurns: dropped, chunks },
     trackC: { count: unembedded.length, narrativeIds: unembedded.map((n) => n.id) },
-    trackD: { count: episodes.filter((e) => !e.hasEmbedding).length, episodeIds: episodes.filter((e) => !e.hasEmbedding).map((e) => e.id).sort((a, b) => a - b) },
+    trackD: {
+      count: episodes.filter((e) => !e.hasEmbedding).length,
+      episodeIds: episodes
+        .filter((e) => !e.hasEmbedding)
+        .map((e) => e.id)
+        .sort((a, b) => a - b),
+    },
   };
 }
 
@@ -138,19 +149,30 @@ function toChunk(list: readonly ScanEpisode[]): ScanChunk {
 export function renderScanMarkdown(scan: Layer0Scan, maxChars = 300): string {
   const lines = ['# Layer 0 scan', ''];
   const a = scan.trackA;
-  lines.push(`- Track A: ${a.count} narratives without source_links${a.count > 0 && a.count <= 10 ? ` (ids ${a.narrativeIds.join(', ')})` : ''}`);
+  lines.push(
+    `- Track A: ${a.count} narratives without source_links${a.count > 0 && a.count <= 10 ? ` (ids ${a.narrativeIds.join(', ')})` : ''}`,
+  );
   const b = scan.trackB;
-  lines.push(`- Track B: ${b.chunks.length} chunks from ${b.turnCount} turns since ${b.since === null ? 'the beginning' : stamp(b.since)} (${b.droppedTurns} turns in chunks under the minimum left out)`);
+  lines.push(
+    `- Track B: ${b.chunks.length} chunks from ${b.turnCount} turns since ${b.since === null ? 'the beginning' : stamp(b.since)} (${b.droppedTurns} turns in chunks under the minimum left out)`,
+  );
   const c = scan.trackC;
-  lines.push(`- Track C: ${c.count} narratives without an embedding${c.count > 0 ? ` (first ids ${c.narrativeIds.slice(0, 5).join(', ')})` : ''}`);
+  lines.push(
+    `- Track C: ${c.count} narratives without an embedding${c.count > 0 ? ` (first ids ${c.narrativeIds.slice(0, 5).join(', ')})` : ''}`,
+  );
   lines.push(`- Track D: ${scan.trackD.count} episodes without an embedding`);
   for (const ch of b.chunks) {
-    lines.push('', `## Chunk ${ch.chunkId}: ${stamp(ch.start)}, ${ch.entryCount} entries${ch.session ? ` (session ${ch.session})` : ''}`);
+    lines.push(
+      '',
+      `## Chunk ${ch.chunkId}: ${stamp(ch.start)}, ${ch.entryCount} entries${ch.session ? ` (session ${ch.session})` : ''}`,
+    );
     lines.push(`context_ids: [${ch.episodeIds.join(', ')}]`);
     for (const t of ch.turns) {
       const text = t.content.replace(/\s+/g, ' ').trim();
       const body = TAGGED_TURN.test(text) ? text : `[${t.role.toUpperCase()}] ${text}`;
-      lines.push(`- ${stamp(t.at).slice(11)} ${[...body].length > maxChars ? `${[...body].slice(0, maxChars).join('')}…` : body}`);
+      lines.push(
+        `- ${stamp(t.at).slice(11)} ${[...body].length > maxChars ? `${[...body].slice(0, maxChars).join('')}…` : body}`,
+      );
     }
   }
   return lines.join('\n');

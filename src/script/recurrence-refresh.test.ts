@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeWeights, planNightlyWeights, refreshRecurrence, tagFrequencies, type WeightedDoc } from './recurrence-refresh.js';
+import {
+  normalizeWeights,
+  planNightlyWeights,
+  refreshRecurrence,
+  tagFrequencies,
+  type WeightedDoc,
+} from './recurrence-refresh.js';
 import { computeWeight } from './weight-policy.js';
 
 const T = Date.UTC(2026, 0, 1);
@@ -10,7 +16,13 @@ function doc(id: number, tags: string[], over: Partial<WeightedDoc> = {}): Weigh
 
 describe('tagFrequencies', () => {
   it('counts the other narratives sharing at least one tag, once each, with tags trimmed and case-folded', () => {
-    const docs = [doc(1, ['调试', 'db']), doc(2, ['调试']), doc(3, [' DB ', '调试']), doc(4, ['other']), doc(5, [])];
+    const docs = [
+      doc(1, ['调试', 'db']),
+      doc(2, ['调试']),
+      doc(3, [' DB ', '调试']),
+      doc(4, ['other']),
+      doc(5, []),
+    ];
     const f = tagFrequencies(docs);
     expect(f.get(1)).toBe(2);
     expect(f.get(2)).toBe(2);
@@ -22,7 +34,17 @@ describe('tagFrequencies', () => {
 
 describe('refreshRecurrence', () => {
   it('maps frequency with the one README table (0 / 1-2 / 3-5 / 6-10 / 11+ → 1..5)', () => {
-    for (const [others, expected] of [[0, 1], [1, 2], [2, 2], [3, 3], [5, 3], [6, 4], [10, 4], [11, 5], [30, 5]] as const) {
+    for (const [others, expected] of [
+      [0, 1],
+      [1, 2],
+      [2, 2],
+      [3, 3],
+      [5, 3],
+      [6, 4],
+      [10, 4],
+      [11, 5],
+      [30, 5],
+    ] as const) {
       const docs = Array.from({ length: others + 1 }, (_, i) => doc(i + 1, ['t'], { recurrence: 9 }));
       const u = refreshRecurrence(docs);
       expect(u[0]).toMatchObject({ id: 1, recurrence: expected });
@@ -30,9 +52,19 @@ describe('refreshRecurrence', () => {
   });
 
   it('recomputes the weight of a changed row from its four scores and leaves unchanged or untagged rows alone', () => {
-    const docs = [doc(1, ['a'], { recurrence: 2 }), doc(2, ['a'], { recurrence: 1, importance: 5 }), doc(3, [], { recurrence: 4 })];
+    const docs = [
+      doc(1, ['a'], { recurrence: 2 }),
+      doc(2, ['a'], { recurrence: 1, importance: 5 }),
+      doc(3, [], { recurrence: 4 }),
+    ];
     const u = refreshRecurrence(docs);
-    expect(u).toEqual([{ id: 2, recurrence: 2, weight: computeWeight({ importance: 5, emotional: 3, recurrence: 2, unresolved: 3 }) }]);
+    expect(u).toEqual([
+      {
+        id: 2,
+        recurrence: 2,
+        weight: computeWeight({ importance: 5, emotional: 3, recurrence: 2, unresolved: 3 }),
+      },
+    ]);
   });
 });
 
@@ -46,14 +78,20 @@ describe('normalizeWeights', () => {
   });
 
   it('does nothing below 0.7, or with fewer than 5 rows', () => {
-    expect(normalizeWeights(Array.from({ length: 10 }, (_, i) => ({ ...doc(i, []), weight: 0.65 })))).toEqual([]);
-    expect(normalizeWeights(Array.from({ length: 4 }, (_, i) => ({ ...doc(i, []), weight: 0.95 })))).toEqual([]);
+    expect(normalizeWeights(Array.from({ length: 10 }, (_, i) => ({ ...doc(i, []), weight: 0.65 })))).toEqual(
+      [],
+    );
+    expect(normalizeWeights(Array.from({ length: 4 }, (_, i) => ({ ...doc(i, []), weight: 0.95 })))).toEqual(
+      [],
+    );
   });
 });
 
 describe('planNightlyWeights', () => {
   it('refreshes recurrence first, then normalises on the refreshed weights, and reports bands', () => {
-    const docs = Array.from({ length: 12 }, (_, i) => doc(i + 1, ['shared'], { importance: 5, emotional: 5, unresolved: 5, recurrence: 1 }));
+    const docs = Array.from({ length: 12 }, (_, i) =>
+      doc(i + 1, ['shared'], { importance: 5, emotional: 5, unresolved: 5, recurrence: 1 }),
+    );
     const plan = planNightlyWeights(docs);
     expect(plan.refreshed).toBe(12); // 11 others → recurrence 5
     expect(plan.rescaled).toBe(12); // every weight became 1.0 > 0.7

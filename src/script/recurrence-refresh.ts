@@ -86,7 +86,10 @@ export function refreshRecurrence(docs: readonly WeightedDoc[]): WeightUpdate[] 
 }
 
 /** Nightly anti-inflation (SEEDS §1.5.1 batch normalisation): the newest `window` weights rescaled to average 0.6 when above 0.7. */
-export function normalizeWeights(docs: readonly WeightedDoc[], window: number = ANTI_INFLATION.nightlyWindow): WeightUpdate[] {
+export function normalizeWeights(
+  docs: readonly WeightedDoc[],
+  window: number = ANTI_INFLATION.nightlyWindow,
+): WeightUpdate[] {
   const newest = [...docs].sort((a, b) => b.createdAt - a.createdAt || b.id - a.id).slice(0, window);
   const scaled = antiInflate(newest.map((d) => d.weight));
   if (!scaled) return [];

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from './seeded-rng.js';
-import { buildSoftClusters, clusterKeywords, routeQuery, softClusterCount, type SoftItem } from './soft-clusters.js';
+import {
+  buildSoftClusters,
+  clusterKeywords,
+  routeQuery,
+  softClusterCount,
+  type SoftItem,
+} from './soft-clusters.js';
 
 /** Three topics in 12-d space, 10 narratives each; item i belongs to topic i % 3 and carries its keywords. */
 function topicItems(): SoftItem[] {
@@ -33,12 +39,16 @@ describe('buildSoftClusters', () => {
   const built = buildSoftClusters(items, { k: 3, rng: mulberry32(42) });
 
   it('puts each topic in its own cluster, named after its members’ keywords', () => {
-    const primary = new Map(built.memberships.filter((m) => m.rank === 0).map((m) => [m.narrativeId, m.cluster]));
+    const primary = new Map(
+      built.memberships.filter((m) => m.rank === 0).map((m) => [m.narrativeId, m.cluster]),
+    );
     for (let t = 0; t < 3; t++) {
       const clusters = new Set(items.filter((_, i) => i % 3 === t).map((it) => primary.get(it.id)));
       expect(clusters.size).toBe(1);
     }
-    expect(built.clusters.map((c) => c.name).sort()).toEqual(['beach / camping', '判断 / 审查', '数据库 / 连接池'].sort());
+    expect(built.clusters.map((c) => c.name).sort()).toEqual(
+      ['beach / camping', '判断 / 审查', '数据库 / 连接池'].sort(),
+    );
     for (const c of built.clusters) expect(c.primaryCount).toBe(10);
   });
 
@@ -82,13 +92,29 @@ describe('buildSoftClusters', () => {
 
 describe('clusterKeywords', () => {
   it('prefers words frequent in the cluster and rare outside it, and needs two holders', () => {
-    const df = new Map([['common', 50], ['rare', 3], ['single', 1]]);
-    expect(clusterKeywords([['common', 'rare', 'single'], ['common', 'rare']], df, 100)).toEqual(['rare', 'common']);
+    const df = new Map([
+      ['common', 50],
+      ['rare', 3],
+      ['single', 1],
+    ]);
+    expect(
+      clusterKeywords(
+        [
+          ['common', 'rare', 'single'],
+          ['common', 'rare'],
+        ],
+        df,
+        100,
+      ),
+    ).toEqual(['rare', 'common']);
   });
 });
 
 describe('routeQuery', () => {
-  const clusters = [0, 1, 2, 3, 4].map((index) => ({ index, centroid: Array.from({ length: 5 }, (_, q) => (q === index ? 1 : 0)) }));
+  const clusters = [0, 1, 2, 3, 4].map((index) => ({
+    index,
+    centroid: Array.from({ length: 5 }, (_, q) => (q === index ? 1 : 0)),
+  }));
   const adjacency = [
     { a: 0, b: 3, shared: 7 },
     { a: 0, b: 4, shared: 2 },

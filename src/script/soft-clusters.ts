@@ -63,7 +63,8 @@ export function softClusterCount(n: number): number {
 
 /** Clusters `items` by cosine k-means; each item joins its 3 nearest clusters. Needs at least one item. */
 export function buildSoftClusters(items: readonly SoftItem[], opts: SoftClusterOptions): SoftClustering {
-  if (items.length === 0) throw new TidepoolError('invalid_input', 'soft clustering needs at least one vector');
+  if (items.length === 0)
+    throw new TidepoolError('invalid_input', 'soft clustering needs at least one vector');
   const k = opts.k ?? softClusterCount(items.length);
   const fit = cosineKMeans(
     items.map((i) => i.vector),
@@ -93,7 +94,11 @@ export function buildSoftClusters(items: readonly SoftItem[], opts: SoftClusterO
   });
   const df = documentFrequencies(items);
   const clusters = fit.centroids.map((c, index) => {
-    const keywords = clusterKeywords(primary[index]!.map((row) => items[row]!.keywords ?? []), df, items.length);
+    const keywords = clusterKeywords(
+      primary[index]!.map((row) => items[row]!.keywords ?? []),
+      df,
+      items.length,
+    );
     return {
       index,
       name: keywords.length > 0 ? keywords.join(' / ') : `cluster ${index + 1}`,
@@ -106,7 +111,15 @@ export function buildSoftClusters(items: readonly SoftItem[], opts: SoftClusterO
   const adjacency = [...shared]
     .map(([key, n]) => ({ a: Math.floor(key / k), b: key % k, shared: n }))
     .sort((x, y) => x.a - y.a || x.b - y.b);
-  return { k, clusters, memberships, adjacency, iterations: fit.iterations, converged: fit.converged, fittedOn: fit.fittedOn };
+  return {
+    k,
+    clusters,
+    memberships,
+    adjacency,
+    iterations: fit.iterations,
+    converged: fit.converged,
+    fittedOn: fit.fittedOn,
+  };
 }
 
 function documentFrequencies(items: readonly SoftItem[]): Map<string, number> {
@@ -119,7 +132,12 @@ function documentFrequencies(items: readonly SoftItem[]): Map<string, number> {
  * The top 3 keywords of a cluster by (members holding it) × ln(1 + N / DF): frequent inside, rare outside.
  * A keyword must be held by 2 members when the cluster has 2 or more, so one odd member cannot name it.
  */
-export function clusterKeywords(memberKeywords: readonly (readonly string[])[], df: ReadonlyMap<string, number>, n: number, top = 3): string[] {
+export function clusterKeywords(
+  memberKeywords: readonly (readonly string[])[],
+  df: ReadonlyMap<string, number>,
+  n: number,
+  top = 3,
+): string[] {
   const tf = new Map<string, number>();
   for (const kws of memberKeywords) for (const w of new Set(kws)) tf.set(w, (tf.get(w) ?? 0) + 1);
   const minTf = memberKeywords.length >= 2 ? 2 : 1;
@@ -169,7 +187,8 @@ export function routeQuery(
 }
 
 function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length) throw new TidepoolError('invalid_input', `query has ${a.length} dimensions, clusters ${b.length}`);
+  if (a.length !== b.length)
+    throw new TidepoolError('invalid_input', `query has ${a.length} dimensions, clusters ${b.length}`);
   let dot = 0;
   let na = 0;
   let nb = 0;

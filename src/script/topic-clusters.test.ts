@@ -7,7 +7,12 @@ const kw = createKeywordExtractor({ stopwords: loadStopwords() });
 const T0 = Date.UTC(2026, 0, 1);
 
 function docsFrom(texts: readonly string[]): TopicDoc[] {
-  return texts.map((t, i) => ({ id: i + 1, keywords: kw(t), weight: 0.5 + i / 100, createdAt: T0 + i * 60_000 }));
+  return texts.map((t, i) => ({
+    id: i + 1,
+    keywords: kw(t),
+    weight: 0.5 + i / 100,
+    createdAt: T0 + i * 60_000,
+  }));
 }
 
 /** Twelve Chinese narratives: 调试/同步/服务 in all 12, 数据库/连接池/耗尽 in the first 3, 缓存 in 2. */
@@ -25,18 +30,22 @@ describe('document-frequency thresholds (N = 12: keep 3 ≤ DF < max(4, ⌊12·0
 
   it('keeps a word in 3 of 12 narratives', () => {
     expect(result.maxDf).toBe(4);
-    expect(names).toContain('数据库');
-    expect(result.clusters.find((c) => c.name === '数据库')).toMatchObject({ narrativeIds: [1, 2, 3], size: 3 });
+    expect(names.sort()).toEqual(['数据库', '耗尽', '连接池'].sort());
+    expect(result.clusters.find((c) => c.name === '数据库')).toMatchObject({
+      narrativeIds: [1, 2, 3],
+      size: 3,
+    });
   });
 
   it('drops a word in 12 of 12 narratives as generic', () => {
     expect(names).not.toContain('调试');
-    expect(result.dropped.generic).toContain('调试');
+    expect(result.dropped.generic).toBe(2); // 调试 and 服务
+    expect(JSON.stringify(result)).not.toContain('"调试"');
   });
 
   it('drops a word in 2 of 12 narratives as too rare', () => {
     expect(names).not.toContain('缓存');
-    expect(result.dropped.rare).toBeGreaterThan(0);
+    expect(result.dropped.rare).toBe(2); // 缓存 and 失效
   });
 
   it('reports size, newest activity, average weight and idf per cluster', () => {
@@ -96,18 +105,32 @@ describe('Jaccard merging', () => {
     ...[1, 2, 3, 4].map((id) => ({ id, keywords: ['alpha', 'beta'], weight: 0.5, createdAt: T0 })),
     { id: 5, keywords: ['beta', 'gamma'], weight: 0.5, createdAt: T0 },
     ...[6, 7, 8].map((id) => ({ id, keywords: ['gamma'], weight: 0.5, createdAt: T0 })),
-    ...Array.from({ length: 22 }, (_, i) => ({ id: 100 + i, keywords: [`z${i}`], weight: 0.5, createdAt: T0 })),
+    ...Array.from({ length: 22 }, (_, i) => ({
+      id: 100 + i,
+      keywords: [`z${i}`],
+      weight: 0.5,
+      createdAt: T0,
+    })),
   ];
 
   it('is off by default: every kept word is its own cluster', () => {
-    expect(buildTopicClusters(docs).clusters.map((c) => c.name).sort()).toEqual(['alpha', 'beta', 'gamma']);
+    expect(
+      buildTopicClusters(docs)
+        .clusters.map((c) => c.name)
+        .sort(),
+    ).toEqual(['alpha', 'beta', 'gamma']);
   });
 
   it('joins words whose narrative sets overlap by Jaccard ≥ 0.7, naming the cluster by its top words by IDF', () => {
     const r = buildTopicClusters(docs, { merge: true });
     // alpha {1-4} and beta {1-5}: 4/5 = 0.8 → joined; beta and gamma {5-8}: 1/8 → apart.
     expect(r.clusters).toHaveLength(2);
-    expect(r.clusters[0]).toMatchObject({ name: 'alpha / beta', keywords: ['alpha', 'beta'], narrativeIds: [1, 2, 3, 4, 5], size: 5 });
+    expect(r.clusters[0]).toMatchObject({
+      name: 'alpha / beta',
+      keywords: ['alpha', 'beta'],
+      narrativeIds: [1, 2, 3, 4, 5],
+      size: 5,
+    });
     expect(r.clusters[1]).toMatchObject({ name: 'gamma', narrativeIds: [5, 6, 7, 8] });
   });
 

@@ -39,8 +39,11 @@ export interface TopicClusterOptions {
 /** Clusters plus the vocabulary decisions, so a report can say why a word is missing. */
 export interface TopicClustering {
   clusters: TopicCluster[];
-  /** Words dropped as too rare (DF < minFreq) and as too generic (DF ≥ maxDf). */
-  dropped: { rare: number; generic: string[] };
+  /**
+   * How many words were dropped as too rare (DF < minFreq) and as too generic (DF ≥ maxDf). Counts, not words:
+   * a `--json` listing of topics must not name the generic words it dropped.
+   */
+  dropped: { rare: number; generic: number };
   /** The generic threshold used: max(minFreq + 1, ⌊N · maxDfRatio⌋). */
   maxDf: number;
   docCount: number;
@@ -64,7 +67,10 @@ export const TOPIC_DEFAULTS = { minFreq: 3, maxDfRatio: 0.2, merge: false, minJa
  * word is a cluster, or with `merge` the kept words that co-occur and overlap by Jaccard ≥ minJaccard are joined.
  * Output is sorted by size, then name, so the same docs always give the same list.
  */
-export function buildTopicClusters(docs: readonly TopicDoc[], opts: TopicClusterOptions = {}): TopicClustering {
+export function buildTopicClusters(
+  docs: readonly TopicDoc[],
+  opts: TopicClusterOptions = {},
+): TopicClustering {
   const minFreq = opts.minFreq ?? TOPIC_DEFAULTS.minFreq;
   const ratio = opts.maxDfRatio ?? TOPIC_DEFAULTS.maxDfRatio;
   const n = docs.length;
@@ -79,17 +85,23 @@ export function buildTopicClusters(docs: readonly TopicDoc[], opts: TopicCluster
   });
   const kept = new Map<string, number[]>();
   let rare = 0;
-  const generic: string[] = [];
+  let generic = 0;
   for (const [w, list] of postings) {
     if (list.length < minFreq) rare++;
-    else if (list.length >= maxDf) generic.push(w);
+    else if (list.length >= maxDf) generic++;
     else kept.set(w, list);
   }
   const idf = (df: number) => Math.log(n / df);
-  const groups = opts.merge ? mergeWords(docs, kept, opts.minJaccard ?? TOPIC_DEFAULTS.minJaccard) : [...kept.keys()].map((w) => [w]);
+  const groups = opts.merge
+    ? mergeWords(docs, kept, opts.minJaccard ?? TOPIC_DEFAULTS.minJaccard)
+    : [...kept.keys()].map((w) => [w]);
   const clusters = groups.map((words) => {
-    const ranked = [...words].sort((a, b) => idf(kept.get(b)!.length) - idf(kept.get(a)!.length) || cmp(a, b));
-    const members = [...new Set(words.flatMap((w) => kept.get(w)!))].map((i) => docs[i]!).sort((a, b) => a.id - b.id);
+    const ranked = [...words].sort(
+      (a, b) => idf(kept.get(b)!.length) - idf(kept.get(a)!.length) || cmp(a, b),
+    );
+    const members = [...new Set(words.flatMap((w) => kept.get(w)!))]
+      .map((i) => docs[i]!)
+      .sort((a, b) => a.id - b.id);
     const size = members.length;
     return {
       name: ranked.slice(0, 3).join(' / '),
@@ -102,11 +114,15 @@ export function buildTopicClusters(docs: readonly TopicDoc[], opts: TopicCluster
     };
   });
   clusters.sort((a, b) => b.size - a.size || cmp(a.name, b.name));
-  return { clusters, dropped: { rare, generic: generic.sort(cmp) }, maxDf, docCount: n };
+  return { clusters, dropped: { rare, generic }, maxDf, docCount: n };
 }
 
 /** Union-find over kept words: a pair sharing a document with Jaccard(docs) ≥ minJaccard is joined. */
-function mergeWords(docs: readonly TopicDoc[], kept: ReadonlyMap<string, number[]>, minJaccard: number): string[][] {
+function mergeWords(
+  docs: readonly TopicDoc[],
+  kept: ReadonlyMap<string, number[]>,
+  minJaccard: number,
+): string[][] {
   const words = [...kept.keys()].sort(cmp);
   const index = new Map(words.map((w, i) => [w, i]));
   const parent = words.map((_, i) => i);
@@ -119,7 +135,10 @@ function mergeWords(docs: readonly TopicDoc[], kept: ReadonlyMap<string, number[
   };
   const checked = new Set<string>();
   for (const d of docs) {
-    const inDoc = [...new Set(d.keywords)].filter((w) => kept.has(w)).map((w) => index.get(w)!).sort((a, b) => a - b);
+    const inDoc = [...new Set(d.keywords)]
+      .filter((w) => kept.has(w))
+      .map((w) => index.get(w)!)
+      .sort((a, b) => a - b);
     for (let x = 0; x < inDoc.length; x++) {
       for (let y = x + 1; y < inDoc.length; y++) {
         const a = inDoc[x]!;

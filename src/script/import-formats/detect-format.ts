@@ -42,14 +42,19 @@ function fromWholeJson(t: string): ImportFormat | undefined {
   if (!isRecord(first)) return undefined;
   if (isRecord(first['conversation'])) return 'locomo';
   if (Array.isArray(first['messages'])) {
-    return ['session_start', 'last_updated', 'platform', 'session_id'].some((k) => k in first) ? 'hermes' : 'openai-jsonl';
+    return ['session_start', 'last_updated', 'platform', 'session_id'].some((k) => k in first)
+      ? 'hermes'
+      : 'openai-jsonl';
   }
   if (typeof first['role'] === 'string') return 'openai-jsonl';
   return lineFormat(first, true);
 }
 
 function fromJsonLines(t: string): ImportFormat | undefined {
-  const lines = t.split(/\r?\n/).filter((l) => l.trim()).slice(0, 20);
+  const lines = t
+    .split(/\r?\n/)
+    .filter((l) => l.trim())
+    .slice(0, 20);
   let index = 0;
   for (const raw of lines) {
     let v: unknown;
@@ -70,10 +75,12 @@ function fromJsonLines(t: string): ImportFormat | undefined {
 function lineFormat(v: Record<string, unknown>, first: boolean): ImportFormat | undefined {
   const type = typeof v['type'] === 'string' ? v['type'] : undefined;
   if (type && CODEX_TYPES.has(type) && 'payload' in v) return 'codex';
-  if (type && CLAUDE_TYPES.has(type) && ('sessionId' in v || 'uuid' in v || 'leafUuid' in v)) return 'claude-code';
+  if (type && CLAUDE_TYPES.has(type) && ('sessionId' in v || 'uuid' in v || 'leafUuid' in v))
+    return 'claude-code';
   if (v['role'] === 'session_meta') return 'hermes';
   // An old Codex rollout opens with a bare `{id, timestamp, instructions}` line.
-  if (first && typeof v['id'] === 'string' && 'timestamp' in v && 'instructions' in v && !('role' in v)) return 'codex';
+  if (first && typeof v['id'] === 'string' && 'timestamp' in v && 'instructions' in v && !('role' in v))
+    return 'codex';
   if (typeof v['role'] === 'string' || Array.isArray(v['messages'])) return 'openai-jsonl';
   return undefined;
 }

@@ -1,7 +1,15 @@
 /** The shape every session-import parser returns: plain turns with a stable idempotency key each. */
 
 /** Transcript formats `tidepool import --format` reads. */
-export const IMPORT_FORMATS = ['claude-code', 'codex', 'hermes', 'openai-jsonl', 'markdown', 'locomo', 'tideline'] as const;
+export const IMPORT_FORMATS = [
+  'claude-code',
+  'codex',
+  'hermes',
+  'openai-jsonl',
+  'markdown',
+  'locomo',
+  'tideline',
+] as const;
 /** One import format. */
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 

@@ -1,6 +1,14 @@
 /** Claude Code session transcripts (`~/.claude/projects/<project>/<session>.jsonl`) as imported turns. */
 import type { ImportedTurn, ParsedTranscript, ParseOptions } from './imported-turn.js';
-import { clipTool, compactJson, contentText, isRecord, readJsonLines, str, toEpochMs } from './read-json-lines.js';
+import {
+  clipTool,
+  compactJson,
+  contentText,
+  isRecord,
+  readJsonLines,
+  str,
+  toEpochMs,
+} from './read-json-lines.js';
 
 /**
  * Reads a Claude Code JSONL transcript. Lines of type `user`/`assistant` carry `message.content`, a string or a
@@ -61,7 +69,18 @@ export function parseClaudeCode(text: string, opts: ParseOptions): ParsedTranscr
       } else if (bt === 'tool_use') {
         flush();
         const name = str(block['name']) ?? 'tool';
-        const turn = push(clipTool({ role: 'tool', tool: name, content: `${name} ${compactJson(block['input'])}`.trim(), ref: `${base}:${i}`, meta: { kind: 'tool_call', toolUseId: block['id'] } }, opts.maxToolChars));
+        const turn = push(
+          clipTool(
+            {
+              role: 'tool',
+              tool: name,
+              content: `${name} ${compactJson(block['input'])}`.trim(),
+              ref: `${base}:${i}`,
+              meta: { kind: 'tool_call', toolUseId: block['id'] },
+            },
+            opts.maxToolChars,
+          ),
+        );
         if (str(block['id'])) callByToolUseId.set(str(block['id'])!, turn);
       } else if (bt === 'tool_result') {
         flush();
@@ -69,7 +88,19 @@ export function parseClaudeCode(text: string, opts: ParseOptions): ParsedTranscr
         const ok = block['is_error'] !== true;
         if (call) call.ok = ok;
         const body = contentText(block['content']);
-        push(clipTool({ role: 'tool', ...(call?.tool ? { tool: call.tool } : {}), ok, content: body, ref: `${base}:${i}`, meta: { kind: 'tool_result', toolUseId: block['tool_use_id'] } }, opts.maxToolChars));
+        push(
+          clipTool(
+            {
+              role: 'tool',
+              ...(call?.tool ? { tool: call.tool } : {}),
+              ok,
+              content: body,
+              ref: `${base}:${i}`,
+              meta: { kind: 'tool_result', toolUseId: block['tool_use_id'] },
+            },
+            opts.maxToolChars,
+          ),
+        );
       } else skipped++; // thinking, redacted_thinking and blocks this parser does not know
     });
     flush();

@@ -1,6 +1,14 @@
 /** Codex CLI rollout transcripts (`~/.codex/sessions/YYYY/MM/DD/rollout-…-<uuid>.jsonl`) as imported turns. */
 import type { ImportedTurn, ParsedTranscript, ParseOptions } from './imported-turn.js';
-import { clipTool, compactJson, contentText, isRecord, readJsonLines, str, toEpochMs } from './read-json-lines.js';
+import {
+  clipTool,
+  compactJson,
+  contentText,
+  isRecord,
+  readJsonLines,
+  str,
+  toEpochMs,
+} from './read-json-lines.js';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 /** User messages Codex writes itself: environment and instruction blocks, not something the user said. */
@@ -18,7 +26,12 @@ export function parseCodex(text: string, opts: ParseOptions): ParsedTranscript {
   let session = UUID.exec(opts.fileId)?.[0] ?? opts.fileId;
   let cwd: string | undefined;
   for (const { value: v } of lines) {
-    const meta = str(v['type']) === 'session_meta' && isRecord(v['payload']) ? v['payload'] : v['type'] === undefined && str(v['id']) ? v : undefined;
+    const meta =
+      str(v['type']) === 'session_meta' && isRecord(v['payload'])
+        ? v['payload']
+        : v['type'] === undefined && str(v['id'])
+          ? v
+          : undefined;
     if (meta) {
       session = str(meta['id']) ?? session;
       cwd = str(meta['cwd']) ?? cwd;
@@ -41,19 +54,52 @@ export function parseCodex(text: string, opts: ParseOptions): ParsedTranscript {
     } else if (type === 'message') {
       const role = str(item['role']);
       const body = contentText(item['content']);
-      if ((role !== 'user' && role !== 'assistant') || !body.trim() || (role === 'user' && INJECTED.test(body))) skipped++;
+      if (
+        (role !== 'user' && role !== 'assistant') ||
+        !body.trim() ||
+        (role === 'user' && INJECTED.test(body))
+      )
+        skipped++;
       else turns.push({ ...base, role, content: body, ref });
     } else if (type === 'function_call' || type === 'custom_tool_call' || type === 'local_shell_call') {
       const name = str(item['name']) ?? (type === 'local_shell_call' ? 'local_shell' : 'tool');
-      const args = type === 'function_call' ? item['arguments'] : type === 'custom_tool_call' ? item['input'] : item['action'];
-      const turn = clipTool({ ...base, role: 'tool', tool: name, content: `${name} ${compactJson(args)}`.trim(), ref, meta: { ...base.meta, kind: 'tool_call', callId: item['call_id'] } }, opts.maxToolChars);
+      const args =
+        type === 'function_call'
+          ? item['arguments']
+          : type === 'custom_tool_call'
+            ? item['input']
+            : item['action'];
+      const turn = clipTool(
+        {
+          ...base,
+          role: 'tool',
+          tool: name,
+          content: `${name} ${compactJson(args)}`.trim(),
+          ref,
+          meta: { ...base.meta, kind: 'tool_call', callId: item['call_id'] },
+        },
+        opts.maxToolChars,
+      );
       turns.push(turn);
       if (str(item['call_id'])) callById.set(str(item['call_id'])!, turn);
     } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
       const call = callById.get(str(item['call_id']) ?? '');
       const { body, ok } = readOutput(item['output']);
       if (call && ok !== undefined) call.ok = ok;
-      turns.push(clipTool({ ...base, role: 'tool', ...(call?.tool ? { tool: call.tool } : {}), ...(ok !== undefined ? { ok } : {}), content: body, ref, meta: { ...base.meta, kind: 'tool_result', callId: item['call_id'] } }, opts.maxToolChars));
+      turns.push(
+        clipTool(
+          {
+            ...base,
+            role: 'tool',
+            ...(call?.tool ? { tool: call.tool } : {}),
+            ...(ok !== undefined ? { ok } : {}),
+            content: body,
+            ref,
+            meta: { ...base.meta, kind: 'tool_result', callId: item['call_id'] },
+          },
+          opts.maxToolChars,
+        ),
+      );
     } else skipped++; // reasoning, web_search_call and item types this parser does not know
   }
   return { turns, skipped, warnings };
@@ -69,9 +115,21 @@ interface Item {
 function itemOf(line: number, v: Record<string, unknown>): Item[] {
   const type = str(v['type']);
   const at = toEpochMs(v['timestamp']);
-  if ((type === 'response_item' || type === 'event_msg') && isRecord(v['payload'])) return [{ line, at, item: v['payload'], event: type === 'event_msg' }];
+  if ((type === 'response_item' || type === 'event_msg') && isRecord(v['payload']))
+    return [{ line, at, item: v['payload'], event: type === 'event_msg' }];
   // Older rollouts: response items stand alone on their line.
-  if (type && ['message', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'local_shell_call', 'reasoning'].includes(type)) {
+  if (
+    type &&
+    [
+      'message',
+      'function_call',
+      'function_call_output',
+      'custom_tool_call',
+      'custom_tool_call_output',
+      'local_shell_call',
+      'reasoning',
+    ].includes(type)
+  ) {
     return [{ line, at, item: v, event: false }];
   }
   return [];
@@ -84,7 +142,12 @@ function readOutput(output: unknown): { body: string; ok?: boolean } {
     const metadata = isRecord(raw['metadata']) ? raw['metadata'] : {};
     const code = metadata['exit_code'] ?? raw['exit_code'];
     const body = str(raw['output']) ?? str(raw['content']) ?? compactJson(raw);
-    const ok = typeof code === 'number' ? code === 0 : typeof raw['success'] === 'boolean' ? raw['success'] : undefined;
+    const ok =
+      typeof code === 'number'
+        ? code === 0
+        : typeof raw['success'] === 'boolean'
+          ? raw['success']
+          : undefined;
     return ok === undefined ? { body } : { body, ok };
   }
   return { body: typeof output === 'string' ? output : compactJson(output) };

@@ -2,7 +2,20 @@
 import type { ImportedTurn, ParsedTranscript } from './imported-turn.js';
 import { isRecord, str } from './read-json-lines.js';
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 /**
  * "1:56 pm on 8 May, 2023" → epoch ms, read as UTC (LoCoMo gives no zone). Undefined when it does not match.
@@ -70,7 +83,13 @@ export function parseLocomo(text: string): ParsedTranscript {
           session: `${sampleId}:session_${n}`,
           ...(at !== undefined ? { at } : {}),
           ref: `locomo:${sampleId}:${dia}${dup > 0 ? `#${dup + 1}` : ''}`,
-          meta: { sampleId, sessionNumber: n, diaId: dia, side: speaker === a ? 'a' : 'b', ...(Array.isArray(t['img_url']) ? { imgUrl: t['img_url'] } : {}) },
+          meta: {
+            sampleId,
+            sessionNumber: n,
+            diaId: dia,
+            side: speaker === a ? 'a' : 'b',
+            ...(Array.isArray(t['img_url']) ? { imgUrl: t['img_url'] } : {}),
+          },
         });
       });
     }

@@ -4,16 +4,21 @@ import { toEpochMs } from './read-json-lines.js';
 
 const ROLE_WORDS: ReadonlyArray<[ImportedTurn['role'], RegExp]> = [
   ['user', /^(user|human|you|me|question|用户|我|人类|提问)$/i],
-  ['assistant', /^(assistant|ai|bot|model|chatgpt|gpt[-\w.]*|claude[-\w. ]*|gemini[-\w. ]*|copilot|deepseek[-\w. ]*|answer|助手|助理|ai ?助手|回答)$/i],
+  [
+    'assistant',
+    /^(assistant|ai|bot|model|chatgpt|gpt[-\w.]*|claude[-\w. ]*|gemini[-\w. ]*|copilot|deepseek[-\w. ]*|answer|助手|助理|ai ?助手|回答)$/i,
+  ],
   ['system', /^(system|系统)$/i],
   ['tool', /^(tool|function|工具)$/i],
 ];
 
 const DAY_MS = 86_400_000;
-const TIME = /(\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?|\b\d{1,2}:\d{2}(?::\d{2})?\b)/;
+const TIME =
+  /(\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?|\b\d{1,2}:\d{2}(?::\d{2})?\b)/;
 const HEADING = /^#{1,6}\s+(.+?)\s*#*\s*$/;
 const BOLD = /^(?:\[([^\]]{1,40})\]\s*)?\*\*([^*]{1,60}?)(?:\*\*\s*[:：]|[:：]\s*\*\*)\s*(.*)$/;
-const PLAIN = /^(?:\[([^\]]{1,40})\]\s*)?([A-Za-z][\w.'-]*(?: [\w.'-]+){0,2}(?: ?\([^)]{1,40}\))?|[\p{Script=Han}]{1,6}(?: ?[(（][^)）]{1,40}[)）])?)\s*[:：]\s*(.*)$/u;
+const PLAIN =
+  /^(?:\[([^\]]{1,40})\]\s*)?([A-Za-z][\w.'-]*(?: [\w.'-]+){0,2}(?: ?\([^)]{1,40}\))?|[\p{Script=Han}]{1,6}(?: ?[(（][^)）]{1,40}[)）])?)\s*[:：]\s*(.*)$/u;
 
 interface Start {
   line: number;
@@ -36,15 +41,21 @@ export function parseMarkdownChat(text: string, opts: ParseOptions): ParsedTrans
   const counts = new Map<string, number>();
   for (const c of candidates) counts.set(c.start.name, (counts.get(c.start.name) ?? 0) + 1);
   // A name that is no role word must start two lines to be a speaker, so `**Note:** …` inside an answer stays text.
-  const starts = candidates.filter((c) => c.kind === 'heading' || roleOf(c.start.name) || (counts.get(c.start.name) ?? 0) >= 2).map((c) => c.start);
-  const docDate = front.date ?? firstDate(lines.slice(0, starts[0]?.line ?? lines.length)) ?? firstDate([opts.fileId]);
+  const starts = candidates
+    .filter((c) => c.kind === 'heading' || roleOf(c.start.name) || (counts.get(c.start.name) ?? 0) >= 2)
+    .map((c) => c.start);
+  const docDate =
+    front.date ?? firstDate(lines.slice(0, starts[0]?.line ?? lines.length)) ?? firstDate([opts.fileId]);
   const session = front.session ?? opts.fileId;
   const turns: ImportedTurn[] = [];
   let skipped = 0;
   let lastAt: number | undefined;
   starts.forEach((s, i) => {
     const end = starts[i + 1]?.line ?? lines.length;
-    const body = [s.rest, ...lines.slice(s.line + 1, end)].join('\n').replace(/(\n\s*(-{3,}|\*{3,}|_{3,})\s*)+$/, '').trim();
+    const body = [s.rest, ...lines.slice(s.line + 1, end)]
+      .join('\n')
+      .replace(/(\n\s*(-{3,}|\*{3,}|_{3,})\s*)+$/, '')
+      .trim();
     if (!body) return void skipped++;
     const role = roleOf(s.name);
     let at = s.time ? timeOf(s.time, docDate) : undefined;
@@ -64,7 +75,10 @@ export function parseMarkdownChat(text: string, opts: ParseOptions): ParsedTrans
   return { turns, skipped, warnings: starts.length === 0 ? ['no speaker turns found'] : [] };
 }
 
-function findStarts(lines: readonly string[], from: number): Array<{ kind: 'heading' | 'bold' | 'plain'; start: Start }> {
+function findStarts(
+  lines: readonly string[],
+  from: number,
+): Array<{ kind: 'heading' | 'bold' | 'plain'; start: Start }> {
   const out: Array<{ kind: 'heading' | 'bold' | 'plain'; start: Start }> = [];
   let fence = false;
   for (let i = from; i < lines.length; i++) {
@@ -86,7 +100,10 @@ function findStarts(lines: readonly string[], from: number): Array<{ kind: 'head
     const p = PLAIN.exec(line);
     if (p && !/^https?$/i.test(p[2]!)) {
       const label = splitLabel(p[2]!);
-      out.push({ kind: 'plain', start: { line: i, name: label.name, time: label.time ?? p[1], rest: p[3]! } });
+      out.push({
+        kind: 'plain',
+        start: { line: i, name: label.name, time: label.time ?? p[1], rest: p[3]! },
+      });
     }
   }
   return out;
@@ -113,7 +130,10 @@ function timeOf(time: string, docDate: number | undefined): number | undefined {
   if (/^\d{4}-/.test(time)) return toEpochMs(time);
   const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(time);
   if (!m || docDate === undefined) return undefined;
-  return Math.floor(docDate / DAY_MS) * DAY_MS + ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3] ?? 0)) * 1000;
+  return (
+    Math.floor(docDate / DAY_MS) * DAY_MS +
+    ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3] ?? 0)) * 1000
+  );
 }
 
 function firstDate(lines: readonly string[]): number | undefined {

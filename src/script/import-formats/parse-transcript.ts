@@ -8,7 +8,11 @@ import { parseMarkdownChat } from './parse-markdown-chat.js';
 import { parseOpenAiJsonl } from './parse-openai-jsonl.js';
 
 /** Parses `text` in a text format (every format but `tideline`). */
-export function parseTranscript(format: Exclude<ImportFormat, 'tideline'>, text: string, opts: ParseOptions): ParsedTranscript {
+export function parseTranscript(
+  format: Exclude<ImportFormat, 'tideline'>,
+  text: string,
+  opts: ParseOptions,
+): ParsedTranscript {
   switch (format) {
     case 'claude-code':
       return parseClaudeCode(text, opts);

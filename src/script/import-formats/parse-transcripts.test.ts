@@ -46,22 +46,37 @@ describe('Claude Code JSONL', () => {
     const [first, , call, result] = r.turns;
     expect(first!.at).toBe(Date.parse('2025-08-14T09:12:03.412Z'));
     expect(first!.session).toBe('5f0c2e4a-9d1b-4c3e-8a7f-2b6d1e9c0a11');
-    expect(first!.ref).toBe('claude-code:5f0c2e4a-9d1b-4c3e-8a7f-2b6d1e9c0a11:a1b2c3d4-0000-4000-8000-000000000001:0');
+    expect(first!.ref).toBe(
+      'claude-code:5f0c2e4a-9d1b-4c3e-8a7f-2b6d1e9c0a11:a1b2c3d4-0000-4000-8000-000000000001:0',
+    );
     expect(call).toMatchObject({ ok: false, meta: { kind: 'tool_call' } });
     expect(result).toMatchObject({ ok: false, tool: 'Bash', meta: { kind: 'tool_result' } });
     expect(r.turns[4]!.ok).toBe(true);
-    expect(r.turns[6]!.content).toBe('The pool allows 5 connections but the test opens 8 workers.\nI will raise max to 10 and release connections in afterEach.');
+    expect(r.turns[6]!.content).toBe(
+      'The pool allows 5 connections but the test opens 8 workers.\nI will raise max to 10 and release connections in afterEach.',
+    );
   });
 
   it('gives the same refs when imported twice and when the session file has grown', () => {
     expectIdempotent(() => parseClaudeCode(text, { fileId: 'x' }));
-    const grown = parseClaudeCode(`${text}{"type":"user","sessionId":"5f0c2e4a-9d1b-4c3e-8a7f-2b6d1e9c0a11","uuid":"new-1","timestamp":"2025-08-14T10:00:00Z","message":{"role":"user","content":"one more"}}\n`, { fileId: 'x' });
+    const grown = parseClaudeCode(
+      `${text}{"type":"user","sessionId":"5f0c2e4a-9d1b-4c3e-8a7f-2b6d1e9c0a11","uuid":"new-1","timestamp":"2025-08-14T10:00:00Z","message":{"role":"user","content":"one more"}}\n`,
+      { fileId: 'x' },
+    );
     expect(grown.turns.slice(0, r.turns.length)).toEqual(r.turns);
     expect(grown.turns).toHaveLength(r.turns.length + 1);
   });
 
   it('cuts very long tool output and says how long it was', () => {
-    const line = JSON.stringify({ type: 'user', sessionId: 's', uuid: 'u', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'x'.repeat(50) }] } });
+    const line = JSON.stringify({
+      type: 'user',
+      sessionId: 's',
+      uuid: 'u',
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 't', content: 'x'.repeat(50) }],
+      },
+    });
     const t = parseClaudeCode(line, { fileId: 'f', maxToolChars: 10 }).turns[0]!;
     expect(t.content).toBe(`${'x'.repeat(10)}…`);
     expect(t.meta?.['truncatedFrom']).toBe(50);
@@ -82,7 +97,11 @@ describe('Codex rollout JSONL', () => {
       ['assistant', '', 'Refunds were added twice'],
     ]);
     expect(r.turns.map((t) => t.ok)).toEqual([undefined, true, true, false, false, true, true, undefined]);
-    expect(r.turns[0]).toMatchObject({ session: '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', at: Date.parse('2025-09-02T10:00:05.000Z'), ref: 'codex:0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b:3' });
+    expect(r.turns[0]).toMatchObject({
+      session: '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
+      at: Date.parse('2025-09-02T10:00:05.000Z'),
+      ref: 'codex:0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b:3',
+    });
     expectIdempotent(() => parseCodex(fixture(CODEX), { fileId: CODEX }));
   });
 
@@ -103,7 +122,10 @@ describe('Codex rollout JSONL', () => {
       '{"timestamp":"2025-09-02T10:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"hello"}}',
       '{"timestamp":"2025-09-02T10:00:02Z","type":"event_msg","payload":{"type":"agent_message","message":"hi there"}}',
     ].join('\n');
-    expect(parseCodex(text, { fileId: 'f' }).turns.map((t) => [t.role, t.content])).toEqual([['user', 'hello'], ['assistant', 'hi there']]);
+    expect(parseCodex(text, { fileId: 'f' }).turns.map((t) => [t.role, t.content])).toEqual([
+      ['user', 'hello'],
+      ['assistant', 'hi there'],
+    ]);
   });
 });
 
@@ -142,7 +164,9 @@ describe('OpenAI-style JSONL', () => {
 
   it('reads a pretty-printed single conversation', () => {
     const text = JSON.stringify({ id: 'p', messages: [{ role: 'user', content: 'hi' }] }, null, 2);
-    expect(parseOpenAiJsonl(text, { fileId: 'p.json' }).turns).toEqual([{ session: 'p', role: 'user', content: 'hi', ref: 'openai-jsonl:p.json:1:0' }]);
+    expect(parseOpenAiJsonl(text, { fileId: 'p.json' }).turns).toEqual([
+      { session: 'p', role: 'user', content: 'hi', ref: 'openai-jsonl:p.json:1:0' },
+    ]);
   });
 });
 
@@ -156,31 +180,44 @@ describe('Hermes sessions', () => {
       ['assistant', '', '好的，周五上午十点提醒你给阿明打电话。'],
       ['user', '', '谢谢'],
     ]);
-    expect(r.turns[0]).toMatchObject({ session: '20250812_093000_a1b2c3', at: Date.UTC(2025, 7, 12, 9, 30), meta: { platform: 'telegram', approxTime: true } });
+    expect(r.turns[0]).toMatchObject({
+      session: '20250812_093000_a1b2c3',
+      at: Date.UTC(2025, 7, 12, 9, 30),
+      meta: { platform: 'telegram', approxTime: true },
+    });
     expect(r.turns[4]!.at).toBe(Date.UTC(2025, 7, 12, 9, 41, 12));
     expect(r.turns[4]!.meta).not.toHaveProperty('approxTime');
     expectIdempotent(() => parseHermes(fixture(HERMES_JSON), { fileId: HERMES_JSON }));
   });
 
   it('reads a JSONL session, dropping its session_meta line and dating it from the file name', () => {
-    const r = parseHermes(fixture('hermes-20250813_gateway.jsonl'), { fileId: 'hermes-20250813_gateway.jsonl' });
+    const r = parseHermes(fixture('hermes-20250813_gateway.jsonl'), {
+      fileId: 'hermes-20250813_gateway.jsonl',
+    });
     expect(r.turns.map(brief)).toEqual([
       ['user', '', 'What did we decide about'],
       ['tool', 'memory_search', '[tool_call: memory_searc'],
       ['assistant', '', 'You chose the blue wave '],
     ]);
-    expect(r.turns[0]).toMatchObject({ at: Date.UTC(2025, 7, 13), session: 'hermes-20250813_gateway', meta: { platform: 'discord' } });
+    expect(r.turns[0]).toMatchObject({
+      at: Date.UTC(2025, 7, 13),
+      session: 'hermes-20250813_gateway',
+      meta: { platform: 'discord' },
+    });
   });
 
   it('skips the file names the Tideline importer skipped', () => {
     expect(isHermesSessionFile('session_20250812.json')).toBe(true);
-    for (const n of ['cron_daily.json', 'eph_1.jsonl', 'request_dump_2.json', 'sessions.json', 'notes.txt']) expect(isHermesSessionFile(n)).toBe(false);
+    for (const n of ['cron_daily.json', 'eph_1.jsonl', 'request_dump_2.json', 'sessions.json', 'notes.txt'])
+      expect(isHermesSessionFile(n)).toBe(false);
   });
 });
 
 describe('markdown chats', () => {
   it('reads role headings with times, keeps fenced code and bold notes inside a turn', () => {
-    const r = parseMarkdownChat(fixture('chat-export-2025-03-04.md'), { fileId: 'chat-export-2025-03-04.md' });
+    const r = parseMarkdownChat(fixture('chat-export-2025-03-04.md'), {
+      fileId: 'chat-export-2025-03-04.md',
+    });
     expect(r.turns.map((t) => [t.role, t.at])).toEqual([
       ['user', Date.UTC(2025, 2, 4, 9, 15)],
       ['assistant', Date.UTC(2025, 2, 4, 9, 16)],
@@ -206,8 +243,13 @@ describe('markdown chats', () => {
 
   it('reads plain "User:" / "Assistant:" lines and reports a file without turns', () => {
     const r = parseMarkdownChat('User: hi\nAssistant: hello\nhow can I help?', { fileId: 'a.md' });
-    expect(r.turns.map((t) => [t.role, t.content])).toEqual([['user', 'hi'], ['assistant', 'hello\nhow can I help?']]);
-    expect(parseMarkdownChat('# Notes\n\njust text', { fileId: 'b.md' }).warnings).toEqual(['no speaker turns found']);
+    expect(r.turns.map((t) => [t.role, t.content])).toEqual([
+      ['user', 'hi'],
+      ['assistant', 'hello\nhow can I help?'],
+    ]);
+    expect(parseMarkdownChat('# Notes\n\njust text', { fileId: 'b.md' }).warnings).toEqual([
+      'no speaker turns found',
+    ]);
   });
 });
 
@@ -223,7 +265,9 @@ describe('LoCoMo', () => {
       ['locomo:conv-demo:D2:2', 'Ana', 'conv-demo:session_2'],
       ['locomo:conv-demo:D10:1', 'Ana', 'conv-demo:session_10'],
     ]);
-    expect(r.turns[1]!.content).toBe('Busy, but I went hiking on Saturday. [image: a photo of a mountain trail with pine trees]');
+    expect(r.turns[1]!.content).toBe(
+      'Busy, but I went hiking on Saturday. [image: a photo of a mountain trail with pine trees]',
+    );
     expect(r.turns[0]!.at).toBe(Date.UTC(2023, 4, 8, 13, 56));
     expect(r.turns[5]!.at).toBe(Date.UTC(2024, 0, 1, 0, 30));
     expect(r.turns.every((t) => t.role === 'user')).toBe(true);
@@ -240,13 +284,16 @@ describe('LoCoMo', () => {
   });
 
   const dev = new URL('../../../../shared/data/locomo/dev.json', import.meta.url);
-  it.skipIf(!existsSync(dev))('imports the first real LoCoMo conversation as 419 turns with unique refs', () => {
-    const all: unknown[] = JSON.parse(readFileSync(dev, 'utf8')) as unknown[];
-    const r = parseLocomo(JSON.stringify(all.slice(0, 1)));
-    expect(r.turns).toHaveLength(419);
-    expect(new Set(r.turns.map((t) => t.ref)).size).toBe(419);
-    expect(r.turns.every((t) => typeof t.at === 'number')).toBe(true);
-  });
+  it.skipIf(!existsSync(dev))(
+    'imports the first real LoCoMo conversation as 419 turns with unique refs',
+    () => {
+      const all: unknown[] = JSON.parse(readFileSync(dev, 'utf8')) as unknown[];
+      const r = parseLocomo(JSON.stringify(all.slice(0, 1)));
+      expect(r.turns).toHaveLength(419);
+      expect(new Set(r.turns.map((t) => t.ref)).size).toBe(419);
+      expect(r.turns.every((t) => typeof t.at === 'number')).toBe(true);
+    },
+  );
 });
 
 describe('detectFormat and parseTranscript', () => {
@@ -263,11 +310,14 @@ describe('detectFormat and parseTranscript', () => {
       ['people-transcript.md', 'markdown'],
       ['locomo-mini.json', 'locomo'],
     ];
-    for (const [name, format] of cases) expect([name, detectFormat(name, fixture(name)).format]).toEqual([name, format]);
+    for (const [name, format] of cases)
+      expect([name, detectFormat(name, fixture(name)).format]).toEqual([name, format]);
   });
 
   it('recognises a SQLite header as a Tideline database and a cut LoCoMo head, and says when it cannot tell', () => {
-    expect(detectFormat('memory.db', new TextEncoder().encode('SQLite format 3\u0000\u0010\u0000')).format).toBe('tideline');
+    expect(
+      detectFormat('memory.db', new TextEncoder().encode('SQLite format 3\u0000\u0010\u0000')).format,
+    ).toBe('tideline');
     expect(detectFormat('locomo10.json', fixture('locomo-mini.json').slice(0, 400)).format).toBe('locomo');
     const unknown = detectFormat('data.bin', 'hello');
     expect(unknown.format).toBeUndefined();
@@ -276,6 +326,8 @@ describe('detectFormat and parseTranscript', () => {
 
   it('dispatches to the parser of the format', () => {
     expect(parseTranscript('locomo', fixture('locomo-mini.json'), { fileId: 'x' }).turns).toHaveLength(6);
-    expect(parseTranscript('markdown', fixture('people-transcript.md'), { fileId: 'x' }).turns).toHaveLength(4);
+    expect(parseTranscript('markdown', fixture('people-transcript.md'), { fileId: 'x' }).turns).toHaveLength(
+      4,
+    );
   });
 });

@@ -43,14 +43,20 @@ export function toEpochMs(v: unknown): number | undefined {
   if (typeof v !== 'string' || !v.trim()) return undefined;
   const s = v.trim();
   if (/^\d+(\.\d+)?$/.test(s)) return toEpochMs(Number(s));
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(s);
+  const m =
+    /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(s);
   if (!m) {
     const t = Date.parse(s);
     return Number.isNaN(t) ? undefined : t;
   }
   const time = m[2] ? (m[2].length === 5 ? `${m[2]}:00` : m[2]) : '00:00:00';
   const frac = m[3] ? `.${m[3].slice(0, 3).padEnd(3, '0')}` : '';
-  const zone = !m[4] || m[4].toUpperCase() === 'Z' ? 'Z' : m[4].length === 5 ? `${m[4].slice(0, 3)}:${m[4].slice(3)}` : m[4];
+  const zone =
+    !m[4] || m[4].toUpperCase() === 'Z'
+      ? 'Z'
+      : m[4].length === 5
+        ? `${m[4].slice(0, 3)}:${m[4].slice(3)}`
+        : m[4];
   const t = Date.parse(`${m[1]}T${time}${frac}${zone}`);
   return Number.isNaN(t) ? undefined : t;
 }
@@ -74,7 +80,11 @@ export function contentText(content: unknown): string {
 /** Cuts tool text to `max` characters, recording the original length in meta. */
 export function clipTool(turn: ImportedTurn, max: number = MAX_TOOL_CHARS): ImportedTurn {
   if (turn.content.length <= max) return turn;
-  return { ...turn, content: `${turn.content.slice(0, max)}…`, meta: { ...turn.meta, truncatedFrom: turn.content.length } };
+  return {
+    ...turn,
+    content: `${turn.content.slice(0, max)}…`,
+    meta: { ...turn.meta, truncatedFrom: turn.content.length },
+  };
 }
 
 /** A JSON value as compact text for a tool call's arguments. */

@@ -39,7 +39,10 @@ END;
 
 /** Python's json.dumps default: non-ASCII as \\uXXXX (SEEDS T-3). */
 function pyJson(v: unknown): string {
-  return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(v).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'tidepool-tideline-'));
@@ -49,27 +52,133 @@ function buildFixture(): string {
   const path = join(dir, 'mcp_memory.db');
   const db = new Database(path);
   db.exec(SCHEMA);
-  const nar = db.prepare(`INSERT INTO narratives (content, ntype, tags, embedding, created_at, gesture, context_layer, moment,
+  const nar =
+    db.prepare(`INSERT INTO narratives (content, ntype, tags, embedding, created_at, gesture, context_layer, moment,
     cognition_direction, related_entities, source_links, entities_role, weight, importance, emotional, recurrence, unresolved)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  nar.run('我第三次调试同步服务 | 深夜 | 连接池耗尽', 'moment', pyJson(['调试', '数据库']), '[0.1, -0.2, 0.3]', '2025-08-14 09:20:00',
-    '我第三次调试同步服务', '深夜', '连接池耗尽', '下次先查连接池', pyJson(['阿明']), '[1, 2]', 'A=判断+执行; 阿明=审查', 0.65, 4, 3, 3, 4);
-  nar.run('provider note', 'general', '["english"]', null, '2025-08-14T09:30:00Z', 'provider note', null, null, null, null, '["3", "4"]', null, 0.5, 3, 3, 3, 3);
-  nar.run('script note', 'self_reflection', '[]', null, '2025-08-14T17:45:00+08:00', 'script note', null, null, null, '[]', null, null, null, null, null, null, null);
-  nar.run('iso note', 'dream', "['梦', 'dream']", null, '2025-08-14T09:50:00.123456', 'iso note', null, null, null, null, '', null, 0.2, 1, 2, 2, 2);
+  nar.run(
+    '我第三次调试同步服务 | 深夜 | 连接池耗尽',
+    'moment',
+    pyJson(['调试', '数据库']),
+    '[0.1, -0.2, 0.3]',
+    '2025-08-14 09:20:00',
+    '我第三次调试同步服务',
+    '深夜',
+    '连接池耗尽',
+    '下次先查连接池',
+    pyJson(['阿明']),
+    '[1, 2]',
+    'A=判断+执行; 阿明=审查',
+    0.65,
+    4,
+    3,
+    3,
+    4,
+  );
+  nar.run(
+    'provider note',
+    'general',
+    '["english"]',
+    null,
+    '2025-08-14T09:30:00Z',
+    'provider note',
+    null,
+    null,
+    null,
+    null,
+    '["3", "4"]',
+    null,
+    0.5,
+    3,
+    3,
+    3,
+    3,
+  );
+  nar.run(
+    'script note',
+    'self_reflection',
+    '[]',
+    null,
+    '2025-08-14T17:45:00+08:00',
+    'script note',
+    null,
+    null,
+    null,
+    '[]',
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+  );
+  nar.run(
+    'iso note',
+    'dream',
+    "['梦', 'dream']",
+    null,
+    '2025-08-14T09:50:00.123456',
+    'iso note',
+    null,
+    null,
+    null,
+    null,
+    '',
+    null,
+    0.2,
+    1,
+    2,
+    2,
+    2,
+  );
   const ctx = db.prepare('INSERT INTO context (content, embedding, meta, created_at) VALUES (?, ?, ?, ?)');
   ctx.run('[USER] 同步服务又挂了', null, pyJson({ session: 'sess-1' }), '2025-08-14T09:10:00Z');
   ctx.run('[ASSISTANT] 我去看看连接池', '[0.5, 0.5]', '{"session": "sess-1"}', '2025-08-14T09:11:00Z');
-  ctx.run('周报：本周三次会话', null, '{"source": "session-scan", "iso_year": 2025, "iso_week": 33}', '2025-08-11T23:59:00');
+  ctx.run(
+    '周报：本周三次会话',
+    null,
+    '{"source": "session-scan", "iso_year": 2025, "iso_week": 33}',
+    '2025-08-11T23:59:00',
+  );
   ctx.run('[USER] rescued', null, '{"session": "sess-2", "rescued": true, "role": "user"}', 'not a time');
-  db.prepare('INSERT INTO profiles (entity, ptype, content, updated_at) VALUES (?, ?, ?, ?)').run('阿明', 'impression', '总是负责审查', '2025-08-10 08:00:00');
-  db.prepare('INSERT INTO profiles (entity, ptype, content, updated_at) VALUES (?, ?, ?, ?)').run('self', 'self', 'I like quiet mornings', '2025-08-11T08:00:00Z');
-  db.prepare('INSERT INTO snapshots (content, created_at) VALUES (?, ?)').run('有点累，但专注', '2025-08-14 22:00:00');
-  db.prepare('INSERT INTO threads (content, weight, status, created_at, explored_at) VALUES (?, ?, ?, ?, ?)').run('连接池为什么总是不够？', 0.55, 'explored', '2025-08-14 09:40:00', '2025-08-15T01:00:00Z');
-  db.prepare('INSERT INTO threads (content, weight, created_at) VALUES (?, ?, ?)').run('open question', 0.5, '2025-08-15 02:00:00');
-  db.prepare('INSERT INTO self_concept (field, content, updated_at) VALUES (?, ?, ?)').run('terrain', '擅长排查', '2025-08-13 10:00:00');
-  db.prepare('INSERT INTO self_concept (field, content, updated_at) VALUES (?, ?, ?)').run('fact', 'I am an agent', '2025-08-12 10:00:00');
-  db.prepare('INSERT INTO topic_clusters (cluster_name, noun_freq, narrative_ids, last_active, avg_weight) VALUES (?, ?, ?, ?, ?)').run('连接池', 3, '[1, 2, 3]', '2025-08-14T17:45:00+08:00', 0.4833);
+  db.prepare('INSERT INTO profiles (entity, ptype, content, updated_at) VALUES (?, ?, ?, ?)').run(
+    '阿明',
+    'impression',
+    '总是负责审查',
+    '2025-08-10 08:00:00',
+  );
+  db.prepare('INSERT INTO profiles (entity, ptype, content, updated_at) VALUES (?, ?, ?, ?)').run(
+    'self',
+    'self',
+    'I like quiet mornings',
+    '2025-08-11T08:00:00Z',
+  );
+  db.prepare('INSERT INTO snapshots (content, created_at) VALUES (?, ?)').run(
+    '有点累，但专注',
+    '2025-08-14 22:00:00',
+  );
+  db.prepare(
+    'INSERT INTO threads (content, weight, status, created_at, explored_at) VALUES (?, ?, ?, ?, ?)',
+  ).run('连接池为什么总是不够？', 0.55, 'explored', '2025-08-14 09:40:00', '2025-08-15T01:00:00Z');
+  db.prepare('INSERT INTO threads (content, weight, created_at) VALUES (?, ?, ?)').run(
+    'open question',
+    0.5,
+    '2025-08-15 02:00:00',
+  );
+  db.prepare('INSERT INTO self_concept (field, content, updated_at) VALUES (?, ?, ?)').run(
+    'terrain',
+    '擅长排查',
+    '2025-08-13 10:00:00',
+  );
+  db.prepare('INSERT INTO self_concept (field, content, updated_at) VALUES (?, ?, ?)').run(
+    'fact',
+    'I am an agent',
+    '2025-08-12 10:00:00',
+  );
+  db.prepare(
+    'INSERT INTO topic_clusters (cluster_name, noun_freq, narrative_ids, last_active, avg_weight) VALUES (?, ?, ?, ?, ?)',
+  ).run('连接池', 3, '[1, 2, 3]', '2025-08-14T17:45:00+08:00', 0.4833);
   db.close();
   return path;
 }
@@ -108,7 +217,13 @@ describe('readTidelineDb', () => {
       Date.UTC(2025, 7, 14, 9, 50, 0, 123),
     ]);
     expect(r.narratives[1]!.sourceLinks).toEqual([3, 4]);
-    expect(r.narratives[2]).toMatchObject({ tags: [], sourceLinks: [], weight: null, importance: null, relatedEntities: [] });
+    expect(r.narratives[2]).toMatchObject({
+      tags: [],
+      sourceLinks: [],
+      weight: null,
+      importance: null,
+      relatedEntities: [],
+    });
     expect(r.narratives[3]!.tags).toEqual(['梦', 'dream']);
   });
 
@@ -133,7 +248,9 @@ describe('readTidelineDb', () => {
       ['fact', 'I am an agent', { id: 2 }],
       ['terrain', '擅长排查', { id: 1 }],
     ]);
-    expect(r.snapshots).toEqual([{ id: 1, content: '有点累，但专注', createdAt: Date.UTC(2025, 7, 14, 22), extra: {} }]);
+    expect(r.snapshots).toEqual([
+      { id: 1, content: '有点累，但专注', createdAt: Date.UTC(2025, 7, 14, 22), extra: {} },
+    ]);
     expect(r.threads[0]).toEqual({
       id: 1,
       content: '连接池为什么总是不够？',
@@ -148,14 +265,34 @@ describe('readTidelineDb', () => {
       extra: {},
     });
     expect(r.threads[1]).toMatchObject({ status: 'open', exploredAt: null });
-    expect(r.topicClusters).toEqual([{ name: '连接池', size: 3, narrativeIds: [1, 2, 3], lastActive: Date.UTC(2025, 7, 14, 9, 45), avgWeight: 0.4833, extra: { id: 1 } }]);
+    expect(r.topicClusters).toEqual([
+      {
+        name: '连接池',
+        size: 3,
+        narrativeIds: [1, 2, 3],
+        lastActive: Date.UTC(2025, 7, 14, 9, 45),
+        avgWeight: 0.4833,
+        extra: { id: 1 },
+      },
+    ]);
     expect(r.missingTables).toEqual([]);
   });
 
   it('turns context rows into idempotent episodes without the role prefix', () => {
     const turns = tidelineContextTurns(r.context, 'mcp_memory.db');
-    expect(turns[0]).toEqual({ role: 'user', content: '同步服务又挂了', ref: 'tideline:mcp_memory.db:context:1', session: 'sess-1', at: Date.UTC(2025, 7, 14, 9, 10), meta: { tidelineId: 1, tideline: { session: 'sess-1' } } });
-    expect(turns[2]).toMatchObject({ role: 'assistant', content: '周报：本周三次会话', meta: { kind: 'note' } });
+    expect(turns[0]).toEqual({
+      role: 'user',
+      content: '同步服务又挂了',
+      ref: 'tideline:mcp_memory.db:context:1',
+      session: 'sess-1',
+      at: Date.UTC(2025, 7, 14, 9, 10),
+      meta: { tidelineId: 1, tideline: { session: 'sess-1' } },
+    });
+    expect(turns[2]).toMatchObject({
+      role: 'assistant',
+      content: '周报：本周三次会话',
+      meta: { kind: 'note' },
+    });
     expect(turns[3]).not.toHaveProperty('at');
     expect(tidelineContextTurns(readTidelineDb(path).context, 'mcp_memory.db')).toEqual(turns);
   });
@@ -171,12 +308,31 @@ describe('readTidelineDb', () => {
   it('reports the tables an older database lacks', () => {
     const old = join(dir, 'old.db');
     const db = new Database(old);
-    db.exec("CREATE TABLE narratives (id INTEGER PRIMARY KEY, content TEXT NOT NULL, tags TEXT DEFAULT '[]', created_at TEXT NOT NULL, mood TEXT)");
-    db.prepare('INSERT INTO narratives (content, tags, created_at, mood) VALUES (?, ?, ?, ?)').run('old', '"[\\"a\\"]"', '2024-01-01', 'calm');
+    db.exec(
+      "CREATE TABLE narratives (id INTEGER PRIMARY KEY, content TEXT NOT NULL, tags TEXT DEFAULT '[]', created_at TEXT NOT NULL, mood TEXT)",
+    );
+    db.prepare('INSERT INTO narratives (content, tags, created_at, mood) VALUES (?, ?, ?, ?)').run(
+      'old',
+      '"[\\"a\\"]"',
+      '2024-01-01',
+      'calm',
+    );
     db.close();
     const o = readTidelineDb(old);
-    expect(o.missingTables).toEqual(['context', 'profiles', 'self_concept', 'snapshots', 'threads', 'topic_clusters']);
-    expect(o.narratives[0]).toMatchObject({ tags: ['a'], createdAt: Date.UTC(2024, 0, 1), ntype: 'general', extra: { mood: 'calm' } });
+    expect(o.missingTables).toEqual([
+      'context',
+      'profiles',
+      'self_concept',
+      'snapshots',
+      'threads',
+      'topic_clusters',
+    ]);
+    expect(o.narratives[0]).toMatchObject({
+      tags: ['a'],
+      createdAt: Date.UTC(2024, 0, 1),
+      ntype: 'general',
+      extra: { mood: 'calm' },
+    });
   });
 
   it('refuses a path that does not exist instead of creating a database', () => {

@@ -42,9 +42,26 @@ export interface TidelineContext {
 }
 
 /** Profile, self-concept, snapshot, thread and topic-cluster rows. */
-export interface TidelineProfile { id: number; entity: string; ptype: string; content: string; updatedAt: number | null; extra: Record<string, unknown> }
-export interface TidelineSelfConcept { field: string; content: string; updatedAt: number | null; extra: Record<string, unknown> }
-export interface TidelineSnapshot { id: number; content: string; createdAt: number | null; extra: Record<string, unknown> }
+export interface TidelineProfile {
+  id: number;
+  entity: string;
+  ptype: string;
+  content: string;
+  updatedAt: number | null;
+  extra: Record<string, unknown>;
+}
+export interface TidelineSelfConcept {
+  field: string;
+  content: string;
+  updatedAt: number | null;
+  extra: Record<string, unknown>;
+}
+export interface TidelineSnapshot {
+  id: number;
+  content: string;
+  createdAt: number | null;
+  extra: Record<string, unknown>;
+}
 export interface TidelineThread {
   id: number;
   content: string;
@@ -58,7 +75,14 @@ export interface TidelineThread {
   exploredAt: number | null;
   extra: Record<string, unknown>;
 }
-export interface TidelineTopicCluster { name: string; size: number; narrativeIds: number[]; lastActive: number | null; avgWeight: number | null; extra: Record<string, unknown> }
+export interface TidelineTopicCluster {
+  name: string;
+  size: number;
+  narrativeIds: number[];
+  lastActive: number | null;
+  avgWeight: number | null;
+  extra: Record<string, unknown>;
+}
 
 /** Everything read from one database. */
 export interface TidelineDb {
@@ -84,10 +108,21 @@ export function parseTidelineTime(v: unknown, naiveOffsetMinutes = 0): number | 
   if (v === null || v === undefined || v === '') return null;
   if (typeof v === 'number' && Number.isFinite(v)) return v < 1e11 ? Math.round(v * 1000) : Math.round(v);
   if (typeof v !== 'string') return null;
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(v.trim());
+  const m =
+    /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i.exec(
+      v.trim(),
+    );
   if (!m) return /^\d+(\.\d+)?$/.test(v.trim()) ? parseTidelineTime(Number(v.trim())) : null;
   const ms = Number((m[7] ?? '0').slice(0, 3).padEnd(3, '0'));
-  const utc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), ms);
+  const utc = Date.UTC(
+    Number(m[1]),
+    Number(m[2]) - 1,
+    Number(m[3]),
+    Number(m[4] ?? 0),
+    Number(m[5] ?? 0),
+    Number(m[6] ?? 0),
+    ms,
+  );
   const zone = m[8];
   if (!zone) return utc - naiveOffsetMinutes * 60_000;
   if (zone.toUpperCase() === 'Z') return utc;
@@ -111,7 +146,10 @@ export function decodeList(v: unknown): string[] {
       // not JSON in this spelling; try the next
     }
   }
-  return s.split(/[,，]/).map((x) => x.trim()).filter(Boolean);
+  return s
+    .split(/[,，]/)
+    .map((x) => x.trim())
+    .filter(Boolean);
 }
 
 /** Options of {@link readTidelineDb}. */
@@ -128,7 +166,8 @@ export function readTidelineDb(path: string, opts: ReadTidelineOptions = {}): Ti
     const missingTables: string[] = [];
     const time = (table: string, id: unknown, col: string, v: unknown) => {
       const t = parseTidelineTime(v, opts.naiveOffsetMinutes);
-      if (t === null && v !== null && v !== undefined && v !== '') warnings.push(`${table} ${String(id)} ${col}: ${JSON.stringify(v)}`);
+      if (t === null && v !== null && v !== undefined && v !== '')
+        warnings.push(`${table} ${String(id)} ${col}: ${JSON.stringify(v)}`);
       return t;
     };
     const rows = (table: string, order: string) => {
@@ -142,7 +181,8 @@ export function readTidelineDb(path: string, opts: ReadTidelineOptions = {}): Ti
     const narratives = rows('narratives', 'id').map((r) => {
       const links = decodeList(r['source_links']);
       const sourceLinks = links.map(Number).filter((n) => Number.isInteger(n));
-      if (sourceLinks.length !== links.length) warnings.push(`narratives ${String(r['id'])} source_links: ${JSON.stringify(r['source_links'])}`);
+      if (sourceLinks.length !== links.length)
+        warnings.push(`narratives ${String(r['id'])} source_links: ${JSON.stringify(r['source_links'])}`);
       return {
         id: num(r['id'])!,
         content: text(r['content']) ?? '',
@@ -213,25 +253,64 @@ export function readTidelineDb(path: string, opts: ReadTidelineOptions = {}): Ti
       status: text(r['status']) ?? 'open',
       createdAt: time('threads', r['id'], 'created_at', r['created_at']),
       exploredAt: time('threads', r['id'], 'explored_at', r['explored_at']),
-      extra: rest(r, ['id', 'content', 'importance', 'emotional', 'recurrence', 'unresolved', 'weight', 'status', 'created_at', 'explored_at']),
+      extra: rest(r, [
+        'id',
+        'content',
+        'importance',
+        'emotional',
+        'recurrence',
+        'unresolved',
+        'weight',
+        'status',
+        'created_at',
+        'explored_at',
+      ]),
     }));
     const topicClusters = rows('topic_clusters', 'cluster_name').map((r) => ({
       name: text(r['cluster_name']) ?? '',
       size: num(r['noun_freq']) ?? 0,
-      narrativeIds: decodeList(r['narrative_ids']).map(Number).filter((n) => Number.isInteger(n)),
+      narrativeIds: decodeList(r['narrative_ids'])
+        .map(Number)
+        .filter((n) => Number.isInteger(n)),
       lastActive: time('topic_clusters', r['cluster_name'], 'last_active', r['last_active']),
       avgWeight: num(r['avg_weight']),
       extra: rest(r, ['cluster_name', 'noun_freq', 'narrative_ids', 'last_active', 'avg_weight']),
     }));
-    return { narratives, context, profiles, selfConcept, snapshots, threads, topicClusters, missingTables, warnings };
+    return {
+      narratives,
+      context,
+      profiles,
+      selfConcept,
+      snapshots,
+      threads,
+      topicClusters,
+      missingTables,
+      warnings,
+    };
   } finally {
     db.close();
   }
 }
 
 const NARRATIVE_COLUMNS = [
-  'id', 'content', 'ntype', 'tags', 'embedding', 'created_at', 'gesture', 'context_layer', 'moment', 'cognition_direction',
-  'related_entities', 'source_links', 'entities_role', 'weight', 'importance', 'emotional', 'recurrence', 'unresolved',
+  'id',
+  'content',
+  'ntype',
+  'tags',
+  'embedding',
+  'created_at',
+  'gesture',
+  'context_layer',
+  'moment',
+  'cognition_direction',
+  'related_entities',
+  'source_links',
+  'entities_role',
+  'weight',
+  'importance',
+  'emotional',
+  'recurrence',
+  'unresolved',
 ];
 
 function text(v: unknown): string | null {

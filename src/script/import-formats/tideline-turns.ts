@@ -15,7 +15,11 @@ export function tidelineContextTurns(rows: readonly TidelineContext[], fileId: s
       role: r.role ?? 'assistant',
       content: r.role ? r.content.replace(PREFIX, '') : r.content,
       ref: `tideline:${fileId}:context:${r.id}`,
-      meta: { tidelineId: r.id, ...(r.role ? {} : { kind: 'note' }), ...(Object.keys(r.meta).length > 0 ? { tideline: r.meta } : {}) },
+      meta: {
+        tidelineId: r.id,
+        ...(r.role ? {} : { kind: 'note' }),
+        ...(Object.keys(r.meta).length > 0 ? { tideline: r.meta } : {}),
+      },
     };
     if (r.session) turn.session = r.session;
     if (r.createdAt !== null) turn.at = r.createdAt;
