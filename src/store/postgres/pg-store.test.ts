@@ -1,12 +1,14 @@
 // The Store contract against a real PostgreSQL server (TIDEPOOL_TEST_PG_URL), plus multi-server behaviour.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runStoreContract } from '../contract.js';
 import { openPostgresStore } from './open-postgres.js';
 
 const base = process.env.TIDEPOOL_TEST_PG_URL;
+const WRITER = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'pg-writer.mts');
 const REASON = 'set TIDEPOOL_TEST_PG_URL=postgres://user@host:5432/db to run against a PostgreSQL server';
 
 /** A fresh schema per run (and per purpose), so parallel or repeated runs never see each other's tables. */
@@ -27,7 +29,7 @@ function fresh(purpose: string): string {
 /** Runs the fixture process `test/fixtures/pg-writer.mts` and resolves with its output. */
 function runWriter(args: string[], opts: { killAfterOutput?: boolean } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/pg-writer.mts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => {
