@@ -1,0 +1,148 @@
+// Measures one system at one corpus size: batched and single ingest, lexical and hybrid latency, size, memory.
+import { performance } from 'node:perf_hooks';
+import { summariseLatency } from '../percentile.js';
+import type { LatencySummary } from '../percentile.js';
+import { questionKeywords } from '../query-terms.js';
+import { hashEmbedding } from './hash-embedding.js';
+import { MemorySampler, collectGarbage } from './memory-sampler.js';
+import type { ScaleSystem, ScaleSystemFactory } from './scale-system.js';
+import { createRng } from './seeded-rng.js';
+import type { Rng } from './seeded-rng.js';
+import { syntheticEpisodes } from './synthetic-episodes.js';
+import type { ScaleItem } from './synthetic-episodes.js';
+
+/** One system at one size. Rates are items per second; sizes and memory are bytes. */
+export interface ScaleRow {
+  readonly system: string;
+  readonly storage: 'disk' | 'memory';
+  readonly size: number;
+  readonly status: 'ok' | 'not_run' | 'failed';
+  /** Why a row did not run or failed. */
+  readonly reason?: string;
+  readonly batch_ingest_per_s?: number;
+  readonly single_ingest_per_s?: number;
+  readonly lexical?: LatencySummary;
+  readonly hybrid?: LatencySummary;
+  /** Mean number of hits a lexical query returned (0 would mean the search found nothing). */
+  readonly mean_hits?: number;
+  readonly db_bytes?: number | null;
+  readonly peak_rss_bytes?: number;
+  readonly heap_growth_bytes?: number;
+  readonly seconds?: number;
+  /** Process that ran the measurement (a child's when isolated). */
+  readonly pid?: number;
+}
+
+/** Parameters of one measured run. */
+export interface ScaleRunParams {
+  readonly queries: number;
+  readonly singleCalls: number;
+  readonly batchSize: number;
+  readonly k: number;
+  readonly seed: number;
+}
+
+function withEmbedding(item: ScaleItem, hybrid: boolean): ScaleItem {
+  if (hybrid) item.embedding = hashEmbedding(item.text);
+  return item;
+}
+
+/** Queries of 2–3 keywords, each drawn from an episode spread evenly over the first `size`. */
+function queryFor(text: string, rng: Rng): string {
+  const words = questionKeywords(text);
+  const picked = new Set<string>();
+  const want = Math.min(words.length, rng.between(2, 3));
+  while (picked.size < want) picked.add(rng.pick(words));
+  return [...picked].join(' ') || text;
+}
+
+async function timeQueries(
+  queries: readonly string[],
+  run: (q: string, i: number) => Promise<unknown>,
+): Promise<{ ms: number[]; hits: number[] }> {
+  const ms: number[] = [];
+  const hits: number[] = [];
+  for (let i = 0; i < queries.length; i += 1) {
+    const t0 = performance.now();
+    const result = await run(queries[i] as string, i);
+    ms.push(performance.now() - t0);
+    if (Array.isArray(result)) hits.push(result.length);
+  }
+  return { ms, hits };
+}
+
+/**
+ * Feeds a fresh instance `size` episodes of the seeded stream in batches (timed), then
+ * `singleCalls` more one by one (timed), then times `queries` lexical and, for hybrid systems,
+ * hybrid searches of 2–3 keywords drawn from episodes spread over the corpus. Memory is sampled
+ * throughout; the size probe runs last, outside the peak.
+ */
+export async function measureScaleRun(factory: ScaleSystemFactory, size: number, p: ScaleRunParams): Promise<ScaleRow> {
+  const started = performance.now();
+  collectGarbage();
+  const sampler = new MemorySampler();
+  sampler.start();
+  const system: ScaleSystem = await factory.create();
+  const stream = syntheticEpisodes({ seed: p.seed });
+  const queryEvery = Math.max(1, Math.floor(size / p.queries));
+  const sources: string[] = [];
+  let ingestMs = 0;
+  try {
+    for (let done = 0; done < size; ) {
+      const batch: ScaleItem[] = [];
+      for (; batch.length < p.batchSize && done < size; done += 1) {
+        const item = withEmbedding(stream.next().value, factory.hybrid);
+        if (done % queryEvery === 0 && sources.length < p.queries) sources.push(item.text);
+        batch.push(item);
+      }
+      const t0 = performance.now();
+      await system.ingestBatch(batch);
+      ingestMs += performance.now() - t0;
+      sampler.sample();
+    }
+    let singleMs = 0;
+    for (let i = 0; i < p.singleCalls; i += 1) {
+      const item = withEmbedding(stream.next().value, factory.hybrid);
+      const t0 = performance.now();
+      await system.ingestOne(item);
+      singleMs += performance.now() - t0;
+    }
+    sampler.sample();
+    const rng = createRng(p.seed ^ size);
+    const queries = sources.map((t) => queryFor(t, rng));
+    const lexical = await timeQueries(queries, (q) => system.search(q, p.k));
+    const searchHybrid = system.searchHybrid?.bind(system);
+    const vectors = factory.hybrid && searchHybrid ? queries.map((q) => hashEmbedding(q)) : [];
+    const hybrid = searchHybrid && factory.hybrid
+      ? await timeQueries(queries, (q, i) => searchHybrid(q, vectors[i] as Float32Array, p.k))
+      : undefined;
+    // Peaks are read before the size probe, which may serialise an in-memory index.
+    const peaks = sampler.stop();
+    let db: number | null = null;
+    try {
+      db = system.dbSizeBytes?.() ?? null;
+    } catch {
+      db = null; // An index too large to serialise (V8's string limit) has no measurable size.
+    }
+    return {
+      system: factory.name,
+      storage: factory.storage,
+      size,
+      status: 'ok',
+      batch_ingest_per_s: Math.round(size / (ingestMs / 1000)),
+      single_ingest_per_s: p.singleCalls > 0 ? Math.round(p.singleCalls / (singleMs / 1000)) : undefined,
+      lexical: summariseLatency(lexical.ms),
+      hybrid: hybrid ? summariseLatency(hybrid.ms) : undefined,
+      mean_hits: lexical.hits.length > 0 ? lexical.hits.reduce((a, b) => a + b, 0) / lexical.hits.length : undefined,
+      db_bytes: db,
+      peak_rss_bytes: peaks.peak_rss_bytes,
+      heap_growth_bytes: peaks.peak_heap_bytes - peaks.baseline_heap_bytes,
+      seconds: Math.round((performance.now() - started) / 100) / 10,
+      pid: process.pid,
+    };
+  } finally {
+    sampler.stop();
+    await system.close();
+  }
+}
+

@@ -1,0 +1,34 @@
+// The contract of a system measured by the scale benchmark (Tidepool's store and the in-memory peers).
+import type { ScaleItem } from './synthetic-episodes.js';
+
+/** One fresh instance of a system, measured at one corpus size. */
+export interface ScaleSystem {
+  /** Adds many episodes in one call (the import path). */
+  ingestBatch(items: readonly ScaleItem[]): Promise<void>;
+  /** Adds one episode (the per-turn capture path). */
+  ingestOne(item: ScaleItem): Promise<void>;
+  /** Lexical recall; the result is only counted when it is an array (mean hits per query). */
+  search(query: string, k: number): Promise<unknown>;
+  /** Hybrid recall with the query's generated 384-d embedding (computed outside the timer). */
+  searchHybrid?(query: string, embedding: Float32Array, k: number): Promise<unknown>;
+  /** Bytes on disk (database file + WAL) or, for an in-memory peer, its serialised index. */
+  dbSizeBytes?(): number | undefined;
+  close(): Promise<void>;
+}
+
+/** How to make a system, and what the runner must know about it before it runs. */
+export interface ScaleSystemFactory {
+  /** Row name: `tidepool`, `minisearch`, `orama` … */
+  readonly name: string;
+  /** True when items must carry embeddings and `searchHybrid` is measured. */
+  readonly hybrid: boolean;
+  /** `disk`: dbSizeBytes is a file size; `memory`: the whole index lives on the JS heap. */
+  readonly storage: 'disk' | 'memory';
+  /**
+   * Where a child process finds this factory: its module's `import.meta.url` and export name. With
+   * it, each run gets a process of its own (true peak RSS, crashes contained); without, runs share
+   * the benchmark's process.
+   */
+  readonly ref?: { readonly module: string; readonly exportName: string };
+  create(): Promise<ScaleSystem>;
+}

@@ -1,0 +1,30 @@
+// Child-process entry of the scale benchmark: runs one system at one size alone and sends its row back.
+import type { ScaleRunParams } from './measure-scale-run.js';
+import { measureScaleRun } from './measure-scale-run.js';
+import type { ScaleSystemFactory } from './scale-system.js';
+
+/** What the parent sends: where to import the factory from, the size and the run parameters. */
+export interface ScaleWorkerRequest {
+  readonly module: string;
+  readonly exportName: string;
+  readonly size: number;
+  readonly params: ScaleRunParams;
+}
+
+async function run(req: ScaleWorkerRequest): Promise<void> {
+  const mod = (await import(req.module)) as Record<string, unknown>;
+  const factory = mod[req.exportName] as ScaleSystemFactory | undefined;
+  if (!factory || typeof factory.create !== 'function') throw new Error(`${req.module} has no factory ${req.exportName}`);
+  const row = await measureScaleRun(factory, req.size, req.params);
+  await new Promise<void>((resolve, reject) => process.send?.(row, undefined, {}, (e) => (e ? reject(e) : resolve())));
+}
+
+process.once('message', (req: ScaleWorkerRequest) => {
+  run(req).then(
+    () => process.exit(0),
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+});
