@@ -39,7 +39,11 @@ export const JournalAddInput = z.object({
     .min(1)
     .max(200)
     .describe('What was done; a leading 【HH:MM …】 is kept, otherwise the time is added'),
-  content: z.string().max(65_536).describe('Section body in markdown; no # or ## headings'),
+  content: z
+    .string()
+    .max(65_536)
+    .refine((s) => s.trim() !== '', 'must not be empty (lint flags empty sections)')
+    .describe('Section body in markdown; no # or ## headings'),
   date: Day.optional(),
   time: z.string().refine(isClockTime, 'expected HH:MM').optional(),
 });

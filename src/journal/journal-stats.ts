@@ -4,6 +4,7 @@ import { parseInput } from '../core/schemas.js';
 import { journalToday, loadUsage, openWorkspace, type JournalContext } from './journal-context.js';
 import { daysBetween } from './journal-date.js';
 import { JournalRootInput } from './journal-inputs.js';
+import type { TideConfig } from './tide-config.js';
 import type { DayLocation } from './tide-policy.js';
 import { dayKey, type UsageEntry } from './usage-book.js';
 
@@ -31,7 +32,7 @@ export interface JournalStats {
   archived: number;
   lastTended?: string;
   files: FileStats[];
-  config: Record<string, unknown>;
+  config: TideConfig;
 }
 
 function usageOf(e: UsageEntry | undefined): Pick<FileStats, 'hits' | 'totalHits' | 'lastHit' | 'pinned'> {

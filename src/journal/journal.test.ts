@@ -262,6 +262,9 @@ describe('Journal: add, read, search', () => {
       code: 'invalid_input',
       field: 'time',
     });
+    await expect(journal.add({ root, heading: 'x', content: ' \n ' })).rejects.toMatchObject({
+      field: 'content',
+    });
     await expect(journal.search({ root, query: '  ' })).rejects.toMatchObject({
       code: 'invalid_input',
       field: 'query',
