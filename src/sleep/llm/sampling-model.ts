@@ -37,3 +37,34 @@ export class SamplingModel implements Model {
     };
   }
 }
+
+/** The part of the MCP SDK's `Server.createMessage` the adapter needs (typed structurally: sleep/ stays SDK-free). */
+export type CreateMessageFn = (params: {
+  systemPrompt: string;
+  messages: Array<{ role: 'user' | 'assistant'; content: { type: 'text'; text: string } }>;
+  maxTokens: number;
+  temperature?: number;
+}) => Promise<{ content: unknown }>;
+
+/**
+ * Builds the `SampleFn` from an MCP server's `createMessage` (pass `(p) => server.server.createMessage(p)`). Text
+ * content is returned; a content array (sampling with tools) contributes its text blocks; anything else is ''.
+ */
+export function sampleFnFromCreateMessage(createMessage: CreateMessageFn): SampleFn {
+  return async (req) => {
+    const result = await createMessage({
+      systemPrompt: req.system,
+      messages: req.messages.map((m) => ({ role: m.role, content: { type: 'text', text: m.content } })),
+      maxTokens: req.maxTokens,
+      ...(req.temperature === undefined ? {} : { temperature: req.temperature }),
+    });
+    const blocks = Array.isArray(result.content) ? (result.content as unknown[]) : [result.content];
+    return { text: blocks.map(textOf).join('') };
+  };
+}
+
+function textOf(block: unknown): string {
+  if (typeof block !== 'object' || block === null) return '';
+  const b = block as { type?: unknown; text?: unknown };
+  return b.type === 'text' && typeof b.text === 'string' ? b.text : '';
+}

@@ -8,6 +8,7 @@ import { driftResponseSchema } from './drift-prompt.js';
 import { ideasResponseSchema } from './ideas-prompt.js';
 import { librarianResponseSchema } from './librarian-prompt.js';
 import { piiWatchResponseSchema } from './pii-watch-prompt.js';
+import { estimatePromptTokens } from './prompt.js';
 import { PROMPT_STEPS, promptText, type PromptStep } from './prompt-texts.js';
 import { selfImageResponseSchema } from './self-image-prompt.js';
 import { solidifyResponseSchema } from './solidify-prompt.js';
@@ -60,5 +61,16 @@ describe('prompt texts', () => {
       for (const language of ['en', 'zh'] as const)
         expect(countTokens(promptText(step, language))).toBeLessThan(700);
     }
+  });
+
+  it('estimates a packet as prompt tokens plus the answer cap', () => {
+    const prompt = {
+      system: promptText('ideas'),
+      messages: [{ role: 'user' as const, content: '{"problems":[]}' }],
+      maxTokens: 300,
+    };
+    const est = estimatePromptTokens(prompt);
+    expect(est).toBeGreaterThan(300 + countTokens(prompt.system));
+    expect(est).toBeLessThan(300 + countTokens(prompt.system) + 30);
   });
 });

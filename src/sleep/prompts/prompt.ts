@@ -1,6 +1,7 @@
 /** The shape every prompt builder returns, and the one way a payload becomes the user message. */
 
 import type { ModelMessage } from '../llm/model.js';
+import { estimateRequestTokens } from '../llm/token-estimate.js';
 import { promptText, type PromptLanguage, type PromptStep } from './prompt-texts.js';
 
 /** A ready request for `askStructured`: system prompt, one JSON user message and an answer-length cap. */
@@ -41,4 +42,12 @@ export function clip(s: string, max: number): string {
 /** `YYYY-MM-DDTHH:MMZ`: minute precision is all a prompt needs. */
 export function isoMinute(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16)}Z`;
+}
+
+/**
+ * Worst-case tokens of one call: the prompt as counted by the tokenizer plus the answer cap. This is the `estimate`
+ * a work packet carries into `planSleepWork`; a retry can cost up to twice that, which the ledger records.
+ */
+export function estimatePromptTokens(prompt: Pick<BuiltPrompt, 'system' | 'messages' | 'maxTokens'>): number {
+  return estimateRequestTokens(prompt) + prompt.maxTokens;
 }
