@@ -1,6 +1,6 @@
 /** Deterministic personal-data detector with reversible placeholders, run before text reaches a model (DESIGN §10). */
 
-import { keepNonOverlapping } from './secret-scan.js';
+import { keepNonOverlapping, replaceSpans } from './secret-scan.js';
 
 // Over 200 lines on purpose (STYLE §4): six detectors share the overlap resolution and the placeholder map,
 // and each detector is a few lines of pattern plus the checks that keep dates, prices and order numbers out.
@@ -25,6 +25,7 @@ export interface PiiOptions {
 const RANK: Record<PiiKind, number> = { email: 0, iban: 1, card: 2, address: 3, phone: 4, person: 5 };
 
 const SHADOW = ''; // value of a span that only blocks lower-ranked findings; never returned
+const GLUE = /[\w.+@-]/;
 
 // Labels of 1-63 characters, then an alphabetic TLD not followed by more domain characters.
 const EMAIL_DOMAIN =
@@ -44,7 +45,7 @@ const ADDRESS_EN =
 // "Hauptstraße 5", "Berliner Straße 12a", "Kurfürstendamm 21, 10719 Berlin". The compound stem needs 3+ letters
 // so "Spring 12" is not read as Sp+ring.
 const ADDRESS_DE =
-  /(?<![\p{L}\p{N}])(?:[A-ZÄÖÜ][a-zäöüß]{2,}(?:-[A-ZÄÖÜ][a-zäöüß]+)*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer)|[A-ZÄÖÜ][a-zäöüß]+[ -](?:Straße|Strasse|Str\.|Weg|Gasse|Platz|Allee|Ring|Damm|Ufer))[ \t]?\d{1,3}[a-z]?(?![\p{L}\p{N}])(?:,?[ \t]+\d{5}[ \t]+[A-ZÄÖÜ][\p{L}-]+)?/gu;
+  /(?<![\p{L}\p{N}])(?:[A-ZÄÖÜ][a-zäöüß]{2,}(?:-[A-ZÄÖÜ][a-zäöüß]+)*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer)|[A-ZÄÖÜ][a-zäöüß]+[ -](?:Straße|Strasse|Str\.|Weg|Gasse|Platz|Allee|Ring|Damm|Ufer))[ \t]?\d{1,3}[a-z]?(?![\p{L}\p{N}])(?:,?[ \t]+\d{5}[ \t]+[A-ZÄÖÜ][\p{Script=Latin}-]+)?/gu;
 // Chinese addresses are anchored on "<road>路<n>号" and extended left over the place names (see chineseAddresses).
 const ADDRESS_ZH =
   /(?:路|街|大街|大道|巷|胡同|弄)[ \t]?\d{1,5}[ \t]?号(?:(?:\d{1,4}|[一二三四五六七八九十]{1,3})(?:号楼|栋|幢|单元|层|楼|室))*/g;
@@ -64,29 +65,67 @@ const IBAN_LENGTH: Record<string, number> = Object.fromEntries(
     .map((e) => [e.slice(0, 2), Number(e.slice(2))]),
 );
 
-/** Personal data in `text`, non-overlapping and sorted by start. */
+const MAX_PASSES = 4;
+
+/**
+ * Personal data in `text`, non-overlapping and sorted by start. The scan repeats on its own placeholders until
+ * that finds nothing new, so `pseudonymize` is idempotent: in `…0130 00139 1234 5678` the phone only stands
+ * alone once the IBAN before it is a placeholder.
+ */
 export function findPii(text: string, opts: PiiOptions = {}): PiiFinding[] {
+  const first = scanOnce(text, opts);
+  const found = first.found;
+  let rescan = first.rescan;
+  for (let pass = 1; pass < MAX_PASSES && rescan; pass++) {
+    const masked = replaceSpans(text, found, (f) => `[${f.kind}_0]`);
+    const next = scanOnce(masked.text, opts);
+    rescan = next.rescan;
+    if (next.found.length === 0) break;
+    for (const f of next.found) {
+      const start = masked.toOriginal(f.start);
+      const end = masked.toOriginal(f.end);
+      found.push({ kind: f.kind, start, end, value: text.slice(start, end) });
+    }
+    found.sort((a, b) => a.start - b.start);
+  }
+  return found;
+}
+
+/**
+ * One scan with every detector. `rescan` tells whether placeholders could reveal more: a candidate lost to one
+ * with a different span, a pattern match overlaps a finding it is not, or a finding touches ASCII word
+ * characters that a placeholder's brackets would separate.
+ */
+function scanOnce(text: string, opts: PiiOptions): { found: PiiFinding[]; rescan: boolean } {
   const found: PiiFinding[] = [];
   const add = (kind: PiiKind, start: number, end: number) =>
     found.push({ kind, start, end, value: text.slice(start, end) });
 
+  // Every pattern match, valid or not, with the 16 characters of context its checks read (REFERENCE_CONTEXT).
+  const raw: Array<[number, number]> = [];
+  const rawOf = (m: RegExpExecArray) => raw.push([Math.max(0, m.index - 16), m.index + m[0].length]);
+
   emails(text, add);
   for (const m of text.matchAll(IBAN)) {
+    rawOf(m);
     const end = ibanEnd(m[0]);
     if (end !== undefined) add('iban', m.index, m.index + end);
     // The digit groups of an IBAN whose checksum fails are a mistyped IBAN, never a card or a phone.
     else found.push({ kind: 'iban', start: m.index, end: m.index + m[0].length, value: SHADOW });
   }
   for (const m of text.matchAll(CARD)) {
+    rawOf(m);
     if (isCard(m[0]) && !isReference(text, m.index)) add('card', m.index, m.index + m[0].length);
   }
   for (const re of [PHONE_INTL, PHONE_US, PHONE_NATIONAL, PHONE_CN_MOBILE]) {
     for (const m of text.matchAll(re)) {
+      rawOf(m);
       if (isPhone(m[0], re) && !isReference(text, m.index)) add('phone', m.index, m.index + m[0].length);
     }
   }
   for (const re of [ADDRESS_EN, ADDRESS_DE]) {
     for (const m of text.matchAll(re)) {
+      rawOf(m);
       // "Copyright (c) 2013 Gary Court" is a year and a name.
       if (!COPYRIGHT.test(text.slice(Math.max(0, m.index - 16), m.index)))
         add('address', m.index, m.index + m[0].length);
@@ -94,7 +133,29 @@ export function findPii(text: string, opts: PiiOptions = {}): PiiFinding[] {
   }
   chineseAddresses(text, add);
   persons(text, opts.knownPersons ?? [], add);
-  return resolveOverlaps(found);
+  const kept = resolveOverlaps(found);
+  const keptSpans = new Set(kept.map((f) => `${f.start}:${f.end}`));
+  const lostToOther = found.some((f) => f.value !== SHADOW && !keptSpans.has(`${f.start}:${f.end}`));
+  const glued = (f: PiiFinding) => GLUE.test(text[f.start - 1] ?? ' ') || GLUE.test(text[f.end] ?? ' ');
+  return { found: kept, rescan: lostToOther || kept.some(glued) || overlapsOther(raw, kept) };
+}
+
+/**
+ * True when a pattern match (kept, rejected or lost) overlaps a finding without being it: `010-1233704 0044…`
+ * is rejected as one number with four trunk zeros, but `010-1233704` alone passes once the rest is a placeholder.
+ */
+function overlapsOther(raw: ReadonlyArray<[number, number]>, kept: readonly PiiFinding[]): boolean {
+  return raw.some(([s, e]) => {
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((kept[mid]?.end ?? 0) <= s) lo = mid + 1;
+      else hi = mid;
+    }
+    const k = kept[lo];
+    return k !== undefined && k.start < e && (k.start !== s || k.end !== e);
+  });
 }
 
 function emails(text: string, add: (k: PiiKind, s: number, e: number) => void): void {

@@ -122,10 +122,12 @@ const MAX_PASSES = 4;
  * its remainder `abc…` on the second.
  */
 export function findSecrets(text: string): SecretFinding[] {
-  let found = scanOnce(text);
-  for (let pass = 1; pass < MAX_PASSES && found.length > 0; pass++) {
+  let { found, rescan } = scanOnce(text);
+  for (let pass = 1; pass < MAX_PASSES && rescan; pass++) {
     const { text: redacted, toOriginal } = applyRedaction(text, found);
-    const more = scanOnce(redacted);
+    const next = scanOnce(redacted);
+    const more = next.found;
+    rescan = next.rescan;
     if (more.length === 0) break;
     found = [
       ...found,
@@ -136,16 +138,24 @@ export function findSecrets(text: string): SecretFinding[] {
   return found;
 }
 
-/** Replaces `findings` (sorted, disjoint) by their markers, and maps offsets outside markers back to `text`. */
-function applyRedaction(
+function applyRedaction(text: string, findings: readonly SecretFinding[]) {
+  return replaceSpans(text, findings, (f) => `[secret:${f.kind}]`);
+}
+
+/**
+ * Replaces sorted, disjoint `spans` by `label(span)`. `toOriginal` maps an offset of the result that lies
+ * outside every label back to `text` (the PII detector shares this for its own rescans).
+ */
+export function replaceSpans<T extends { start: number; end: number }>(
   text: string,
-  findings: readonly SecretFinding[],
+  spans: readonly T[],
+  label: (span: T) => string,
 ): { text: string; toOriginal: (at: number) => number } {
   let out = '';
   let at = 0;
   const shifts: Array<{ redactedEnd: number; originalEnd: number }> = [];
-  for (const f of findings) {
-    out += text.slice(at, f.start) + `[secret:${f.kind}]`;
+  for (const f of spans) {
+    out += text.slice(at, f.start) + label(f);
     at = f.end;
     shifts.push({ redactedEnd: out.length, originalEnd: f.end });
   }
@@ -163,8 +173,15 @@ function applyRedaction(
   return { text: out + text.slice(at), toOriginal };
 }
 
-/** One scan: every rule, then the best-ranked candidate of each overlapping group. */
-function scanOnce(text: string): SecretFinding[] {
+/**
+ * One scan: every rule, then the best-ranked candidate of each overlapping group. `rescan` tells whether the
+ * redacted text could hold more: only when a candidate lost to one with a different span, or a finding starts
+ * inside a value that its `[secret:…]` marker would cut short (`password=OPENAI_API_KEY=sk-…` only becomes
+ * `password=OPENAI_API_KEY=` once the key is redacted), or a finding is glued to word characters that its
+ * marker would separate (`AIza…-----BEGIN PRIVATE KEY-----`).
+ */
+function scanOnce(text: string): { found: SecretFinding[]; rescan: boolean } {
+  const values: Array<[number, number]> = []; // raw extents of assignment and header values, kept or not
   const candidates: Candidate[] = [];
   const add = (kind: SecretKind, start: number, end: number) =>
     candidates.push({ kind, start, end, rank: RANK[kind] ?? VENDOR_RANK });
@@ -196,24 +213,55 @@ function scanOnce(text: string): SecretFinding[] {
   ] as const) {
     for (const m of text.matchAll(re)) {
       const [s, e] = m.indices?.[1] ?? [0, 0];
+      values.push([s, e]);
       if (looksRandom(text.slice(s, e), kind === 'basic_auth' ? 8 : 20)) add(kind, s, e);
     }
   }
-  for (const m of text.matchAll(ASSIGNMENT)) scanAssignment(text, m, add);
+  for (const m of text.matchAll(ASSIGNMENT)) scanAssignment(text, m, values, add);
 
   // Already-redacted markers outrank everything, so nothing inside them is found again.
   for (const m of text.matchAll(REDACTED))
     candidates.push({ kind: 'api_key', start: m.index, end: m.index + m[0].length, rank: -1 });
   candidates.sort((a, b) => a.rank - b.rank || a.start - b.start || b.end - a.end);
-  return keepNonOverlapping(candidates)
-    .filter((c) => c.rank >= 0)
-    .map(({ kind, start, end }) => ({ kind, start, end }));
+  const kept = keepNonOverlapping(candidates);
+  const keptSpans = new Set(kept.map((c) => `${c.start}:${c.end}`));
+  const found = kept.filter((c) => c.rank >= 0).map(({ kind, start, end }) => ({ kind, start, end }));
+  const lostToOther =
+    candidates.length > kept.length && candidates.some((c) => !keptSpans.has(`${c.start}:${c.end}`));
+  return { found, rescan: lostToOther || startsInside(found, values) || found.some((f) => glued(text, f)) };
+}
+
+const WORD_CHAR = /[\w.-]/;
+
+/** True when a finding touches word characters on either side: its marker would end a token or a name there. */
+function glued(text: string, f: SecretFinding): boolean {
+  const edge = (a: number, b: number) => WORD_CHAR.test(text[a] ?? ' ') && WORD_CHAR.test(text[b] ?? ' ');
+  return edge(f.start - 1, f.start) || edge(f.end - 1, f.end);
+}
+
+/** True when some finding starts strictly inside some value extent (a value its marker would cut short). */
+function startsInside(found: readonly SecretFinding[], extents: Array<[number, number]>): boolean {
+  if (found.length === 0 || extents.length === 0) return false;
+  extents.sort((a, b) => a[0] - b[0]);
+  const reach: number[] = []; // reach[i]: the furthest end among extents[0..i]
+  for (const [, e] of extents) reach.push(Math.max(e, reach.at(-1) ?? 0));
+  return found.some((f) => {
+    let lo = 0;
+    let hi = extents.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((extents[mid]?.[0] ?? 0) < f.start) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && (reach[lo - 1] ?? 0) > f.start;
+  });
 }
 
 /** Classifies one `<name><op><value>` match as a password, an AWS secret key, a generic API key, or nothing. */
 function scanAssignment(
   text: string,
   m: RegExpExecArray,
+  values: Array<[number, number]>,
   add: (k: SecretKind, s: number, e: number) => void,
 ): void {
   const op = m[2] ?? '';
@@ -232,12 +280,14 @@ function scanAssignment(
     start = valueStart + 1;
     end = text.indexOf(quote, start);
     const newline = text.indexOf('\n', start);
+    values.push([start, end === -1 ? start + 1024 : end]);
     if (end === -1 || end - start > 1024 || (newline !== -1 && newline < end)) return;
   } else {
     const colon = op === ':' || op === '：';
     const value = colon ? COLON_VALUE : VALUE;
     value.lastIndex = start;
     end = start + (value.exec(text)?.[0].length ?? 0);
+    values.push([start, end]);
     if (isReference(text.slice(start, end), text[end])) return;
     if (colon) {
       // `password: reset it in settings` is prose; a YAML or header value runs to the end of its line, and
