@@ -185,6 +185,52 @@ describe('pseudonymize and PlaceholderMap', () => {
     }
   });
 
+  it('is idempotent on random mixes of whole and cut corpus lines and noise (seeded)', () => {
+    const pieces = corpus.flatMap((c) => [
+      c.text,
+      c.text.slice(0, c.text.length >> 1),
+      c.text.slice(c.text.length / 3),
+    ]);
+    const fragments = fc.oneof(
+      fc.constantFrom(...pieces),
+      fc.string({ maxLength: 8 }),
+      fc.constantFrom(
+        ' ',
+        '\n',
+        '0',
+        '1',
+        '+',
+        '-',
+        '@',
+        '.',
+        '号',
+        '路',
+        'Straße ',
+        ' Street',
+        '4111',
+        'DE89',
+        'Anna',
+      ),
+    );
+    const opts = { knownPersons: ['Anna Schmidt', 'Anna', '王芳', 'Li Wei'] };
+    fc.assert(
+      fc.property(fc.array(fragments, { maxLength: 10 }), (parts) => {
+        const once = pseudonymize(parts.join(''), opts);
+        expect(pseudonymize(once.text, opts, once.map).text).toBe(once.text);
+      }),
+      { seed: 20260101, numRuns: 500 },
+    );
+  });
+
+  it.each([
+    ['a phone glued to an IBAN', 'IBAN: DE89 3704 0044 0532 0130 00139 1234 5678'],
+    ['a phone rejected only together with its neighbour', '座机 010-1233704 0044 0532 0130 00'],
+  ])('stays idempotent for %s', (_what, text) => {
+    const once = pseudonymize(text);
+    expect(pseudonymize(once.text, {}, once.map).findings).toEqual([]);
+    expect(once.findings.length).toBe(2);
+  });
+
   it('round-trips random mixes of distinct personal data and filler (seeded)', () => {
     const values = [
       'anna@example.de',

@@ -198,19 +198,59 @@ describe('redactSecrets', () => {
     }
   });
 
-  it('is idempotent on random mixes of secrets, near-misses and noise (seeded)', () => {
+  it('is idempotent on random mixes of whole and cut secrets, near-misses and noise (seeded)', () => {
+    const pieces = corpus.flatMap((c) => [
+      c.text,
+      c.text.slice(0, c.text.length >> 1),
+      c.text.slice(c.text.length / 3),
+    ]);
     const fragments = fc.oneof(
-      fc.constantFrom(...corpus.map((c) => c.text)),
-      fc.string({ maxLength: 20 }),
-      fc.constantFrom(' ', '\n', '=', ':', '"', '@', 'password=', 'Bearer ', 'sk-', '://'),
+      fc.constantFrom(...pieces),
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom(
+        ' ',
+        '\n',
+        '=',
+        ':',
+        '"',
+        "'",
+        '@',
+        '-',
+        '_',
+        'password=',
+        'api_key: ',
+        'Bearer ',
+        'sk-',
+        '://',
+      ),
+      fc.constantFrom('token=', '`', '-----BEGIN PRIVATE KEY-----', '[secret:', ']', 'AIza', 'ghp_'),
     );
     fc.assert(
-      fc.property(fc.array(fragments, { maxLength: 8 }), (parts) => {
+      fc.property(fc.array(fragments, { maxLength: 10 }), (parts) => {
         const once = redactSecrets(parts.join('')).text;
         expect(redactSecrets(once).text).toBe(once);
       }),
-      { seed: 20260101, numRuns: 300 },
+      { seed: 20260101, numRuns: 500 },
     );
+  });
+
+  it.each([
+    [
+      'a value cut short by a key inside it',
+      `password=OPENAI_API_KEY=sk-proj-${fake(60, URLSAFE)}=xoxb-your-bot-token`,
+    ],
+    [
+      'a token glued to a private key',
+      `AIza${fake(35, URLSAFE)}-----BEGIN EC PRIVATE KEY-----\n${fake(64, ALNUM)}`,
+    ],
+    [
+      'a generic value running into a vendor key',
+      `NPM_TOKEN=npm_${fake(36, ALNUM)}OPENAI_API_KEY=sk-proj-${fake(60, URLSAFE)}`,
+    ],
+  ])('stays idempotent for %s', (_what, text) => {
+    const once = redactSecrets(text);
+    expect(redactSecrets(once.text).findings).toEqual([]);
+    expect(once.findings.length).toBeGreaterThanOrEqual(2);
   });
 
   it('leaves text without secrets unchanged', () => {
