@@ -2,9 +2,17 @@
 import { segmentForIndex } from '../script/segment-text.js';
 import type { IndexText } from '../store/port.js';
 
-/** Index text of an episode: its content, with the speaker as the secondary field. */
-export function episodeIndexText(content: string, speaker: string | null): IndexText {
-  return { body: segmentForIndex(content), extra: speaker ? segmentForIndex(speaker) : '', raw: content };
+/**
+ * Index text of an episode: its content, the speaker as the secondary field, and the turns just before it in its
+ * session as the weaker `ctx` field — an answer often only makes sense with the question before it.
+ */
+export function episodeIndexText(content: string, speaker: string | null, previous: readonly string[] = []): IndexText {
+  return {
+    body: segmentForIndex(content),
+    extra: speaker ? segmentForIndex(speaker) : '',
+    raw: content,
+    ctx: previous.length > 0 ? segmentForIndex(previous.join(' \n ')) : '',
+  };
 }
 
 /** Index text of a narrative: all its fields, tags as the secondary field. */

@@ -33,6 +33,7 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
   const turns = 'turns' in input ? input.turns : [input];
   const now = ctx.clock.now();
   let redacted = 0;
+  const previous = await precedingTurns(ctx, turns.map((t) => t.session));
   const rows: NewEpisode[] = turns.map((t) => {
     const r = redact(t.content);
     redacted += r.count;
@@ -41,7 +42,7 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
       kind, role: t.role, speaker: t.speaker ?? null, content: r.text, session: t.session ?? null,
       tool: t.tool ?? null, ok: t.ok ?? null, source: opts.source ?? 'record', ref: t.ref ?? null, meta: t.meta ?? {},
       durable: opts.durable ?? false, occurredAt: t.at ?? now, createdAt: now, embedPending: true,
-      index: episodeIndexText(r.text, t.speaker ?? null),
+      index: episodeIndexText(r.text, t.speaker ?? null, nextContext(previous, t.session, r.text, ctx.config.recall.contextTurns)),
     };
   });
   const { ids, skipped } = await ctx.store.transaction(async (tx) => {
@@ -54,4 +55,28 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
     await embedItems(ctx, 'episode', stored.filter((e) => byId.has(e.id)).map((e) => ({ id: e.id, text: e.content })));
   }
   return { ids: ids.map((id) => formatId('episode', id)), skipped, redacted };
+}
+
+/** The last turns already stored for each session of the batch, oldest first. */
+async function precedingTurns(ctx: AppContext, sessions: ReadonlyArray<string | undefined>): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const n = ctx.config.recall.contextTurns;
+  if (n === 0) return out;
+  for (const s of new Set(sessions)) {
+    if (s === undefined) continue;
+    const page = await ctx.store.episodes.timeline(ctx.space, { session: s, limit: n, offset: 0, order: 'desc', includeArchived: true });
+    out.set(s, page.items.map((e) => e.content).reverse());
+  }
+  return out;
+}
+
+/** The context of the next turn of `session`, then remembers `text` as that session's newest turn. */
+function nextContext(previous: Map<string, string[]>, session: string | undefined, text: string, n: number): string[] {
+  if (session === undefined || n === 0) return [];
+  const list = previous.get(session) ?? [];
+  const ctxTurns = list.slice(-n);
+  list.push(text);
+  if (list.length > n) list.splice(0, list.length - n);
+  previous.set(session, list);
+  return ctxTurns;
 }

@@ -28,8 +28,14 @@ const recallConfig = z
     candidates: z.number().int().positive().default(100),
     /** Reinforcement added to knowledge strength per recall hit. */
     reinforceStep: z.number().min(0).max(1).default(0.1),
-    /** How many neighbouring turns of the same session are folded into an episode's evidence. */
+    /** How many neighbouring turns of the same session share a hit's score (0 turns it off). */
     neighbourTurns: z.number().int().min(0).max(10).default(2),
+    /** Share of a hit's score given to the turns 1, 2, … steps away (chosen on the LoCoMo dev split). */
+    neighbourWeights: z.array(z.number().min(0).max(1)).default([0.5, 0.25]),
+    /** Extra weight for turns spoken by a person the query names (LoCoMo dev: 1.0 beat 0.3, 0.6 and 1.5). */
+    speakerBoost: z.number().min(0).max(5).default(1),
+    /** Preceding turns of the same session indexed with each episode as its weaker `ctx` field. */
+    contextTurns: z.number().int().min(0).max(5).default(2),
     /** Vector candidates kept above this cosine. */
     minCosine: z.number().min(-1).max(1).default(0.25),
   })

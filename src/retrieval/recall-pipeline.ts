@@ -6,6 +6,7 @@ import type { Episode, Knowledge, KnowledgeStatus, Layer, Narrative, RecallHit }
 import { strengthNow } from '../script/strength.js';
 import type { LexicalOptions, Store } from '../store/port.js';
 import { queryTerms } from './query-terms.js';
+import { smoothBySession } from './session-context.js';
 import { fuseRanks, type RankedList } from './rank-fusion.js';
 import { fitToBudget } from './token-budget.js';
 
@@ -54,7 +55,8 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   const qvec = await embedQuery(deps, req.query);
   for (const layer of layers) {
     const lex = await store.search.lexical(space, layer, terms, opts);
-    lists.push({ keys: lex.map((h) => `${layer}:${h.id}`), weight: 1 });
+    const ranked = layer === 'episode' ? await withSessionContext(deps, space, req.query, lex) : lex;
+    lists.push({ keys: ranked.map((h) => `${layer}:${h.id}`), weight: 1 });
     // Substring hits catch what word search misses (inside compounds, a short CJK word, a code or id).
     if (lex.length < 3 || [...req.query].length >= 3) {
       const sub = await store.search.substring(space, layer, req.query, { ...opts, limit: Math.min(50, opts.limit) });
@@ -81,6 +83,45 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   hits.sort((a, b) => b.score - a.score || b.createdAt - a.createdAt);
   const unique = dedupeByText(hits).slice(0, req.limit);
   return fitToBudget(unique, renderHitLine, req.maxTokens);
+}
+
+/**
+ * Re-scores episode hits with what the memory knows and a search engine does not: the neighbouring turns of the
+ * same session share each hit's score, and turns spoken by a person the query names weigh more.
+ */
+async function withSessionContext(
+  deps: RecallDeps,
+  space: string,
+  query: string,
+  lex: ReadonlyArray<{ id: number; score: number }>,
+): Promise<Array<{ id: number; score: number }>> {
+  const { neighbourTurns, neighbourWeights, speakerBoost } = deps.config.recall;
+  if (lex.length === 0) return [];
+  const weights = neighbourWeights.slice(0, neighbourTurns);
+  // Read a little wider than the neighbours themselves, so interleaved sessions still find their turns.
+  const rows = await deps.store.episodes.around(space, lex.map((h) => h.id), neighbourTurns + 4);
+  const scores = smoothBySession(new Map(lex.map((h) => [h.id, h.score])), rows, weights);
+  if (speakerBoost > 0) {
+    const named = namedSpeakers(query, [...new Set(rows.map((r) => r.speaker).filter((x): x is string => x !== null))]);
+    if (named.size > 0) {
+      for (const r of rows) {
+        const s = scores.get(r.id);
+        if (s !== undefined && r.speaker !== null && named.has(r.speaker.toLowerCase())) scores.set(r.id, s * (1 + speakerBoost));
+      }
+    }
+  }
+  return [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || b.id - a.id);
+}
+
+/** Speakers whose name appears in the query as a whole word (case-insensitive). */
+function namedSpeakers(query: string, speakers: readonly string[]): Set<string> {
+  const q = ` ${query.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+  const out = new Set<string>();
+  for (const s of speakers) {
+    const name = s.toLowerCase().trim();
+    if (name.length >= 2 && (q.includes(` ${name} `) || (/[^\x00-\x7f]/.test(name) && query.includes(s)))) out.add(name);
+  }
+  return out;
 }
 
 /** The line an agent sees for a hit; the budget counts exactly this. */

@@ -29,6 +29,8 @@ export interface IndexText {
   extra: string;
   /** Raw text for the substring (trigram) index. */
   raw: string;
+  /** Segmented text of the turns just before an episode in its session (a weaker field; episodes only). */
+  ctx?: string;
 }
 
 /** A new episode row. */
@@ -69,6 +71,13 @@ export interface EpisodeStore {
   get(space: string, id: number): Promise<Episode | undefined>;
   getMany(space: string, ids: readonly number[]): Promise<Episode[]>;
   timeline(space: string, q: TimelineQuery): Promise<{ items: Episode[]; total: number }>;
+  /**
+   * Position facts (id, session, time, speaker) of every episode whose id lies within ±`window` of one of `ids`:
+   * enough to find each hit's neighbouring turns of the same session without reading whole sessions.
+   */
+  around(space: string, ids: readonly number[], window: number): Promise<Array<{ id: number; session: string | null; occurredAt: number; speaker: string | null }>>;
+  /** Distinct speakers of the space (for recognising a person a query names). */
+  speakers(space: string): Promise<string[]>;
   /** Episodes of one session ordered by time, around `id` (±n turns). */
   neighbours(space: string, id: number, n: number): Promise<Episode[]>;
   delete(space: string, ids: readonly number[]): Promise<number>;

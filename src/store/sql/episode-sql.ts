@@ -99,6 +99,42 @@ export class EpisodeSql implements EpisodeStore {
     return { items: items.map(toEpisode), total: num(total?.n ?? 0) };
   }
 
+  async around(
+    space: string,
+    ids: readonly number[],
+    window: number,
+  ): Promise<Array<{ id: number; session: string | null; occurredAt: number; speaker: string | null }>> {
+    if (ids.length === 0) return [];
+    // Merge the id windows into ranges so one statement per range reads them.
+    const sorted = [...new Set(ids)].sort((a, b) => a - b);
+    const ranges: Array<[number, number]> = [];
+    for (const id of sorted) {
+      const last = ranges[ranges.length - 1];
+      if (last && id - window <= last[1] + 1) last[1] = id + window;
+      else ranges.push([id - window, id + window]);
+    }
+    const out: Array<{ id: number; session: string | null; occurredAt: number; speaker: string | null }> = [];
+    for (const part of chunks(ranges, 200)) {
+      const where = part.map(() => '(id BETWEEN ? AND ?)').join(' OR ');
+      const rows = await this.#db.all<Record<string, unknown>>(
+        `SELECT id, session, occurred_at, speaker FROM episodes WHERE space = ? AND (${where})`,
+        [space, ...part.flat()],
+      );
+      for (const r of rows) {
+        out.push({ id: num(r.id), session: (r.session as string | null) ?? null, occurredAt: num(r.occurred_at), speaker: (r.speaker as string | null) ?? null });
+      }
+    }
+    return out;
+  }
+
+  async speakers(space: string): Promise<string[]> {
+    const rows = await this.#db.all<{ speaker: string }>(
+      'SELECT DISTINCT speaker FROM episodes WHERE space = ? AND speaker IS NOT NULL',
+      [space],
+    );
+    return rows.map((r) => r.speaker);
+  }
+
   async neighbours(space: string, id: number, n: number): Promise<Episode[]> {
     const self = await this.get(space, id);
     if (!self) return [];

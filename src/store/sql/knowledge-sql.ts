@@ -2,6 +2,7 @@
 import type { Knowledge, KnowledgeKind, KnowledgeLink, KnowledgeStatus, LinkType } from '../../core/types.js';
 import type { IndexText, KnowledgeStore, NewKnowledge, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
+import { strengthNow } from '../../script/strength.js';
 import { bit, bool, chunks, json, marks, num, numOrNull, toJson } from './sql-util.js';
 
 const COLS = `id, space, kind, key, subject, content, status, occurrences, strength, last_reinforced_at, importance,
@@ -84,6 +85,11 @@ export class KnowledgeSql implements KnowledgeStore {
     return r ? toKnowledge(r) : undefined;
   }
 
+  async idsByKey(space: string, key: string): Promise<number[]> {
+    const rows = await this.#db.all<{ id: unknown }>('SELECT id FROM knowledge WHERE space = ? AND key = ? ORDER BY id', [space, key]);
+    return rows.map((r) => num(r.id));
+  }
+
   async list(
     space: string,
     q: { kinds?: readonly KnowledgeKind[]; statuses?: readonly KnowledgeStatus[]; subject?: string; limit: number; offset?: number },
@@ -120,12 +126,20 @@ export class KnowledgeSql implements KnowledgeStore {
   }
 
   async reinforce(space: string, ids: readonly number[], step: number, at: number): Promise<void> {
+    // Decay to `at` first, then add the step: a hit restores what it earns, not everything lost since the last one.
     for (const part of chunks(ids)) {
-      await this.#db.run(
-        `UPDATE knowledge SET strength = CASE WHEN strength + ? > 1 THEN 1 ELSE strength + ? END, last_reinforced_at = ?
-         WHERE space = ? AND id IN (${marks(part.length)})`,
-        [step, step, at, space, ...part],
+      const rows = await this.#db.all<{ id: unknown; strength: unknown; last_reinforced_at: unknown }>(
+        `SELECT id, strength, last_reinforced_at FROM knowledge WHERE space = ? AND id IN (${marks(part.length)})`,
+        [space, ...part],
       );
+      for (const r of rows) {
+        const decayed = strengthNow(num(r.strength), num(r.last_reinforced_at), at);
+        await this.#db.run('UPDATE knowledge SET strength = ?, last_reinforced_at = ? WHERE id = ?', [
+          Math.min(1, Math.round((decayed + step) * 1e6) / 1e6),
+          at,
+          num(r.id),
+        ]);
+      }
     }
   }
 

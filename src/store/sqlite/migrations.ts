@@ -378,7 +378,7 @@ CREATE TABLE api_tokens (
   revoked_at INTEGER
 );
 
-CREATE VIRTUAL TABLE episodes_fts USING fts5(body, speaker, content='', contentless_delete=1,
+CREATE VIRTUAL TABLE episodes_fts USING fts5(body, speaker, ctx, content='', contentless_delete=1,
   tokenize='porter unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE narratives_fts USING fts5(body, tags, content='', contentless_delete=1,
   tokenize='porter unicode61 remove_diacritics 2');

@@ -48,11 +48,11 @@ export class SqliteSearch implements SearchIndex {
   async index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void> {
     const t = T[layer];
     for (const d of docs) {
-      await this.#db.run(`INSERT INTO ${t.fts} (rowid, body, ${layer === 'episode' ? 'speaker' : 'tags'}) VALUES (?, ?, ?)`, [
-        d.id,
-        d.body,
-        d.extra,
-      ]);
+      if (layer === 'episode') {
+        await this.#db.run(`INSERT INTO ${t.fts} (rowid, body, speaker, ctx) VALUES (?, ?, ?, ?)`, [d.id, d.body, d.extra, d.ctx ?? '']);
+      } else {
+        await this.#db.run(`INSERT INTO ${t.fts} (rowid, body, tags) VALUES (?, ?, ?)`, [d.id, d.body, d.extra]);
+      }
       await this.#db.run(`INSERT INTO ${t.tri} (rowid, body) VALUES (?, ?)`, [d.id, d.raw]);
     }
   }
@@ -74,9 +74,11 @@ export class SqliteSearch implements SearchIndex {
     const t = T[layer];
     const f = filters(layer, o);
     const match = terms.map(ftsQuote).join(' OR ');
-    // bm25() is lower-is-better; the body column weighs more than speaker/tags.
+    // bm25() is lower-is-better. The body weighs most; speaker/tags and the preceding turns (ctx) weigh 0.3,
+    // the weight that gave the best LoCoMo dev recall (docs/BENCHMARKS.md).
+    const weights = layer === 'episode' ? '1.0, 0.3, 0.3' : '1.0, 0.5';
     const rows = await this.#db.all<{ id: unknown; s: number }>(
-      `SELECT f.rowid AS id, bm25(${t.fts}, 1.0, 0.5) AS s FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.rowid
+      `SELECT f.rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.rowid
        WHERE ${t.fts} MATCH ? AND x.space = ?${f.sql} ORDER BY s LIMIT ?`,
       [match, space, ...f.params, o.limit],
     );
