@@ -4,9 +4,17 @@ import { openMemory } from './open-memory.js';
 import { TIDEPOOL_VERSION } from '../app/tidepool.js';
 import { CORE_REGISTRARS, runCli, type CommandRegistrar } from '../surfaces/cli/run-cli.js';
 import type { CliDeps, CommonOptions } from '../surfaces/cli/cli-deps.js';
+import { serveCommand } from '../surfaces/cli/serve-command.js';
+import { registerInjectCommands } from '../surfaces/cli/inject-commands.js';
+import { registerIntegrationCommands } from '../surfaces/cli/integration-commands.js';
+import { serveRunners } from './serve.js';
 
 /** Command groups beyond the core ones, added by the composition root. */
-export const EXTRA_REGISTRARS: CommandRegistrar[] = [];
+export const EXTRA_REGISTRARS: CommandRegistrar[] = [
+  serveCommand(serveRunners),
+  registerInjectCommands,
+  registerIntegrationCommands,
+];
 
 /** Opens the memory named by common options, env and config file. */
 export async function openFromOptions(o: CommonOptions) {

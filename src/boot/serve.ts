@@ -1,0 +1,100 @@
+/** Composition root of `tidepool serve`: the MCP server over stdio, or Hono on Node serving `/mcp` and `/v1/health`. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve as serveNode, type ServerType } from '@hono/node-server';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { TIDEPOOL_VERSION, type Tidepool } from '../app/tidepool.js';
+import { TidepoolError } from '../core/errors.js';
+import type { ServeRunners } from '../surfaces/cli/serve-command.js';
+import { createHttpApp } from '../surfaces/http/http-app.js';
+import { createMcpServer } from '../surfaces/mcp/create-mcp-server.js';
+
+/** Options of an MCP server. */
+export interface McpServeOptions {
+  toolsets?: string;
+  soul?: () => Promise<string | undefined>;
+}
+
+/** True for a loopback address or name. */
+export function isLoopback(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * Serves MCP on stdin/stdout until stdin ends or the process is told to stop. Toolsets are checked before anything
+ * is read, so a bad `--toolsets` fails at once.
+ */
+export async function serveStdio(memory: Tidepool, o: McpServeOptions): Promise<void> {
+  const server = await createMcpServer(memory, { toolsets: o.toolsets, soul: o.soul });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  const stop = () => void server.close();
+  process.stdin.once('end', stop);
+  process.stdin.once('close', stop);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await closed;
+}
+
+/** A running HTTP server. */
+export interface HttpHandle {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the HTTP server. A non-loopback host is refused: remote access needs API tokens, which this version
+ * cannot issue yet (DESIGN §10: loopback only unless tokens are configured).
+ */
+export async function startHttpServer(memory: Tidepool, o: McpServeOptions & { host: string; port: number }): Promise<HttpHandle> {
+  if (!isLoopback(o.host)) {
+    throw new TidepoolError(
+      'forbidden',
+      `refusing to listen on ${o.host}: without API tokens Tidepool serves loopback only (127.0.0.1, ::1, localhost). ` +
+        'Create tokens first (token management comes with the HTTP API), or reach it through an SSH tunnel.',
+      { field: 'host' },
+    );
+  }
+  // Check toolsets now, not at the first client's initialize.
+  await createMcpServer(memory, { toolsets: o.toolsets }).then((s) => s.close());
+  const http = createHttpApp({
+    memory,
+    version: TIDEPOOL_VERSION,
+    mcpServer: (session) => createMcpServer(memory, { toolsets: o.toolsets, soul: o.soul, session }),
+    allowedHosts: [...new Set(['127.0.0.1', 'localhost', '::1', '[::1]', o.host.toLowerCase()])],
+  });
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const s = serveNode({ fetch: http.app.fetch, port: o.port, hostname: o.host }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return {
+    url: `http://${host}:${addr.port}`,
+    async close() {
+      await http.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Streams a client left open (SSE GETs, keep-alive sockets) would hold `close` forever.
+      (server as Partial<Server>).closeAllConnections?.();
+      await closed;
+    },
+  };
+}
+
+/** What `tidepool serve` runs (injected into the CLI so surfaces never import each other). */
+export const serveRunners: ServeRunners = {
+  stdio: serveStdio,
+  async http(memory, o) {
+    const handle = await startHttpServer(memory, o);
+    o.onListening(handle.url);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await handle.close();
+  },
+};

@@ -1,0 +1,69 @@
+/** The MCP endpoint at `/mcp` (Streamable HTTP, stateful): one transport and one MCP server per session. */
+import { randomUUID } from 'node:crypto';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Hono } from 'hono';
+
+/** Creates the MCP server of a new session (boot supplies it: surfaces do not import each other). */
+export type McpServerFactory = (session: string) => Promise<McpServer>;
+
+// Sessions are held in memory; past this many the oldest is closed, so abandoned clients cannot exhaust it.
+const MAX_SESSIONS = 256;
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: McpServer;
+}
+
+function rpcError(status: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/** Mounts POST/GET/DELETE `/mcp`; returns a function that closes every open session. */
+export function mountMcpRoute(app: Hono, createServer: McpServerFactory): () => Promise<void> {
+  const sessions = new Map<string, Session>();
+
+  const closeSession = async (id: string) => {
+    const s = sessions.get(id);
+    if (!s) return;
+    sessions.delete(id);
+    await s.server.close().catch(() => undefined);
+  };
+
+  app.all('/mcp', async (c) => {
+    const id = c.req.header('mcp-session-id');
+    if (id) {
+      const s = sessions.get(id);
+      if (!s) return rpcError(404, 'unknown or expired MCP session: initialize a new one');
+      return s.transport.handleRequest(c.req.raw);
+    }
+    if (c.req.method !== 'POST') return rpcError(400, 'missing mcp-session-id header: initialize a session with POST first');
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return rpcError(400, 'the request body is not JSON');
+    }
+    const first = Array.isArray(body) ? body[0] : body;
+    if (!isInitializeRequest(first)) return rpcError(400, 'missing mcp-session-id header: the first request must be initialize');
+    if (sessions.size >= MAX_SESSIONS) await closeSession(sessions.keys().next().value!);
+    const sessionId = randomUUID();
+    const server = await createServer(sessionId);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => sessionId,
+      onsessioninitialized: (sid) => void sessions.set(sid, { transport, server }),
+      onsessionclosed: (sid) => void closeSession(sid),
+    });
+    transport.onclose = () => void sessions.delete(sessionId);
+    await server.connect(transport);
+    return transport.handleRequest(c.req.raw, { parsedBody: body });
+  });
+
+  return async () => {
+    await Promise.all([...sessions.keys()].map(closeSession));
+  };
+}
