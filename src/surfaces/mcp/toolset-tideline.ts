@@ -149,7 +149,7 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
   addTool(server, {
     name: 'context_timeline',
     title: 'Life-log timeline',
-    description: 'Page through the raw life log, newest first.',
+    description: 'Page through the raw life log (turns, notes, tool results), newest first, with a position header.',
     input: { limit: limit(20), offset: z.number().int().min(0).default(0).describe('skip this many, default 0') },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
@@ -162,7 +162,7 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
   addTool(server, {
     name: 'memory_read_profiles',
     title: 'Read profiles',
-    description: 'Read every profile, or one entity\'s, newest first.',
+    description: 'Read what is known about people and things: every profile, or one entity\'s, newest first.',
     input: { entity: label.optional().describe('one entity only') },
     hints: { readOnly: true, idempotent: true },
     async run({ entity }) {
@@ -173,7 +173,7 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
   addTool(server, {
     name: 'memory_read_self_concept',
     title: 'Read self-concept',
-    description: 'Read every self-concept field.',
+    description: 'Read every self-concept field (fact, terrain, self_reflection): who I am, where and how I work, what I notice about myself.',
     input: {},
     hints: { readOnly: true, idempotent: true },
     async run() {
@@ -184,7 +184,7 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
   addTool(server, {
     name: 'memory_read_snapshot',
     title: 'Read snapshots',
-    description: 'Read the newest state snapshots.',
+    description: 'Read the newest "how I am right now" snapshots (default: just the latest one).',
     input: { limit: limit(1) },
     hints: { readOnly: true, idempotent: true },
     async run({ limit: n }) {
@@ -195,7 +195,7 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
   addTool(server, {
     name: 'memory_read_threads',
     title: 'Read threads',
-    description: 'Read exploration threads by status, heaviest first.',
+    description: 'Read exploration threads (questions to come back to) by status, heaviest first.',
     input: { status: z.enum([...THREAD_STATUSES, 'all']).default('open').describe('open (default), explored, abandoned or all'), limit: limit(20) },
     hints: { readOnly: true, idempotent: true },
     async run({ status, limit: n }) {

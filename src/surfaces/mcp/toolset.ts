@@ -1,6 +1,6 @@
 /** What a toolset is and how a tool is declared: a zod input shape, annotations, and a body returning text + data. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Tidepool } from '../../app/tidepool.js';
 import { runTool, type ToolOutput } from './tool-result.js';
 
@@ -42,14 +42,15 @@ export interface ToolSpec<S extends z.ZodRawShape> {
   run(args: z.output<z.ZodObject<S>>): Promise<ToolOutput>;
 }
 
-/** Registers one tool; bad arguments are refused by the SDK with the field named, errors become `isError` results. */
+/** Registers one tool; bad or unknown arguments are refused with the field named, errors become `isError` results. */
 export function addTool<S extends z.ZodRawShape>(server: McpServer, spec: ToolSpec<S>): void {
   server.registerTool(
     spec.name,
     {
       title: spec.title,
       description: spec.description,
-      inputSchema: spec.input,
+      // Strict: a misspelt argument is named in an error instead of being ignored.
+      inputSchema: z.object(spec.input).strict(),
       annotations: {
         title: spec.title,
         readOnlyHint: spec.hints.readOnly,
