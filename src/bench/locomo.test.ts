@@ -52,6 +52,7 @@ describe('loadLocomo', () => {
       }
     };
     expect(bad({ conversation: {} })).toBe('invalid_input');
+    expect(() => loadLocomo(join(dir, 'absent.json'))).toThrow(expect.objectContaining({ code: 'not_found' }));
     expect(bad([{ sample_id: 'x', conversation: { session_1: [], session_1_date_time: 'someday' }, qa: [] }])).toBe(
       'x.session_1_date_time',
     );

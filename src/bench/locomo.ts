@@ -131,13 +131,23 @@ export function parseLocomo(json: unknown): BenchDataset {
   return { conversations, questions };
 }
 
-/** Reads and validates a LoCoMo-shaped JSON file (UTF-8). */
+/**
+ * Reads and validates a LoCoMo-shaped JSON file (UTF-8). Throws `not_found` for a missing file,
+ * `io_failed` when it cannot be read and `invalid_input` when it is not LoCoMo-shaped JSON.
+ */
 export function loadLocomo(path: string): BenchDataset {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (cause) {
+    const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new TidepoolError(missing ? 'not_found' : 'io_failed', `cannot read LoCoMo file ${path}`, { field: 'data', cause });
+  }
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
+    json = JSON.parse(text);
   } catch (cause) {
-    throw new TidepoolError('invalid_input', `cannot read LoCoMo file ${path}`, { field: 'data', cause });
+    throw new TidepoolError('invalid_input', `${path} is not JSON`, { field: 'data', cause });
   }
   return parseLocomo(json);
 }

@@ -12,12 +12,18 @@ export class OramaPeer implements RetrievalSystem {
   readonly name = 'orama';
   readonly mode: string;
   readonly #embedder: BenchEmbedder | undefined;
+  readonly #similarity: number | undefined;
   #db: AnyOrama | undefined;
 
-  /** Full-text without an embedder; hybrid (`mode: 'hybrid'`) with one. */
-  constructor(options: { embedder?: BenchEmbedder } = {}) {
+  /**
+   * Full-text without an embedder; hybrid with one (`mode: 'hybrid'`). Orama's vector half keeps only
+   * hits with cosine ≥ its default `similarity` of 0.8; passing another value names the mode
+   * `hybrid-s<value>` so that a tuned row is never mistaken for the default one.
+   */
+  constructor(options: { embedder?: BenchEmbedder; similarity?: number } = {}) {
     this.#embedder = options.embedder;
-    this.mode = this.#embedder ? 'hybrid' : 'fulltext';
+    this.#similarity = options.similarity;
+    this.mode = !this.#embedder ? 'fulltext' : options.similarity === undefined ? 'hybrid' : `hybrid-s${options.similarity}`;
   }
 
   async load(conv: BenchConversation): Promise<void> {
@@ -42,7 +48,13 @@ export class OramaPeer implements RetrievalSystem {
     const e = this.#embedder;
     const vector = e ? (await e.embed([question]))[0] : undefined;
     const result = vector
-      ? await search(db, { mode: 'hybrid', term: question, vector: { value: Array.from(vector), property: 'embedding' }, limit: k })
+      ? await search(db, {
+          mode: 'hybrid',
+          term: question,
+          vector: { value: Array.from(vector), property: 'embedding' },
+          limit: k,
+          ...(this.#similarity === undefined ? {} : { similarity: this.#similarity }),
+        })
       : await search(db, { term: question, limit: k });
     return result.hits.map((h) => String(h.id));
   }

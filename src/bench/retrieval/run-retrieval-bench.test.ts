@@ -98,7 +98,9 @@ describe('runRetrievalBench with the peers', () => {
   });
 
   const dev = resolve(process.cwd(), '../shared/data/locomo/dev.json');
-  it.skipIf(!existsSync(dev))('runs end to end on a 1-conversation slice of the LoCoMo dev split (skipped: ../shared/data/locomo/dev.json absent)', async () => {
+  const present = existsSync(dev);
+  const title = 'runs end to end on a 1-conversation slice of the LoCoMo dev split';
+  it.skipIf(!present)(present ? title : `${title} — skipped: ${dev} is absent`, async () => {
     const progress: string[] = [];
     const report = await runRetrievalBench({ dataPath: dev, systems: [new MiniSearchPeer()], limitConversations: 1, onProgress: (l) => progress.push(l) });
     expect(report.questions).toBe(152); // conv-26 has 152 questions of categories 1-4

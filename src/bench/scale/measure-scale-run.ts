@@ -75,9 +75,15 @@ async function timeQueries(
  * Feeds a fresh instance `size` episodes of the seeded stream in batches (timed), then
  * `singleCalls` more one by one (timed), then times `queries` lexical and, for hybrid systems,
  * hybrid searches of 2–3 keywords drawn from episodes spread over the corpus. Memory is sampled
- * throughout; the size probe runs last, outside the peak.
+ * throughout; the size probe runs last, outside the peak. `onMeasured` gets the row before that
+ * probe, which may serialise a whole in-memory index and run out of memory doing it.
  */
-export async function measureScaleRun(factory: ScaleSystemFactory, size: number, p: ScaleRunParams): Promise<ScaleRow> {
+export async function measureScaleRun(
+  factory: ScaleSystemFactory,
+  size: number,
+  p: ScaleRunParams,
+  onMeasured?: (row: ScaleRow) => Promise<void>,
+): Promise<ScaleRow> {
   const started = performance.now();
   collectGarbage();
   const sampler = new MemorySampler();
@@ -116,15 +122,8 @@ export async function measureScaleRun(factory: ScaleSystemFactory, size: number,
     const hybrid = searchHybrid && factory.hybrid
       ? await timeQueries(queries, (q, i) => searchHybrid(q, vectors[i] as Float32Array, p.k))
       : undefined;
-    // Peaks are read before the size probe, which may serialise an in-memory index.
     const peaks = sampler.stop();
-    let db: number | null = null;
-    try {
-      db = system.dbSizeBytes?.() ?? null;
-    } catch {
-      db = null; // An index too large to serialise (V8's string limit) has no measurable size.
-    }
-    return {
+    const row: ScaleRow = {
       system: factory.name,
       storage: factory.storage,
       size,
@@ -134,12 +133,20 @@ export async function measureScaleRun(factory: ScaleSystemFactory, size: number,
       lexical: summariseLatency(lexical.ms),
       hybrid: hybrid ? summariseLatency(hybrid.ms) : undefined,
       mean_hits: lexical.hits.length > 0 ? lexical.hits.reduce((a, b) => a + b, 0) / lexical.hits.length : undefined,
-      db_bytes: db,
+      db_bytes: null,
       peak_rss_bytes: peaks.peak_rss_bytes,
       heap_growth_bytes: peaks.peak_heap_bytes - peaks.baseline_heap_bytes,
       seconds: Math.round((performance.now() - started) / 100) / 10,
       pid: process.pid,
     };
+    await onMeasured?.(row);
+    let db: number | null = null;
+    try {
+      db = system.dbSizeBytes?.() ?? null;
+    } catch {
+      db = null; // An index too large to serialise (V8's string limit) has no measurable size.
+    }
+    return { ...row, db_bytes: db };
   } finally {
     sampler.stop();
     await system.close();

@@ -93,15 +93,17 @@ function measureIsolated(
   child.send(req);
   return new Promise((resolve) => {
     let row: ScaleRow | undefined;
+    // The last row wins: the worker sends one before its size probe and one after.
     child.on('message', (m: ScaleRow) => (row = m));
     child.on('exit', (code, signal) => {
       if (row) return resolve(row);
       const oom = code === OOM_EXIT || /heap out of memory/iu.test(stderr);
       const base = { system: factory.name, storage: factory.storage, size };
-      const reason = oom
-        ? `not run: stopped when its heap passed the ${gib(heapLimit ?? 0)} bound`
-        : `failed: exit ${code ?? signal}: ${stderr.trim().split('\n').slice(-3).join(' ')}`;
-      resolve({ ...base, status: oom ? 'not_run' : 'failed', reason });
+      if (oom && heapLimit !== undefined) {
+        return resolve({ ...base, status: 'not_run', reason: `not run: stopped when its heap passed the ${gib(heapLimit)} bound` });
+      }
+      const why = oom ? 'out of memory' : signal === 'SIGKILL' ? 'killed (SIGKILL: likely the kernel OOM killer)' : `exit ${code ?? signal}`;
+      resolve({ ...base, status: 'failed', reason: `failed: ${why}: ${stderr.trim().split('\n').slice(-3).join(' ')}`.trim() });
     });
   });
 }

@@ -1,5 +1,5 @@
 // Child-process entry of the scale benchmark: runs one system at one size alone and sends its row back.
-import type { ScaleRunParams } from './measure-scale-run.js';
+import type { ScaleRow, ScaleRunParams } from './measure-scale-run.js';
 import { measureScaleRun } from './measure-scale-run.js';
 import type { ScaleSystemFactory } from './scale-system.js';
 
@@ -15,8 +15,10 @@ async function run(req: ScaleWorkerRequest): Promise<void> {
   const mod = (await import(req.module)) as Record<string, unknown>;
   const factory = mod[req.exportName] as ScaleSystemFactory | undefined;
   if (!factory || typeof factory.create !== 'function') throw new Error(`${req.module} has no factory ${req.exportName}`);
-  const row = await measureScaleRun(factory, req.size, req.params);
-  await new Promise<void>((resolve, reject) => process.send?.(row, undefined, {}, (e) => (e ? reject(e) : resolve())));
+  const send = (row: ScaleRow): Promise<void> =>
+    new Promise((resolve, reject) => process.send?.(row, undefined, {}, (e) => (e ? reject(e) : resolve())));
+  // The row goes out before the size probe too, so an index too big to serialise keeps its figures.
+  await send(await measureScaleRun(factory, req.size, req.params, send));
 }
 
 process.once('message', (req: ScaleWorkerRequest) => {
