@@ -10,6 +10,7 @@ import { JobSql, type JobClaimHooks } from './job-sql.js';
 import { KnowledgeSql } from './knowledge-sql.js';
 import { NarrativeSql } from './narrative-sql.js';
 import { RowSql } from './row-sql.js';
+import { SleepSql } from './sleep-sql.js';
 import { SpaceSql } from './space-sql.js';
 import { VectorSql } from './vector-sql.js';
 
@@ -41,6 +42,7 @@ export class SqlStore implements Store {
   readonly jobs: JobSql;
   readonly derived: DerivedSql;
   readonly continuity: ContinuitySql;
+  readonly sleep: SleepSql;
   readonly #parts: EngineParts;
 
   constructor(db: SqlDriver, parts: EngineParts) {
@@ -59,6 +61,7 @@ export class SqlStore implements Store {
     this.jobs = new JobSql(db, parts.jobHooks);
     this.derived = new DerivedSql(db);
     this.continuity = new ContinuitySql(db);
+    this.sleep = new SleepSql(db, this.search);
   }
 
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
