@@ -7,13 +7,19 @@ import type { CliDeps, CommonOptions } from '../surfaces/cli/cli-deps.js';
 import { serveCommand } from '../surfaces/cli/serve-command.js';
 import { registerInjectCommands } from '../surfaces/cli/inject-commands.js';
 import { registerIntegrationCommands } from '../surfaces/cli/integration-commands.js';
+import { registerImportCommand } from '../surfaces/cli/import-command.js';
+import { registerScriptCommand } from '../surfaces/cli/script-command.js';
+import { registerJournalCommand } from '../surfaces/cli/journal-command.js';
 import { serveRunners } from './serve.js';
+import { registerBenchCommand } from './bench-command.js';
 
 /** Command groups beyond the core ones, added by the composition root. */
 export const EXTRA_REGISTRARS: CommandRegistrar[] = [
   serveCommand(serveRunners),
+  registerBenchCommand,
   registerInjectCommands,
   registerIntegrationCommands,
+  registerJournalCommand,
 ];
 
 /** Opens the memory named by common options, env and config file. */

@@ -26,6 +26,9 @@ export function hasCjk(text: string): boolean {
  * `咖啡` matches `用户爱喝咖啡` (search mode also emits the short words inside long ones: 喝咖啡 → 咖啡, 喝咖啡).
  */
 export function segmentForIndex(text: string): string {
+  // "de-stress" is indexed as de, stress and destress, so a query spelling it either way finds it.
+  const joined = text.includes('-') ? [...text.matchAll(/\b[\p{L}]+(?:-[\p{L}]+)+\b/gu)].map((m) => m[0].replace(/-/g, '')) : [];
+  if (joined.length > 0) text = `${text} ${joined.join(' ')}`;
   if (!hasCjk(text)) return text;
   const j = getJieba();
   return text.replace(CJK_RUN, (run) => ` ${j.cutForSearch(run, true).join(' ')} `);

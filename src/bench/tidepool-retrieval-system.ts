@@ -1,0 +1,72 @@
+// Tidepool as a system of the retrieval benchmark: one fresh file-backed memory per LoCoMo conversation.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Tidepool } from '../app/tidepool.js';
+import { openMemory } from '../boot/open-memory.js';
+import type { Embedder } from '../core/embedder.js';
+import { renderHitLine } from '../retrieval/recall-pipeline.js';
+import type { BenchConversation } from './locomo.js';
+import type { RenderedBlock } from './metrics.js';
+import type { BenchEmbedder, RetrievalSystem } from './retrieval-system.js';
+
+/** Adapts a benchmark embedder to Tidepool's Embedder port. */
+export function benchEmbedderAsEmbedder(e: BenchEmbedder, model = `bench-hash-${e.dims}`): Embedder {
+  return { model, embed: async (texts) => (await e.embed(texts)).map((v) => Float32Array.from(v)) };
+}
+
+/** Tidepool recall over the episode layer, lexical (no embedder) or hybrid. */
+export class TidepoolRetrievalSystem implements RetrievalSystem {
+  readonly name = 'tidepool';
+  readonly mode: string;
+  readonly #embedder: Embedder | undefined;
+  #memory: Tidepool | undefined;
+  #dir: string | undefined;
+  #dia = new Map<string, string>();
+
+  constructor(opts: { embedder?: BenchEmbedder } = {}) {
+    this.mode = opts.embedder ? 'hybrid' : 'lexical';
+    this.#embedder = opts.embedder ? benchEmbedderAsEmbedder(opts.embedder) : undefined;
+  }
+
+  async load(conv: BenchConversation): Promise<void> {
+    await this.close();
+    this.#dir = mkdtempSync(join(tmpdir(), 'tidepool-bench-'));
+    this.#memory = await openMemory({ path: join(this.#dir, 'memory.db'), space: 'bench', embedder: this.#embedder ?? 'none', warn: () => {} });
+    // One dialog turn = one episode, at its session's time (turns a second apart keep their order), speaker kept.
+    const turns = conv.sessions.flatMap((s) =>
+      s.turns.map((t, i) => ({
+        role: 'user' as const, content: t.text, speaker: t.speaker, session: `${conv.id}:S${s.n}`, at: s.at + i * 1000,
+        ref: `locomo:${conv.id}:${t.diaId}`,
+      })),
+    );
+    const r = await this.#memory.record({ turns }, { source: 'import', durable: true, kind: 'import' });
+    this.#dia = new Map(r.ids.map((id, i) => [id, turns[i]!.ref.split(':').slice(2).join(':')]));
+  }
+
+  async search(question: string, k: number): Promise<string[]> {
+    const hits = await this.#memory!.recall({ query: question, limit: k, layers: ['episode'] }, { sideEffects: false });
+    return hits.map((h) => this.#dia.get(h.id)).filter((d): d is string => d !== undefined);
+  }
+
+  /** The block recall would inject: its own rendered lines, in rank order. */
+  async renderBlock(question: string): Promise<RenderedBlock> {
+    const hits = await this.#memory!.recall({ query: question, limit: 200, layers: ['episode'] }, { sideEffects: false });
+    let text = '';
+    const diaIdsInOrder: Array<{ diaId: string; offsetChars: number; endChars: number }> = [];
+    for (const h of hits) {
+      const line = renderHitLine(h);
+      const diaId = this.#dia.get(h.id);
+      if (diaId) diaIdsInOrder.push({ diaId, offsetChars: text.length, endChars: text.length + line.length });
+      text += `${line}\n`;
+    }
+    return { text, diaIdsInOrder };
+  }
+
+  async close(): Promise<void> {
+    await this.#memory?.close();
+    this.#memory = undefined;
+    if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
+    this.#dir = undefined;
+  }
+}

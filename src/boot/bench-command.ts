@@ -1,0 +1,80 @@
+/** `tidepool bench retrieval|scale`: runs the benchmarks with Tidepool and its peers in one run (a composition root). */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { TidepoolError } from '../core/errors.js';
+import { defaultRetrievalPeers, defaultScalePeers } from '../bench/peers/default-peers.js';
+import { renderRecallChart, renderRetrievalMarkdown } from '../bench/retrieval/render-retrieval-markdown.js';
+import { runRetrievalBench } from '../bench/retrieval/run-retrieval-bench.js';
+import { hashEmbedder } from '../bench/scale/hash-embedding.js';
+import { renderLatencyChart, renderScaleMarkdown } from '../bench/scale/render-scale-markdown.js';
+import { runScaleBench } from '../bench/scale/run-scale-bench.js';
+import { TidepoolRetrievalSystem } from '../bench/tidepool-retrieval-system.js';
+import { tidepoolHybridScaleFactory, tidepoolScaleFactory } from '../bench/tidepool-scale-system.js';
+import { describeMachine, formatMachine } from '../bench/machine-info.js';
+import type { CliDeps } from '../surfaces/cli/cli-deps.js';
+
+/** Where the benchmarks look for LoCoMo when `--data` is not given: the shared development split. */
+export const DEFAULT_LOCOMO = '../shared/data/locomo/dev.json';
+
+/** Registers `bench` with its `retrieval` and `scale` subcommands. */
+export function registerBenchCommand(program: Command, deps: CliDeps): void {
+  const bench = program.command('bench').description('benchmarks: retrieval quality on LoCoMo, scale (npm run bench)');
+
+  bench
+    .command('retrieval', { isDefault: true })
+    .description('LoCoMo evidence recall@k, NDCG, session recall, budget recall and latency for Tidepool and its peers')
+    .option('--data <file>', 'a LoCoMo-shaped JSON file', DEFAULT_LOCOMO)
+    .option('--conversations <n>', 'only the first n conversations')
+    .option('--no-mcp', 'skip the MCP memory server peer (slow: one stdio round trip per keyword)')
+    .option('--hybrid', 'also run the hybrid modes with the deterministic 384-d hashing embedder')
+    .option('--out <dir>', 'write report.json, report.md and recall.svg there')
+    .option('--json', 'print the report as JSON')
+    .action(async (o: { data: string; conversations?: string; mcp: boolean; hybrid?: boolean; out?: string; json?: boolean }) => {
+      const systems = [
+        new TidepoolRetrievalSystem(),
+        ...(o.hybrid ? [new TidepoolRetrievalSystem({ embedder: hashEmbedder })] : []),
+        ...defaultRetrievalPeers({ mcp: o.mcp, ...(o.hybrid ? { embedder: hashEmbedder } : {}) }),
+      ];
+      const limit = o.conversations === undefined ? undefined : Number(o.conversations);
+      if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
+        throw new TidepoolError('invalid_input', `--conversations must be a positive integer, got "${o.conversations}"`);
+      }
+      const report = await runRetrievalBench({
+        dataPath: resolve(deps.env.cwd, o.data), systems, limitConversations: limit,
+        onProgress: (l) => deps.stderr.write(`${l}\n`),
+      });
+      const md = `${formatMachine(describeMachine())}\n\n${renderRetrievalMarkdown(report)}`;
+      if (o.out) {
+        mkdirSync(o.out, { recursive: true });
+        writeFileSync(join(o.out, 'retrieval.json'), `${JSON.stringify(report, null, 2)}\n`);
+        writeFileSync(join(o.out, 'retrieval.md'), md);
+        writeFileSync(join(o.out, 'recall.svg'), renderRecallChart(report));
+      }
+      deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
+    });
+
+  bench
+    .command('scale')
+    .description('ingest rate, recall p50/p95/p99, DB size and peak RSS at growing sizes, with minisearch and orama')
+    .option('--sizes <list>', 'comma-separated corpus sizes', '10000,100000,1000000')
+    .option('--queries <n>', 'queries timed per size and mode', '200')
+    .option('--no-hybrid', 'skip the hybrid (384-d vectors) rows')
+    .option('--no-peers', 'measure Tidepool only')
+    .option('--out <dir>', 'write scale.json, scale.md and latency.svg there')
+    .option('--json', 'print the report as JSON')
+    .action(async (o: { sizes: string; queries: string; hybrid: boolean; peers: boolean; out?: string; json?: boolean }) => {
+      const sizes = o.sizes.split(',').map((s) => Number(s.trim()));
+      if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) throw new TidepoolError('invalid_input', `--sizes must be positive integers, got "${o.sizes}"`);
+      const factories = [tidepoolScaleFactory, ...(o.hybrid ? [tidepoolHybridScaleFactory] : []), ...(o.peers ? defaultScalePeers() : [])];
+      const report = await runScaleBench({ sizes, factories, queries: Number(o.queries), onProgress: (l) => deps.stderr.write(`${l}\n`) });
+      const md = `${formatMachine(describeMachine())}\n\n${renderScaleMarkdown(report)}`;
+      if (o.out) {
+        mkdirSync(o.out, { recursive: true });
+        writeFileSync(join(o.out, 'scale.json'), `${JSON.stringify(report, null, 2)}\n`);
+        writeFileSync(join(o.out, 'scale.md'), md);
+        writeFileSync(join(o.out, 'latency.svg'), renderLatencyChart(report));
+      }
+      deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
+    });
+}
