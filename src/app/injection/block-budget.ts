@@ -78,7 +78,8 @@ export function fitBlock(items: readonly BlockItem[], maxTokens: number, notes: 
   }
   // Estimates overshoot at section boundaries; give back what still fits, most valuable first.
   for (const { item } of [...dropOrder].reverse()) {
-    if (!gone.has(item) || cost.get(item)! > maxTokens - tokens) continue;
+    // A line costs at least its own tokens less the couple a neighbour merge can save: skip the hopeless ones cheaply.
+    if (!gone.has(item) || cost.get(item)! > maxTokens - tokens + 2) continue;
     const trialText = renderBlock(items.filter((it) => !gone.has(it) || it === item), notes);
     const trialTokens = countTokens(trialText);
     if (trialTokens <= maxTokens) {
