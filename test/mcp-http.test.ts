@@ -1,7 +1,6 @@
 /** MCP over Streamable HTTP at /mcp (in-process server and the real binary), health, and the loopback guards. */
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
