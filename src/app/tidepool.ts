@@ -12,6 +12,10 @@ import { remember, type RememberResult } from './remember.js';
 import { timeline, type TimelinePage } from './timeline.js';
 import { writeNarrative, type WriteNarrativeResult } from './write-narrative.js';
 import { embedPending } from './embed-items.js';
+import type { Journal } from '../journal/journal.js';
+import {
+  journalFor, registerJournalWorkspace, startJournalAutoTend, type AutoTendHandle, type AutoTendStartOptions, type JournalAccess,
+} from './journal-service.js';
 
 /** Package version reported by `doctor` and the MCP server. */
 export const TIDEPOOL_VERSION = '0.1.0';
@@ -130,6 +134,25 @@ export class Tidepool {
   /** Embeds items whose embedding was deferred. @example await memory.embedPending() */
   embedPending() {
     return embedPending(this.ctx);
+  }
+
+  /**
+   * The journal (潮汐记忆 hot/cold markdown memory) bound to this memory: sections are recalled as `journal` episodes.
+   * `confineTo` limits roots to that directory and registered workspaces (MCP, HTTP).
+   * @example await memory.journal().search({ root: '/work/app', query: '竞态', scope: 'all' })
+   */
+  journal(access?: JournalAccess): Journal {
+    return journalFor(this.ctx, access);
+  }
+
+  /** Registers a journal workspace (its real path is returned). @example await memory.registerJournalWorkspace('/work/app') */
+  registerJournalWorkspace(root: string): Promise<string> {
+    return registerJournalWorkspace(this.ctx, root);
+  }
+
+  /** Starts the daily journal auto-tend (every 30 min, once per day per workspace). @example const t = memory.startJournalAutoTend(); t.stop() */
+  startJournalAutoTend(opts?: AutoTendStartOptions): AutoTendHandle {
+    return startJournalAutoTend(this, opts);
   }
 
   /** Health report. @example const report = await memory.doctor() */

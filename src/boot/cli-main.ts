@@ -7,6 +7,7 @@ import type { CliDeps, CommonOptions } from '../surfaces/cli/cli-deps.js';
 import { serveCommand } from '../surfaces/cli/serve-command.js';
 import { registerInjectCommands } from '../surfaces/cli/inject-commands.js';
 import { registerIntegrationCommands } from '../surfaces/cli/integration-commands.js';
+import { registerJournalCommand } from '../surfaces/cli/journal-command.js';
 import { registerImportCommand } from '../surfaces/cli/import-command.js';
 import { registerScriptCommand } from '../surfaces/cli/script-command.js';
 import { registerJournalCommand } from '../surfaces/cli/journal-command.js';

@@ -7,6 +7,7 @@ import { DerivedSql } from './derived-sql.js';
 import { EpisodeSql } from './episode-sql.js';
 import { IdentitySql } from './identity-sql.js';
 import { JobSql, type JobClaimHooks } from './job-sql.js';
+import { JournalSql } from './journal-sql.js';
 import { KnowledgeSql } from './knowledge-sql.js';
 import { NarrativeSql } from './narrative-sql.js';
 import { RowSql } from './row-sql.js';
@@ -42,6 +43,7 @@ export class SqlStore implements Store {
   readonly jobs: JobSql;
   readonly derived: DerivedSql;
   readonly continuity: ContinuitySql;
+  readonly journal: JournalSql;
   readonly sleep: SleepSql;
   readonly #parts: EngineParts;
 
@@ -61,6 +63,7 @@ export class SqlStore implements Store {
     this.jobs = new JobSql(db, parts.jobHooks);
     this.derived = new DerivedSql(db);
     this.continuity = new ContinuitySql(db);
+    this.journal = new JournalSql(db);
     this.sleep = new SleepSql(db, this.search);
   }
 
