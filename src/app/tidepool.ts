@@ -12,6 +12,8 @@ import { remember, type RememberResult } from './remember.js';
 import { timeline, type TimelinePage } from './timeline.js';
 import { writeNarrative, type WriteNarrativeResult } from './write-narrative.js';
 import { embedPending } from './embed-items.js';
+import { importSessionFile, type ImportFileInput, type ImportFileResult, type ImportOptions } from './import-sessions.js';
+import { runAllScriptJobs, runScriptJob, type ScriptAllEntry, type ScriptAllResult, type ScriptJob, type ScriptJobOptions, type ScriptJobResult } from './script-jobs.js';
 import type { Journal } from '../journal/journal.js';
 import {
   journalFor, registerJournalWorkspace, startJournalAutoTend, type AutoTendHandle, type AutoTendStartOptions, type JournalAccess,
@@ -153,6 +155,30 @@ export class Tidepool {
   /** Starts the daily journal auto-tend (every 30 min, once per day per workspace). @example const t = memory.startJournalAutoTend(); t.stop() */
   startJournalAutoTend(opts?: AutoTendStartOptions): AutoTendHandle {
     return startJournalAutoTend(this, opts);
+  }
+
+  /**
+   * Runs one script-layer job, rebuilding its derived tables in one transaction.
+   * @example const r = await memory.script('topics', { merge: false })
+   */
+  script(job: ScriptJob, opts?: ScriptJobOptions): Promise<ScriptJobResult> {
+    return runScriptJob(this.ctx, job, opts);
+  }
+
+  /**
+   * Runs every script-layer job in order; a failing job is reported and the rest still run.
+   * @example const { ok, jobs } = await memory.scriptAll()
+   */
+  scriptAll(opts?: ScriptJobOptions, onJob?: (entry: ScriptAllEntry) => void): Promise<ScriptAllResult> {
+    return runAllScriptJobs(this.ctx, opts, onJob);
+  }
+
+  /**
+   * Imports a session transcript or a Tideline database, idempotently (turns already stored are skipped).
+   * @example await memory.importFile({ path, readHead: async (n) => (await readFile(path)).subarray(0, n), readAll: () => readFile(path) })
+   */
+  importFile(input: ImportFileInput, opts?: ImportOptions): Promise<ImportFileResult> {
+    return importSessionFile(this.ctx, input, opts);
   }
 
   /** Health report. @example const report = await memory.doctor() */

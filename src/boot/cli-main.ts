@@ -7,10 +7,10 @@ import type { CliDeps, CommonOptions } from '../surfaces/cli/cli-deps.js';
 import { serveCommand } from '../surfaces/cli/serve-command.js';
 import { registerInjectCommands } from '../surfaces/cli/inject-commands.js';
 import { registerIntegrationCommands } from '../surfaces/cli/integration-commands.js';
-import { registerJournalCommand } from '../surfaces/cli/journal-command.js';
 import { registerImportCommand } from '../surfaces/cli/import-command.js';
 import { registerScriptCommand } from '../surfaces/cli/script-command.js';
 import { registerJournalCommand } from '../surfaces/cli/journal-command.js';
+import { registerTokenCommand } from '../surfaces/cli/token-command.js';
 import { serveRunners } from './serve.js';
 import { registerBenchCommand } from './bench-command.js';
 
@@ -18,9 +18,12 @@ import { registerBenchCommand } from './bench-command.js';
 export const EXTRA_REGISTRARS: CommandRegistrar[] = [
   serveCommand(serveRunners),
   registerBenchCommand,
+  registerTokenCommand,
   registerInjectCommands,
   registerIntegrationCommands,
   registerJournalCommand,
+  registerScriptCommand,
+  registerImportCommand,
 ];
 
 /** Opens the memory named by common options, env and config file. */

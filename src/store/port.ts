@@ -601,3 +601,102 @@ export interface JournalStore {
 export interface Store {
   readonly journal: JournalStore;
 }
+
+// ---- Script layer rebuilds (issue 9). Appended; the Store interface is extended below. ----
+
+/** A narrative as the script jobs read it: the whole row plus whether its embedding still waits. */
+export interface ScriptNarrativeRow extends Narrative {
+  embedPending: boolean;
+}
+
+/** One topic cluster to store (the script layer's `TopicCluster`, or one imported from Tideline). */
+export interface TopicClusterWrite {
+  name: string;
+  keywords: readonly string[];
+  size: number;
+  narrativeIds: readonly number[];
+  lastActive: number | null;
+  avgWeight: number | null;
+}
+
+/** A whole soft-cluster build to store; memberships and adjacency name clusters by their index in `clusters`. */
+export interface SoftClusterWrite {
+  clusters: ReadonlyArray<{ name: string; centroid: ArrayLike<number>; memberCount: number }>;
+  memberships: ReadonlyArray<{ narrativeId: number; cluster: number; distance: number }>;
+  adjacency: ReadonlyArray<{ a: number; b: number; shared: number }>;
+}
+
+/** A stored soft cluster with its centroid, for query routing. */
+export interface SoftClusterModelRow {
+  id: number;
+  name: string;
+  centroid: Float32Array | null;
+}
+
+/** The entity graph to store (the script layer's `EntityGraph`). */
+export interface EntityGraphWrite {
+  nodes: ReadonlyArray<{ entity: string; mentionCount: number; firstSeen: number; lastSeen: number }>;
+  edges: ReadonlyArray<{ entityA: string; roleA: string; entityB: string; roleB: string; narrativeId: number; createdAt: number }>;
+  cooccur: ReadonlyArray<{ entityA: string; entityB: string; count: number }>;
+}
+
+/** One per-cluster attention total (`attention_stats`). */
+export interface AttentionStatWrite {
+  cluster: string;
+  hitCount: number;
+  lastHit: number;
+  lastItemId: number | null;
+}
+
+/** An episode as the Layer-0 scan and the links backfill read it. */
+export interface ScriptEpisodeRow {
+  id: number;
+  content: string;
+  role: string | null;
+  session: string | null;
+  occurredAt: number;
+}
+
+/**
+ * What the script layer reads in bulk and rebuilds (DESIGN §1.5): every `replace*` deletes the space's rows of its
+ * tables and writes the new ones; callers run it inside `store.transaction` so a rebuild is all or nothing.
+ */
+export interface ScriptStore {
+  /** Every narrative of the space, ascending id. */
+  narratives(space: string): Promise<ScriptNarrativeRow[]>;
+  /** Models and dimensions of the space's narrative vectors, most vectors first. */
+  narrativeVectorModels(space: string): Promise<Array<{ model: string; dim: number; count: number }>>;
+  /** Narrative vectors of one model and dimension, ascending narrative id. */
+  narrativeVectors(space: string, model: string, dim: number): Promise<Array<{ id: number; vector: Float32Array }>>;
+  replaceTopicClusters(space: string, rows: readonly TopicClusterWrite[]): Promise<void>;
+  /** Inserts or overwrites clusters by name, leaving the others (Tideline import). */
+  upsertTopicClusters(space: string, rows: readonly TopicClusterWrite[]): Promise<void>;
+  /** Replaces clusters, members and adjacency; returns the new cluster ids by build index. */
+  replaceSoftClusters(space: string, build: SoftClusterWrite, at: number): Promise<number[]>;
+  /** Stored soft clusters with centroids, and their adjacency by cluster id. */
+  softClusterModel(space: string): Promise<{ clusters: SoftClusterModelRow[]; adjacency: Array<{ a: number; b: number; shared: number }> }>;
+  /** Every membership of the given clusters (all clusters when omitted), nearest first per cluster. */
+  softClusterMemberships(space: string, clusterIds?: readonly number[]): Promise<Array<{ clusterId: number; narrativeId: number; distance: number }>>;
+  replaceAttentionStats(space: string, rows: readonly AttentionStatWrite[], clusterHits: ReadonlyArray<{ clusterId: number; hits: number }>): Promise<void>;
+  replaceEntityGraph(space: string, graph: EntityGraphWrite): Promise<void>;
+  /** Writes new recurrence and/or weight values; returns the rows changed. */
+  updateScores(space: string, rows: ReadonlyArray<{ id: number; recurrence?: number; weight?: number }>): Promise<number>;
+  /** Sets source_links of narratives that still have none (a narrative linked meanwhile is left alone). */
+  fillSourceLinks(space: string, rows: ReadonlyArray<{ narrativeId: number; sourceLinks: readonly number[] }>): Promise<number>;
+  /** Unconsolidated, unarchived episodes stored after `since` (all when null), by time. */
+  episodesStoredAfter(space: string, since: number | null): Promise<ScriptEpisodeRow[]>;
+  /** Episodes whose time lies in one of the closed ranges, by time. */
+  episodesInRanges(space: string, ranges: ReadonlyArray<readonly [number, number]>): Promise<ScriptEpisodeRow[]>;
+  /** How many items of a layer wait for an embedding, and the first `limit` ids. */
+  pendingEmbeddings(space: string, layer: Layer, limit: number): Promise<{ count: number; ids: number[] }>;
+  /** Episode ids by `ref` for the refs that exist. */
+  episodeIdsByRef(space: string, refs: readonly string[]): Promise<Map<string, number>>;
+  /** A JSON value kept per space under `key` (e.g. an import's id mapping); undefined when none. */
+  getState(space: string, key: string): Promise<unknown>;
+  putState(space: string, key: string, value: unknown, at: number): Promise<void>;
+}
+
+/** The Store, extended by interface merging with the script area. */
+export interface Store {
+  readonly script: ScriptStore;
+}

@@ -11,6 +11,7 @@ import { JournalSql } from './journal-sql.js';
 import { KnowledgeSql } from './knowledge-sql.js';
 import { NarrativeSql } from './narrative-sql.js';
 import { RowSql } from './row-sql.js';
+import { ScriptSql } from './script-sql.js';
 import { SleepSql } from './sleep-sql.js';
 import { SpaceSql } from './space-sql.js';
 import { VectorSql } from './vector-sql.js';
@@ -43,6 +44,7 @@ export class SqlStore implements Store {
   readonly jobs: JobSql;
   readonly derived: DerivedSql;
   readonly continuity: ContinuitySql;
+  readonly script: ScriptSql;
   readonly journal: JournalSql;
   readonly sleep: SleepSql;
   readonly #parts: EngineParts;
@@ -63,6 +65,7 @@ export class SqlStore implements Store {
     this.jobs = new JobSql(db, parts.jobHooks);
     this.derived = new DerivedSql(db);
     this.continuity = new ContinuitySql(db);
+    this.script = new ScriptSql(db);
     this.journal = new JournalSql(db);
     this.sleep = new SleepSql(db, this.search);
   }

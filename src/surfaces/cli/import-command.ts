@@ -1,0 +1,79 @@
+/** `tidepool import <files...>`: session transcripts and Tideline databases into the memory, idempotently. */
+import { open, readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { IMPORT_FORMAT_NAMES, type ImportFileResult } from '../../app/import-sessions.js';
+import { TidepoolError } from '../../core/errors.js';
+import { print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+import { createProgressBar } from './progress-bar.js';
+
+/** Registers `import`. */
+export function registerImportCommand(program: Command, deps: CliDeps): void {
+  withCommon(
+    program
+      .command('import')
+      .description('import session transcripts or a Tideline database; importing the same file again adds nothing')
+      .argument('<files...>', 'transcript files (.jsonl, .json, .md) or Tideline .db files')
+      .option('--format <format>', `${IMPORT_FORMAT_NAMES.join(' | ')}`, 'auto'),
+  ).action(async (files: string[], o: CommonOptions & { format: string }) => {
+    if (!IMPORT_FORMAT_NAMES.includes(o.format)) {
+      throw new TidepoolError('invalid_input', `--format must be one of ${IMPORT_FORMAT_NAMES.join(', ')}, got "${o.format}"`, { field: 'format' });
+    }
+    const bar = createProgressBar(deps.stderr);
+    const results: ImportFileResult[] = [];
+    await withMemory(deps, o, async (m) => {
+      for (const path of files) {
+        let r: ImportFileResult;
+        try {
+          r = await m.importFile(
+            { path, readHead: (n) => readHead(path, n), readAll: () => readFile(path), format: o.format as 'auto' },
+            { onProgress: (p) => bar.update(p.done, p.total, p.file) },
+          );
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === undefined) throw e;
+          r = { status: 'failed', file: path, reason: (e as Error).message };
+        } finally {
+          bar.finish();
+        }
+        if (r.status === 'failed') deps.stderr.write(`tidepool import: ${r.file}: ${r.reason}\n`);
+        else for (const w of r.warnings.slice(0, 5)) deps.stderr.write(`tidepool import: ${r.file}: ${w}\n`);
+        results.push(r);
+      }
+    });
+    const ok = results.filter((r) => r.status === 'imported');
+    const summary = {
+      files: results,
+      imported: ok.reduce((s, r) => s + r.imported, 0),
+      skipped: ok.reduce((s, r) => s + r.skipped, 0),
+      failed: results.length - ok.length,
+    };
+    print(deps, o, summary, () => ok.map(describe).join('\n') || 'nothing imported');
+    if (summary.failed > 0) process.exitCode = 2;
+  });
+}
+
+function describe(r: Extract<ImportFileResult, { status: 'imported' }>): string {
+  const parts = [`${r.file} (${r.format}): ${r.imported} of ${r.turns} turns imported`];
+  if (r.skipped > 0) parts.push(`${r.skipped} already present`);
+  if (r.ignored > 0) parts.push(`${r.ignored} records ignored`);
+  if (r.redacted > 0) parts.push(`${r.redacted} secrets redacted`);
+  const t = r.tideline;
+  if (t) {
+    parts.push(
+      `${t.narratives.imported} narratives (${t.narratives.skipped} already present), ${t.profiles} profiles, ` +
+        `${t.selfConcept} self-concept fields, ${t.snapshots} snapshots, ${t.threads} threads, ${t.topicClusters} topic clusters`,
+    );
+  }
+  return parts.join(', ');
+}
+
+/** The first `n` bytes of a file, without reading the rest (a Tideline database can be large). */
+async function readHead(path: string, n: number): Promise<Uint8Array> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
