@@ -85,13 +85,13 @@ export async function restoreSpace(ctx: AppContext, lines: AsyncIterable<string>
         throw new TidepoolError('conflict', `restore failed in table ${table}: ${(e as Error).message}`, { cause: e });
       }
     }
-    await reindexSpace(tx, ctx.space, ctx.config.recall.contextTurns);
+    await reindexSpace(tx, ctx.space, ctx.config.recall.contextTurns, ctx.config.index.episodeTrigram);
   });
   return { rows: n, tables: Object.fromEntries([...byTable].map(([t, r]) => [t, r.length])) };
 }
 
 /** Rebuilds the lexical index entries of every item of a space from its rows. */
-export async function reindexSpace(tx: Store, space: string, contextTurns: number): Promise<void> {
+export async function reindexSpace(tx: Store, space: string, contextTurns: number, episodeTrigram: boolean): Promise<void> {
   const tables: Array<[Layer, string]> = [['episode', 'episodes'], ['narrative', 'narratives'], ['knowledge', 'knowledge']];
   for (const [layer, table] of tables) {
     let batch: number[] = [];
@@ -105,7 +105,7 @@ export async function reindexSpace(tx: Store, space: string, contextTurns: numbe
           // The same preceding-turn context record() indexed (recall.contextTurns, default 2).
           const around = e.session === null ? [] : await tx.episodes.neighbours(space, e.id, contextTurns);
           const prev = around.slice(0, Math.max(0, around.findIndex((x) => x.id === e.id))).map((x) => x.content);
-          docs.push({ id: e.id, ...episodeIndexText(e.content, e.speaker, prev) });
+          docs.push({ id: e.id, ...episodeIndexText(e.content, e.speaker, prev, episodeTrigram) });
         }
         await tx.search.index(layer, docs);
       } else if (layer === 'narrative') {

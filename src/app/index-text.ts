@@ -6,11 +6,17 @@ import type { IndexText } from '../store/port.js';
  * Index text of an episode: its content, the speaker as the secondary field, and the turns just before it in its
  * session as the weaker `ctx` field — an answer often only makes sense with the question before it.
  */
-export function episodeIndexText(content: string, speaker: string | null, previous: readonly string[] = []): IndexText {
+export function episodeIndexText(
+  content: string,
+  speaker: string | null,
+  previous: readonly string[] = [],
+  substring = true,
+): IndexText {
   return {
     body: segmentForIndex(content),
     extra: speaker ? segmentForIndex(speaker) : '',
-    raw: content,
+    // An empty raw text keeps the row out of the trigram index (config index.episodeTrigram).
+    raw: substring ? content : '',
     ctx: previous.length > 0 ? segmentForIndex(previous.join(' \n ')) : '',
   };
 }

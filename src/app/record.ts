@@ -42,7 +42,7 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
       kind, role: t.role, speaker: t.speaker ?? null, content: r.text, session: t.session ?? null,
       tool: t.tool ?? null, ok: t.ok ?? null, source: opts.source ?? 'record', ref: t.ref ?? null, meta: t.meta ?? {},
       durable: opts.durable ?? false, occurredAt: t.at ?? now, createdAt: now, embedPending: true,
-      index: episodeIndexText(r.text, t.speaker ?? null, nextContext(previous, t.session, r.text, ctx.config.recall.contextTurns)),
+      index: episodeIndexText(r.text, t.speaker ?? null, nextContext(previous, t.session, r.text, ctx.config.recall.contextTurns), ctx.config.index.episodeTrigram),
     };
   });
   const { ids, skipped } = await ctx.store.transaction(async (tx) => {
@@ -64,8 +64,7 @@ async function precedingTurns(ctx: AppContext, sessions: ReadonlyArray<string | 
   if (n === 0) return out;
   for (const s of new Set(sessions)) {
     if (s === undefined) continue;
-    const page = await ctx.store.episodes.timeline(ctx.space, { session: s, limit: n, offset: 0, order: 'desc', includeArchived: true });
-    out.set(s, page.items.map((e) => e.content).reverse());
+    out.set(s, await ctx.store.episodes.lastInSession(ctx.space, s, n));
   }
   return out;
 }

@@ -38,6 +38,11 @@ const recallConfig = z
     contextTurns: z.number().int().min(0).max(5).default(2),
     /** Vector candidates kept above this cosine. */
     minCosine: z.number().min(-1).max(1).default(0.25),
+    /**
+     * One-hop cluster routing (SEEDS §1.7 `route`): narratives of the soft clusters nearest the query and of their
+     * strongest neighbours join the vector candidates. Off by default, as in Tideline, where routing was a CLI test.
+     */
+    routeClusters: z.boolean().default(false),
   })
   .prefault({});
 
@@ -83,6 +88,17 @@ const httpConfig = z
   })
   .prefault({});
 
+const indexConfig = z
+  .object({
+    /**
+     * Also index raw turns by trigram for substring search. Off by default: it triples the cost of ingest
+     * (docs/BENCHMARKS.md), and the word index already finds words, numbers, ids and CJK words; narratives and
+     * knowledge always have it.
+     */
+    episodeTrigram: z.boolean().default(false),
+  })
+  .prefault({});
+
 /** The whole configuration. */
 export const configSchema = z.object({
   db: z.string().min(1).optional(),
@@ -93,6 +109,7 @@ export const configSchema = z.object({
   soulPath: z.string().optional(),
   embedder: embedderConfig,
   recall: recallConfig,
+  index: indexConfig,
   injection: injectionConfig,
   sleep: sleepConfig,
   http: httpConfig,

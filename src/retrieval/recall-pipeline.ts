@@ -5,6 +5,8 @@ import { formatId } from '../core/ids.js';
 import type { Episode, Knowledge, KnowledgeStatus, Layer, Narrative, RecallHit } from '../core/types.js';
 import { strengthNow } from '../script/strength.js';
 import type { LexicalOptions, Store } from '../store/port.js';
+import { hasCjk } from '../script/segment-text.js';
+import { routedNarratives } from './cluster-route.js';
 import { queryTerms } from './query-terms.js';
 import { smoothBySession } from './session-context.js';
 import { fuseRanks, type RankedList } from './rank-fusion.js';
@@ -57,8 +59,9 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
     const lex = await store.search.lexical(space, layer, terms, opts);
     const ranked = layer === 'episode' ? await withSessionContext(deps, space, req.query, lex) : lex;
     lists.push({ keys: ranked.map((h) => `${layer}:${h.id}`), weight: 1 });
-    // Substring hits catch what word search misses (inside compounds, a short CJK word, a code or id).
-    if (lex.length < 3 || [...req.query].length >= 3) {
+    // Substring hits catch what word search misses (inside compounds, a short CJK word, a code or id): asked for
+    // short queries, CJK queries, or when the words found little. A long sentence is never a substring anyway.
+    if (lex.length < 3 || terms.length <= 2 || hasCjk(req.query)) {
       const sub = await store.search.substring(space, layer, req.query, { ...opts, limit: Math.min(50, opts.limit) });
       lists.push({ keys: sub.map((h) => `${layer}:${h.id}`), weight: 0.5 });
     }
@@ -66,6 +69,11 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
       const near = await store.vectors.nearest(space, layer, deps.embedder.model, qvec, opts.limit);
       const kept = near.filter((h) => h.score > config.recall.minCosine);
       lists.push({ keys: kept.map((h) => `${layer}:${h.id}`), weight: 1 });
+      if (layer === 'narrative' && config.recall.routeClusters) {
+        // One hop through the soft clusters reaches narratives near the query's neighbourhood, not only the query.
+        const routed = await routedNarratives(store, space, qvec, opts.limit);
+        lists.push({ keys: routed.map((id) => `narrative:${id}`), weight: 0.5 });
+      }
     }
   }
   const fused = fuseRanks(lists, config.recall.rrfK);
@@ -99,7 +107,7 @@ async function withSessionContext(
   if (lex.length === 0) return [];
   const weights = neighbourWeights.slice(0, neighbourTurns);
   // Read a little wider than the neighbours themselves, so interleaved sessions still find their turns.
-  const rows = await deps.store.episodes.around(space, lex.map((h) => h.id), neighbourTurns + 4);
+  const rows = await deps.store.episodes.around(space, lex.map((h) => h.id), neighbourTurns + 2);
   const scores = smoothBySession(new Map(lex.map((h) => [h.id, h.score])), rows, weights);
   if (speakerBoost > 0) {
     const named = namedSpeakers(query, [...new Set(rows.map((r) => r.speaker).filter((x): x is string => x !== null))]);

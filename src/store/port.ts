@@ -76,6 +76,8 @@ export interface EpisodeStore {
    * enough to find each hit's neighbouring turns of the same session without reading whole sessions.
    */
   around(space: string, ids: readonly number[], window: number): Promise<Array<{ id: number; session: string | null; occurredAt: number; speaker: string | null }>>;
+  /** Contents of the newest `n` episodes of a session, oldest first. */
+  lastInSession(space: string, session: string, n: number): Promise<string[]>;
   /** Distinct speakers of the space (for recognising a person a query names). */
   speakers(space: string): Promise<string[]>;
   /** Episodes of one session ordered by time, around `id` (±n turns). */
@@ -448,103 +450,6 @@ export interface Store {
   readonly continuity: ContinuityStore;
 }
 
-// ---- Sleep (issue 3: nightly consolidation). Appended; the Store interface is extended below. ----
-
-/** One night's run of a space: `running` until every planned unit is done, then `done`. */
-export interface SleepRunRow {
-  id: number;
-  /** The UTC day the night belongs to (`YYYY-MM-DD` of its as-of time). */
-  night: string;
-  status: 'running' | 'done';
-  model: string;
-  /** The night's as-of time: every decision and timestamp of the run uses it, also after a resume. */
-  startedAt: number;
-  finishedAt: number | null;
-  tokensIn: number;
-  tokensOut: number;
-  /** Plan facts while running, the folded night log once done. */
-  log: Record<string, unknown>;
-}
-
-/** One unit of a night's work, keyed by (run, step, unit); a rerun skips units already `done`. */
-export interface SleepWorkRow {
-  step: string;
-  unit: string;
-  /** `planned` → `asked` (the model's answer is kept in `result`) → `done` (applied; `result` holds its log). */
-  status: 'planned' | 'asked' | 'done';
-  payload: unknown;
-  result: unknown;
-  updatedAt: number;
-}
-
-/** Rewritable narrative text fields (the PII night watch replaces names in them). */
-export interface NarrativeText {
-  content: string;
-  gesture: string | null;
-  context: string | null;
-  moment: string | null;
-  cognitionDirection: string | null;
-}
-
-/** What the nightly sleep needs beyond the other areas: its own bookkeeping and the episode lifecycle marks. */
-export interface SleepStore {
-  /** The newest run still `running` (a crashed or interrupted night), if any. */
-  openRun(space: string): Promise<SleepRunRow | undefined>;
-  createRun(space: string, r: { night: string; model: string; startedAt: number; log: Record<string, unknown> }): Promise<number>;
-  /** Marks the run done with its token totals and final log. */
-  finishRun(space: string, id: number, r: { finishedAt: number; tokensIn: number; tokensOut: number; log: Record<string, unknown> }): Promise<void>;
-  /** Runs of the space, newest first; `night` and `status` filter. */
-  runs(space: string, q: { night?: string; status?: SleepRunRow['status']; limit: number }): Promise<SleepRunRow[]>;
-  /** Inserts the planned units of a run (existing keys are kept as they are). */
-  planWork(space: string, runId: number, units: ReadonlyArray<{ step: string; unit: string; payload: unknown }>, at: number): Promise<void>;
-  /** Every unit of a run, ordered by step and unit. */
-  work(space: string, runId: number): Promise<SleepWorkRow[]>;
-  setWork(space: string, runId: number, w: { step: string; unit: string; status: SleepWorkRow['status']; result: unknown; at: number }): Promise<void>;
-  /** Writes (or replaces) the briefing of one UTC day. */
-  putBriefing(space: string, b: BriefingRow): Promise<void>;
-  /** Takes the space's sleep lock unless another owner holds an unexpired one; true when taken. */
-  acquireLock(space: string, owner: string, at: number, ttlMs: number): Promise<boolean>;
-  /** Extends a lock the owner holds; false when it was lost. */
-  renewLock(space: string, owner: string, at: number, ttlMs: number): Promise<boolean>;
-  releaseLock(space: string, owner: string): Promise<void>;
-  /** Live episodes not yet consolidated, created at or before `createdBefore`, oldest first. */
-  pendingEpisodes(space: string, q: { createdBefore: number; limit: number }): Promise<Episode[]>;
-  /** Creation times of every live, unconsolidated episode (for the wake rule), oldest first. */
-  pendingTimes(space: string, limit: number): Promise<number[]>;
-  markConsolidated(space: string, ids: readonly number[], at: number): Promise<number>;
-  /** Moves live episodes to the cold archive (still readable by timeline). */
-  markArchived(space: string, ids: readonly number[], at: number): Promise<number>;
-  /** Live episodes that retention may move: consolidated at or before `consolidatedBefore`, or created at or before `createdBefore`. */
-  retentionCandidates(
-    space: string,
-    q: { consolidatedBefore: number; createdBefore: number; limit: number },
-  ): Promise<Array<{ id: number; createdAt: number; consolidatedAt: number | null; durable: boolean }>>;
-  /** Tool results with a session, a tool name and a success flag, occurred at or after `since` (live and archived). */
-  toolResults(space: string, since: number): Promise<Array<{ id: number; session: string; tool: string; ok: boolean; at: number }>>;
-  /** Replaces an episode's text, re-indexes it with `index` and drops its vectors (marked for re-embedding). */
-  rewriteEpisode(space: string, id: number, content: string, index: IndexText): Promise<void>;
-  /** Re-indexes an episode whose own text is unchanged (its context field changed). */
-  reindexEpisode(space: string, id: number, index: IndexText): Promise<void>;
-  /** Replaces a narrative's text fields, re-indexes it and drops its vectors (marked for re-embedding). */
-  rewriteNarrative(space: string, id: number, text: NarrativeText, tags: readonly string[], index: IndexText): Promise<void>;
-  /** Sets the four scores and the weight of narratives (the comb's re-scoring). */
-  setNarrativeScores(
-    space: string,
-    rows: ReadonlyArray<{ id: number; importance: number; emotional: number; recurrence: number; unresolved: number; weight: number }>,
-    at: number,
-  ): Promise<void>;
-  /** Live episodes + narratives + live knowledge: the memory size the nightly budget grows with. */
-  memorySize(space: string): Promise<number>;
-  /** A persisted JSON value of the space (e.g. the placeholder map), from `job_state`. */
-  getState(space: string, key: string): Promise<unknown>;
-  putState(space: string, key: string, value: unknown, at: number): Promise<void>;
-}
-
-/** The Store, extended with the sleep area. */
-export interface Store {
-  readonly sleep: SleepStore;
-}
-
 // ---- Journal (issue 7: 潮汐记忆). Appended; the Store interface is extended below. ----
 
 /** One workspace that used the journal in a space. */
@@ -699,4 +604,137 @@ export interface ScriptStore {
 /** The Store, extended by interface merging with the script area. */
 export interface Store {
   readonly script: ScriptStore;
+}
+
+// ---- Sleep (issue 3: nightly consolidation). Appended; the Store interface is extended below. ----
+
+/** One night's run of a space: `running` until every planned unit is done, then `done`. */
+export interface SleepRunRow {
+  id: number;
+  /** The UTC day the night belongs to (`YYYY-MM-DD` of its as-of time). */
+  night: string;
+  status: 'running' | 'done';
+  model: string;
+  /** The night's as-of time: every decision and timestamp of the run uses it, also after a resume. */
+  startedAt: number;
+  finishedAt: number | null;
+  tokensIn: number;
+  tokensOut: number;
+  /** Plan facts while running, the folded night log once done. */
+  log: Record<string, unknown>;
+}
+
+/** One unit of a night's work, keyed by (run, step, unit); a rerun skips units already `done`. */
+export interface SleepWorkRow {
+  step: string;
+  unit: string;
+  /** `planned` → `asked` (the model's answer is kept in `result`) → `done` (applied; `result` holds its log). */
+  status: 'planned' | 'asked' | 'done';
+  payload: unknown;
+  result: unknown;
+  updatedAt: number;
+}
+
+/** Rewritable narrative text fields (the PII night watch replaces names in them). */
+export interface NarrativeText {
+  content: string;
+  gesture: string | null;
+  context: string | null;
+  moment: string | null;
+  cognitionDirection: string | null;
+}
+
+/** What the nightly sleep needs beyond the other areas: its own bookkeeping and the episode lifecycle marks. */
+export interface SleepStore {
+  /** The newest run still `running` (a crashed or interrupted night), if any. */
+  openRun(space: string): Promise<SleepRunRow | undefined>;
+  createRun(space: string, r: { night: string; model: string; startedAt: number; log: Record<string, unknown> }): Promise<number>;
+  /** Marks the run done with its token totals and final log. */
+  finishRun(space: string, id: number, r: { finishedAt: number; tokensIn: number; tokensOut: number; log: Record<string, unknown> }): Promise<void>;
+  /** Runs of the space, newest first; `night` and `status` filter. */
+  runs(space: string, q: { night?: string; status?: SleepRunRow['status']; limit: number }): Promise<SleepRunRow[]>;
+  /** Inserts the planned units of a run (existing keys are kept as they are). */
+  planWork(space: string, runId: number, units: ReadonlyArray<{ step: string; unit: string; payload: unknown }>, at: number): Promise<void>;
+  /** Every unit of a run, ordered by step and unit. */
+  work(space: string, runId: number): Promise<SleepWorkRow[]>;
+  setWork(space: string, runId: number, w: { step: string; unit: string; status: SleepWorkRow['status']; result: unknown; at: number }): Promise<void>;
+  /** Writes (or replaces) the briefing of one UTC day. */
+  putBriefing(space: string, b: BriefingRow): Promise<void>;
+  /** Takes the space's sleep lock unless another owner holds an unexpired one; true when taken. */
+  acquireLock(space: string, owner: string, at: number, ttlMs: number): Promise<boolean>;
+  /** Extends a lock the owner holds; false when it was lost. */
+  renewLock(space: string, owner: string, at: number, ttlMs: number): Promise<boolean>;
+  releaseLock(space: string, owner: string): Promise<void>;
+  /** Live episodes not yet consolidated, created at or before `createdBefore`, oldest first. */
+  pendingEpisodes(space: string, q: { createdBefore: number; limit: number }): Promise<Episode[]>;
+  /** Creation times of every live, unconsolidated episode (for the wake rule), oldest first. */
+  pendingTimes(space: string, limit: number): Promise<number[]>;
+  markConsolidated(space: string, ids: readonly number[], at: number): Promise<number>;
+  /** Moves live episodes to the cold archive (still readable by timeline). */
+  markArchived(space: string, ids: readonly number[], at: number): Promise<number>;
+  /** Live episodes that retention may move: consolidated at or before `consolidatedBefore`, or created at or before `createdBefore`. */
+  retentionCandidates(
+    space: string,
+    q: { consolidatedBefore: number; createdBefore: number; limit: number },
+  ): Promise<Array<{ id: number; createdAt: number; consolidatedAt: number | null; durable: boolean }>>;
+  /** Tool results with a session, a tool name and a success flag, occurred at or after `since` (live and archived). */
+  toolResults(space: string, since: number): Promise<Array<{ id: number; session: string; tool: string; ok: boolean; at: number }>>;
+  /** Replaces an episode's text, re-indexes it with `index` and drops its vectors (marked for re-embedding). */
+  rewriteEpisode(space: string, id: number, content: string, index: IndexText): Promise<void>;
+  /** Re-indexes an episode whose own text is unchanged (its context field changed). */
+  reindexEpisode(space: string, id: number, index: IndexText): Promise<void>;
+  /** Replaces a narrative's text fields, re-indexes it and drops its vectors (marked for re-embedding). */
+  rewriteNarrative(space: string, id: number, text: NarrativeText, tags: readonly string[], index: IndexText): Promise<void>;
+  /** Sets the four scores and the weight of narratives (the comb's re-scoring). */
+  setNarrativeScores(
+    space: string,
+    rows: ReadonlyArray<{ id: number; importance: number; emotional: number; recurrence: number; unresolved: number; weight: number }>,
+    at: number,
+  ): Promise<void>;
+  /** Ids of rows of `layer` whose text contains `needle` as written (episodes: content; narratives: content and tags; knowledge: content), archive included. */
+  idsContaining(space: string, layer: Layer, needle: string, limit: number): Promise<number[]>;
+  /** Gives a knowledge entry its key (a reviewed entry taking over the key of the one it replaces). */
+  setKnowledgeKey(space: string, id: number, key: string | null, at: number): Promise<void>;
+  /** Live episodes + narratives + live knowledge: the memory size the nightly budget grows with. */
+  memorySize(space: string): Promise<number>;
+  /** A persisted JSON value of the space (e.g. the placeholder map), from `job_state`. */
+  getState(space: string, key: string): Promise<unknown>;
+  putState(space: string, key: string, value: unknown, at: number): Promise<void>;
+}
+
+/** The Store, extended with the sleep area. */
+export interface Store {
+  readonly sleep: SleepStore;
+}
+
+// ---- API tokens (issue 4: HTTP access control). Appended; the Store interface is extended below. ----
+
+/** An API token as stored: only the SHA-256 of the secret is kept. */
+export interface ApiTokenRow {
+  id: number;
+  space: string;
+  scope: 'read' | 'write' | 'admin';
+  label: string | null;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+/** API tokens over `api_tokens` (global: a token names its own space). */
+export interface TokenStore {
+  insert(row: { space: string; scope: ApiTokenRow['scope']; hash: string; label: string | null; at: number }): Promise<number>;
+  /** The token with this hash, revoked or not. */
+  byHash(hash: string): Promise<ApiTokenRow | undefined>;
+  /** Tokens, newest first; of one space when given. */
+  list(space?: string): Promise<ApiTokenRow[]>;
+  /** Marks a token revoked; false when no live token has this id. */
+  revoke(id: number, at: number): Promise<boolean>;
+  touch(id: number, at: number): Promise<void>;
+  /** Live (not revoked) tokens in the whole database. */
+  activeCount(): Promise<number>;
+}
+
+/** The Store, extended with the token area. */
+export interface Store {
+  readonly tokens: TokenStore;
 }

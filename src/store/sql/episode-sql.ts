@@ -73,7 +73,7 @@ export class EpisodeSql implements EpisodeStore {
   async getMany(space: string, ids: readonly number[]): Promise<Episode[]> {
     const out: Episode[] = [];
     for (const part of chunks(ids)) {
-      const rows = await this.#db.all(`SELECT ${COLS} FROM episodes WHERE space = ? AND id IN (${marks(part.length)})`, [
+      const rows = await this.#db.all(`SELECT ${COLS} FROM episodes WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
         space,
         ...part,
       ]);
@@ -105,26 +105,29 @@ export class EpisodeSql implements EpisodeStore {
     window: number,
   ): Promise<Array<{ id: number; session: string | null; occurredAt: number; speaker: string | null }>> {
     if (ids.length === 0) return [];
-    // Merge the id windows into ranges so one statement per range reads them.
-    const sorted = [...new Set(ids)].sort((a, b) => a - b);
-    const ranges: Array<[number, number]> = [];
-    for (const id of sorted) {
-      const last = ranges[ranges.length - 1];
-      if (last && id - window <= last[1] + 1) last[1] = id + window;
-      else ranges.push([id - window, id + window]);
-    }
+    // Enumerate the ids of every window: primary-key lookups stay fast however large the space is.
+    const want = new Set<number>();
+    for (const id of ids) for (let d = -window; d <= window; d++) if (id + d > 0) want.add(id + d);
     const out: Array<{ id: number; session: string | null; occurredAt: number; speaker: string | null }> = [];
-    for (const part of chunks(ranges, 200)) {
-      const where = part.map(() => '(id BETWEEN ? AND ?)').join(' OR ');
+    // (space || '') keeps the planner on the primary key instead of the space index (SQLite; harmless on Postgres).
+    for (const part of chunks([...want], 500)) {
       const rows = await this.#db.all<Record<string, unknown>>(
-        `SELECT id, session, occurred_at, speaker FROM episodes WHERE space = ? AND (${where})`,
-        [space, ...part.flat()],
+        `SELECT id, session, occurred_at, speaker FROM episodes WHERE (space || '') = ? AND id IN (${marks(part.length)})`,
+        [space, ...part],
       );
       for (const r of rows) {
         out.push({ id: num(r.id), session: (r.session as string | null) ?? null, occurredAt: num(r.occurred_at), speaker: (r.speaker as string | null) ?? null });
       }
     }
     return out;
+  }
+
+  async lastInSession(space: string, session: string, n: number): Promise<string[]> {
+    const rows = await this.#db.all<{ content: string }>(
+      'SELECT content FROM episodes WHERE space = ? AND session = ? ORDER BY occurred_at DESC, id DESC LIMIT ?',
+      [space, session, n],
+    );
+    return rows.map((r) => r.content).reverse();
   }
 
   async speakers(space: string): Promise<string[]> {
@@ -156,7 +159,7 @@ export class EpisodeSql implements EpisodeStore {
     let n = 0;
     for (const part of chunks(ids)) {
       const owned = await this.#db.all<{ id: unknown }>(
-        `SELECT id FROM episodes WHERE space = ? AND id IN (${marks(part.length)})`,
+        `SELECT id FROM episodes WHERE (space || '') = ? AND id IN (${marks(part.length)})`,
         [space, ...part],
       );
       const own = owned.map((r) => num(r.id));

@@ -68,7 +68,7 @@ export class KnowledgeSql implements KnowledgeStore {
   async getMany(space: string, ids: readonly number[]): Promise<Knowledge[]> {
     const out: Knowledge[] = [];
     for (const part of chunks(ids)) {
-      const rows = await this.#db.all(`SELECT ${COLS} FROM knowledge WHERE space = ? AND id IN (${marks(part.length)})`, [
+      const rows = await this.#db.all(`SELECT ${COLS} FROM knowledge WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
         space,
         ...part,
       ]);
@@ -116,7 +116,7 @@ export class KnowledgeSql implements KnowledgeStore {
 
   async setStatus(space: string, ids: readonly number[], status: KnowledgeStatus, at: number): Promise<void> {
     for (const part of chunks(ids)) {
-      await this.#db.run(`UPDATE knowledge SET status = ?, updated_at = ? WHERE space = ? AND id IN (${marks(part.length)})`, [
+      await this.#db.run(`UPDATE knowledge SET status = ?, updated_at = ? WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
         status,
         at,
         space,
@@ -129,7 +129,7 @@ export class KnowledgeSql implements KnowledgeStore {
     // Decay to `at` first, then add the step: a hit restores what it earns, not everything lost since the last one.
     for (const part of chunks(ids)) {
       const rows = await this.#db.all<{ id: unknown; strength: unknown; last_reinforced_at: unknown }>(
-        `SELECT id, strength, last_reinforced_at FROM knowledge WHERE space = ? AND id IN (${marks(part.length)})`,
+        `SELECT id, strength, last_reinforced_at FROM knowledge WHERE (space || '') = ? AND id IN (${marks(part.length)})`,
         [space, ...part],
       );
       for (const r of rows) {
@@ -198,7 +198,7 @@ export class KnowledgeSql implements KnowledgeStore {
     let n = 0;
     for (const part of chunks(ids)) {
       const own = (
-        await this.#db.all<{ id: unknown }>(`SELECT id FROM knowledge WHERE space = ? AND id IN (${marks(part.length)})`, [
+        await this.#db.all<{ id: unknown }>(`SELECT id FROM knowledge WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
           space,
           ...part,
         ])

@@ -74,7 +74,7 @@ export class NarrativeSql implements NarrativeStore {
   async getMany(space: string, ids: readonly number[]): Promise<Narrative[]> {
     const out: Narrative[] = [];
     for (const part of chunks(ids)) {
-      const rows = await this.#db.all(`SELECT ${COLS} FROM narratives WHERE space = ? AND id IN (${marks(part.length)})`, [
+      const rows = await this.#db.all(`SELECT ${COLS} FROM narratives WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
         space,
         ...part,
       ]);
@@ -160,7 +160,7 @@ export class NarrativeSql implements NarrativeStore {
     let n = 0;
     for (const part of chunks(ids)) {
       const own = (
-        await this.#db.all<{ id: unknown }>(`SELECT id FROM narratives WHERE space = ? AND id IN (${marks(part.length)})`, [
+        await this.#db.all<{ id: unknown }>(`SELECT id FROM narratives WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
           space,
           ...part,
         ])

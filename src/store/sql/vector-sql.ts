@@ -73,7 +73,7 @@ export class VectorSql implements VectorStore {
 
   async clearPending(space: string, layer: Layer, ids: readonly number[]): Promise<void> {
     for (const part of chunks(ids)) {
-      await this.#db.run(`UPDATE ${TABLE[layer]} SET embed_pending = 0 WHERE space = ? AND id IN (${marks(part.length)})`, [
+      await this.#db.run(`UPDATE ${TABLE[layer]} SET embed_pending = 0 WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
         space,
         ...part,
       ]);

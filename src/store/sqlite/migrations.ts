@@ -384,6 +384,9 @@ CREATE VIRTUAL TABLE narratives_fts USING fts5(body, tags, content='', contentle
   tokenize='porter unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE knowledge_fts USING fts5(body, tags, content='', contentless_delete=1,
   tokenize='porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE episodes_vocab USING fts5vocab(episodes_fts, 'row');
+CREATE VIRTUAL TABLE narratives_vocab USING fts5vocab(narratives_fts, 'row');
+CREATE VIRTUAL TABLE knowledge_vocab USING fts5vocab(knowledge_fts, 'row');
 CREATE VIRTUAL TABLE episodes_tri USING fts5(body, content='', contentless_delete=1, tokenize='trigram');
 CREATE VIRTUAL TABLE narratives_tri USING fts5(body, content='', contentless_delete=1, tokenize='trigram');
 CREATE VIRTUAL TABLE knowledge_tri USING fts5(body, content='', contentless_delete=1, tokenize='trigram');

@@ -1,14 +1,22 @@
 /** SQLite full-text indexes: FTS5 BM25 (porter + unicode61 over jieba-segmented text) and a trigram index. */
+import { stemmer } from 'stemmer';
 import type { Layer } from '../../core/types.js';
 import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
 import { marks, num } from '../sql/sql-util.js';
 
-const T: Record<Layer, { table: string; fts: string; tri: string; time: string }> = {
-  episode: { table: 'episodes', fts: 'episodes_fts', tri: 'episodes_tri', time: 'occurred_at' },
-  narrative: { table: 'narratives', fts: 'narratives_fts', tri: 'narratives_tri', time: 'created_at' },
-  knowledge: { table: 'knowledge', fts: 'knowledge_fts', tri: 'knowledge_tri', time: 'created_at' },
+const T: Record<Layer, { table: string; fts: string; tri: string; vocab: string; time: string }> = {
+  episode: { table: 'episodes', fts: 'episodes_fts', tri: 'episodes_tri', vocab: 'episodes_vocab', time: 'occurred_at' },
+  narrative: { table: 'narratives', fts: 'narratives_fts', tri: 'narratives_tri', vocab: 'narratives_vocab', time: 'created_at' },
+  knowledge: { table: 'knowledge', fts: 'knowledge_fts', tri: 'knowledge_tri', vocab: 'knowledge_vocab', time: 'created_at' },
 };
+
+/** Below this many indexed rows every query term is used as given. */
+const PRUNE_MIN_DOCS = 5000;
+/** A term in more than this share of rows adds almost nothing to BM25 but costs a score per row. */
+const COMMON_SHARE = 0.1;
+/** When every term is that common, only the newest this-many rows are scored. */
+const COMMON_WINDOW = 100_000;
 
 /** Quotes a term as an FTS5 string, so user text is never read as query syntax (DESIGN §3). */
 export function ftsQuote(term: string): string {
@@ -49,11 +57,13 @@ export class SqliteSearch implements SearchIndex {
     const t = T[layer];
     for (const d of docs) {
       if (layer === 'episode') {
+        // An empty raw text means the caller keeps this row out of the substring index (index.episodeTrigram).
+        if (d.raw) await this.#db.run(`INSERT INTO ${t.tri} (rowid, body) VALUES (?, ?)`, [d.id, d.raw]);
         await this.#db.run(`INSERT INTO ${t.fts} (rowid, body, speaker, ctx) VALUES (?, ?, ?, ?)`, [d.id, d.body, d.extra, d.ctx ?? '']);
       } else {
         await this.#db.run(`INSERT INTO ${t.fts} (rowid, body, tags) VALUES (?, ?, ?)`, [d.id, d.body, d.extra]);
+        await this.#db.run(`INSERT INTO ${t.tri} (rowid, body) VALUES (?, ?)`, [d.id, d.raw]);
       }
-      await this.#db.run(`INSERT INTO ${t.tri} (rowid, body) VALUES (?, ?)`, [d.id, d.raw]);
     }
   }
 
@@ -72,17 +82,61 @@ export class SqliteSearch implements SearchIndex {
   ): Promise<Array<{ id: number; score: number }>> {
     if (terms.length === 0) return [];
     const t = T[layer];
-    const f = filters(layer, o);
-    const match = terms.map(ftsQuote).join(' OR ');
+    const plan = await this.#plan(layer, terms);
     // bm25() is lower-is-better. The body weighs most; speaker/tags and the preceding turns (ctx) weigh 0.3,
     // the weight that gave the best LoCoMo dev recall (docs/BENCHMARKS.md).
     const weights = layer === 'episode' ? '1.0, 0.3, 0.3' : '1.0, 0.5';
+    const match = plan.terms.map(ftsQuote).join(' OR ');
+    const floor = plan.minRowid === undefined ? '' : ' AND rowid > ?';
+    const floorParams = plan.minRowid === undefined ? [] : [plan.minRowid];
+    // Score in the FTS index alone, then keep the rows of this space that pass the filters: a join per matching
+    // row costs four times as much. Over-fetch, and fall back to the join when filters drop too many.
+    const fetch = o.limit * 3;
+    const raw = await this.#db.all<{ id: unknown; s: number }>(
+      `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?${floor} ORDER BY s LIMIT ?`,
+      [match, ...floorParams, fetch],
+    );
+    const f = filters(layer, o);
+    if (raw.length === 0) return [];
+    const ids = raw.map((r) => num(r.id));
+    const kept = new Set(
+      (
+        await this.#db.all<{ id: unknown }>(
+          `SELECT x.id AS id FROM ${t.table} x WHERE x.id IN (${marks(ids.length)}) AND (x.space || '') = ?${f.sql}`,
+          [...ids, space, ...f.params],
+        )
+      ).map((r) => num(r.id)),
+    );
+    const out = raw.filter((r) => kept.has(num(r.id))).map((r) => ({ id: num(r.id), score: -r.s }));
+    if (out.length >= o.limit || raw.length < fetch) return out.slice(0, o.limit);
     const rows = await this.#db.all<{ id: unknown; s: number }>(
       `SELECT f.rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.rowid
-       WHERE ${t.fts} MATCH ? AND x.space = ?${f.sql} ORDER BY s LIMIT ?`,
-      [match, space, ...f.params, o.limit],
+       WHERE ${t.fts} MATCH ?${floor.replace('rowid', 'f.rowid')} AND x.space = ?${f.sql} ORDER BY s LIMIT ?`,
+      [match, ...floorParams, space, ...f.params, o.limit],
     );
     return rows.map((r) => ({ id: num(r.id), score: -r.s }));
+  }
+
+  /**
+   * Which terms to score: on a large index, terms in more than 10 % of rows are dropped when rarer ones exist
+   * (their IDF is near zero); when all are that common, the two rarest are scored over the newest rows only.
+   */
+  async #plan(layer: Layer, terms: readonly string[]): Promise<{ terms: readonly string[]; minRowid?: number }> {
+    const t = T[layer];
+    const top = await this.#db.get<{ n: unknown }>(`SELECT MAX(rowid) AS n FROM ${t.fts}`);
+    const n = num(top?.n ?? 0);
+    if (n < PRUNE_MIN_DOCS || terms.length === 1) return { terms };
+    const stems = terms.map((w) => stemmer(w));
+    const rows = await this.#db.all<{ term: string; doc: unknown }>(
+      `SELECT term, doc FROM ${t.vocab} WHERE term IN (${marks(stems.length)})`,
+      stems,
+    );
+    const df = new Map(rows.map((r) => [r.term, num(r.doc)]));
+    const scored = terms.map((w, i) => ({ w, df: df.get(stems[i]!) ?? 0 }));
+    const rare = scored.filter((x) => x.df <= n * COMMON_SHARE);
+    if (rare.length > 0) return { terms: rare.map((x) => x.w) };
+    const rarest = [...scored].sort((a, b) => a.df - b.df).slice(0, 2).map((x) => x.w);
+    return { terms: rarest, minRowid: Math.max(0, n - COMMON_WINDOW) };
   }
 
   async substring(
