@@ -65,8 +65,8 @@ export const TOOL_CASES: readonly ToolCase[] = [
 ];
 
 /** Text of a tool result. */
-export function resultText(r: { content?: unknown }): string {
-  return (r.content as Array<{ type: string; text?: string }> | undefined)?.map((c) => c.text ?? '').join('\n') ?? '';
+export function resultText(r: unknown): string {
+  return ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n');
 }
 
 /** Calls every case on `client`: valid calls succeed with text and structured content, invalid ones name their field. */
