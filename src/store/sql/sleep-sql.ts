@@ -1,12 +1,21 @@
 /** The nightly sleep's own tables (runs, work units, lock, state) and episode lifecycle marks, over portable SQL. */
-import type { Episode } from '../../core/types.js';
-import type { BriefingRow, IndexText, NarrativeText, SearchIndex, SleepRunRow, SleepStore, SleepWorkRow } from '../port.js';
+import type { Episode, Layer } from '../../core/types.js';
+import type {
+  BriefingRow,
+  IndexText,
+  NarrativeText,
+  SearchIndex,
+  SleepRunRow,
+  SleepStore,
+  SleepWorkRow,
+} from '../port.js';
 import type { SqlDriver } from '../sql-driver.js';
 import { toEpisode } from './episode-sql.js';
 import { bool, chunks, json, marks, num, numOrNull, toJson } from './sql-util.js';
 
 const EPISODE_COLS =
   'id, space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable, occurred_at, created_at, consolidated_at, archived_at';
+const TABLE: Record<Layer, string> = { episode: 'episodes', narrative: 'narratives', knowledge: 'knowledge' };
 const RUN_COLS = 'id, night, status, model, started_at, finished_at, tokens_in, tokens_out, log';
 
 function toRun(r: Record<string, unknown>): SleepRunRow {
@@ -38,11 +47,17 @@ export class SleepSql implements SleepStore {
   }
 
   async openRun(space: string): Promise<SleepRunRow | undefined> {
-    const r = await this.#db.get(`SELECT ${RUN_COLS} FROM sleep_runs WHERE space = ? AND status = 'running' ORDER BY id DESC LIMIT 1`, [space]);
+    const r = await this.#db.get(
+      `SELECT ${RUN_COLS} FROM sleep_runs WHERE space = ? AND status = 'running' ORDER BY id DESC LIMIT 1`,
+      [space],
+    );
     return r ? toRun(r) : undefined;
   }
 
-  async createRun(space: string, r: { night: string; model: string; startedAt: number; log: Record<string, unknown> }): Promise<number> {
+  async createRun(
+    space: string,
+    r: { night: string; model: string; startedAt: number; log: Record<string, unknown> },
+  ): Promise<number> {
     const got = await this.#db.get<{ id: unknown }>(
       `INSERT INTO sleep_runs (space, night, status, model, started_at, log) VALUES (?, ?, 'running', ?, ?, ?) RETURNING id`,
       [space, r.night, r.model, r.startedAt, toJson(r.log)],
@@ -50,26 +65,44 @@ export class SleepSql implements SleepStore {
     return num(got!.id);
   }
 
-  async finishRun(space: string, id: number, r: { finishedAt: number; tokensIn: number; tokensOut: number; log: Record<string, unknown> }): Promise<void> {
+  async finishRun(
+    space: string,
+    id: number,
+    r: { finishedAt: number; tokensIn: number; tokensOut: number; log: Record<string, unknown> },
+  ): Promise<void> {
     await this.#db.run(
       `UPDATE sleep_runs SET status = 'done', finished_at = ?, tokens_in = ?, tokens_out = ?, log = ? WHERE space = ? AND id = ?`,
       [r.finishedAt, r.tokensIn, r.tokensOut, toJson(r.log), space, id],
     );
   }
 
-  async runs(space: string, q: { night?: string; status?: SleepRunRow['status']; limit: number }): Promise<SleepRunRow[]> {
+  async runs(
+    space: string,
+    q: { night?: string; status?: SleepRunRow['status']; limit: number },
+  ): Promise<SleepRunRow[]> {
     const where = ['space = ?'];
     const params: Array<string | number> = [space];
-    if (q.night !== undefined) (where.push('night = ?'), params.push(q.night));
-    if (q.status !== undefined) (where.push('status = ?'), params.push(q.status));
-    const rows = await this.#db.all(`SELECT ${RUN_COLS} FROM sleep_runs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`, [
-      ...params,
-      q.limit,
-    ]);
+    if (q.night !== undefined) {
+      where.push('night = ?');
+      params.push(q.night);
+    }
+    if (q.status !== undefined) {
+      where.push('status = ?');
+      params.push(q.status);
+    }
+    const rows = await this.#db.all(
+      `SELECT ${RUN_COLS} FROM sleep_runs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
+      [...params, q.limit],
+    );
     return rows.map(toRun);
   }
 
-  async planWork(space: string, runId: number, units: ReadonlyArray<{ step: string; unit: string; payload: unknown }>, at: number): Promise<void> {
+  async planWork(
+    space: string,
+    runId: number,
+    units: ReadonlyArray<{ step: string; unit: string; payload: unknown }>,
+    at: number,
+  ): Promise<void> {
     for (const u of units) {
       await this.#db.run(
         `INSERT INTO sleep_work (space, run_id, step, unit, status, payload, updated_at) VALUES (?, ?, ?, ?, 'planned', ?, ?)
@@ -94,7 +127,11 @@ export class SleepSql implements SleepStore {
     }));
   }
 
-  async setWork(space: string, runId: number, w: { step: string; unit: string; status: SleepWorkRow['status']; result: unknown; at: number }): Promise<void> {
+  async setWork(
+    space: string,
+    runId: number,
+    w: { step: string; unit: string; status: SleepWorkRow['status']; result: unknown; at: number },
+  ): Promise<void> {
     await this.#db.run(
       `INSERT INTO sleep_work (space, run_id, step, unit, status, result, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (run_id, step, unit) DO UPDATE SET status = excluded.status, result = excluded.result, updated_at = excluded.updated_at`,
@@ -124,7 +161,11 @@ export class SleepSql implements SleepStore {
   }
 
   async renewLock(space: string, owner: string, at: number, ttlMs: number): Promise<boolean> {
-    const r = await this.#db.run('UPDATE locks SET expires_at = ? WHERE name = ? AND owner = ?', [at + ttlMs, sleepLockName(space), owner]);
+    const r = await this.#db.run('UPDATE locks SET expires_at = ? WHERE name = ? AND owner = ?', [
+      at + ttlMs,
+      sleepLockName(space),
+      owner,
+    ]);
     return r.changes > 0;
   }
 
@@ -191,20 +232,35 @@ export class SleepSql implements SleepStore {
     }));
   }
 
-  async toolResults(space: string, since: number): Promise<Array<{ id: number; session: string; tool: string; ok: boolean; at: number }>> {
+  async toolResults(
+    space: string,
+    since: number,
+  ): Promise<Array<{ id: number; session: string; tool: string; ok: boolean; at: number }>> {
     const rows = await this.#db.all<Record<string, unknown>>(
       `SELECT id, session, tool, ok, occurred_at FROM episodes
        WHERE space = ? AND kind = 'tool_result' AND session IS NOT NULL AND tool IS NOT NULL AND ok IS NOT NULL AND occurred_at >= ?
        ORDER BY occurred_at, id`,
       [space, since],
     );
-    return rows.map((r) => ({ id: num(r.id), session: String(r.session), tool: String(r.tool), ok: bool(r.ok) ?? false, at: num(r.occurred_at) }));
+    return rows.map((r) => ({
+      id: num(r.id),
+      session: String(r.session),
+      tool: String(r.tool),
+      ok: bool(r.ok) ?? false,
+      at: num(r.occurred_at),
+    }));
   }
 
   async rewriteEpisode(space: string, id: number, content: string, index: IndexText): Promise<void> {
-    const r = await this.#db.run('UPDATE episodes SET content = ?, embed_pending = 1 WHERE space = ? AND id = ?', [content, space, id]);
+    const r = await this.#db.run(
+      'UPDATE episodes SET content = ?, embed_pending = 1 WHERE space = ? AND id = ?',
+      [content, space, id],
+    );
     if (r.changes === 0) return;
-    await this.#db.run(`DELETE FROM embeddings WHERE space = ? AND layer = 'episode' AND item_id = ?`, [space, id]);
+    await this.#db.run(`DELETE FROM embeddings WHERE space = ? AND layer = 'episode' AND item_id = ?`, [
+      space,
+      id,
+    ]);
     await this.#search.unindex('episode', [id]);
     await this.#search.index('episode', [{ id, ...index }]);
   }
@@ -215,7 +271,13 @@ export class SleepSql implements SleepStore {
     await this.#search.index('episode', [{ id, ...index }]);
   }
 
-  async rewriteNarrative(space: string, id: number, t: NarrativeText, tags: readonly string[], index: IndexText): Promise<void> {
+  async rewriteNarrative(
+    space: string,
+    id: number,
+    t: NarrativeText,
+    tags: readonly string[],
+    index: IndexText,
+  ): Promise<void> {
     const r = await this.#db.run(
       `UPDATE narratives SET content = ?, gesture = ?, context = ?, moment = ?, cognition_direction = ?, tags = ?, embed_pending = 1
        WHERE space = ? AND id = ?`,
@@ -224,16 +286,29 @@ export class SleepSql implements SleepStore {
     if (r.changes === 0) return;
     await this.#db.run('DELETE FROM narrative_tags WHERE space = ? AND narrative_id = ?', [space, id]);
     for (const tag of new Set(tags)) {
-      await this.#db.run('INSERT INTO narrative_tags (space, narrative_id, tag) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [space, id, tag]);
+      await this.#db.run(
+        'INSERT INTO narrative_tags (space, narrative_id, tag) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+        [space, id, tag],
+      );
     }
-    await this.#db.run(`DELETE FROM embeddings WHERE space = ? AND layer = 'narrative' AND item_id = ?`, [space, id]);
+    await this.#db.run(`DELETE FROM embeddings WHERE space = ? AND layer = 'narrative' AND item_id = ?`, [
+      space,
+      id,
+    ]);
     await this.#search.unindex('narrative', [id]);
     await this.#search.index('narrative', [{ id, ...index }]);
   }
 
   async setNarrativeScores(
     space: string,
-    rows: ReadonlyArray<{ id: number; importance: number; emotional: number; recurrence: number; unresolved: number; weight: number }>,
+    rows: ReadonlyArray<{
+      id: number;
+      importance: number;
+      emotional: number;
+      recurrence: number;
+      unresolved: number;
+      weight: number;
+    }>,
     at: number,
   ): Promise<void> {
     for (const r of rows) {
@@ -242,6 +317,31 @@ export class SleepSql implements SleepStore {
         [r.importance, r.emotional, r.recurrence, r.unresolved, r.weight, at, space, r.id],
       );
     }
+  }
+
+  async idsContaining(space: string, layer: Layer, needle: string, limit: number): Promise<number[]> {
+    // LIKE is portable; SQLite matches ASCII letters of either case, PostgreSQL only the case given, so callers
+    // confirm each row with an exact match of their own.
+    const like = `%${needle.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+    const where =
+      layer === 'narrative'
+        ? `(content LIKE ? ESCAPE '!' OR tags LIKE ? ESCAPE '!')`
+        : `content LIKE ? ESCAPE '!'`;
+    const params = layer === 'narrative' ? [like, like] : [like];
+    const rows = await this.#db.all<{ id: unknown }>(
+      `SELECT id FROM ${TABLE[layer]} WHERE space = ? AND ${where} ORDER BY id LIMIT ?`,
+      [space, ...params, limit],
+    );
+    return rows.map((r) => num(r.id));
+  }
+
+  async setKnowledgeKey(space: string, id: number, key: string | null, at: number): Promise<void> {
+    await this.#db.run('UPDATE knowledge SET key = ?, updated_at = ? WHERE space = ? AND id = ?', [
+      key,
+      at,
+      space,
+      id,
+    ]);
   }
 
   async memorySize(space: string): Promise<number> {
@@ -255,7 +355,10 @@ export class SleepSql implements SleepStore {
   }
 
   async getState(space: string, key: string): Promise<unknown> {
-    const r = await this.#db.get<{ value: string }>('SELECT value FROM job_state WHERE space = ? AND job = ?', [space, key]);
+    const r = await this.#db.get<{ value: string }>(
+      'SELECT value FROM job_state WHERE space = ? AND job = ?',
+      [space, key],
+    );
     return r === undefined ? undefined : json<unknown>(r.value, undefined);
   }
 

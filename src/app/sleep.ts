@@ -1,0 +1,143 @@
+/** `sleep`: one night of consolidation for the context's space, with the configured or a given model (DESIGN §6). */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { knownPersonsOf } from '../core/config.js';
+import { TidepoolError } from '../core/errors.js';
+import { parseInput, time } from '../core/schemas.js';
+import { queryTerms } from '../retrieval/query-terms.js';
+import { createModel, type ModelDeps } from '../sleep/llm/create-model.js';
+import type { Model } from '../sleep/llm/model.js';
+import { parseModelSpec } from '../sleep/llm/parse-model-spec.js';
+import { runNight } from '../sleep/night.js';
+import type { NightConfig, NightHooks, NightResult } from '../sleep/night-types.js';
+import { shouldSleep, WAKE_DEFAULTS, type WakeDecision } from '../script/wake-policy.js';
+import type { SleepRunRow } from '../store/port.js';
+import type { AppContext } from './app-context.js';
+import { embedPending } from './embed-items.js';
+import { episodeIndexText, knowledgeIndexText, narrativeIndexText } from './index-text.js';
+import { requireSpace } from './require-space.js';
+
+/** Options of one night. */
+export interface SleepOptions {
+  /** `none | openai:<model> | anthropic:<model> | sampling | agent`; default `config.sleep.model`. */
+  model?: string;
+  /** A ready model (library callers and tests); wins over `model`. */
+  modelInstance?: Model;
+  /** What `sampling` and `agent` need: supplied by the MCP surface inside `tidepool serve`. */
+  modelDeps?: ModelDeps;
+  /** The night's as-of time (ISO 8601 or epoch ms): tests, and catching up on a missed night. */
+  now?: number | string;
+  dryRun?: boolean;
+  /** Sleep even when the wake rule would let the space stay awake. */
+  force?: boolean;
+  /** Crash points for tests (see NightHooks). */
+  hooks?: NightHooks;
+}
+
+/** The configuration a night reads. */
+export function nightConfig(ctx: AppContext): NightConfig {
+  const c = ctx.config;
+  return {
+    language: c.sleep.language,
+    // Only the configured names: the agent's own name is not a third party's personal data (knownPersonsOf adds it).
+    knownPersons: c.knownPersons,
+    relatedPersons: knownPersonsOf(c),
+    agentName: c.agentName,
+    reinforceStep: c.recall.reinforceStep,
+    contextTurns: c.recall.contextTurns,
+  };
+}
+
+/** This process's lock owner id. */
+const OWNER = `${hostname()}:${process.pid}:${randomUUID()}`;
+
+/**
+ * Runs (or resumes) one night of the space. With model `none` only the deterministic steps run; `sampling` and
+ * `agent` need `modelDeps` from a live MCP connection. Items the night wrote get vectors when an embedder is set.
+ * @example const r = await sleep(ctx, { model: 'openai:gpt-4o-mini' }); if (r.kind === 'slept') console.log(r.briefing.headline)
+ */
+export async function sleep(ctx: AppContext, opts: SleepOptions = {}): Promise<NightResult> {
+  await requireSpace(ctx);
+  const spec = opts.model ?? ctx.config.sleep.model;
+  const model = opts.modelInstance ?? createModel(parseModelSpec(spec, ctx.config.sleep), opts.modelDeps);
+  const now = opts.now === undefined ? ctx.clock.now() : parseInput(time, opts.now);
+  const result = await runNight({
+    store: ctx.store,
+    space: ctx.space,
+    model,
+    modelName: opts.modelInstance?.name ?? spec.trim(),
+    now,
+    clock: ctx.clock,
+    owner: OWNER,
+    config: nightConfig(ctx),
+    embedder: ctx.embedder,
+    dryRun: opts.dryRun ?? false,
+    force: opts.force ?? false,
+    indexes: {
+      episode: episodeIndexText,
+      narrative: narrativeIndexText,
+      knowledge: knowledgeIndexText,
+      terms: queryTerms,
+    },
+    ...(opts.hooks ? { hooks: opts.hooks } : {}),
+  });
+  if (result.kind === 'slept' && ctx.embedder) await embedPending(ctx);
+  return result;
+}
+
+/** Where the space stands: would it sleep now, the last night, and an interrupted night waiting to be resumed. */
+export interface SleepStatus {
+  space: string;
+  model: string;
+  decision: WakeDecision;
+  lastNight: SleepRunRow | undefined;
+  interrupted: SleepRunRow | undefined;
+}
+
+/** The wake decision at `now` and the newest runs. */
+export async function sleepStatus(ctx: AppContext, now = ctx.clock.now()): Promise<SleepStatus> {
+  await requireSpace(ctx);
+  const times = await ctx.store.sleep.pendingTimes(ctx.space, 100_000);
+  const decision = shouldSleep(
+    times.map((createdAt) => ({ createdAt })),
+    now,
+    WAKE_DEFAULTS,
+  );
+  const [lastNight] = await ctx.store.sleep.runs(ctx.space, { status: 'done', limit: 1 });
+  return {
+    space: ctx.space,
+    model: ctx.config.sleep.model,
+    decision,
+    lastNight,
+    interrupted: await ctx.store.sleep.openRun(ctx.space),
+  };
+}
+
+/** One line for a night's outcome (CLI and MCP). */
+export function describeNight(r: NightResult): string {
+  switch (r.kind) {
+    case 'slept':
+      return `${r.resumed ? 'Resumed an interrupted night. ' : ''}${r.briefing.headline} (${r.log.tokens.used} tokens of ${r.log.tokens.budget})`;
+    case 'awake':
+      return describeWake(r.decision);
+    case 'locked':
+      return r.message;
+    case 'dry_run':
+      return `Dry run: ${r.units.length} unit(s) planned, ${r.log.tokens.used} tokens asked, nothing changed.`;
+  }
+}
+
+/** Why a space sleeps or stays awake, in words. */
+export function describeWake(d: WakeDecision): string {
+  const hours = Math.round(d.oldestWaitMs / 3_600_000);
+  if (d.sleep) return `ready to sleep: ${d.eligible} episode(s) waiting, the oldest for ${hours} h`;
+  if (d.reason === 'nothing_eligible')
+    return 'nothing to consolidate: no episode older than 30 minutes is waiting';
+  return `staying awake: ${d.eligible} episode(s) waiting (sleeps at 5, or when the oldest has waited over 3 days; now ${hours} h); use --force to sleep anyway`;
+}
+
+/** Refuses a result that did not sleep, for callers that need a night (the scheduler reports instead). */
+export function requireSlept(r: NightResult): Extract<NightResult, { kind: 'slept' }> {
+  if (r.kind === 'slept') return r;
+  throw new TidepoolError(r.kind === 'locked' ? 'locked' : 'conflict', describeNight(r));
+}

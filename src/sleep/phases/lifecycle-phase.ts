@@ -1,0 +1,49 @@
+/** The deterministic lifecycle (SEEDS §3.4): promote, forget, archive and drop; it runs with model `none` too. */
+
+import { DAY_MS } from '../../core/clock.js';
+import { LIFECYCLE, planEpisodeRetention, planKnowledgeLifecycle } from '../../script/lifecycle-policy.js';
+import { briefItem } from '../night-log.js';
+import type { Phase } from './phase.js';
+
+/** Rows one night looks at; a larger backlog is worked through over the next nights. */
+const MAX_ROWS = 100_000;
+
+/**
+ * Provisional knowledge becomes reliable (≥ 3 occurrences, ≥ 7 days) or is forgotten (< 2 occurrences, > 21 days;
+ * status `forgotten`, kept as history, out of recall). Consolidated episodes older than 14 days move to the
+ * archive; non-durable ones older than 30 days leave the live memory — into the archive as well, so nothing is
+ * silently lost (DESIGN §1) and timeline still reads them. Strength needs no step: it decays at read time.
+ */
+export const lifecyclePhase: Phase = async (night) => {
+  const { store, space, asOf } = night;
+  const provisional = await store.knowledge.list(space, { statuses: ['provisional'], limit: MAX_ROWS });
+  const plan = planKnowledgeLifecycle(provisional, asOf);
+  const byId = new Map(provisional.map((k) => [k.id, k]));
+  const candidates = await store.sleep.retentionCandidates(space, {
+    consolidatedBefore: asOf - LIFECYCLE.archiveAfterDays * DAY_MS,
+    createdBefore: asOf - LIFECYCLE.dropAfterDays * DAY_MS,
+    limit: MAX_ROWS,
+  });
+  const retention = planEpisodeRetention(candidates, asOf);
+  return {
+    proposals: {
+      promote: plan.promote,
+      forget: plan.forget,
+      archive: retention.archive.length,
+      drop: retention.drop.length,
+    },
+    apply: async (tx) => {
+      await tx.knowledge.setStatus(space, plan.promote, 'reliable', asOf);
+      await tx.knowledge.setStatus(space, plan.forget, 'forgotten', asOf);
+      const archived = await tx.sleep.markArchived(space, retention.archive, asOf);
+      const dropped = await tx.sleep.markArchived(space, retention.drop, asOf);
+      return {
+        delta: {
+          promoted: plan.promote.map((id) => briefItem(byId.get(id)!)),
+          forgotten: plan.forget.map((id) => briefItem(byId.get(id)!)),
+          counts: { archived, dropped },
+        },
+      };
+    },
+  };
+};

@@ -1,0 +1,69 @@
+/** Recipes (SEEDS §3.5): 2-4 successful tool calls repeated in ≥ 2 sessions become keyed procedure knowledge. */
+
+import { DAY_MS } from '../../core/clock.js';
+import { detectRecipes, recipeContent } from '../../script/recipe-detection.js';
+import { addOccurrence, insertEntry } from '../knowledge-writes.js';
+import { briefItem, type NightDelta } from '../night-log.js';
+import type { EmbedItem, Phase } from './phase.js';
+
+/** Tool results of the last 90 days are read: a recipe is a habit, and a quarter shows one. */
+const WINDOW_DAYS = 90;
+
+/**
+ * Deterministic, from tool results alone (episodes of kind `tool_result` with a session, tool name and success flag).
+ * Each recipe is stored under its stable key (`recipe:a>b>c`) as kind `procedure`, tag `recipe`, with occurrences =
+ * the sessions it succeeded in; a recipe seen in more sessions than stored is one more occurrence (reinforced).
+ */
+export const recipesPhase: Phase = async (night) => {
+  const { store, space, asOf } = night;
+  const calls = await store.sleep.toolResults(space, asOf - WINDOW_DAYS * DAY_MS);
+  const recipes = detectRecipes(calls);
+  return {
+    proposals: recipes.map((r) => ({ key: r.key, tools: r.tools, sessions: r.sessions.length })),
+    apply: async (tx) => {
+      const d: Required<Pick<NightDelta, 'created' | 'reinforced' | 'recipes'>> = {
+        created: [],
+        reinforced: [],
+        recipes: [],
+      };
+      const embed: EmbedItem[] = [];
+      for (const r of recipes) {
+        const content = recipeContent(r);
+        const meta = { recipe: { tools: r.tools, sessions: r.sessions.length, count: r.count } };
+        const live = await tx.knowledge.getLiveByKey(space, r.key);
+        if (live === undefined) {
+          const k = await insertEntry(night, tx, {
+            kind: 'procedure',
+            content,
+            key: r.key,
+            status: 'provisional',
+            occurrences: r.sessions.length,
+            evidence: { episodes: [], narratives: [] },
+            tags: ['recipe'],
+            meta,
+          });
+          d.created.push(briefItem(k));
+          embed.push({ layer: 'knowledge', id: k.id, text: content });
+        } else if (r.sessions.length > live.occurrences) {
+          await addOccurrence(
+            night,
+            tx,
+            live,
+            { episodes: [], narratives: [] },
+            r.sessions.length - live.occurrences,
+          );
+          await tx.knowledge.update(
+            space,
+            live.id,
+            { content, meta: { ...live.meta, ...meta } },
+            night.indexes.knowledge({ content, key: r.key, subject: live.subject, tags: live.tags }),
+            asOf,
+          );
+          d.reinforced.push(briefItem({ ...live, content }));
+        } else continue;
+        d.recipes.push({ tools: r.tools, sessions: r.sessions.length });
+      }
+      return { delta: d, embed };
+    },
+  };
+};
