@@ -26,7 +26,7 @@ describe('journal auto-tend', () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'tidepool-autotend-')));
     dirs.push(dir);
     const db = join(dir, 'memory.db');
-    const [ws, off, gone] = ['ws', 'off', 'gone'].map((n) => join(dir, n));
+    const [ws, off, gone] = [join(dir, 'ws'), join(dir, 'off'), join(dir, 'gone')] as const;
     for (const w of [ws, off, gone]) mkdirSync(join(w, 'memory'), { recursive: true });
     // A legacy day of 2026-10-01, 31 days before T0: the first tend moves it straight to cold.
     writeFileSync(join(ws, 'memory/2026-10-01.md'), '# 2026-10-01\n\n## 【09:00 old work】\ndone\n');
