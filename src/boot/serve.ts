@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { serve as serveNode, type ServerType } from '@hono/node-server';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { TIDEPOOL_VERSION, type Tidepool } from '../app/tidepool.js';
+import { activeTokenCount } from '../app/tokens.js';
 import { TidepoolError } from '../core/errors.js';
 import type { ServeRunners } from '../surfaces/cli/serve-command.js';
 import { createHttpApp } from '../surfaces/http/http-app.js';
@@ -47,15 +48,16 @@ export interface HttpHandle {
 }
 
 /**
- * Starts the HTTP server. A non-loopback host is refused: remote access needs API tokens, which this version
- * cannot issue yet (DESIGN §10: loopback only unless tokens are configured).
+ * Starts the HTTP server. A non-loopback host needs API tokens (DESIGN §10): without a live token it is refused;
+ * with one, every request must carry a token, which sees only its own space.
  */
 export async function startHttpServer(memory: Tidepool, o: McpServeOptions & { host: string; port: number }): Promise<HttpHandle> {
-  if (!isLoopback(o.host)) {
+  const tokensRequired = !isLoopback(o.host);
+  if (tokensRequired && (await activeTokenCount(memory.ctx)) === 0) {
     throw new TidepoolError(
       'forbidden',
-      `refusing to listen on ${o.host}: without API tokens Tidepool serves loopback only (127.0.0.1, ::1, localhost). ` +
-        'Create tokens first (token management comes with the HTTP API), or reach it through an SSH tunnel.',
+      `refusing to listen on ${o.host}: no API tokens exist, and beyond loopback every request needs one. ` +
+        'Create one with `tidepool token create --space <space> --scope read|write|admin`, or serve on 127.0.0.1 (e.g. through an SSH tunnel).',
       { field: 'host' },
     );
   }
@@ -64,8 +66,11 @@ export async function startHttpServer(memory: Tidepool, o: McpServeOptions & { h
   const http = createHttpApp({
     memory,
     version: TIDEPOOL_VERSION,
-    mcpServer: (session) => createMcpServer(memory, { toolsets: o.toolsets, soul: o.soul, session }),
+    mcpServer: (session, principal) => createMcpServer(principal?.memory ?? memory, { toolsets: o.toolsets, soul: o.soul, session }),
     allowedHosts: [...new Set(['127.0.0.1', 'localhost', '::1', '[::1]', o.host.toLowerCase()])],
+    tokensRequired,
+    rateLimitPerMinute: memory.ctx.config.http.rateLimitPerMinute,
+    bodyLimitBytes: memory.ctx.config.http.bodyLimitBytes,
   });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serveNode({ fetch: http.app.fetch, port: o.port, hostname: o.host }, () => resolve(s));

@@ -14,6 +14,7 @@ import { RowSql } from './row-sql.js';
 import { ScriptSql } from './script-sql.js';
 import { SleepSql } from './sleep-sql.js';
 import { SpaceSql } from './space-sql.js';
+import { TokenSql } from './token-sql.js';
 import { VectorSql } from './vector-sql.js';
 
 /** What an engine adapter supplies to the portable store. */
@@ -47,6 +48,7 @@ export class SqlStore implements Store {
   readonly script: ScriptSql;
   readonly journal: JournalSql;
   readonly sleep: SleepSql;
+  readonly tokens: TokenSql;
   readonly #parts: EngineParts;
 
   constructor(db: SqlDriver, parts: EngineParts) {
@@ -68,6 +70,7 @@ export class SqlStore implements Store {
     this.script = new ScriptSql(db);
     this.journal = new JournalSql(db);
     this.sleep = new SleepSql(db, this.search);
+    this.tokens = new TokenSql(db);
   }
 
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {

@@ -1,7 +1,13 @@
-/** The HTTP app (Hono): health, the MCP endpoint and loopback Host/Origin checks; later issues add /v1 and the dashboard. */
+/** The HTTP app (Hono): Host/Origin checks, access control, health, the MCP endpoint, the REST API and the dashboard. */
 import { Hono } from 'hono';
 import type { Tidepool } from '../../app/tidepool.js';
+import { accessControl, sizeLimit } from './auth.js';
+import { mountDashboardApi } from './dashboard-api.js';
+import { onHttpError } from './error-handler.js';
 import { mountMcpRoute, type McpServerFactory } from './mcp-route.js';
+import { openApiDocument } from './openapi.js';
+import { mountRestRoutes } from './rest-routes.js';
+import { mountDashboard } from './static-dashboard.js';
 
 /** What the HTTP app needs. */
 export interface HttpAppDeps {
@@ -11,6 +17,12 @@ export interface HttpAppDeps {
   mcpServer: McpServerFactory;
   /** Host names a request may address (DNS-rebinding guard); default the loopback names. */
   allowedHosts?: readonly string[];
+  /** Every request needs a bearer token (a non-loopback bind); default false. */
+  tokensRequired?: boolean;
+  /** Requests a minute per token (config http.rateLimitPerMinute); default 600. */
+  rateLimitPerMinute?: number;
+  /** Largest request body (config http.bodyLimitBytes); default 2 MB. */
+  bodyLimitBytes?: number;
 }
 
 /** The app and how to close what it holds open. */
@@ -38,7 +50,11 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const app = new Hono();
   app.use('*', async (c, next) => {
     const host = c.req.header('host');
-    if (host && !allowed.has(hostname(host))) return c.json({ error: { code: 'forbidden', message: `host ${host} is not allowed` } }, 403);
+    // A public server (tokens required) answers to any name it is reached by; a browser page may still only call
+    // it from its own origin. A loopback server answers only to loopback names (DNS rebinding).
+    const own = deps.tokensRequired && host ? hostname(host) : undefined;
+    const ok = (h: string) => allowed.has(h) || h === own;
+    if (host && !ok(hostname(host))) return c.json({ error: { code: 'forbidden', message: `host ${host} is not allowed` } }, 403);
     const origin = c.req.header('origin');
     if (origin) {
       let originHost = '';
@@ -47,12 +63,24 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       } catch {
         originHost = '';
       }
-      if (!allowed.has(originHost) && !allowed.has(`[${originHost}]`)) return c.json({ error: { code: 'forbidden', message: `origin ${origin} is not allowed` } }, 403);
+      if (!ok(originHost) && !ok(`[${originHost}]`)) return c.json({ error: { code: 'forbidden', message: `origin ${origin} is not allowed` } }, 403);
     }
     await next();
   });
-  app.get('/v1/health', (c) => c.json({ ok: true, version: deps.version, space: deps.memory.space }));
+  app.get('/v1/health', (c) => c.json({ ok: true, version: deps.version, ...(deps.tokensRequired ? {} : { space: deps.memory.space }) }));
+  app.get('/v1/openapi.json', (c) => c.json(openApiDocument(deps.version)));
+  mountDashboard(app);
+  app.use('*', sizeLimit({ bodyLimitBytes: deps.bodyLimitBytes ?? 2_000_000 }));
+  const guard = accessControl({
+    memory: deps.memory, tokensRequired: deps.tokensRequired ?? false,
+    rateLimitPerMinute: deps.rateLimitPerMinute ?? 600, bodyLimitBytes: deps.bodyLimitBytes ?? 2_000_000,
+  });
+  app.use('/v1/*', guard);
+  app.use('/mcp', guard);
   const closeMcp = mountMcpRoute(app, deps.mcpServer);
-  app.onError((e, c) => c.json({ error: { code: 'internal', message: e.message } }, 500));
+  mountRestRoutes(app);
+  mountDashboardApi(app);
+  app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
+  app.onError(onHttpError);
   return { app, close: closeMcp };
 }

@@ -4,9 +4,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Hono } from 'hono';
+import { denyUnless, principalOf, type Principal } from './auth.js';
 
-/** Creates the MCP server of a new session (boot supplies it: surfaces do not import each other). */
-export type McpServerFactory = (session: string) => Promise<McpServer>;
+/** Creates the MCP server of a new session for the caller's space (boot supplies it: surfaces do not import each other). */
+export type McpServerFactory = (session: string, principal?: Principal) => Promise<McpServer>;
 
 // Sessions are held in memory; past this many the oldest is closed, so abandoned clients cannot exhaust it.
 const MAX_SESSIONS = 256;
@@ -14,6 +15,8 @@ const MAX_SESSIONS = 256;
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
+  /** The token that opened the session: no other caller may use it. */
+  tokenId: number | null;
 }
 
 function rpcError(status: number, message: string): Response {
@@ -38,9 +41,12 @@ export function mountMcpRoute(app: Hono, createServer: McpServerFactory): () => 
     const id = c.req.header('mcp-session-id');
     if (id) {
       const s = sessions.get(id);
-      if (!s) return rpcError(404, 'unknown or expired MCP session: initialize a new one');
+      if (!s || s.tokenId !== principalOf(c).tokenId) return rpcError(404, 'unknown or expired MCP session: initialize a new one');
       return s.transport.handleRequest(c.req.raw);
     }
+    // MCP tools write (remember, record): a read-only token cannot open a session.
+    const denied = denyUnless(c, 'write');
+    if (denied) return denied;
     if (c.req.method !== 'POST') return rpcError(400, 'missing mcp-session-id header: initialize a session with POST first');
     let body: unknown;
     try {
@@ -52,10 +58,11 @@ export function mountMcpRoute(app: Hono, createServer: McpServerFactory): () => 
     if (!isInitializeRequest(first)) return rpcError(400, 'missing mcp-session-id header: the first request must be initialize');
     if (sessions.size >= MAX_SESSIONS) await closeSession(sessions.keys().next().value!);
     const sessionId = randomUUID();
-    const server = await createServer(sessionId);
+    const principal = principalOf(c);
+    const server = await createServer(sessionId, principal);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
-      onsessioninitialized: (sid) => void sessions.set(sid, { transport, server }),
+      onsessioninitialized: (sid) => void sessions.set(sid, { transport, server, tokenId: principal.tokenId }),
       onsessionclosed: (sid) => void closeSession(sid),
     });
     transport.onclose = () => void sessions.delete(sessionId);

@@ -1,0 +1,105 @@
+/**
+ * Access control of the HTTP server (DESIGN §10): bearer tokens per space and scope, a per-token rate limit and
+ * the request-size limit. Without a token a loopback server acts as its own space with every right.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Tidepool } from '../../app/tidepool.js';
+import { scopeAllows, verifyToken, type TokenScope } from '../../app/tokens.js';
+import { errorJson } from './error-handler.js';
+
+/** Who is calling: the space they see and what they may do there. */
+export interface Principal {
+  space: string;
+  scope: TokenScope;
+  /** Null for the tokenless loopback caller. */
+  tokenId: number | null;
+  /** The memory bound to the principal's space. */
+  memory: Tidepool;
+}
+
+/** Access options of a server. */
+export interface AccessOptions {
+  memory: Tidepool;
+  /** True when the server listens beyond loopback: every request needs a token. */
+  tokensRequired: boolean;
+  rateLimitPerMinute: number;
+  bodyLimitBytes: number;
+}
+
+const principals = new WeakMap<Request, Principal>();
+// Verified secrets are remembered briefly so a busy client does not cost a lookup and a write per request; a
+// revocation takes effect within this time.
+const VERIFY_TTL_MS = 5_000;
+
+/** The caller of a request that passed `accessControl`. */
+export function principalOf(c: Context): Principal {
+  const p = principals.get(c.req.raw);
+  if (!p) throw new Error('accessControl did not run for this route');
+  return p;
+}
+
+/** Returns a 403 response when the caller lacks `scope`, else undefined. */
+export function denyUnless(c: Context, scope: TokenScope): Response | undefined {
+  const p = principalOf(c);
+  if (scopeAllows(p.scope, scope)) return undefined;
+  return errorJson(c, 'forbidden', `this token has scope ${p.scope}; ${scope} is needed`);
+}
+
+/** Request body limit with the API's error shape. */
+export function sizeLimit(o: Pick<AccessOptions, 'bodyLimitBytes'>): MiddlewareHandler {
+  return bodyLimit({ maxSize: o.bodyLimitBytes, onError: (c) => errorJson(c, 'too_large', `request body over ${o.bodyLimitBytes} bytes`) });
+}
+
+/** Token bucket per token: `perMinute` requests, refilled continuously. */
+class RateLimiter {
+  readonly #buckets = new Map<number, { tokens: number; at: number }>();
+  readonly #perMinute: number;
+  constructor(perMinute: number) {
+    this.#perMinute = perMinute;
+  }
+  /** Milliseconds to wait, or 0 when the request may pass. */
+  take(id: number, now: number): number {
+    const b = this.#buckets.get(id) ?? { tokens: this.#perMinute, at: now };
+    b.tokens = Math.min(this.#perMinute, b.tokens + ((now - b.at) * this.#perMinute) / 60_000);
+    b.at = now;
+    this.#buckets.set(id, b);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil(((1 - b.tokens) * 60_000) / this.#perMinute);
+  }
+}
+
+/** Resolves the caller of every request it guards; refuses a missing, unknown or revoked token and an exhausted rate. */
+export function accessControl(o: AccessOptions): MiddlewareHandler {
+  const limiter = new RateLimiter(o.rateLimitPerMinute);
+  const cache = new Map<string, { principal: Principal | undefined; until: number }>();
+  const challenge = { 'WWW-Authenticate': 'Bearer realm="tidepool"' };
+  return async (c, next) => {
+    const header = c.req.header('authorization');
+    if (header === undefined) {
+      if (o.tokensRequired) return errorJson(c, 'unauthorized', 'send a token: Authorization: Bearer <token> (tidepool token create)', undefined, challenge);
+      principals.set(c.req.raw, { space: o.memory.space, scope: 'admin', tokenId: null, memory: o.memory });
+      return next();
+    }
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) return errorJson(c, 'unauthorized', 'the Authorization header must be "Bearer <token>"', undefined, challenge);
+    const secret = m[1]!;
+    const now = Date.now();
+    let hit = cache.get(secret);
+    if (!hit || hit.until < now) {
+      const row = await verifyToken(o.memory.ctx, secret);
+      const principal = row ? { space: row.space, scope: row.scope, tokenId: row.id, memory: o.memory.withSpace(row.space) } : undefined;
+      hit = { principal, until: now + VERIFY_TTL_MS };
+      if (cache.size > 10_000) cache.clear();
+      cache.set(secret, hit);
+    }
+    if (!hit.principal) return errorJson(c, 'unauthorized', 'unknown or revoked token', undefined, challenge);
+    const wait = limiter.take(hit.principal.tokenId!, now);
+    if (wait > 0) return errorJson(c, 'rate_limited', `rate limit of ${o.rateLimitPerMinute} requests a minute reached; retry in ${wait} ms`, undefined, { 'Retry-After': String(Math.ceil(wait / 1000)) });
+    principals.set(c.req.raw, hit.principal);
+    return next();
+  };
+}

@@ -1,0 +1,71 @@
+/** JSON reads and actions behind the dashboard pages: knowledge browse and review, map, graph, journal settings. */
+import type { Context, Hono } from 'hono';
+import { browseKnowledge } from '../../app/browse-knowledge.js';
+import { readHeatmap, readSoftClusters } from '../../app/read-clusters.js';
+import { readTopicClusters } from '../../app/read-derived.js';
+import { readGraph } from '../../app/read-graph.js';
+import { reviewKnowledge } from '../../app/review-knowledge.js';
+import { denyUnless, principalOf } from './auth.js';
+import { defined, numParam } from './query-params.js';
+import { jsonBody } from './rest-routes.js';
+
+// The graph page draws at most this many entities: beyond it a force layout is unreadable.
+const GRAPH_NODES = 40;
+
+function journalOf(c: Context) {
+  const p = principalOf(c);
+  // The local, tokenless user may name any folder (they can read it anyway); a token only registered workspaces
+  // and the server's directory (DESIGN §10).
+  return p.tokenId === null ? p.memory.journal() : p.memory.journal({ confineTo: process.cwd() });
+}
+
+/** Mounts the dashboard's API routes (behind `accessControl`). */
+export function mountDashboardApi(app: Hono): void {
+  app.get('/v1/knowledge', async (c) => {
+    const input = defined({ kind: c.req.query('kind'), status: c.req.query('status'), limit: numParam(c, 'limit'), offset: numParam(c, 'offset') });
+    return c.json(await browseKnowledge(principalOf(c).memory.ctx, input));
+  });
+
+  app.post('/v1/knowledge/:id/review', async (c) => {
+    const denied = denyUnless(c, 'write');
+    if (denied) return denied;
+    const body = (await jsonBody(c)) as { decision?: unknown };
+    return c.json(await reviewKnowledge(principalOf(c).memory.ctx, { id: c.req.param('id'), decision: body?.decision }));
+  });
+
+  app.get('/v1/map', async (c) => {
+    const ctx = principalOf(c).memory.ctx;
+    const [topics, soft, heat] = await Promise.all([
+      readTopicClusters(ctx, { minSize: 1, limit: 50 }),
+      readSoftClusters(ctx, {}),
+      readHeatmap(ctx, defined({ days: numParam(c, 'days') })),
+    ]);
+    return c.json({ topics, soft, heatmap: heat.heatmap, heatmapMessage: heat.message ?? null });
+  });
+
+  app.get('/v1/graph', async (c) => {
+    const ctx = principalOf(c).memory.ctx;
+    const top = await readGraph(ctx, { limit: GRAPH_NODES });
+    if (top.kind !== 'top') return c.json({ nodes: [], edges: [], message: top.kind === 'empty' ? top.message : null });
+    const names = new Set(top.nodes.map((n) => n.entity));
+    const edges: Array<{ a: string; b: string; count: number }> = [];
+    for (const n of top.nodes) {
+      const v = await readGraph(ctx, { entity: n.entity, limit: GRAPH_NODES });
+      if (v.kind !== 'entity') continue;
+      // Each pair once: keep the edge from the alphabetically smaller end.
+      for (const p of v.partners) if (names.has(p.entity) && n.entity < p.entity) edges.push({ a: n.entity, b: p.entity, count: p.count });
+    }
+    return c.json({ nodes: top.nodes, edges, message: null });
+  });
+
+  app.get('/v1/journal/workspaces', async (c) => c.json(await journalOf(c).workspaces()));
+
+  app.get('/v1/journal/config', async (c) => c.json(await journalOf(c).config({ root: c.req.query('root') ?? '' })));
+
+  app.put('/v1/journal/config', async (c) => {
+    const denied = denyUnless(c, 'admin');
+    if (denied) return denied;
+    const body = (await jsonBody(c)) as { root?: unknown; patch?: unknown; reset?: unknown };
+    return c.json(await journalOf(c).config({ root: body?.root, patch: body?.patch, reset: body?.reset === true } as never));
+  });
+}
