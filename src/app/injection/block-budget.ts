@@ -77,16 +77,19 @@ export function fitBlock(items: readonly BlockItem[], maxTokens: number, notes: 
     tokens = countTokens(text);
   }
   // Estimates overshoot at section boundaries; give back what still fits, most valuable first.
+  let failedAt = Infinity;
   for (const { item } of [...dropOrder].reverse()) {
-    // A line costs at least its own tokens less the couple a neighbour merge can save: skip the hopeless ones cheaply.
-    if (!gone.has(item) || cost.get(item)! > maxTokens - tokens + 2) continue;
+    const c = cost.get(item)!;
+    // A line costs at least its own tokens less the couple a neighbour merge can save, and one no cheaper than a
+    // line that just failed will fail too: both are skipped without rendering, so a long tail stays cheap.
+    if (!gone.has(item) || c > maxTokens - tokens + 2 || c >= failedAt) continue;
     const trialText = renderBlock(items.filter((it) => !gone.has(it) || it === item), notes);
     const trialTokens = countTokens(trialText);
     if (trialTokens <= maxTokens) {
       gone.delete(item);
       text = trialText;
       tokens = trialTokens;
-    }
+    } else failedAt = c;
   }
   return { text, tokens, kept: items.filter((it) => !gone.has(it)), dropped: items.filter((it) => gone.has(it)) };
 }

@@ -1,6 +1,6 @@
 /** `prefetch`: per-turn recall (T1) with a keyword fallback (T4); never repeats what this session already saw. */
 import { z } from 'zod';
-import { formatId } from '../../core/ids.js';
+import { formatId, parseId } from '../../core/ids.js';
 import { label, parseInput } from '../../core/schemas.js';
 import type { Knowledge, Narrative } from '../../core/types.js';
 import { RECALLABLE } from '../../retrieval/recall-pipeline.js';
@@ -75,7 +75,7 @@ async function semantic(ctx: AppContext, text: string, exclude: ReadonlySet<stri
   // Lexical path (Tideline's FTS-only mode): the recall pipeline over narratives and knowledge, without side effects.
   const hits = await recall(ctx, { query: text.slice(0, 2000), layers: ['narrative', 'knowledge'], limit: want }, { sideEffects: false });
   const fresh = hits.filter((h) => !exclude.has(h.id));
-  const rows = await load(ctx, fresh.map((h) => ({ layer: h.layer as 'narrative' | 'knowledge', id: Number(h.id.slice(1)) })));
+  const rows = await load(ctx, fresh.map((h) => parseId(h.id) as { layer: 'narrative' | 'knowledge'; id: number }));
   return fresh.map((h) => ({ r: rows.get(h.id)!, score: h.score })).filter((x) => x.r !== undefined).slice(0, top);
 }
 
