@@ -88,7 +88,7 @@ async function enableExtensions(tx: PgFamilyDriver, privateSchema: boolean): Pro
     const err = await attempt(
       tx,
       ['episodes', 'narratives', 'knowledge']
-        .map((t) => `CREATE INDEX IF NOT EXISTS ix_${t}_fts_trgm ON ${t}_fts USING GIN (raw ${ops});`)
+        .map((t) => `CREATE INDEX IF NOT EXISTS ix_${t}_fts_trgm ON ${t}_fts USING GIN (raw ${ops}) WITH (fastupdate = off);`)
         .join('\n'),
     );
     if (err) notes.push(`trigram indexes: ${err}`);
@@ -108,11 +108,13 @@ async function enableExtensions(tx: PgFamilyDriver, privateSchema: boolean): Pro
 /**
  * `tidepool_vector(bytea)`: the portable little-endian float32 BLOB of `embeddings.vector` as a pgvector value, so
  * HNSW indexes are expression indexes on the shared table and the schema stays identical to SQLite's. Every
- * name is qualified because index builds run with a search_path of pg_catalog only (PostgreSQL 17).
+ * name is qualified because index builds run with a search_path of pg_catalog only (PostgreSQL 17). The high COST
+ * tells the planner that decoding every row costs far more than walking the HNSW graph, so a search uses the
+ * index even when statistics are stale (PGlite runs no autovacuum).
  */
 function vectorFunction(ns: string): string {
   return `CREATE OR REPLACE FUNCTION tidepool_vector(b bytea) RETURNS ${ns}.vector
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $f$
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE COST 10000 AS $f$
   SELECT pg_catalog.array_agg(
       (CASE WHEN (w & 2147483648) <> 0 THEN -1.0::float8 ELSE 1.0::float8 END) *
       (CASE WHEN ((w >> 23) & 255) = 0 THEN (w & 8388607) * pg_catalog.power(2::float8, -149)

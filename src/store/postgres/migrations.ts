@@ -388,7 +388,9 @@ export const IDENTITY_TABLES: readonly string[] = [
   'graph_edges', 'sleep_runs', 'workspaces', 'journal_archive', 'api_tokens',
 ];
 
-// Lexical indexes. Config `tidepool`: the default parser (CJK arrives pre-segmented by jieba, so its words are
+// Lexical indexes. GIN without fastupdate: a pending list makes the planner (rightly) cost the index high until
+// the next VACUUM, so right after a bulk write searches fell back to scanning every row; writes pay a little more.
+// Config `tidepool`: the default parser (CJK arrives pre-segmented by jieba, so its words are
 // space-separated tokens) with the Snowball English stemmer and no stop-word list, the closest match to FTS5's
 // `porter unicode61` (which keeps stop words). Weights: A = body, B = speaker/tags (SQLite bm25 weights 1.0/0.5).
 const V1_SEARCH = `
@@ -400,9 +402,9 @@ ALTER TEXT SEARCH CONFIGURATION tidepool
 CREATE TABLE episodes_fts (id BIGINT PRIMARY KEY, tsv TSVECTOR NOT NULL, raw TEXT NOT NULL);
 CREATE TABLE narratives_fts (id BIGINT PRIMARY KEY, tsv TSVECTOR NOT NULL, raw TEXT NOT NULL);
 CREATE TABLE knowledge_fts (id BIGINT PRIMARY KEY, tsv TSVECTOR NOT NULL, raw TEXT NOT NULL);
-CREATE INDEX ix_episodes_fts ON episodes_fts USING GIN (tsv);
-CREATE INDEX ix_narratives_fts ON narratives_fts USING GIN (tsv);
-CREATE INDEX ix_knowledge_fts ON knowledge_fts USING GIN (tsv);
+CREATE INDEX ix_episodes_fts ON episodes_fts USING GIN (tsv) WITH (fastupdate = off);
+CREATE INDEX ix_narratives_fts ON narratives_fts USING GIN (tsv) WITH (fastupdate = off);
+CREATE INDEX ix_knowledge_fts ON knowledge_fts USING GIN (tsv) WITH (fastupdate = off);
 `;
 
 // A restore inserts explicit ids; identity sequences do not notice, so the next generated id would collide.

@@ -62,6 +62,8 @@ export async function openPostgresStore(url: string): Promise<SqlStore> {
     await driver.close();
     throw e;
   }
+  // PGlite has no autovacuum: refresh planner statistics once per start so plans follow the data's growth.
+  if (target.kind === 'pglite') await driver.exec('ANALYZE');
   const { features } = migrated;
   const state: PgVectorState = { indexed: new Set(), iterative: versionAtLeast(features.versions.pgvector, 0, 8) };
   const parts: EngineParts = {

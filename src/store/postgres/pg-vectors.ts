@@ -45,13 +45,24 @@ export class PgVectors extends VectorSql {
     const expr = `tidepool_vector(vector)::vector(${dim})`;
     const rows = await this.#db.transaction(async (tx) => {
       await this.#ensureIndex(tx, dim);
-      await tx.get("SELECT set_config('hnsw.ef_search', ?, true) AS v", [String(Math.min(EF_MAX, Math.max(EF_MIN, 2 * k)))]);
-      if (this.#state.iterative) await tx.get("SELECT set_config('hnsw.iterative_scan', 'strict_order', true) AS v");
-      return tx.all<{ item_id: unknown; d: unknown }>(
+      const prev = await tx.get<{ sort: string; seq: string }>(
+        "SELECT current_setting('enable_sort') AS sort, current_setting('enable_seqscan') AS seq",
+      );
+      // With stale statistics (a bulk load, PGlite without autovacuum) the planner may think the table tiny and
+      // decode every row to sort it: seconds instead of milliseconds. Sorting off leaves the HNSW scan, the only
+      // plan that yields rows in distance order; the settings are put back for the rest of any outer transaction.
+      await tx.get(
+        `SELECT set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true),
+           set_config('hnsw.ef_search', ?, true)${this.#state.iterative ? ", set_config('hnsw.iterative_scan', 'strict_order', true)" : ''}`,
+        [String(Math.min(EF_MAX, Math.max(EF_MIN, 2 * k)))],
+      );
+      const found = await tx.all<{ item_id: unknown; d: unknown }>(
         `SELECT item_id, ${expr} <=> ?::vector(${dim}) AS d FROM embeddings
          WHERE space = ? AND layer = ? AND model = ? AND dim = ${dim} ORDER BY ${expr} <=> ?::vector(${dim}) LIMIT ?`,
         [lit, space, layer, model, lit, k],
       );
+      await tx.get("SELECT set_config('enable_sort', ?, true), set_config('enable_seqscan', ?, true)", [prev!.sort, prev!.seq]);
+      return found;
     });
     // HNSW filters after it searches: rows of other spaces or models can crowd ours out, so fewer than k hits
     // may be an artefact; then the exact scan answers (cheap when the space really holds fewer than k vectors).
