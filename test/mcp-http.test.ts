@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type HttpHandle } from '../src/boot/serve.js';
 import { BIN } from './helpers/run-cli.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
-import { exerciseAllTools, resultText, TOOL_CASES, TOOL_NAMES } from './mcp-tool-cases.js';
+import { exerciseAllTools, JOURNAL_ROOT, resultText, TOOL_CASES, TOOL_NAMES } from './mcp-tool-cases.js';
 
 /** A raw GET with a chosen Host header (fetch does not let a caller set Host). */
 function getWithHost(url: string, host: string): Promise<number> {
@@ -26,6 +26,7 @@ describe('MCP over Streamable HTTP', () => {
   let http: HttpHandle;
   beforeAll(async () => {
     mem = await tempMemory();
+    await mem.memory.registerJournalWorkspace(JOURNAL_ROOT);
     http = await startHttpServer(mem.memory, { host: '127.0.0.1', port: 0, toolsets: 'all' });
   });
   afterAll(async () => {
@@ -37,7 +38,7 @@ describe('MCP over Streamable HTTP', () => {
     const client = new Client({ name: 'http-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`)));
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.tideline, ...TOOL_NAMES.continuity].sort());
+    expect(names).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.tideline, ...TOOL_NAMES.continuity, ...TOOL_NAMES.journal].sort());
     expect(await exerciseAllTools(client, new Set(names))).toBe(TOOL_CASES.length * 2);
     await client.close();
   });

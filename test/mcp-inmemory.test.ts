@@ -6,7 +6,7 @@ import type { Tidepool } from '../src/app/tidepool.js';
 import type { SqlDriver } from '../src/store/sql-driver.js';
 import { createMcpServer, type CreateMcpServerOptions } from '../src/surfaces/mcp/create-mcp-server.js';
 import { TOOLSETS } from '../src/surfaces/mcp/toolsets.js';
-import { exerciseAllTools, resultText, TOOL_CASES, TOOL_NAMES } from './mcp-tool-cases.js';
+import { exerciseAllTools, JOURNAL_ROOT, resultText, TOOL_CASES, TOOL_NAMES } from './mcp-tool-cases.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 
 let mem: TempMemory | undefined;
@@ -42,13 +42,13 @@ describe('MCP toolsets', () => {
     expect((await tideline.listTools()).tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES.tideline].sort());
     const all = await connect(mem.memory, { toolsets: 'all' });
     const names = (await all.listTools()).tools.map((t) => t.name);
-    expect(names.sort()).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.tideline, ...TOOL_NAMES.continuity].sort());
+    expect(names.sort()).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.tideline, ...TOOL_NAMES.continuity, ...TOOL_NAMES.journal].sort());
     expect(TOOL_CASES.map((c) => c.name).sort()).toEqual([...names].sort());
   });
 
   it('refuses an unknown toolset name, naming the known ones', async () => {
     mem = await tempMemory();
-    await expect(createMcpServer(mem.memory, { toolsets: 'core,dreams' })).rejects.toThrow(/unknown toolset "dreams".*core, tideline, continuity, all/);
+    await expect(createMcpServer(mem.memory, { toolsets: 'core,dreams' })).rejects.toThrow(/unknown toolset "dreams".*core, tideline, continuity, journal, all/);
   });
 
   it('describes every tool with a strict input schema and read-only/destructive/idempotent annotations', async () => {
@@ -76,6 +76,7 @@ describe('MCP toolsets', () => {
 
   it('answers every tool of every toolset with text and structured content, and names the bad field of an invalid call', async () => {
     mem = await tempMemory();
+    await mem.memory.registerJournalWorkspace(JOURNAL_ROOT);
     const client = await connect(mem.memory, { toolsets: 'all' });
     expect(await exerciseAllTools(client, new Set(TOOL_CASES.map((c) => c.name)))).toBe(TOOL_CASES.length * 2);
   });

@@ -6,13 +6,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from './helpers/run-cli.js';
-import { exerciseAllTools, resultText, TOOL_CASES, TOOL_NAMES } from './mcp-tool-cases.js';
+import { exerciseAllTools, JOURNAL_ROOT, resultText, TOOL_CASES, TOOL_NAMES } from './mcp-tool-cases.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tidepool-mcp-stdio-'));
 const env = { ...process.env, TIDEPOOL_CONFIG: '/nonexistent/config.json' } as Record<string, string>;
 
 function spawnClient(args: string[]): { client: Client; transport: StdioClientTransport } {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--stdio', ...args], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--stdio', ...args], env, stderr: 'pipe', cwd: JOURNAL_ROOT });
   return { client: new Client({ name: 'stdio-test', version: '1.0.0' }), transport };
 }
 
@@ -30,7 +30,7 @@ describe('tidepool serve --stdio', () => {
 
   it('lists every tool of every implemented toolset and sends the wake state', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.tideline, ...TOOL_NAMES.continuity].sort());
+    expect(names).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.tideline, ...TOOL_NAMES.continuity, ...TOOL_NAMES.journal].sort());
     expect(client.getInstructions()).toMatch(/^Tidepool long-term memory \(space "default"\)/);
   });
 
@@ -54,7 +54,7 @@ describe('tidepool serve --stdio', () => {
   it('exits with a usage error naming the known toolsets when --toolsets has an unknown name', async () => {
     const r = await runCli(['serve', '--stdio', '--toolsets', 'core,nope', '--db', join(dir, 'bad.db')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown toolset "nope"; known: core, tideline, continuity, all/);
+    expect(r.stderr).toMatch(/unknown toolset "nope"; known: core, tideline, continuity, journal, all/);
     expect(r.stdout).toBe('');
   });
 });

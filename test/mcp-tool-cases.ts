@@ -1,6 +1,16 @@
 /** Shared by the MCP tests: every tool of every toolset, a valid call and an invalid one naming its bad field. */
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
+
+/**
+ * The workspace the journal tools write to. MCP confines journal roots to the server's working directory and to
+ * registered workspaces (DESIGN §10), so each test registers it (or starts the server in it) before calling them.
+ */
+export const JOURNAL_ROOT = realpathSync(mkdtempSync(join(tmpdir(), 'tidepool-mcp-journal-')));
+afterAll(() => rmSync(JOURNAL_ROOT, { recursive: true, force: true }));
 
 /** Tool names per toolset, as the issue names them (pinned). */
 export const TOOL_NAMES = {
@@ -11,6 +21,7 @@ export const TOOL_NAMES = {
     'context_record', 'context_search', 'context_timeline', 'memory_graph', 'memory_attention_heatmap', 'memory_soft_clusters',
   ],
   continuity: ['set_goal', 'checkpoint', 'get_pending'],
+  journal: ['journal_search', 'journal_read', 'journal_add', 'journal_index', 'journal_lint', 'journal_tend', 'journal_stats'],
 } as const;
 
 /** One tool's calls: `valid` must succeed (and `expect`, when given, appear in its text); `invalid` must fail naming `field`. */
@@ -61,6 +72,18 @@ export const TOOL_CASES: readonly ToolCase[] = [
   { name: 'set_goal', valid: { goal: 'Ship the sync fix' }, expect: /Active goal: Ship the sync fix/, invalid: { args: {}, field: 'goal' } },
   { name: 'checkpoint', valid: { plan: 'done: repro; next: patch the lock' }, expect: /Checkpoint \d+ saved/, invalid: { args: { plan: 5 }, field: 'plan' } },
   { name: 'get_pending', valid: {}, expect: /Goal: Ship the sync fix/, invalid: { args: { limit: 1000 }, field: 'limit' } },
+  {
+    name: 'journal_add',
+    valid: { root: JOURNAL_ROOT, heading: '修好了同步', content: '调试了一上午，终于找到竞态。', time: '09:10' },
+    expect: /Added to archive\/hot\/\d{4}-\d\d-\d\d\.md:3 \(new day file\): ## 【09:10 修好了同步】/,
+    invalid: { args: { root: JOURNAL_ROOT, heading: 'h', content: 'c', time: '25:99' }, field: 'time' },
+  },
+  { name: 'journal_search', valid: { root: JOURNAL_ROOT, query: '竞态', scope: 'all' }, expect: /终于找到竞态/, invalid: { args: { root: JOURNAL_ROOT, query: 'x', scope: 'cold' }, field: 'scope' } },
+  { name: 'journal_read', valid: { root: JOURNAL_ROOT }, expect: /## 【09:10 修好了同步】/, invalid: { args: { root: JOURNAL_ROOT, date: '../../etc/passwd' }, field: 'date' } },
+  { name: 'journal_index', valid: { root: JOURNAL_ROOT }, expect: /1 hot and 0 cold day\(s\)/, invalid: { args: { root: 7 }, field: 'root' } },
+  { name: 'journal_lint', valid: { root: JOURNAL_ROOT }, expect: /No problems found/, invalid: { args: { verbose: true }, field: 'verbose' } },
+  { name: 'journal_tend', valid: { root: JOURNAL_ROOT, dry_run: true }, expect: /^Dry run \(nothing changed\)/, invalid: { args: { dry_run: 'yes' }, field: 'dry_run' } },
+  { name: 'journal_stats', valid: { root: JOURNAL_ROOT }, expect: /1 hot, 0 cold/, invalid: { args: { root: '' }, field: 'root' } },
   { name: 'forget', valid: { key: 'staging.db.port' }, expect: /Forgot 1 version/, invalid: { args: { all: true }, field: 'confirm' } },
 ];
 

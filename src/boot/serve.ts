@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve as serveNode, type ServerType } from '@hono/node-server';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { startJournalAutoTend } from '../app/journal-service.js';
 import { TIDEPOOL_VERSION, type Tidepool } from '../app/tidepool.js';
 import { activeTokenCount } from '../app/tokens.js';
 import { TidepoolError } from '../core/errors.js';
@@ -92,14 +93,24 @@ export async function startHttpServer(memory: Tidepool, o: McpServeOptions & { h
 
 /** What `tidepool serve` runs (injected into the CLI so surfaces never import each other). */
 export const serveRunners: ServeRunners = {
-  stdio: serveStdio,
+  async stdio(memory, o) {
+    // The journal's daily tend runs while the server does (SEEDS §2.8).
+    const autoTend = startJournalAutoTend(memory);
+    try {
+      await serveStdio(memory, o);
+    } finally {
+      autoTend.stop();
+    }
+  },
   async http(memory, o) {
     const handle = await startHttpServer(memory, o);
+    const autoTend = startJournalAutoTend(memory);
     o.onListening(handle.url);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
+    autoTend.stop();
     await handle.close();
   },
 };

@@ -4,9 +4,10 @@ import type { Toolset } from './toolset.js';
 import { toolset as core } from './toolset-core.js';
 import { toolset as tideline } from './toolset-tideline.js';
 import { toolset as continuity } from './toolset-continuity.js';
+import { toolset as journal } from './toolset-journal.js';
 
 /** Every toolset, in the order `--toolsets all` registers them. */
-export const TOOLSETS: readonly Toolset[] = [core, tideline, continuity];
+export const TOOLSETS: readonly Toolset[] = [core, tideline, continuity, journal];
 
 /** The toolsets named by `--toolsets` (comma-separated; `all` = every one; default `core`); unknown names are an error. */
 export function resolveToolsets(spec: string | readonly string[] = 'core'): Toolset[] {
