@@ -28,7 +28,11 @@ export async function timeline(ctx: AppContext, raw: TimelineInput = {}): Promis
   await requireSpace(ctx);
   const now = ctx.clock.now();
   const to = q.to ?? now;
-  if (q.from !== undefined && q.from < now - LIFECYCLE.archiveAfterDays * DAY_MS && to - q.from > ARCHIVE_RANGE_DAYS * DAY_MS) {
+  if (
+    q.from !== undefined &&
+    q.from < now - LIFECYCLE.archiveAfterDays * DAY_MS &&
+    to - q.from > ARCHIVE_RANGE_DAYS * DAY_MS
+  ) {
     const days = Math.ceil((to - q.from) / DAY_MS);
     const until = new Date(q.from + ARCHIVE_RANGE_DAYS * DAY_MS).toISOString().slice(0, 10);
     throw new TidepoolError(
@@ -39,7 +43,13 @@ export async function timeline(ctx: AppContext, raw: TimelineInput = {}): Promis
     );
   }
   const page = await ctx.store.episodes.timeline(ctx.space, {
-    from: q.from, to: q.to, session: q.session, limit: q.limit, offset: q.offset, order: q.order, includeArchived: q.from !== undefined,
+    from: q.from,
+    to: q.to,
+    session: q.session,
+    limit: q.limit,
+    offset: q.offset,
+    order: q.order,
+    includeArchived: q.from !== undefined,
   });
   return { ...page, offset: q.offset };
 }

@@ -11,6 +11,7 @@ import { registerImportCommand } from '../surfaces/cli/import-command.js';
 import { registerScriptCommand } from '../surfaces/cli/script-command.js';
 import { registerJournalCommand } from '../surfaces/cli/journal-command.js';
 import { registerTokenCommand } from '../surfaces/cli/token-command.js';
+import { registerSleepCommands } from '../surfaces/cli/sleep-commands.js';
 import { serveRunners } from './serve.js';
 import { registerBenchCommand } from './bench-command.js';
 
@@ -20,6 +21,7 @@ export const EXTRA_REGISTRARS: CommandRegistrar[] = [
   registerBenchCommand,
   registerTokenCommand,
   registerInjectCommands,
+  registerSleepCommands,
   registerIntegrationCommands,
   registerJournalCommand,
   registerScriptCommand,
