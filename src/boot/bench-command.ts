@@ -12,6 +12,7 @@ import { runScaleBench } from '../bench/scale/run-scale-bench.js';
 import { TidepoolRetrievalSystem } from '../bench/tidepool-retrieval-system.js';
 import { tidepoolHybridScaleFactory, tidepoolScaleFactory } from '../bench/tidepool-scale-system.js';
 import { describeMachine, formatMachine } from '../bench/machine-info.js';
+import { renderHttpMarkdown, runHttpBench } from '../bench/http/run-http-bench.js';
 import type { CliDeps } from '../surfaces/cli/cli-deps.js';
 
 /** Where the benchmarks look for LoCoMo when `--data` is not given: the shared development split. */
@@ -76,5 +77,19 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
         writeFileSync(join(o.out, 'latency.svg'), renderLatencyChart(report));
       }
       deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
+    });
+
+  bench
+    .command('http')
+    .description('HTTP API load: autocannon drives recall and ingest on 127.0.0.1; requests/s, p50/p99 latency, errors')
+    .option('--sizes <list>', 'comma-separated memory sizes', '10000,100000')
+    .option('--seconds <n>', 'seconds per route', '10')
+    .option('--connections <n>', 'concurrent connections', '10')
+    .option('--json', 'print the rows as JSON')
+    .action(async (o: { sizes: string; seconds: string; connections: string; json?: boolean }) => {
+      const sizes = o.sizes.split(',').map((s) => Number(s.trim()));
+      if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) throw new TidepoolError('invalid_input', `--sizes must be positive integers, got "${o.sizes}"`);
+      const rows = await runHttpBench({ sizes, seconds: Number(o.seconds), connections: Number(o.connections), onProgress: (l) => deps.stderr.write(`${l}\n`) });
+      deps.stdout.write(o.json ? `${JSON.stringify(rows)}\n` : `${formatMachine(describeMachine())}\n\n${renderHttpMarkdown(rows)}\n`);
     });
 }

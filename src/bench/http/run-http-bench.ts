@@ -1,0 +1,107 @@
+/** Load benchmark of the HTTP API: autocannon drives recall and ingest on 127.0.0.1 at growing memory sizes. */
+import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHttpServer } from '../../boot/serve.js';
+import { openMemory } from '../../boot/open-memory.js';
+import { createRng } from '../scale/seeded-rng.js';
+import { syntheticEpisodes } from '../scale/synthetic-episodes.js';
+
+/** The part of autocannon's result this benchmark reads. */
+interface CannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+type Cannon = (o: Record<string, unknown>) => Promise<CannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
+
+/** One measured route at one size. */
+export interface HttpBenchRow {
+  size: number;
+  route: 'recall' | 'ingest';
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  errors: number;
+}
+
+/** Options of {@link runHttpBench}. */
+export interface HttpBenchOptions {
+  sizes: readonly number[];
+  /** Seconds each route is driven; default 10. */
+  seconds?: number;
+  /** Concurrent connections; default 10. */
+  connections?: number;
+  onProgress?: (line: string) => void;
+}
+
+const QUERIES = ['deploy pipeline', 'staging database', 'review meeting', 'sync race', 'release notes', 'budget', 'cache', 'migration plan'];
+
+/** Seeds a fresh memory with `size` synthetic turns, serves it, and drives recall then ingest with autocannon. */
+export async function runHttpBench(o: HttpBenchOptions): Promise<HttpBenchRow[]> {
+  const rows: HttpBenchRow[] = [];
+  for (const size of o.sizes) {
+    const dir = mkdtempSync(join(tmpdir(), 'tidepool-http-bench-'));
+    const memory = await openMemory({ path: join(dir, 'bench.db'), embedder: 'none', warn: () => undefined });
+    try {
+      const gen = syntheticEpisodes({ seed: 7 });
+      const t0 = Date.now();
+      for (let done = 0; done < size; ) {
+        const n = Math.min(2000, size - done);
+        const turns = Array.from({ length: n }, () => {
+          const e = gen.next().value;
+          return { role: e.role, content: e.text, session: e.sessionId, speaker: e.speaker, at: e.at };
+        });
+        await memory.record({ turns });
+        done += n;
+      }
+      o.onProgress?.(`seeded ${size} memories in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      const server = await startHttpServer(memory, { host: '127.0.0.1', port: 0 });
+      try {
+        const rng = createRng(size);
+        const common = { url: server.url, connections: o.connections ?? 10, duration: o.seconds ?? 10 };
+        const recall = await autocannon({
+          ...common,
+          requests: [{ method: 'GET', setupRequest: (r: Record<string, unknown>) => ({ ...r, path: `/v1/recall?q=${encodeURIComponent(QUERIES[Math.floor(rng.next() * QUERIES.length)]!)}&limit=10` }) }],
+        });
+        rows.push(row(size, 'recall', recall));
+        o.onProgress?.(`recall @${size}: ${rows.at(-1)!.requestsPerSec} req/s`);
+        let i = 0;
+        const ingest = await autocannon({
+          ...common,
+          requests: [{
+            method: 'POST', headers: { 'content-type': 'application/json' },
+            setupRequest: (r: Record<string, unknown>) => ({ ...r, path: '/v1/ingest', body: JSON.stringify({ content: `load turn ${i++} about the deploy pipeline`, session: `load-${i % 50}` }) }),
+          }],
+        });
+        rows.push(row(size, 'ingest', ingest));
+        o.onProgress?.(`ingest @${size}: ${rows.at(-1)!.requestsPerSec} req/s`);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await memory.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
+
+function row(size: number, route: HttpBenchRow['route'], r: CannonResult): HttpBenchRow {
+  return {
+    size, route, requestsPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, requests: r.requests.total,
+    errors: r.errors + r.timeouts + r.non2xx,
+  };
+}
+
+/** Markdown table of the rows. */
+export function renderHttpMarkdown(rows: readonly HttpBenchRow[]): string {
+  const lines = ['| memories | route | req/s | p50 ms | p99 ms | requests | errors |', '|---:|---|---:|---:|---:|---:|---:|'];
+  for (const r of rows) lines.push(`| ${r.size} | ${r.route} | ${r.requestsPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.requests} | ${r.errors} |`);
+  return lines.join('\n');
+}

@@ -1,0 +1,159 @@
+/** Dashboard in a real browser: Debian's Chromium (headless, via playwright-core) against the real server, seeded memory. */
+/// <reference lib="dom" />
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpServer, type HttpHandle } from '../src/boot/serve.js';
+import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts');
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+if (!HAVE_CHROMIUM) console.warn(`dashboard tests skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+
+describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
+  let mem: TempMemory;
+  let http: HttpHandle;
+  let browser: Browser;
+  let page: Page;
+  let ws: string;
+  const ids: { approve: number; reject: number } = { approve: 0, reject: 0 };
+
+  beforeAll(async () => {
+    mem = await tempMemory();
+    const m = mem.memory;
+    const store = m.ctx.store;
+    ws = mkdtempSync(join(tmpdir(), 'tidepool-dash-ws-'));
+    await m.registerJournalWorkspace(ws);
+    await m.remember({ text: 'The staging database listens on port 6543', subject: 'staging', key: 'staging.port' });
+    await m.remember({ text: 'Ana prefers short answers', kind: 'preference', subject: 'Ana' });
+    const a = await m.remember({ text: 'The release train leaves on Tuesdays' });
+    const b = await m.remember({ text: 'The release train leaves on Fridays' });
+    ids.approve = Number(a.id.slice(1));
+    ids.reject = Number(b.id.slice(1));
+    await store.knowledge.setStatus('default', [ids.approve, ids.reject], 'quarantined', T0);
+    await m.record({ turns: Array.from({ length: 60 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn number ${i} about the sync race`, session: 's1', at: T0 - (60 - i) * 60_000 })) });
+    const n1 = await m.write({ gesture: 'Ana and Ben fixed the sync race together', entities_role: 'Ana=fix; Ben=review', tags: ['sync'] });
+    const nid = Number(n1.id.slice(1));
+    await store.sleep.putBriefing('default', { day: '2026-11-01', headline: 'Sync race fixed; release day undecided', body: 'Needs review: 2 entries about the release train.', createdAt: T0 });
+    await store.sleep.putBriefing('default', { day: '2026-10-31', headline: 'Staging moved to port 6543', body: 'Yesterday staging moved.', createdAt: T0 - 86_400_000 });
+    await store.script.replaceTopicClusters('default', [
+      { name: 'sync race', keywords: ['sync', 'race'], size: 5, narrativeIds: [nid], lastActive: T0, avgWeight: 0.5 },
+      { name: 'release train', keywords: ['release'], size: 3, narrativeIds: [], lastActive: T0, avgWeight: 0.4 },
+    ]);
+    await store.script.replaceEntityGraph('default', {
+      nodes: [{ entity: 'Ana', mentionCount: 4, firstSeen: T0, lastSeen: T0 }, { entity: 'Ben', mentionCount: 2, firstSeen: T0, lastSeen: T0 }, { entity: 'Cleo', mentionCount: 1, firstSeen: T0, lastSeen: T0 }],
+      edges: [{ entityA: 'Ana', roleA: 'fix', entityB: 'Ben', roleB: 'review', narrativeId: nid, createdAt: T0 }],
+      cooccur: [{ entityA: 'Ana', entityB: 'Ben', count: 1 }],
+    });
+    await m.recall({ query: 'sync race' });
+    http = await startHttpServer(m, { host: '127.0.0.1', port: 0 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    mkdirSync(ARTIFACTS, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await http?.close();
+    await mem?.cleanup();
+    rmSync(ws, { recursive: true, force: true });
+  });
+
+  async function open(hash: string, page_: string): Promise<void> {
+    await page.goto(`${http.url}/#/${hash}`);
+    await page.waitForSelector(`main[data-page="${page_}"]`);
+  }
+  const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `dashboard-${name}.png`), fullPage: true });
+
+  it('Briefing shows the newest briefing with its headline as the page title, and the day before', async () => {
+    await open('briefing', 'briefing');
+    expect(await page.title()).toBe('Sync race fixed; release day undecided');
+    expect(await page.textContent('main')).toContain('Needs review: 2 entries');
+    await shot('briefing');
+    await page.click('text=previous day');
+    await page.waitForFunction(() => document.title === 'Staging moved to port 6543');
+  });
+
+  it('Knowledge lists entries and the review queue; approve and reject change the status in the database', async () => {
+    await open('knowledge', 'knowledge');
+    expect(await page.textContent('#knowledge-list')).toContain('Ana prefers short answers');
+    expect(await page.locator('#review-queue tr[data-id]').count()).toBe(2);
+    await shot('knowledge');
+    await page.click(`#review-queue tr[data-id="k${ids.approve}"] button:has-text("Approve")`);
+    await page.waitForFunction(() => document.querySelectorAll('#review-queue tr[data-id]').length === 1);
+    await page.click(`#review-queue tr[data-id="k${ids.reject}"] button:has-text("Reject")`);
+    await page.waitForSelector('text=Nothing needs review');
+    expect((await mem.memory.ctx.store.knowledge.get('default', ids.approve))?.status).toBe('reliable');
+    expect((await mem.memory.ctx.store.knowledge.get('default', ids.reject))?.status).toBe('forgotten');
+    await page.selectOption('select[name=status]', 'forgotten');
+    await page.waitForFunction(() => location.hash.includes('status=forgotten') && document.querySelector('#knowledge-list')?.textContent?.includes('Fridays'));
+  });
+
+  it('Map draws topic clusters and the attention heatmap, with never-lit clusters', async () => {
+    await open('map', 'map');
+    expect(await page.textContent('#topics svg')).toContain('sync race');
+    expect(await page.textContent('#heatmap')).toContain('release train');
+    expect(await page.textContent('#heatmap')).toContain('never lit');
+    await shot('map');
+  });
+
+  it('Graph draws the entities and reacts to a click', async () => {
+    await open('graph', 'graph');
+    expect(await page.locator('svg.graph g.node').count()).toBe(3);
+    await page.click('svg.graph g.node[data-entity="Ana"] circle');
+    expect(await page.textContent('#graph-detail')).toContain('Ben (1)');
+    await shot('graph');
+  });
+
+  it('Timeline pages through the raw history', async () => {
+    await open('timeline', 'timeline');
+    expect(await page.locator('#timeline tr').count()).toBe(51);
+    await shot('timeline');
+    await page.click('#older');
+    await page.waitForFunction(() => location.hash.includes('offset=50') && (document.querySelector('#timeline')?.textContent ?? '').includes('turn number 0 '));
+  });
+
+  it('Search recalls with layer filters', async () => {
+    await open('search', 'search');
+    await page.fill('input[name=q]', 'staging database');
+    await page.click('button:has-text("Search")');
+    await page.waitForSelector('#hits');
+    expect(await page.textContent('#hits')).toContain('6543');
+    await shot('search');
+    await page.goto(`${http.url}/#/search?q=staging%20database&layers=narrative`);
+    await page.waitForFunction(() => !(document.querySelector('main')?.textContent ?? '').includes('6543') && location.hash.includes('narrative'));
+  });
+
+  it('Journal settings save writes .tide.json and restore defaults resets it', async () => {
+    await open(`settings?root=${encodeURIComponent(ws)}`, 'settings');
+    await page.waitForSelector('#tide-config');
+    await page.fill('input[name=hotKeepDays]', '12');
+    await page.uncheck('input[name=agentsHint]');
+    await page.click('button:has-text("Save")');
+    await page.waitForSelector('#settings-status:has-text("Saved.")');
+    const file = join(ws, 'memory', '.tide.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ hotKeepDays: 12, agentsHint: false });
+    await shot('settings');
+    await page.click('#reset');
+    await expect.poll(() => JSON.parse(readFileSync(file, 'utf8')).hotKeepDays).toBe(7);
+  });
+
+  it('renders every page on an empty memory with an explanation instead of an error', async () => {
+    const empty = await tempMemory();
+    const h = await startHttpServer(empty.memory, { host: '127.0.0.1', port: 0 });
+    try {
+      for (const p of ['briefing', 'knowledge', 'map', 'graph', 'timeline', 'search', 'settings']) {
+        await page.goto(`${h.url}/#/${p}`);
+        await page.waitForSelector(`main[data-page="${p}"]`);
+        expect(await page.locator('main .error').count()).toBe(0);
+        expect(await page.locator('main .empty').count()).toBeGreaterThan(0);
+      }
+    } finally {
+      await h.close();
+      await empty.cleanup();
+    }
+  });
+});
