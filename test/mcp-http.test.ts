@@ -38,7 +38,7 @@ describe('MCP over Streamable HTTP', () => {
     const client = new Client({ name: 'http-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`)));
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.tideline, ...TOOL_NAMES.continuity, ...TOOL_NAMES.journal].sort());
+    expect(names).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.tideline, ...TOOL_NAMES.continuity, ...TOOL_NAMES.journal, ...TOOL_NAMES.sleep].sort());
     expect(await exerciseAllTools(client, new Set(names))).toBe(TOOL_CASES.length * 2);
     await client.close();
   });

@@ -42,13 +42,13 @@ describe('MCP toolsets', () => {
     expect((await tideline.listTools()).tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES.tideline].sort());
     const all = await connect(mem.memory, { toolsets: 'all' });
     const names = (await all.listTools()).tools.map((t) => t.name);
-    expect(names.sort()).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.tideline, ...TOOL_NAMES.continuity, ...TOOL_NAMES.journal].sort());
+    expect(names.sort()).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.tideline, ...TOOL_NAMES.continuity, ...TOOL_NAMES.journal, ...TOOL_NAMES.sleep].sort());
     expect(TOOL_CASES.map((c) => c.name).sort()).toEqual([...names].sort());
   });
 
   it('refuses an unknown toolset name, naming the known ones', async () => {
     mem = await tempMemory();
-    await expect(createMcpServer(mem.memory, { toolsets: 'core,dreams' })).rejects.toThrow(/unknown toolset "dreams".*core, tideline, continuity, journal, all/);
+    await expect(createMcpServer(mem.memory, { toolsets: 'core,dreams' })).rejects.toThrow(/unknown toolset "dreams".*core, tideline, continuity, journal, sleep, all/);
   });
 
   it('describes every tool with a strict input schema and read-only/destructive/idempotent annotations', async () => {

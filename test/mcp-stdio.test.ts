@@ -30,7 +30,7 @@ describe('tidepool serve --stdio', () => {
 
   it('lists every tool of every implemented toolset and sends the wake state', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.tideline, ...TOOL_NAMES.continuity, ...TOOL_NAMES.journal].sort());
+    expect(names).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.tideline, ...TOOL_NAMES.continuity, ...TOOL_NAMES.journal, ...TOOL_NAMES.sleep].sort());
     expect(client.getInstructions()).toMatch(/^Tidepool long-term memory \(space "default"\)/);
   });
 
@@ -54,7 +54,7 @@ describe('tidepool serve --stdio', () => {
   it('exits with a usage error naming the known toolsets when --toolsets has an unknown name', async () => {
     const r = await runCli(['serve', '--stdio', '--toolsets', 'core,nope', '--db', join(dir, 'bad.db')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown toolset "nope"; known: core, tideline, continuity, journal, all/);
+    expect(r.stderr).toMatch(/unknown toolset "nope"; known: core, tideline, continuity, journal, sleep, all/);
     expect(r.stdout).toBe('');
   });
 });

@@ -22,6 +22,7 @@ export const TOOL_NAMES = {
   ],
   continuity: ['set_goal', 'checkpoint', 'get_pending'],
   journal: ['journal_search', 'journal_read', 'journal_add', 'journal_index', 'journal_lint', 'journal_tend', 'journal_stats'],
+  sleep: ['sleep_status', 'sleep_next', 'sleep_submit'],
 } as const;
 
 /** One tool's calls: `valid` must succeed (and `expect`, when given, appear in its text); `invalid` must fail naming `field`. */
@@ -84,6 +85,9 @@ export const TOOL_CASES: readonly ToolCase[] = [
   { name: 'journal_lint', valid: { root: JOURNAL_ROOT }, expect: /No problems found/, invalid: { args: { verbose: true }, field: 'verbose' } },
   { name: 'journal_tend', valid: { root: JOURNAL_ROOT, dry_run: true }, expect: /^Dry run \(nothing changed\)/, invalid: { args: { dry_run: 'yes' }, field: 'dry_run' } },
   { name: 'journal_stats', valid: { root: JOURNAL_ROOT }, expect: /1 hot, 0 cold/, invalid: { args: { root: '' }, field: 'root' } },
+  { name: 'sleep_status', valid: {}, expect: /Sleep status of space/, invalid: { args: { verbose: true }, field: 'verbose' } },
+  { name: 'sleep_next', valid: { wait_seconds: 5 }, expect: /night is over|nothing to consolidate|staying awake/, invalid: { args: { wait_seconds: 1000 }, field: 'wait_seconds' } },
+  { name: 'sleep_submit', valid: { packet_id: 'packet-999', answer: '{}' }, expect: /not waiting/, invalid: { args: { answer: '{}' }, field: 'packet_id' } },
   { name: 'forget', valid: { key: 'staging.db.port' }, expect: /Forgot 1 version/, invalid: { args: { all: true }, field: 'confirm' } },
 ];
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { serve as serveNode, type ServerType } from '@hono/node-server';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { startJournalAutoTend } from '../app/journal-service.js';
+import { scheduleNightlySleep } from '../app/sleep-schedule.js';
 import { TIDEPOOL_VERSION, type Tidepool } from '../app/tidepool.js';
 import { activeTokenCount } from '../app/tokens.js';
 import { TidepoolError } from '../core/errors.js';
@@ -96,21 +97,26 @@ export const serveRunners: ServeRunners = {
   async stdio(memory, o) {
     // The journal's daily tend runs while the server does (SEEDS §2.8).
     const autoTend = startJournalAutoTend(memory);
+    // The nightly sleep at sleep.at (02:17 UTC by default) runs while the server does (DESIGN §6).
+    const nightly = scheduleNightlySleep(memory.ctx, { onNight: (n) => memory.ctx.warn(`sleep ${n.space}: ${n.message}`) });
     try {
       await serveStdio(memory, o);
     } finally {
       autoTend.stop();
+      nightly.stop();
     }
   },
   async http(memory, o) {
     const handle = await startHttpServer(memory, o);
     const autoTend = startJournalAutoTend(memory);
+    const nightly = scheduleNightlySleep(memory.ctx, { onNight: (n) => memory.ctx.warn(`sleep ${n.space}: ${n.message}`) });
     o.onListening(handle.url);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
     autoTend.stop();
+    nightly.stop();
     await handle.close();
   },
 };

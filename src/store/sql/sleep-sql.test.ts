@@ -9,9 +9,22 @@ const DAY = 86_400_000;
 
 function episode(content: string, o: Partial<NewEpisode> = {}): NewEpisode {
   return {
-    kind: 'turn', role: 'user', speaker: null, content, session: 's1', tool: null, ok: null, source: 'test', ref: null,
-    meta: {}, durable: false, occurredAt: T0, createdAt: T0, embedPending: false,
-    index: { body: content.toLowerCase(), extra: '', raw: content }, ...o,
+    kind: 'turn',
+    role: 'user',
+    speaker: null,
+    content,
+    session: 's1',
+    tool: null,
+    ok: null,
+    source: 'test',
+    ref: null,
+    meta: {},
+    durable: false,
+    occurredAt: T0,
+    createdAt: T0,
+    embedPending: false,
+    index: { body: content.toLowerCase(), extra: '', raw: content },
+    ...o,
   };
 }
 
@@ -30,21 +43,55 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
   afterAll(async () => store?.close());
 
   it('keeps runs and their units, and finds the open run to resume', async () => {
-    const id = await store.sleep.createRun('a', { night: '2026-11-01', model: 'none', startedAt: T0, log: { plan: 2 } });
+    const id = await store.sleep.createRun('a', {
+      night: '2026-11-01',
+      model: 'none',
+      startedAt: T0,
+      log: { plan: 2 },
+    });
     expect((await store.sleep.openRun('a'))?.id).toBe(id);
     expect(await store.sleep.openRun('b')).toBeUndefined();
-    await store.sleep.planWork('a', id, [{ step: 'b-lib', unit: 'g0002', payload: { ids: [2] } }, { step: 'a-sol', unit: 'g0001', payload: { ids: [1] } }], T0);
-    await store.sleep.setWork('a', id, { step: 'a-sol', unit: 'g0001', status: 'asked', result: { answer: 'x' }, at: T0 });
+    await store.sleep.planWork(
+      'a',
+      id,
+      [
+        { step: 'b-lib', unit: 'g0002', payload: { ids: [2] } },
+        { step: 'a-sol', unit: 'g0001', payload: { ids: [1] } },
+      ],
+      T0,
+    );
+    await store.sleep.setWork('a', id, {
+      step: 'a-sol',
+      unit: 'g0001',
+      status: 'asked',
+      result: { answer: 'x' },
+      at: T0,
+    });
     // Planning again keeps what was already recorded (a resumed night never loses progress).
     await store.sleep.planWork('a', id, [{ step: 'a-sol', unit: 'g0001', payload: { ids: [9] } }], T0);
     const work = await store.sleep.work('a', id);
-    expect(work.map((w) => [w.step, w.unit, w.status])).toEqual([['a-sol', 'g0001', 'asked'], ['b-lib', 'g0002', 'planned']]);
+    expect(work.map((w) => [w.step, w.unit, w.status])).toEqual([
+      ['a-sol', 'g0001', 'asked'],
+      ['b-lib', 'g0002', 'planned'],
+    ]);
     expect(work[0]).toMatchObject({ payload: { ids: [1] }, result: { answer: 'x' } });
     expect(await store.sleep.work('b', id)).toEqual([]);
-    await store.sleep.finishRun('a', id, { finishedAt: T0 + 5, tokensIn: 10, tokensOut: 3, log: { episodes: 4 } });
+    await store.sleep.finishRun('a', id, {
+      finishedAt: T0 + 5,
+      tokensIn: 10,
+      tokensOut: 3,
+      log: { episodes: 4 },
+    });
     expect(await store.sleep.openRun('a')).toBeUndefined();
     const [run] = await store.sleep.runs('a', { night: '2026-11-01', status: 'done', limit: 5 });
-    expect(run).toMatchObject({ id, status: 'done', tokensIn: 10, tokensOut: 3, finishedAt: T0 + 5, log: { episodes: 4 } });
+    expect(run).toMatchObject({
+      id,
+      status: 'done',
+      tokensIn: 10,
+      tokensOut: 3,
+      finishedAt: T0 + 5,
+      log: { episodes: 4 },
+    });
   });
 
   it('lets one owner hold the lock until it expires or is released', async () => {
@@ -69,64 +116,154 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
       episode('fresh turn', { createdAt: T0 }),
     ]);
     const [old, durable, recent, fresh] = ids as [number, number, number, number];
-    expect((await store.sleep.pendingEpisodes('a', { createdBefore: T0 - 1, limit: 10 })).map((e) => e.id)).toEqual([old, durable, recent]);
+    expect(
+      (await store.sleep.pendingEpisodes('a', { createdBefore: T0 - 1, limit: 10 })).map((e) => e.id),
+    ).toEqual([old, durable, recent]);
     expect(await store.sleep.pendingTimes('a', 10)).toEqual([T0 - 40 * DAY, T0 - 40 * DAY, T0 - DAY, T0]);
     expect(await store.sleep.markConsolidated('a', [recent, fresh], T0 - 20 * DAY)).toBe(2);
     expect(await store.sleep.markConsolidated('b', [old], T0)).toBe(0);
-    expect((await store.sleep.pendingEpisodes('a', { createdBefore: T0, limit: 10 })).map((e) => e.id)).toEqual([old, durable]);
-    const cands = await store.sleep.retentionCandidates('a', { consolidatedBefore: T0 - 14 * DAY, createdBefore: T0 - 30 * DAY, limit: 100 });
+    expect(
+      (await store.sleep.pendingEpisodes('a', { createdBefore: T0, limit: 10 })).map((e) => e.id),
+    ).toEqual([old, durable]);
+    const cands = await store.sleep.retentionCandidates('a', {
+      consolidatedBefore: T0 - 14 * DAY,
+      createdBefore: T0 - 30 * DAY,
+      limit: 100,
+    });
     expect(cands.map((c) => c.id)).toEqual([old, recent, fresh]);
-    expect(cands.find((c) => c.id === recent)).toEqual({ id: recent, createdAt: T0 - DAY, consolidatedAt: T0 - 20 * DAY, durable: false });
+    expect(cands.find((c) => c.id === recent)).toEqual({
+      id: recent,
+      createdAt: T0 - DAY,
+      consolidatedAt: T0 - 20 * DAY,
+      durable: false,
+    });
     expect(await store.sleep.markArchived('a', [old, recent], T0)).toBe(2);
-    expect((await store.sleep.pendingEpisodes('a', { createdBefore: T0, limit: 10 })).map((e) => e.id)).toEqual([durable]);
+    expect(
+      (await store.sleep.pendingEpisodes('a', { createdBefore: T0, limit: 10 })).map((e) => e.id),
+    ).toEqual([durable]);
     expect((await store.episodes.get('a', old))?.archivedAt).toBe(T0);
     expect(await store.sleep.memorySize('a')).toBe(2);
   });
 
   it('lists successful and failed tool results with their sessions', async () => {
     await store.episodes.insertMany('a', [
-      episode('ran tests', { kind: 'tool_result', role: 'tool', tool: 'test', ok: true, session: 's9', occurredAt: T0 + 2 }),
-      episode('built', { kind: 'tool_result', role: 'tool', tool: 'build', ok: false, session: 's9', occurredAt: T0 + 1 }),
+      episode('ran tests', {
+        kind: 'tool_result',
+        role: 'tool',
+        tool: 'test',
+        ok: true,
+        session: 's9',
+        occurredAt: T0 + 2,
+      }),
+      episode('built', {
+        kind: 'tool_result',
+        role: 'tool',
+        tool: 'build',
+        ok: false,
+        session: 's9',
+        occurredAt: T0 + 1,
+      }),
       episode('no session', { kind: 'tool_result', role: 'tool', tool: 'build', ok: true, session: null }),
     ]);
     const rows = await store.sleep.toolResults('a', T0);
-    expect(rows.map((r) => [r.tool, r.ok, r.session])).toEqual([['build', false, 's9'], ['test', true, 's9']]);
+    expect(rows.map((r) => [r.tool, r.ok, r.session])).toEqual([
+      ['build', false, 's9'],
+      ['test', true, 's9'],
+    ]);
   });
 
   it('rewrites episode and narrative text and re-indexes it', async () => {
     const { ids } = await store.episodes.insertMany('a', [episode('Erika called about the invoice')]);
     const id = ids[0]!;
-    await store.sleep.rewriteEpisode('a', id, '[person_1] called about the invoice', { body: 'person_1 called about the invoice', extra: '', raw: '[person_1] called about the invoice' });
+    await store.sleep.rewriteEpisode('a', id, '[person_1] called about the invoice', {
+      body: 'person_1 called about the invoice',
+      extra: '',
+      raw: '[person_1] called about the invoice',
+    });
     expect((await store.episodes.get('a', id))?.content).toBe('[person_1] called about the invoice');
     expect(await store.search.lexical('a', 'episode', ['erika'], { limit: 5 })).toEqual([]);
-    expect((await store.search.lexical('a', 'episode', ['invoice'], { limit: 5 })).map((h) => h.id)).toContain(id);
-    expect((await store.search.substring('a', 'episode', 'Erika', { limit: 5, includeArchived: true })).map((h) => h.id)).not.toContain(id);
+    expect(
+      (await store.search.lexical('a', 'episode', ['invoice'], { limit: 5 })).map((h) => h.id),
+    ).toContain(id);
+    expect(
+      (await store.search.substring('a', 'episode', 'Erika', { limit: 5, includeArchived: true })).map(
+        (h) => h.id,
+      ),
+    ).not.toContain(id);
     const n = await store.narratives.insert('a', {
-      kind: 'narrative', ntype: 'general', content: 'Erika was upset', gesture: 'Erika was upset', context: null, moment: null,
-      cognitionDirection: null, tags: ['Erika', 'billing'], entitiesRole: null, relatedEntities: [], sourceLinks: [id], importance: 3,
-      emotional: 3, recurrence: 1, unresolved: 3, weight: 0.5, createdAt: T0, embedPending: false,
+      kind: 'narrative',
+      ntype: 'general',
+      content: 'Erika was upset',
+      gesture: 'Erika was upset',
+      context: null,
+      moment: null,
+      cognitionDirection: null,
+      tags: ['Erika', 'billing'],
+      entitiesRole: null,
+      relatedEntities: [],
+      sourceLinks: [id],
+      importance: 3,
+      emotional: 3,
+      recurrence: 1,
+      unresolved: 3,
+      weight: 0.5,
+      createdAt: T0,
+      embedPending: false,
       index: { body: 'erika was upset', extra: 'erika billing', raw: 'Erika was upset' },
     });
     await store.sleep.rewriteNarrative(
-      'a', n, { content: '[person_1] was upset', gesture: '[person_1] was upset', context: null, moment: null, cognitionDirection: null },
-      ['[person_1]', 'billing'], { body: 'person_1 was upset', extra: 'person_1 billing', raw: '[person_1] was upset' },
+      'a',
+      n,
+      {
+        content: '[person_1] was upset',
+        gesture: '[person_1] was upset',
+        context: null,
+        moment: null,
+        cognitionDirection: null,
+      },
+      ['[person_1]', 'billing'],
+      { body: 'person_1 was upset', extra: 'person_1 billing', raw: '[person_1] was upset' },
     );
-    expect(await store.narratives.get('a', n)).toMatchObject({ content: '[person_1] was upset', tags: ['[person_1]', 'billing'] });
+    expect(await store.narratives.get('a', n)).toMatchObject({
+      content: '[person_1] was upset',
+      tags: ['[person_1]', 'billing'],
+    });
     expect(await store.narratives.withAnyTag('a', ['Erika'])).toEqual([]);
     expect(await store.search.lexical('a', 'narrative', ['erika'], { limit: 5 })).toEqual([]);
-    await store.sleep.setNarrativeScores('a', [{ id: n, importance: 5, emotional: 1, recurrence: 2, unresolved: 4, weight: 0.7 }], T0 + 1);
-    expect(await store.narratives.get('a', n)).toMatchObject({ importance: 5, emotional: 1, recurrence: 2, unresolved: 4, weight: 0.7, updatedAt: T0 + 1 });
+    await store.sleep.setNarrativeScores(
+      'a',
+      [{ id: n, importance: 5, emotional: 1, recurrence: 2, unresolved: 4, weight: 0.7 }],
+      T0 + 1,
+    );
+    expect(await store.narratives.get('a', n)).toMatchObject({
+      importance: 5,
+      emotional: 1,
+      recurrence: 2,
+      unresolved: 4,
+      weight: 0.7,
+      updatedAt: T0 + 1,
+    });
   });
 
   it('keeps JSON state per space and writes one briefing per day', async () => {
     expect(await store.sleep.getState('a', 'sleep:pii')).toBeUndefined();
-    await store.sleep.putState('a', 'sleep:pii', { entries: [{ placeholder: '[person_1]', kind: 'person', value: 'Ana' }] }, T0);
+    await store.sleep.putState(
+      'a',
+      'sleep:pii',
+      { entries: [{ placeholder: '[person_1]', kind: 'person', value: 'Ana' }] },
+      T0,
+    );
     await store.sleep.putState('a', 'sleep:pii', { entries: [], watched: ['Ana'] }, T0 + 1);
     expect(await store.sleep.getState('a', 'sleep:pii')).toEqual({ entries: [], watched: ['Ana'] });
     expect(await store.sleep.getState('b', 'sleep:pii')).toBeUndefined();
     await store.sleep.putBriefing('a', { day: '2026-11-02', headline: 'h1', body: 'b1', createdAt: T0 });
     await store.sleep.putBriefing('a', { day: '2026-11-02', headline: 'h2', body: 'b2', createdAt: T0 + 1 });
-    expect(await store.derived.briefing('a', '2026-11-02')).toEqual({ day: '2026-11-02', headline: 'h2', body: 'b2', createdAt: T0 + 1 });
+    expect(await store.derived.briefing('a', '2026-11-02')).toEqual({
+      day: '2026-11-02',
+      headline: 'h2',
+      body: 'b2',
+      createdAt: T0 + 1,
+    });
     expect(await store.derived.briefing('b', '2026-11-02')).toBeUndefined();
   });
 });

@@ -5,9 +5,10 @@ import { toolset as core } from './toolset-core.js';
 import { toolset as tideline } from './toolset-tideline.js';
 import { toolset as continuity } from './toolset-continuity.js';
 import { toolset as journal } from './toolset-journal.js';
+import { toolset as sleep } from './toolset-sleep.js';
 
 /** Every toolset, in the order `--toolsets all` registers them. */
-export const TOOLSETS: readonly Toolset[] = [core, tideline, continuity, journal];
+export const TOOLSETS: readonly Toolset[] = [core, tideline, continuity, journal, sleep];
 
 /** The toolsets named by `--toolsets` (comma-separated; `all` = every one; default `core`); unknown names are an error. */
 export function resolveToolsets(spec: string | readonly string[] = 'core'): Toolset[] {

@@ -1,0 +1,104 @@
+/** The nightly schedule of `tidepool serve`: every space sleeps once a UTC day at `sleep.at` (02:17 UTC by default). */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { DAY_MS, utcDay } from '../core/clock.js';
+import type { NightResult } from '../sleep/night-types.js';
+import type { AppContext } from './app-context.js';
+import { describeNight, sleep } from './sleep.js';
+
+/** A scheduled night's lease: long enough for a slow model, short enough that a dead server's night is retried. */
+const LEASE_MS = 3 * 3_600_000;
+
+/** The first `HH:MM` UTC strictly after `now`. */
+export function nextRunAt(now: number, at: string): number {
+  const [h, m] = at.split(':').map(Number) as [number, number];
+  const day = Math.floor(now / DAY_MS) * DAY_MS;
+  const today = day + (h * 60 + m) * 60_000;
+  return today > now ? today : today + DAY_MS;
+}
+
+/** What one scheduled tick did per space. */
+export interface ScheduledNight {
+  space: string;
+  outcome: NightResult['kind'] | 'skipped' | 'failed';
+  message: string;
+}
+
+/** A running schedule. */
+export interface NightlySchedule {
+  /** When the next tick fires. */
+  readonly nextAt: number;
+  /** Runs the nightly job for every space now (the timer calls it; tests call it directly). */
+  runDue(now?: number): Promise<ScheduledNight[]>;
+  stop(): void;
+}
+
+/**
+ * Schedules the nightly sleep. Each tick claims `sleep` for the UTC day per space through `store.jobs`, so several
+ * servers sharing one PostgreSQL memory run each space's night once; a failed night releases its claim and is
+ * retried on the next tick. Models `agent` and `sampling` need a connected agent, so their nights are started by
+ * the agent (sleep_next) instead; the tick skips them.
+ */
+export function scheduleNightlySleep(
+  ctx: AppContext,
+  opts: { onNight?: (n: ScheduledNight) => void } = {},
+): NightlySchedule {
+  const owner = `${hostname()}:${process.pid}:${randomUUID()}`;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const schedule: NightlySchedule = {
+    nextAt: nextRunAt(ctx.clock.now(), ctx.config.sleep.at),
+    async runDue(now = ctx.clock.now()) {
+      const out: ScheduledNight[] = [];
+      const model = ctx.config.sleep.model.trim();
+      for (const space of await ctx.store.spaces.list()) {
+        if (model === 'agent' || model === 'sampling') {
+          out.push({
+            space,
+            outcome: 'skipped',
+            message: `model ${model} needs a connected agent: it starts the night with sleep_next`,
+          });
+          continue;
+        }
+        const key = { space, job: 'sleep', day: utcDay(now), owner };
+        if (!(await ctx.store.jobs.claim({ ...key, ttlMs: LEASE_MS, at: now }))) continue;
+        try {
+          const r = await sleep({ ...ctx, space }, { now });
+          if (r.kind === 'locked') await ctx.store.jobs.release(key);
+          else await ctx.store.jobs.finish({ ...key, at: ctx.clock.now() });
+          out.push({ space, outcome: r.kind, message: describeNight(r) });
+        } catch (e) {
+          await ctx.store.jobs.release(key);
+          out.push({ space, outcome: 'failed', message: e instanceof Error ? e.message : String(e) });
+        }
+      }
+      for (const n of out) opts.onNight?.(n);
+      return out;
+    },
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+  const arm = () => {
+    if (stopped) return;
+    const now = ctx.clock.now();
+    const at = nextRunAt(now, ctx.config.sleep.at);
+    (schedule as { nextAt: number }).nextAt = at;
+    timer = setTimeout(
+      () => {
+        void schedule
+          .runDue()
+          .catch((e: unknown) =>
+            ctx.warn(`nightly sleep failed: ${e instanceof Error ? e.message : String(e)}`),
+          )
+          .finally(arm);
+      },
+      Math.max(1_000, at - now),
+    );
+    // The schedule never keeps a process alive on its own.
+    timer.unref();
+  };
+  arm();
+  return schedule;
+}
