@@ -224,7 +224,10 @@ function mostSpecific(issue: Issue | undefined, prefix: PropertyKey[]): Issue | 
     if (!cand) continue;
     // A branch that does not know the caller's keys is the wrong branch, not the caller's mistake.
     const score = cand.path.length - (branch.some((i) => i.code === 'unrecognized_keys') ? 100 : 0);
-    if (score > bestScore) (best = cand), (bestScore = score);
+    if (score > bestScore) {
+      best = cand;
+      bestScore = score;
+    }
   }
   return best ?? here;
 }

@@ -18,7 +18,7 @@ export async function routedNarratives(store: Store, space: string, query: Float
   if (clusters.length === 0 || limit <= 0) return [];
   const route = routeQuery(query, clusters, model.adjacency, ROUTE);
   const order = [...route.hits.map((h) => h.cluster), ...route.spread.map((s) => s.cluster)];
-  const members = await store.script.softClusterMemberships(space, order);
+  const members = await store.script.softClusterMemberships(space, { clusterIds: order });
   const byCluster = new Map<number, number[]>();
   for (const m of members) {
     const list = byCluster.get(m.clusterId);

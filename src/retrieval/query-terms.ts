@@ -19,7 +19,10 @@ export function queryTerms(query: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   const add = (t: string) => {
-    if (t && !seen.has(t)) (seen.add(t), out.push(t));
+    if (t && !seen.has(t)) {
+      seen.add(t);
+      out.push(t);
+    }
   };
   for (const part of splitCjk(query)) {
     if (part.cjk) {

@@ -127,7 +127,7 @@ function namedSpeakers(query: string, speakers: readonly string[]): Set<string> 
   const out = new Set<string>();
   for (const s of speakers) {
     const name = s.toLowerCase().trim();
-    if (name.length >= 2 && (q.includes(` ${name} `) || (/[^\x00-\x7f]/.test(name) && query.includes(s)))) out.add(name);
+    if (name.length >= 2 && (q.includes(` ${name} `) || (/[^ -~]/.test(name) && query.includes(s)))) out.add(name);
   }
   return out;
 }

@@ -85,9 +85,18 @@ export class EpisodeSql implements EpisodeStore {
   async timeline(space: string, q: TimelineQuery): Promise<{ items: Episode[]; total: number }> {
     const where: string[] = ['space = ?'];
     const params: SqlValue[] = [space];
-    if (q.from !== undefined) (where.push('occurred_at >= ?'), params.push(q.from));
-    if (q.to !== undefined) (where.push('occurred_at <= ?'), params.push(q.to));
-    if (q.session !== undefined) (where.push('session = ?'), params.push(q.session));
+    if (q.from !== undefined) {
+      where.push('occurred_at >= ?');
+      params.push(q.from);
+    }
+    if (q.to !== undefined) {
+      where.push('occurred_at <= ?');
+      params.push(q.to);
+    }
+    if (q.session !== undefined) {
+      where.push('session = ?');
+      params.push(q.session);
+    }
     if (!q.includeArchived) where.push('archived_at IS NULL');
     const w = where.join(' AND ');
     const dir = q.order === 'asc' ? 'ASC' : 'DESC';

@@ -189,7 +189,10 @@ export class IdentitySql implements IdentityStore {
     const params: SqlValue[] = [];
     for (const [k, col] of Object.entries(cols)) {
       const v = (patch as Record<string, unknown>)[k];
-      if (v !== undefined) (sets.push(`${col} = ?`), params.push(v as SqlValue));
+      if (v !== undefined) {
+        sets.push(`${col} = ?`);
+        params.push(v as SqlValue);
+      }
     }
     if (sets.length === 0) return (await this.#db.get('SELECT id FROM threads WHERE space = ? AND id = ?', [space, id])) !== undefined;
     const r = await this.#db.run(`UPDATE threads SET ${sets.join(', ')} WHERE space = ? AND id = ?`, [...params, space, id]);

@@ -96,9 +96,18 @@ export class KnowledgeSql implements KnowledgeStore {
   ): Promise<Knowledge[]> {
     const where = ['space = ?'];
     const params: SqlValue[] = [space];
-    if (q.kinds && q.kinds.length > 0) (where.push(`kind IN (${marks(q.kinds.length)})`), params.push(...q.kinds));
-    if (q.statuses && q.statuses.length > 0) (where.push(`status IN (${marks(q.statuses.length)})`), params.push(...q.statuses));
-    if (q.subject) (where.push('subject = ?'), params.push(q.subject));
+    if (q.kinds && q.kinds.length > 0) {
+      where.push(`kind IN (${marks(q.kinds.length)})`);
+      params.push(...q.kinds);
+    }
+    if (q.statuses && q.statuses.length > 0) {
+      where.push(`status IN (${marks(q.statuses.length)})`);
+      params.push(...q.statuses);
+    }
+    if (q.subject) {
+      where.push('subject = ?');
+      params.push(q.subject);
+    }
     const rows = await this.#db.all(
       `SELECT ${COLS} FROM knowledge WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`,
       [...params, q.limit, q.offset ?? 0],
@@ -152,7 +161,10 @@ export class KnowledgeSql implements KnowledgeStore {
   ): Promise<void> {
     const sets: string[] = [];
     const params: SqlValue[] = [];
-    const put = (col: string, v: SqlValue) => (sets.push(`${col} = ?`), params.push(v));
+    const put = (col: string, v: SqlValue) => {
+      sets.push(`${col} = ?`);
+      params.push(v);
+    };
     if (patch.content !== undefined) put('content', patch.content);
     if (patch.occurrences !== undefined) put('occurrences', patch.occurrences);
     if (patch.strength !== undefined) put('strength', patch.strength);

@@ -118,10 +118,22 @@ export class NarrativeSql implements NarrativeStore {
   ): Promise<Narrative[]> {
     const where = ['space = ?'];
     const params: SqlValue[] = [space];
-    if (q.ntype) (where.push('ntype = ?'), params.push(q.ntype));
-    if (q.kind) (where.push('kind = ?'), params.push(q.kind));
-    if (q.since !== undefined) (where.push('created_at >= ?'), params.push(q.since));
-    if (q.minWeight !== undefined) (where.push('weight > ?'), params.push(q.minWeight));
+    if (q.ntype) {
+      where.push('ntype = ?');
+      params.push(q.ntype);
+    }
+    if (q.kind) {
+      where.push('kind = ?');
+      params.push(q.kind);
+    }
+    if (q.since !== undefined) {
+      where.push('created_at >= ?');
+      params.push(q.since);
+    }
+    if (q.minWeight !== undefined) {
+      where.push('weight > ?');
+      params.push(q.minWeight);
+    }
     if (q.tags && q.tags.length > 0) {
       where.push(`id IN (SELECT narrative_id FROM narrative_tags WHERE space = ? AND tag IN (${marks(q.tags.length)}))`);
       params.push(space, ...q.tags);

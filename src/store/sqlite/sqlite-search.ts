@@ -27,13 +27,25 @@ function filters(layer: Layer, o: LexicalOptions): { sql: string; params: SqlVal
   const t = T[layer];
   const where: string[] = [];
   const params: SqlValue[] = [];
-  if (o.since !== undefined) (where.push(`x.${t.time} >= ?`), params.push(o.since));
-  if (o.until !== undefined) (where.push(`x.${t.time} <= ?`), params.push(o.until));
+  if (o.since !== undefined) {
+    where.push(`x.${t.time} >= ?`);
+    params.push(o.since);
+  }
+  if (o.until !== undefined) {
+    where.push(`x.${t.time} <= ?`);
+    params.push(o.until);
+  }
   if (layer === 'episode') {
     if (!o.includeArchived) where.push('x.archived_at IS NULL');
-    if (o.session) (where.push('x.session = ?'), params.push(o.session));
+    if (o.session) {
+      where.push('x.session = ?');
+      params.push(o.session);
+    }
   }
-  if (layer === 'narrative' && o.minWeight !== undefined) (where.push('x.weight >= ?'), params.push(o.minWeight));
+  if (layer === 'narrative' && o.minWeight !== undefined) {
+    where.push('x.weight >= ?');
+    params.push(o.minWeight);
+  }
   if ((layer === 'narrative' || layer === 'knowledge') && o.kinds && o.kinds.length > 0) {
     where.push(`x.kind IN (${marks(o.kinds.length)})`);
     params.push(...o.kinds);
