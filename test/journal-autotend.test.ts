@@ -55,7 +55,9 @@ describe('journal auto-tend', () => {
     const third = await start(db, T0 + DAY_MS);
     const r3 = await third.startJournalAutoTend({ start: false }).tick();
     expect(r3.tended.map((t) => t.root)).toEqual([ws]);
-    expect(await third.ctx.store.journal.workspace(third.space, ws)).toMatchObject({ lastTendedDay: '2026-11-02' });
+    expect(await third.ctx.store.journal.workspace(third.space, ws)).toMatchObject({
+      lastTendedDay: '2026-11-02',
+    });
   });
 
   it('starts with a tick at once and stops its timer', async () => {

@@ -1,5 +1,14 @@
 /** The journal over the real store: sections as recallable episodes, hand edits, tier moves, the day archive, confinement. */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,8 +40,20 @@ describe('journal sections in core recall', () => {
     mem = await tempMemory();
     const root = workspace();
     const journal = mem.memory.journal();
-    await journal.add({ root, date: '2026-10-30', time: '09:10', heading: '修好了同步', content: '调试了一上午，终于找到竞态。' });
-    await journal.add({ root, date: '2026-10-30', time: '14:30', heading: 'wrote the tide tests', content: 'All green.' });
+    await journal.add({
+      root,
+      date: '2026-10-30',
+      time: '09:10',
+      heading: '修好了同步',
+      content: '调试了一上午，终于找到竞态。',
+    });
+    await journal.add({
+      root,
+      date: '2026-10-30',
+      time: '14:30',
+      heading: 'wrote the tide tests',
+      content: 'All green.',
+    });
 
     const hits = await mem.memory.recall({ query: '竞态' });
     expect(hits[0]?.text).toContain('终于找到竞态');
@@ -43,7 +64,13 @@ describe('journal sections in core recall', () => {
       durable: true,
       ref: `journal:${root}:2026-10-30.md#【09:10 修好了同步】`,
       occurredAt: Date.UTC(2026, 9, 30, 9, 10),
-      meta: { root, file: 'archive/hot/2026-10-30.md', heading: '【09:10 修好了同步】', tier: 'hot', date: '2026-10-30' },
+      meta: {
+        root,
+        file: 'archive/hot/2026-10-30.md',
+        heading: '【09:10 修好了同步】',
+        tier: 'hot',
+        date: '2026-10-30',
+      },
     });
     expect(tests?.content).toBe('【14:30 wrote the tide tests】\nAll green.');
     expect((await mem.memory.recall({ query: 'tide tests' }))[0]?.text).toContain('All green.');
@@ -53,8 +80,20 @@ describe('journal sections in core recall', () => {
     mem = await tempMemory();
     const root = workspace();
     const journal = mem.memory.journal();
-    await journal.add({ root, date: '2026-10-30', time: '09:10', heading: '修好了同步', content: '调试了一上午，终于找到竞态。' });
-    await journal.add({ root, date: '2026-10-30', time: '14:30', heading: 'wrote the tide tests', content: 'All green.' });
+    await journal.add({
+      root,
+      date: '2026-10-30',
+      time: '09:10',
+      heading: '修好了同步',
+      content: '调试了一上午，终于找到竞态。',
+    });
+    await journal.add({
+      root,
+      date: '2026-10-30',
+      time: '14:30',
+      heading: 'wrote the tide tests',
+      content: 'All green.',
+    });
     const before = await journalEpisodes(mem);
 
     const file = join(root, 'memory/archive/hot/2026-10-30.md');
@@ -68,7 +107,9 @@ describe('journal sections in core recall', () => {
     expect(after[1]!.createdAt).toBe(mem.clock.now());
     expect(after[1]!.content).toContain('Two flaky tests quarantined.');
     expect((await mem.memory.recall({ query: 'quarantined' }))[0]?.text).toContain('flaky');
-    expect((await mem.memory.recall({ query: 'green' })).some((h) => h.text.includes('All green'))).toBe(false);
+    expect((await mem.memory.recall({ query: 'green' })).some((h) => h.text.includes('All green'))).toBe(
+      false,
+    );
 
     // A section deleted by hand leaves recall too.
     writeFileSync(file, '# 2026-10-30\n\n## 【09:10 修好了同步】\n调试了一上午，终于找到竞态。\n');
@@ -80,7 +121,10 @@ describe('journal sections in core recall', () => {
     mem = await tempMemory();
     const root = workspace();
     mkdirSync(join(root, 'memory'));
-    writeFileSync(join(root, 'memory/2026-10-29.md'), '# 2026-10-29\n\n## 【10:00 deploy】\nused key ghp_a8Xk2LmQ9vT4wR7nB3cD6fH1jK5pS0uY8eZq for the bucket\n');
+    writeFileSync(
+      join(root, 'memory/2026-10-29.md'),
+      '# 2026-10-29\n\n## 【10:00 deploy】\nused key ghp_a8Xk2LmQ9vT4wR7nB3cD6fH1jK5pS0uY8eZq for the bucket\n',
+    );
     await mem.memory.journal().index({ root });
     const [e] = await journalEpisodes(mem);
     expect(e?.content).not.toContain('ghp_a8Xk2LmQ9vT4wR7nB3cD6fH1jK5pS0uY8eZq');
@@ -95,8 +139,20 @@ describe('tier moves and the day archive', () => {
     const root = workspace();
     const journal = mem.memory.journal();
     await journal.config({ root, patch: { coldMaxFiles: 1 } });
-    await journal.add({ root, date: '2026-09-01', time: '08:00', heading: 'kestrel kickoff', content: 'Met the kestrel team.' });
-    await journal.add({ root, date: '2026-09-02', time: '08:00', heading: 'heron review', content: 'Reviewed the heron plan.' });
+    await journal.add({
+      root,
+      date: '2026-09-01',
+      time: '08:00',
+      heading: 'kestrel kickoff',
+      content: 'Met the kestrel team.',
+    });
+    await journal.add({
+      root,
+      date: '2026-09-02',
+      time: '08:00',
+      heading: 'heron review',
+      content: 'Reviewed the heron plan.',
+    });
     const original = readFileSync(join(root, 'memory/archive/hot/2026-09-01.md'));
     const [kestrel, heron] = await journalEpisodes(mem);
 
@@ -119,9 +175,15 @@ describe('tier moves and the day archive', () => {
     expect(row?.content).toBe(original.toString('utf8'));
     expect(row?.restoredAt).toBe(mem.clock.now());
     const back = await journalEpisodes(mem);
-    expect(back[0]).toMatchObject({ id: kestrel!.id, meta: { tier: 'hot', file: 'archive/hot/2026-09-01.md' } });
+    expect(back[0]).toMatchObject({
+      id: kestrel!.id,
+      meta: { tier: 'hot', file: 'archive/hot/2026-09-01.md' },
+    });
     expect(await journal.restoreDay({ root, date: '2026-09-01' })).toMatchObject({ kind: 'exists' });
-    expect(await journal.restoreDay({ root, date: '2026-08-01' })).toEqual({ kind: 'not_found', date: '2026-08-01' });
+    expect(await journal.restoreDay({ root, date: '2026-08-01' })).toEqual({
+      kind: 'not_found',
+      date: '2026-08-01',
+    });
   });
 });
 
@@ -133,19 +195,33 @@ describe('roots over the app API', () => {
     const journal = mem.memory.journal({ confineTo: cwd });
     const refused = { code: 'forbidden' };
     await expect(journal.search({ root: other, query: 'x' })).rejects.toMatchObject(refused);
-    await expect(journal.add({ root: join(cwd, '..', basename(other)), heading: 'h', content: 'c' })).rejects.toMatchObject(refused);
+    await expect(
+      journal.add({ root: join(cwd, '..', basename(other)), heading: 'h', content: 'c' }),
+    ).rejects.toMatchObject(refused);
     symlinkSync(other, join(cwd, 'link'));
     await expect(journal.stats({ root: join(cwd, 'link') })).rejects.toMatchObject(refused);
     expect(existsSync(join(other, 'memory'))).toBe(false);
-    await expect(journal.read({ root: cwd, date: '../../etc/passwd' })).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(journal.read({ root: '/nonexistent/tidepool-ws', date: '2026-11-01' })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(journal.read({ root: cwd, date: '../../etc/passwd' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(
+      journal.read({ root: '/nonexistent/tidepool-ws', date: '2026-11-01' }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
 
-    expect(await journal.add({ root: cwd, heading: 'here', content: 'in the working directory' })).toMatchObject({ kind: 'added' });
+    expect(
+      await journal.add({ root: cwd, heading: 'here', content: 'in the working directory' }),
+    ).toMatchObject({ kind: 'added' });
     await mem.memory.registerJournalWorkspace(other);
-    expect(await journal.add({ root: other, heading: 'there', content: 'registered by hand' })).toMatchObject({ kind: 'added' });
+    expect(await journal.add({ root: other, heading: 'there', content: 'registered by hand' })).toMatchObject(
+      { kind: 'added' },
+    );
     // The unconfined journal (the local CLI) takes any existing directory.
     const third = workspace();
-    expect(await mem.memory.journal().add({ root: third, heading: 'local', content: 'cli user' })).toMatchObject({ kind: 'added' });
-    expect((await mem.memory.journal().workspaces()).workspaces.map((w) => w.root).sort()).toEqual([cwd, other, third].sort());
+    expect(
+      await mem.memory.journal().add({ root: third, heading: 'local', content: 'cli user' }),
+    ).toMatchObject({ kind: 'added' });
+    expect((await mem.memory.journal().workspaces()).workspaces.map((w) => w.root).sort()).toEqual(
+      [cwd, other, third].sort(),
+    );
   });
 });

@@ -100,15 +100,28 @@ export class StoreJournalHost implements JournalHost {
         const old = existing.get(ref);
         const occurredAt = s.occurredAt ?? old?.occurredAt ?? now;
         if (old && old.meta.sha256 === s.sha256) {
-          if (!sameMeta(old.meta, meta) || old.occurredAt !== occurredAt) await tx.journal.moveEpisode(space, old.id, { meta, occurredAt });
+          if (!sameMeta(old.meta, meta) || old.occurredAt !== occurredAt)
+            await tx.journal.moveEpisode(space, old.id, { meta, occurredAt });
           continue;
         }
         if (old) drop.push(old.id);
         const r = redact(`${s.heading}\n${s.text}`);
         redacted += r.count;
         rows.push({
-          kind: 'journal', role: null, speaker: null, content: r.text, session: null, tool: null, ok: null,
-          source: 'journal', ref, meta, durable: true, occurredAt, createdAt: now, embedPending: true,
+          kind: 'journal',
+          role: null,
+          speaker: null,
+          content: r.text,
+          session: null,
+          tool: null,
+          ok: null,
+          source: 'journal',
+          ref,
+          meta,
+          durable: true,
+          occurredAt,
+          createdAt: now,
+          embedPending: true,
           index: episodeIndexText(r.text, null),
         });
       }
@@ -116,7 +129,11 @@ export class StoreJournalHost implements JournalHost {
         if (seen.has(ref)) continue;
         const date = typeof old.meta.date === 'string' ? old.meta.date : undefined;
         if (date !== undefined && archived.has(date)) {
-          if (old.meta.tier !== 'archived') await tx.journal.moveEpisode(space, old.id, { meta: { ...old.meta, tier: 'archived' }, occurredAt: old.occurredAt });
+          if (old.meta.tier !== 'archived')
+            await tx.journal.moveEpisode(space, old.id, {
+              meta: { ...old.meta, tier: 'archived' },
+              occurredAt: old.occurredAt,
+            });
         } else {
           drop.push(old.id);
         }
@@ -126,7 +143,8 @@ export class StoreJournalHost implements JournalHost {
       const { ids } = await tx.episodes.insertMany(space, rows);
       return (await tx.episodes.getMany(space, ids)).map((e) => ({ id: e.id, text: e.content }));
     });
-    if (redacted > 0) this.#ctx.warn(`journal: ${redacted} credential(s) redacted from indexed sections of ${root}`);
+    if (redacted > 0)
+      this.#ctx.warn(`journal: ${redacted} credential(s) redacted from indexed sections of ${root}`);
     await embedItems(this.#ctx, 'episode', inserted);
   }
 

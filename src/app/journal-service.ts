@@ -10,10 +10,25 @@ import { StoreJournalHost } from './journal-host.js';
 
 // Surfaces import only app and core (STYLE §2): the journal's text renderings and input schemas pass through here.
 export {
-  renderAddResult, renderConfigResult, renderIndexResult, renderLintReport, renderReadResult, renderRestoreResult,
-  renderSearchResult, renderStats, renderTendReport, renderTickReport, renderWorkspaces,
+  renderAddResult,
+  renderConfigResult,
+  renderIndexResult,
+  renderLintReport,
+  renderReadResult,
+  renderRestoreResult,
+  renderSearchResult,
+  renderStats,
+  renderTendReport,
+  renderTickReport,
+  renderWorkspaces,
 } from '../journal/journal-render.js';
-export { JournalAddInput, JournalReadInput, JournalRootInput, JournalSearchInput, JournalTendInput } from '../journal/journal-inputs.js';
+export {
+  JournalAddInput,
+  JournalReadInput,
+  JournalRootInput,
+  JournalSearchInput,
+  JournalTendInput,
+} from '../journal/journal-inputs.js';
 
 /** Who may name which workspace. */
 export interface JournalAccess {
@@ -45,7 +60,12 @@ export function journalFor(ctx: AppContext, access: JournalAccess = {}): Journal
     const home = realpath(access.confineTo).catch(() => undefined);
     allowRoot = async (root) => root === (await home) || (await host.listWorkspaces()).includes(root);
   }
-  const journal = new Journal({ host, clock: ctx.clock, detectSecrets: findSecrets, ...(allowRoot ? { allowRoot } : {}) });
+  const journal = new Journal({
+    host,
+    clock: ctx.clock,
+    detectSecrets: findSecrets,
+    ...(allowRoot ? { allowRoot } : {}),
+  });
   byPolicy.set(key, journal);
   return journal;
 }
@@ -81,7 +101,10 @@ export type AutoTendStartOptions = Pick<AutoTendOptions, 'intervalMs' | 'onTick'
  * skips it. The timer does not keep the process alive.
  * @example const autoTend = startJournalAutoTend(memory); … autoTend.stop();
  */
-export function startJournalAutoTend(memory: { readonly ctx: AppContext }, opts: AutoTendStartOptions = {}): AutoTendHandle {
+export function startJournalAutoTend(
+  memory: { readonly ctx: AppContext },
+  opts: AutoTendStartOptions = {},
+): AutoTendHandle {
   const { ctx } = memory;
   const scheduler = new AutoTendScheduler({
     journal: journalFor(ctx),
@@ -93,7 +116,8 @@ export function startJournalAutoTend(memory: { readonly ctx: AppContext }, opts:
       ((r) => {
         if (r.tended.length + r.failed.length > 0) ctx.warn(renderTickReport(r).trimEnd());
       }),
-    onError: opts.onError ?? ((e) => ctx.warn(`journal auto-tend: ${e instanceof Error ? e.message : String(e)}`)),
+    onError:
+      opts.onError ?? ((e) => ctx.warn(`journal auto-tend: ${e instanceof Error ? e.message : String(e)}`)),
   });
   if (opts.start ?? true) scheduler.start();
   return { stop: () => scheduler.stop(), tick: () => scheduler.tick() };

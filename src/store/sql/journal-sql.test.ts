@@ -6,8 +6,21 @@ import type { NewEpisode, Store } from '../port.js';
 
 function episode(ref: string): NewEpisode {
   return {
-    kind: 'journal', role: null, speaker: null, content: ref, session: null, tool: null, ok: null, source: 'journal', ref,
-    meta: { file: 'a.md' }, durable: true, occurredAt: 1, createdAt: 1, embedPending: false, index: { body: 'x', extra: '', raw: 'x' },
+    kind: 'journal',
+    role: null,
+    speaker: null,
+    content: ref,
+    session: null,
+    tool: null,
+    ok: null,
+    source: 'journal',
+    ref,
+    meta: { file: 'a.md' },
+    durable: true,
+    occurredAt: 1,
+    createdAt: 1,
+    embedPending: false,
+    index: { body: 'x', extra: '', raw: 'x' },
   };
 }
 
@@ -40,12 +53,35 @@ for (const [name, open] of [
     });
 
     it('archives a day idempotently (the last copy wins) and keeps it through a restore', async () => {
-      await store.journal.archiveDay('s', { root: '/w/a', day: '2026-01-02', content: 'v1', sha256: 'h1', at: 1 });
-      await store.journal.archiveDay('s', { root: '/w/a', day: '2026-01-02', content: 'v2', sha256: 'h2', at: 2 });
-      await store.journal.archiveDay('s', { root: '/w/a', day: '2026-01-01', content: 'old', sha256: 'h0', at: 2 });
+      await store.journal.archiveDay('s', {
+        root: '/w/a',
+        day: '2026-01-02',
+        content: 'v1',
+        sha256: 'h1',
+        at: 1,
+      });
+      await store.journal.archiveDay('s', {
+        root: '/w/a',
+        day: '2026-01-02',
+        content: 'v2',
+        sha256: 'h2',
+        at: 2,
+      });
+      await store.journal.archiveDay('s', {
+        root: '/w/a',
+        day: '2026-01-01',
+        content: 'old',
+        sha256: 'h0',
+        at: 2,
+      });
       await store.journal.markRestored('s', '/w/a', '2026-01-02', 5);
       expect(await store.journal.archivedDay('s', '/w/a', '2026-01-02')).toEqual({
-        root: '/w/a', day: '2026-01-02', content: 'v2', sha256: 'h2', archivedAt: 2, restoredAt: 5,
+        root: '/w/a',
+        day: '2026-01-02',
+        content: 'v2',
+        sha256: 'h2',
+        archivedAt: 2,
+        restoredAt: 5,
       });
       expect(await store.journal.archivedDays('s', '/w/a')).toEqual(['2026-01-01', '2026-01-02']);
       expect(await store.journal.archivedDays('s', '/w/b')).toEqual([]);
@@ -56,13 +92,19 @@ for (const [name, open] of [
 
     it('finds journal episodes by exact ref prefix, wildcards and letter case included, and moves one in place', async () => {
       await store.episodes.insertMany('s', [
-        episode('journal:/w/a_b:x.md#h'), episode('journal:/w/aXb:x.md#h'), episode('journal:/W/a_b:x.md#h'), episode('journal:/w/a_b:y.md#h'),
+        episode('journal:/w/a_b:x.md#h'),
+        episode('journal:/w/aXb:x.md#h'),
+        episode('journal:/W/a_b:x.md#h'),
+        episode('journal:/w/a_b:y.md#h'),
       ]);
       const found = await store.journal.episodesByRefPrefix('s', 'journal:/w/a_b:');
       expect(found.map((e) => e.ref)).toEqual(['journal:/w/a_b:x.md#h', 'journal:/w/a_b:y.md#h']);
       expect(await store.journal.episodesByRefPrefix('t', 'journal:/w/a_b:')).toEqual([]);
       await store.journal.moveEpisode('s', found[0]!.id, { meta: { file: 'b.md' }, occurredAt: 7 });
-      expect(await store.episodes.get('s', found[0]!.id)).toMatchObject({ meta: { file: 'b.md' }, occurredAt: 7 });
+      expect(await store.episodes.get('s', found[0]!.id)).toMatchObject({
+        meta: { file: 'b.md' },
+        occurredAt: 7,
+      });
     });
   });
 }

@@ -25,7 +25,10 @@ export class JournalSql implements JournalStore {
     this.#db = db;
   }
 
-  async registerWorkspace(space: string, w: { root: string; title: string | null; at: number }): Promise<void> {
+  async registerWorkspace(
+    space: string,
+    w: { root: string; title: string | null; at: number },
+  ): Promise<void> {
     await this.#db.run(
       `INSERT INTO workspaces (space, root, title, registered_at, last_used_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (space, root) DO UPDATE SET last_used_at = excluded.last_used_at`,
@@ -51,7 +54,10 @@ export class JournalSql implements JournalStore {
     );
   }
 
-  async archiveDay(space: string, d: { root: string; day: string; content: string; sha256: string; at: number }): Promise<void> {
+  async archiveDay(
+    space: string,
+    d: { root: string; day: string; content: string; sha256: string; at: number },
+  ): Promise<void> {
     // The schema has no unique key on (space, root, day), so the upsert is an UPDATE, then an INSERT when nothing matched;
     // the journal's workspace lock keeps a second writer of the same day out.
     await this.#db.transaction(async (tx) => {
@@ -84,7 +90,10 @@ export class JournalSql implements JournalStore {
   }
 
   async markRestored(space: string, root: string, day: string, at: number): Promise<void> {
-    await this.#db.run('UPDATE journal_archive SET restored_at = ? WHERE space = ? AND root = ? AND day = ?', [at, space, root, day]);
+    await this.#db.run(
+      'UPDATE journal_archive SET restored_at = ? WHERE space = ? AND root = ? AND day = ?',
+      [at, space, root, day],
+    );
   }
 
   async archivedDays(space: string, root: string): Promise<string[]> {
@@ -103,10 +112,24 @@ export class JournalSql implements JournalStore {
     // SQLite's LIKE ignores ASCII case; the exact prefix test keeps /Work and /work apart.
     return rows
       .filter((r) => String(r.ref).startsWith(prefix))
-      .map((r) => ({ id: num(r.id), ref: String(r.ref), meta: json(r.meta, {}), occurredAt: num(r.occurred_at) }));
+      .map((r) => ({
+        id: num(r.id),
+        ref: String(r.ref),
+        meta: json(r.meta, {}),
+        occurredAt: num(r.occurred_at),
+      }));
   }
 
-  async moveEpisode(space: string, id: number, p: { meta: Record<string, unknown>; occurredAt: number }): Promise<void> {
-    await this.#db.run('UPDATE episodes SET meta = ?, occurred_at = ? WHERE space = ? AND id = ?', [toJson(p.meta), p.occurredAt, space, id]);
+  async moveEpisode(
+    space: string,
+    id: number,
+    p: { meta: Record<string, unknown>; occurredAt: number },
+  ): Promise<void> {
+    await this.#db.run('UPDATE episodes SET meta = ?, occurred_at = ? WHERE space = ? AND id = ?', [
+      toJson(p.meta),
+      p.occurredAt,
+      space,
+      id,
+    ]);
   }
 }

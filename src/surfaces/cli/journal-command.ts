@@ -2,25 +2,51 @@
 import type { Command } from 'commander';
 import type { Tidepool } from '../../app/tidepool.js';
 import {
-  renderAddResult, renderConfigResult, renderIndexResult, renderLintReport, renderReadResult, renderRestoreResult,
-  renderSearchResult, renderStats, renderTendReport, renderTickReport, renderWorkspaces,
+  renderAddResult,
+  renderConfigResult,
+  renderIndexResult,
+  renderLintReport,
+  renderReadResult,
+  renderRestoreResult,
+  renderSearchResult,
+  renderStats,
+  renderTendReport,
+  renderTickReport,
+  renderWorkspaces,
 } from '../../app/journal-service.js';
 import { TidepoolError } from '../../core/errors.js';
-import { intOption, print, readStdin, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+import {
+  intOption,
+  print,
+  readStdin,
+  withCommon,
+  withMemory,
+  type CliDeps,
+  type CommonOptions,
+} from './cli-deps.js';
 
 /** Options of every journal command. */
 type JournalOptions = CommonOptions & { root?: string };
 
 /** Adds --root (and the common options) to a journal subcommand. */
 function withRoot(cmd: Command): Command {
-  return withCommon(cmd.option('--root <dir>', 'workspace whose memory/ is used (default: the current directory); naming it registers it'));
+  return withCommon(
+    cmd.option(
+      '--root <dir>',
+      'workspace whose memory/ is used (default: the current directory); naming it registers it',
+    ),
+  );
 }
 
 /**
  * Opens the memory, registers an explicitly named root (so auto-tend and MCP callers know it), and runs `fn` with the
  * root to use.
  */
-async function run(deps: CliDeps, o: JournalOptions, fn: (m: Tidepool, root: string) => Promise<void>): Promise<void> {
+async function run(
+  deps: CliDeps,
+  o: JournalOptions,
+  fn: (m: Tidepool, root: string) => Promise<void>,
+): Promise<void> {
   await withMemory(deps, o, async (m) => {
     const root = o.root !== undefined ? await m.registerJournalWorkspace(o.root) : deps.env.cwd;
     await fn(m, root);
@@ -38,7 +64,8 @@ function parsePatch(pairs: readonly string[] | undefined): Record<string, unknow
   const patch: Record<string, unknown> = {};
   for (const p of pairs) {
     const eq = p.indexOf('=');
-    if (eq <= 0) throw new TidepoolError('invalid_input', `--set expects key=value, got "${p}"`, { field: 'set' });
+    if (eq <= 0)
+      throw new TidepoolError('invalid_input', `--set expects key=value, got "${p}"`, { field: 'set' });
     const raw = p.slice(eq + 1).trim();
     let value: unknown = raw;
     try {
@@ -55,64 +82,99 @@ function parsePatch(pairs: readonly string[] | undefined): Record<string, unknow
 export function registerJournalCommand(program: Command, deps: CliDeps): void {
   const journal = program
     .command('journal')
-    .description('hot/cold markdown memory of a workspace (memory/): search, read, add, index, lint, tend, stats, restore-day, workspaces, config');
+    .description(
+      'hot/cold markdown memory of a workspace (memory/): search, read, add, index, lint, tend, stats, restore-day, workspaces, config',
+    );
 
   withRoot(
     journal
       .command('search')
-      .description('search MEMORY.md, TODO.md and hot days (--scope all adds cold); each file returned counts a lookup')
+      .description(
+        'search MEMORY.md, TODO.md and hot days (--scope all adds cold); each file returned counts a lookup',
+      )
       .argument('<query...>', 'words or "quoted phrases"; Chinese words match as written')
       .option('--scope <hot|all>', 'hot (default) or all', 'hot')
       .option('--limit <n>', 'most files (default searchLimit from .tide.json)'),
   ).action(async (words: string[], o: JournalOptions & { scope: string; limit?: string }) => {
     await run(deps, o, async (m, root) => {
       const limit = intOption('limit', o.limit);
-      const r = await m.journal().search({ root, query: words.join(' '), scope: o.scope as 'hot' | 'all', ...(limit !== undefined ? { limit } : {}) });
+      const r = await m
+        .journal()
+        .search({
+          root,
+          query: words.join(' '),
+          scope: o.scope as 'hot' | 'all',
+          ...(limit !== undefined ? { limit } : {}),
+        });
       show(deps, o, r, renderSearchResult(r));
     });
   });
 
-  withRoot(journal.command('read').description('print a whole day (default today) from whichever tier holds it').option('--date <YYYY-MM-DD>', 'the day')).action(
-    async (o: JournalOptions & { date?: string }) => {
-      await run(deps, o, async (m, root) => {
-        const r = await m.journal().read({ root, ...(o.date !== undefined ? { date: o.date } : {}) });
-        show(deps, o, r, renderReadResult(r));
-        if (r.kind === 'missing') process.exitCode = 3;
-      });
-    },
-  );
+  withRoot(
+    journal
+      .command('read')
+      .description('print a whole day (default today) from whichever tier holds it')
+      .option('--date <YYYY-MM-DD>', 'the day'),
+  ).action(async (o: JournalOptions & { date?: string }) => {
+    await run(deps, o, async (m, root) => {
+      const r = await m.journal().read({ root, ...(o.date !== undefined ? { date: o.date } : {}) });
+      show(deps, o, r, renderReadResult(r));
+      if (r.kind === 'missing') process.exitCode = 3;
+    });
+  });
 
   withRoot(
     journal
       .command('add')
-      .description('append "## 【HH:MM heading】" and content to a day (default today); content from the arguments, --content or stdin')
+      .description(
+        'append "## 【HH:MM heading】" and content to a day (default today); content from the arguments, --content or stdin',
+      )
       .argument('<heading>', 'what was done')
       .argument('[content...]', 'section body (markdown, no # or ## headings)')
       .option('--content <text>', 'section body')
       .option('--date <YYYY-MM-DD>', 'the day (default today)')
       .option('--time <HH:MM>', 'the time in the heading (default now)'),
-  ).action(async (heading: string, words: string[], o: JournalOptions & { content?: string; date?: string; time?: string }) => {
-    await run(deps, o, async (m, root) => {
-      let content = o.content ?? (words.length > 0 ? words.join(' ') : undefined);
-      if (content === undefined) {
-        if (deps.stdin.isTTY) throw new TidepoolError('invalid_input', 'content: give it as an argument, with --content or on stdin', { field: 'content' });
-        content = await readStdin(deps);
-      }
-      const r = await m.journal().add({
-        root, heading, content, ...(o.date !== undefined ? { date: o.date } : {}), ...(o.time !== undefined ? { time: o.time } : {}),
+  ).action(
+    async (
+      heading: string,
+      words: string[],
+      o: JournalOptions & { content?: string; date?: string; time?: string },
+    ) => {
+      await run(deps, o, async (m, root) => {
+        let content = o.content ?? (words.length > 0 ? words.join(' ') : undefined);
+        if (content === undefined) {
+          if (deps.stdin.isTTY)
+            throw new TidepoolError(
+              'invalid_input',
+              'content: give it as an argument, with --content or on stdin',
+              { field: 'content' },
+            );
+          content = await readStdin(deps);
+        }
+        const r = await m.journal().add({
+          root,
+          heading,
+          content,
+          ...(o.date !== undefined ? { date: o.date } : {}),
+          ...(o.time !== undefined ? { time: o.time } : {}),
+        });
+        show(deps, o, r, renderAddResult(r));
       });
-      show(deps, o, r, renderAddResult(r));
-    });
-  });
+    },
+  );
 
-  withRoot(journal.command('index').description('rebuild both INDEX.md files and re-index every section for recall')).action(async (o: JournalOptions) => {
+  withRoot(
+    journal.command('index').description('rebuild both INDEX.md files and re-index every section for recall'),
+  ).action(async (o: JournalOptions) => {
     await run(deps, o, async (m, root) => {
       const r = await m.journal().index({ root });
       show(deps, o, r, renderIndexResult(r));
     });
   });
 
-  withRoot(journal.command('lint').description('health check; exits 1 when something above info is found')).action(async (o: JournalOptions) => {
+  withRoot(
+    journal.command('lint').description('health check; exits 1 when something above info is found'),
+  ).action(async (o: JournalOptions) => {
     await run(deps, o, async (m, root) => {
       const r = await m.journal().lint({ root });
       show(deps, o, r, renderLintReport(r));
@@ -127,7 +189,8 @@ export function registerJournalCommand(program: Command, deps: CliDeps): void {
       .option('--dry-run', 'report the plan and change nothing')
       .option('--all', 'tend every registered workspace not tended today, as the auto-tend would'),
   ).action(async (o: JournalOptions & { dryRun?: boolean; all?: boolean }) => {
-    if (o.all && (o.dryRun || o.root !== undefined)) throw new TidepoolError('invalid_input', '--all takes neither --dry-run nor --root', { field: 'all' });
+    if (o.all && (o.dryRun || o.root !== undefined))
+      throw new TidepoolError('invalid_input', '--all takes neither --dry-run nor --root', { field: 'all' });
     await run(deps, o, async (m, root) => {
       if (o.all) {
         const r = await m.startJournalAutoTend({ start: false }).tick();
@@ -140,7 +203,9 @@ export function registerJournalCommand(program: Command, deps: CliDeps): void {
     });
   });
 
-  withRoot(journal.command('stats').description('days per tier, lookups per file, pins, archived days, last tend')).action(async (o: JournalOptions) => {
+  withRoot(
+    journal.command('stats').description('days per tier, lookups per file, pins, archived days, last tend'),
+  ).action(async (o: JournalOptions) => {
     await run(deps, o, async (m, root) => {
       const r = await m.journal().stats({ root });
       show(deps, o, r, renderStats(r));
@@ -156,21 +221,26 @@ export function registerJournalCommand(program: Command, deps: CliDeps): void {
   ).action(async (date: string | undefined, o: JournalOptions & { date?: string }) => {
     await run(deps, o, async (m, root) => {
       const day = o.date ?? date;
-      if (day === undefined) throw new TidepoolError('invalid_input', 'date: give the day to restore (YYYY-MM-DD)', { field: 'date' });
+      if (day === undefined)
+        throw new TidepoolError('invalid_input', 'date: give the day to restore (YYYY-MM-DD)', {
+          field: 'date',
+        });
       const r = await m.journal().restoreDay({ root, date: day });
       show(deps, o, r, renderRestoreResult(r));
       if (r.kind === 'not_found') process.exitCode = 3;
     });
   });
 
-  withRoot(journal.command('workspaces').description('every workspace known to this memory space, with its auto-tend state')).action(
-    async (o: JournalOptions) => {
-      await run(deps, o, async (m) => {
-        const r = await m.journal().workspaces();
-        show(deps, o, r, renderWorkspaces(r));
-      });
-    },
-  );
+  withRoot(
+    journal
+      .command('workspaces')
+      .description('every workspace known to this memory space, with its auto-tend state'),
+  ).action(async (o: JournalOptions) => {
+    await run(deps, o, async (m) => {
+      const r = await m.journal().workspaces();
+      show(deps, o, r, renderWorkspaces(r));
+    });
+  });
 
   withRoot(
     journal

@@ -1,15 +1,25 @@
 /** The `journal` toolset (潮汐记忆): journal_search, journal_read, journal_add, journal_index, journal_lint, journal_tend, journal_stats. */
 import { z } from 'zod';
 import {
-  JournalAddInput, JournalReadInput, JournalSearchInput, renderAddResult, renderIndexResult, renderLintReport, renderReadResult,
-  renderSearchResult, renderStats, renderTendReport,
+  JournalAddInput,
+  JournalReadInput,
+  JournalSearchInput,
+  renderAddResult,
+  renderIndexResult,
+  renderLintReport,
+  renderReadResult,
+  renderSearchResult,
+  renderStats,
+  renderTendReport,
 } from '../../app/journal-service.js';
 import type { ToolOutput } from './tool-result.js';
 import { addTool, defined, type Toolset } from './toolset.js';
 
 const root = JournalSearchInput.shape.root
   .optional()
-  .describe("workspace directory (default: the server's working directory); only that one or a workspace already registered");
+  .describe(
+    "workspace directory (default: the server's working directory); only that one or a workspace already registered",
+  );
 
 /** A tool output from a journal result and its text rendering (which ends with a newline). */
 function out(result: object, text: string): ToolOutput {
@@ -19,11 +29,20 @@ function out(result: object, text: string): ToolOutput {
 /** The journal toolset. Every workspace is confined to the server's working directory or a registered one (DESIGN §10). */
 export const toolset: Toolset = {
   name: 'journal',
-  summary: 'journal_search, journal_read, journal_add, journal_index, journal_lint, journal_tend, journal_stats: hot/cold markdown memory in memory/',
+  summary:
+    'journal_search, journal_read, journal_add, journal_index, journal_lint, journal_tend, journal_stats: hot/cold markdown memory in memory/',
   guide:
     "The workspace's memory/ folder is a diary: read memory/MEMORY.md and the hot index at session start, journal_search " +
     'for older events (scope "all" adds the cold tier), journal_add a timed section after each piece of work, journal_tend at the end of the day.',
-  tools: ['journal_search', 'journal_read', 'journal_add', 'journal_index', 'journal_lint', 'journal_tend', 'journal_stats'],
+  tools: [
+    'journal_search',
+    'journal_read',
+    'journal_add',
+    'journal_index',
+    'journal_lint',
+    'journal_tend',
+    'journal_stats',
+  ],
   register(server, { memory }) {
     // Read once: the server's working directory is the workspace an agent means when it names none (SEEDS §2.3).
     const cwd = process.cwd();
@@ -52,7 +71,8 @@ export const toolset: Toolset = {
     addTool(server, {
       name: 'journal_read',
       title: 'Read a day',
-      description: 'Read one whole day file (default today) from whichever tier holds it. Counts as a lookup.',
+      description:
+        'Read one whole day file (default today) from whichever tier holds it. Counts as a lookup.',
       input: { date: JournalReadInput.shape.date.describe('YYYY-MM-DD, default today'), root },
       hints: { readOnly: false, idempotent: true },
       async run(args) {
@@ -76,7 +96,12 @@ export const toolset: Toolset = {
       },
       hints: { readOnly: false, idempotent: true },
       async run(args) {
-        const r = await journal.add({ ...defined(args), heading: args.heading, content: args.content, root: at(args.root) });
+        const r = await journal.add({
+          ...defined(args),
+          heading: args.heading,
+          content: args.content,
+          root: at(args.root),
+        });
         return out(r, renderAddResult(r));
       },
     });
@@ -84,7 +109,8 @@ export const toolset: Toolset = {
     addTool(server, {
       name: 'journal_index',
       title: 'Rebuild the journal indexes',
-      description: 'Rebuild memory/archive/hot/INDEX.md and cold/INDEX.md from the day files, and re-index every section for recall (after edits by hand).',
+      description:
+        'Rebuild memory/archive/hot/INDEX.md and cold/INDEX.md from the day files, and re-index every section for recall (after edits by hand).',
       input: { root },
       hints: { readOnly: false, idempotent: true },
       async run(args) {
@@ -96,7 +122,8 @@ export const toolset: Toolset = {
     addTool(server, {
       name: 'journal_lint',
       title: 'Check the journal',
-      description: 'Health check: headings without a time, duplicate or empty sections, long sections, dead links, stale indexes, days in two places.',
+      description:
+        'Health check: headings without a time, duplicate or empty sections, long sections, dead links, stale indexes, days in two places.',
       input: { root },
       // Not read-only: the first call of any journal tool in a workspace lays out memory/ (SEEDS §2.3).
       hints: { readOnly: false, idempotent: true },
