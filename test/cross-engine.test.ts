@@ -72,7 +72,7 @@ function crossEngineSuite(label: string, openPg: () => Promise<SqlStore>): void 
     let pgStore: SqlStore;
     beforeAll(async () => {
       pgStore = await openPg();
-    });
+    }, 180_000);
     afterAll(async () => {
       await pgStore?.close();
       rmSync(dir, { recursive: true, force: true });

@@ -69,9 +69,10 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
     const run = Math.random().toString(36).slice(2, 8);
     const newSpace = (tag: string) => `${tag}-${run}-${++seq}`;
 
+    // PGlite compiles and boots PostgreSQL in WebAssembly: tens of seconds on a busy machine.
     beforeAll(async () => {
       store = await makeStore();
-    });
+    }, 180_000);
     afterAll(async () => {
       await store?.close();
     });

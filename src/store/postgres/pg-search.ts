@@ -81,10 +81,11 @@ export class PgSearch implements SearchIndex {
     const query = terms.map(() => "phraseto_tsquery('tidepool', ?)").join(' || ');
     // ts_rank (term frequency, like BM25) rather than ts_rank_cd (cover density): it ranks alike on OR queries
     // and costs about a third less per matching row, which is what a common word's query pays for.
-    // Weights {D, C, B, A}: body (A) 1.0, speaker/tags (B) 0.5 as in the SQLite bm25 call; normalisation 1
-    // divides by 1 + log(length), standing in for BM25's length normalisation.
+    // Weights {D, C, B, A} follow the SQLite bm25 call: body (A) 1.0; an episode's speaker (B) and preceding turns
+    // (C) 0.3, other layers' tags (B) 0.5. Normalisation 1 divides by 1 + log(length), standing in for BM25's.
+    const weights = layer === 'episode' ? '{0.1, 0.3, 0.3, 1.0}' : '{0.1, 0.3, 0.5, 1.0}';
     const rows = await this.#db.all<{ id: unknown; s: number }>(
-      `SELECT f.id AS id, ts_rank('{0.1, 0.3, 0.5, 1.0}', f.tsv, q.q, 1) AS s
+      `SELECT f.id AS id, ts_rank('${weights}', f.tsv, q.q, 1) AS s
        FROM (SELECT ${query} AS q) q, ${t.fts} f JOIN ${t.table} x ON x.id = f.id
        WHERE f.tsv @@ q.q AND x.space = ?${f.sql} ORDER BY s DESC, f.id DESC LIMIT ?`,
       [...terms, space, ...f.params, o.limit],
@@ -97,13 +98,21 @@ export class PgSearch implements SearchIndex {
     if (n.length === 0) return [];
     const t = T[layer];
     const f = filters(layer, o);
-    // One statement for every length: pg_trgm's GIN index serves ILIKE for needles of three or more
-    // characters; shorter ones (a 2-character CJK word) and servers without pg_trgm scan the space's rows.
-    const rows = await this.#db.all<{ id: unknown }>(
-      `SELECT f.id AS id FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.id
-       WHERE f.raw ILIKE ? ESCAPE '\\' AND x.space = ?${f.sql} ORDER BY x.${t.time} DESC, x.id DESC LIMIT ?`,
-      [`%${likeLiteral(n)}%`, space, ...f.params, o.limit],
-    );
+    const pattern = `%${likeLiteral(n)}%`;
+    // Three or more characters: the raw text, through pg_trgm's GIN index when the server has it (a scan
+    // otherwise). Shorter needles (a 2-character CJK word) scan the space's own content, as SQLite does.
+    const rows =
+      [...n].length >= 3
+        ? await this.#db.all<{ id: unknown }>(
+            `SELECT f.id AS id FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.id
+             WHERE f.raw ILIKE ? ESCAPE '\\' AND x.space = ?${f.sql} ORDER BY x.${t.time} DESC, x.id DESC LIMIT ?`,
+            [pattern, space, ...f.params, o.limit],
+          )
+        : await this.#db.all<{ id: unknown }>(
+            `SELECT x.id AS id FROM ${t.table} x WHERE x.space = ? AND x.content ILIKE ? ESCAPE '\\'${f.sql}
+             ORDER BY x.${t.time} DESC, x.id DESC LIMIT ?`,
+            [space, pattern, ...f.params, o.limit],
+          );
     return rows.map((r) => ({ id: num(r.id), score: 1 }));
   }
 }

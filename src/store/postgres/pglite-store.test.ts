@@ -11,7 +11,7 @@ describe('PGlite engine specifics', () => {
   let store: SqlStore;
   beforeAll(async () => {
     store = await openPostgresStore('pglite://memory');
-  });
+  }, 180_000);
   afterAll(async () => {
     await store?.close();
   });
