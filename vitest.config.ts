@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30_000,
+    testTimeout: 90_000,
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
