@@ -8,6 +8,11 @@ export interface JobClaimHooks {
   tryLock?(tx: SqlDriver, name: string): Promise<boolean>;
 }
 
+/** The `job_state` key holding the last finished period, apart from the JSON states other areas keep there. */
+export function jobDoneKey(job: string): string {
+  return `done:${job}`;
+}
+
 /** The lock row's name: JSON, so no space, job or day can be crafted to collide with another. */
 export function jobLockName(k: Pick<JobKey, 'space' | 'job' | 'day'>): string {
   return JSON.stringify(['job', k.space, k.job, k.day]);
@@ -38,7 +43,10 @@ export class JobSql implements JobClaims {
         [name, k.owner, k.at + k.ttlMs, k.at],
       );
       if (took.changes === 0) return false;
-      const done = await tx.get<{ value: string }>('SELECT value FROM job_state WHERE space = ? AND job = ?', [k.space, k.job]);
+      const done = await tx.get<{ value: string }>('SELECT value FROM job_state WHERE space = ? AND job = ?', [
+        k.space,
+        jobDoneKey(k.job),
+      ]);
       if (done?.value === k.day) {
         await tx.run('DELETE FROM locks WHERE name = ? AND owner = ?', [name, k.owner]);
         return false;
@@ -64,7 +72,7 @@ export class JobSql implements JobClaims {
       await tx.run(
         `INSERT INTO job_state (space, job, value, updated_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (space, job) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-        [k.space, k.job, k.day, k.at],
+        [k.space, jobDoneKey(k.job), k.day, k.at],
       );
       return true;
     });
@@ -76,7 +84,7 @@ export class JobSql implements JobClaims {
   }
 
   async lastDone(space: string, job: string): Promise<string | undefined> {
-    const r = await this.#db.get<{ value: string }>('SELECT value FROM job_state WHERE space = ? AND job = ?', [space, job]);
+    const r = await this.#db.get<{ value: string }>('SELECT value FROM job_state WHERE space = ? AND job = ?', [space, jobDoneKey(job)]);
     return r?.value;
   }
 }
