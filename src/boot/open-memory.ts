@@ -30,7 +30,7 @@ export interface OpenMemoryOptions {
 
 /** Opens the store for a location: a postgres:// URL or a SQLite path. */
 export async function openStore(location: string): Promise<Store> {
-  if (/^postgres(ql)?:\/\//i.test(location)) {
+  if (/^(postgres(ql)?|pglite):\/\//i.test(location)) {
     // Loaded lazily so the embedded default never pays for the pg driver (STYLE §9).
     const modulePath = '../store/postgres/open-postgres.js';
     const mod = (await import(modulePath).catch((e: unknown) => {
