@@ -76,6 +76,10 @@ const sleepConfig = z
     openaiApiKey: z.string().optional(),
     anthropicBaseUrl: z.string().optional(),
     anthropicApiKey: z.string().optional(),
+    /** Nightly token budget = min(budgetCap, budgetBase + budgetPerSqrtItem · √(memory items)) (docs/sleep.md). */
+    budgetBase: z.number().int().min(0).default(12_000),
+    budgetPerSqrtItem: z.number().min(0).default(50),
+    budgetCap: z.number().int().min(0).default(40_000),
   })
   .prefault({});
 

@@ -2,12 +2,13 @@
 
 /**
  * Budget formula: `min(cap, base + perSqrtItem · √items)`, items = live episodes + narratives + knowledge entries.
- * Defaults 8,000 + 50·√items, capped at 40,000: 0 items → 8,000; 100 → 8,500; 10,000 → 13,000;
- * 100,000 → 23,811; the cap is reached at 409,600 items. The base covers one small night (solidify one chunk,
- * one librarian group, comb, dream ≈ 5-7k tokens with our compact prompts), below Tideline's 7-17k a day (SEEDS
- * §1.8); the square root lets a large memory do more each night without cost growing linearly with storage.
+ * Defaults 12,000 + 50·√items, capped at 40,000: 0 items → 12,000; 100 → 12,500; 10,000 → 17,000;
+ * 100,000 → 27,811; the cap is reached at 313,600 items. The base covers a 100-episode working day (≈ 13k tokens,
+ * every step included, measured by test/sleep-tokens.test.ts), inside Tideline's 7-17k a day (SEEDS §1.8); the
+ * square root lets a large memory do more each night without cost growing linearly with storage. A heavier day
+ * waits in part for the next night, oldest first.
  */
-export const SLEEP_BUDGET = { base: 8_000, perSqrtItem: 50, cap: 40_000 } as const;
+export const SLEEP_BUDGET = { base: 12_000, perSqrtItem: 50, cap: 40_000 } as const;
 
 /** Tokens (input + output) the night may spend for a memory of `memorySize` items. */
 export function nightlyTokenBudget(

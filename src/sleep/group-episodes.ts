@@ -1,4 +1,4 @@
-/** Groups a night's episodes by meaning for the librarian, then packs small groups so each model call is worth its prompt. */
+/** Groups a night's episodes by meaning for the librarian, then packs groups so each model call is worth its prompt. */
 
 import { contentTokens } from '../script/contradiction-policy.js';
 
@@ -15,10 +15,11 @@ export interface GroupItem {
 /**
  * Thresholds (SEEDS §3.8 leaves the method open). An episode joins the group that already holds at least 34 % of
  * its content words (stop words and negations left out, CJK as character bigrams). A turn of the same session
- * within 30 minutes of the group's last one gets +0.15 (a conversation stays on its topic). Groups smaller than
- * 4 episodes are packed together in time order, and no packet exceeds `maxCost` prompt tokens.
+ * within 30 minutes of the group's last one gets +0.15 (a conversation stays on its topic). Whole groups are then
+ * packed, in time order, into packets of at most `maxCost` prompt tokens: one model call pays its system prompt once
+ * for several small groups, and the related episodes of a group stay side by side.
  */
-export const GROUPING = { join: 0.34, sessionBonus: 0.15, sessionGapMs: 30 * 60_000, smallGroup: 4 } as const;
+export const GROUPING = { join: 0.34, sessionBonus: 0.15, sessionGapMs: 30 * 60_000 } as const;
 
 interface Group {
   ids: number[];
@@ -83,10 +84,6 @@ function pack(groups: readonly Group[], maxCost: number): number[][] {
   const out: number[][] = [];
   let open: { ids: number[]; cost: number } | undefined;
   for (const g of ordered) {
-    if (g.ids.length >= GROUPING.smallGroup) {
-      out.push([...g.ids]);
-      continue;
-    }
     if (open !== undefined && open.cost + g.cost <= maxCost) {
       open.ids.push(...g.ids);
       open.cost += g.cost;

@@ -9,7 +9,8 @@ import { askStructured } from './llm/ask-structured.js';
 import type { Model } from './llm/model.js';
 import type { NightConfig, IndexTexts, NightStep } from './night-types.js';
 import type { NightDelta } from './night-log.js';
-import { estimatePromptTokens, type BuiltPrompt } from './prompts/prompt.js';
+import { estimateRequestTokens } from './llm/token-estimate.js';
+import type { BuiltPrompt } from './prompts/prompt.js';
 import type { Redactor } from './redactor.js';
 import type { TokenLedger } from './token-ledger.js';
 
@@ -132,7 +133,7 @@ export class NightContext {
       answer = cached;
     } else {
       // Trigger: the packet would overrun tonight's budget. Why: SEEDS §3.3. Outcome: it waits for the next night.
-      if (!this.ledger.fits(estimatePromptTokens(prompt))) return { kind: 'deferred' };
+      if (!this.ledger.fits(packetCost(prompt))) return { kind: 'deferred' };
       const r = await askStructured(this.model, prompt, schema, {
         step: prompt.step,
         maxTokens: prompt.maxTokens,
@@ -165,6 +166,18 @@ export class NightContext {
     if (outcome.kind === 'deferred') return { deferred: 1 };
     return {};
   }
+}
+
+/**
+ * Share of an answer cap a packet is expected to use: answers are short JSON, and caps are set for the worst case
+ * (a solidify batch allows 350 tokens per chunk). Planning with the whole cap would leave most of a night's budget
+ * unspent; a night may overrun by at most the rest of one cap, which its briefing reports.
+ */
+export const EXPECTED_ANSWER_SHARE = 0.25;
+
+/** Expected tokens of one call: the prompt as the tokenizer counts it plus a quarter of the answer cap. */
+export function packetCost(prompt: Pick<BuiltPrompt, 'system' | 'messages' | 'maxTokens'>): number {
+  return estimateRequestTokens(prompt) + Math.ceil(prompt.maxTokens * EXPECTED_ANSWER_SHARE);
 }
 
 /** FNV-1a, 32 bits: a stable seed from a string. */

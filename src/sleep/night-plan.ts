@@ -5,23 +5,23 @@ import { scanUnindexed } from '../script/layer0-scan.js';
 import { planSleepWork, type WorkPacket } from '../script/sleep-budget-policy.js';
 import { groupEpisodes } from './group-episodes.js';
 import { estimateTokens } from './llm/token-estimate.js';
-import type { NightContext } from './night-context.js';
+import { packetCost, type NightContext } from './night-context.js';
 import type { NightStep } from './night-types.js';
 import { LIBRARIAN_EPISODE_CHARS, librarianPrompt } from './phases/librarian-phase.js';
 import type { PlannedUnit } from './phases/phase.js';
 import { knownTags, solidifyChunks } from './phases/solidify-phase.js';
 import { buildSolidifyPrompt } from './prompts/solidify-prompt.js';
-import { clip, estimatePromptTokens } from './prompts/prompt.js';
+import { clip } from './prompts/prompt.js';
 
-/** Turns per solidify call: about 2,000 prompt tokens of conversation, so the system prompt is paid rarely. */
-export const SOLIDIFY_TURNS = 80;
-/** Prompt tokens of episodes per librarian call (SEEDS §3.3 groups; our packing, about 30-40 short episodes). */
-export const LIBRARIAN_PACKET_TOKENS = 1_500;
+/** Turns per solidify call: about 1,500 prompt tokens of conversation, so the system prompt is paid rarely and a tight budget still finishes a morning. */
+export const SOLIDIFY_TURNS = 40;
+/** Prompt tokens of episodes per librarian call (SEEDS §3.3 groups, packed: about 50 short episodes). */
+export const LIBRARIAN_PACKET_TOKENS = 2_000;
 /**
- * Tokens kept free for the fixed model steps after consolidation: comb ≈ 1,000-2,500, drift ≈ 600, dream ≈ 800,
- * self-image ≈ 900, ideas ≈ 500, PII watch ≈ 800 (system prompt + payload + answer cap, measured on a 100-episode day).
+ * Tokens kept free for the fixed model steps after consolidation, as measured on a 100-episode day (test
+ * sleep-tokens): comb ≈ 800, dream ≈ 450, self-image ≈ 600, PII watch ≈ 850, drift and ideas ≈ 300 each.
  */
-export const DEFAULT_RESERVE = 4_000;
+export const DEFAULT_RESERVE = 3_000;
 
 /** Steps that run once a night, in order, after consolidation. */
 const FIXED_STEPS: readonly NightStep[] = [
@@ -36,7 +36,8 @@ const FIXED_STEPS: readonly NightStep[] = [
   'pii_watch',
 ];
 
-type Packet = WorkPacket & { unit: PlannedUnit; episodeIds: number[] };
+/** A unit with its cost estimate, its episodes and its time (its oldest episode). */
+export type Packet = WorkPacket & { unit: PlannedUnit; episodeIds: number[]; at: number };
 
 /** The name of the `i`-th unit of a step: zero-padded so units sort in plan order. */
 export function unitName(i: number): string {
@@ -46,10 +47,9 @@ export function unitName(i: number): string {
 /**
  * Without a model, one `consume` unit takes every eligible episode. With one, conversation turns are chunked by the
  * Layer-0 scan (≤ 10-minute gaps, ≥ 3 turns) into solidify batches, and all eligible episodes are grouped by meaning
- * into librarian packets; each packet's prompt is built (with a scratch placeholder map) to estimate its cost, and
- * `planSleepWork` fits them, oldest first, into `budget - reserve`. What does not fit is planned as deferred and
- * waits for the next night; a librarian group whose turns wait for solidify waits too, so no turn is consolidated
- * before it could be solidified.
+ * into librarian packets; each packet's prompt is built (with a scratch placeholder map) to estimate its cost.
+ * `fitPackets` then fills `budget - reserve` oldest first; what does not fit is planned as deferred and waits for
+ * the next night.
  */
 export async function planNight(
   night: NightContext,
@@ -58,25 +58,49 @@ export async function planNight(
 ): Promise<PlannedUnit[]> {
   const fixed = FIXED_STEPS.map((step): PlannedUnit => ({ step, unit: unitName(0), payload: {} }));
   if (pending.length === 0) return fixed;
-  if (night.model === undefined)
+  if (night.model === undefined) {
     return [
       { step: 'consume', unit: unitName(0), payload: { episodeIds: pending.map((e) => e.id) } },
       ...fixed,
     ];
+  }
   const scratch = night.redactor.scratch();
   const redact = (s: string) => scratch.redact(s);
   const solidify = await solidifyPackets(night, pending, redact);
   const librarian = await librarianPackets(night, pending, redact);
-  const plan = planSleepWork([...solidify, ...librarian], budget, {
-    reserve: night.config.budget?.reserve ?? DEFAULT_RESERVE,
-  });
-  const waiting = new Set<Packet>([...plan.wait, ...plan.tooLarge]);
-  const waitingTurns = new Set(solidify.filter((p) => waiting.has(p)).flatMap((p) => p.episodeIds));
-  for (const p of librarian) if (p.episodeIds.some((id) => waitingTurns.has(id))) waiting.add(p);
+  const run = fitPackets(solidify, librarian, budget - (night.config.budget?.reserve ?? DEFAULT_RESERVE));
   const units = [...solidify, ...librarian].map((p) =>
-    waiting.has(p) ? { ...p.unit, payload: { ...p.unit.payload, deferred: true } } : p.unit,
+    run.has(p) ? p.unit : { ...p.unit, payload: { ...p.unit.payload, deferred: true } },
   );
   return [...units, ...fixed];
+}
+
+/**
+ * First fit in time order (a packet's time is its oldest episode; solidify before librarian at equal times), so a
+ * tight budget finishes the oldest part of the day and leaves the newest for the next night. A librarian packet runs
+ * only when every turn of it is solidified tonight too: consolidating a turn first would take it out of the next
+ * night's solidify. Uses `planSleepWork` per packet so the budget rule stays the script layer's.
+ */
+export function fitPackets(
+  solidify: readonly Packet[],
+  librarian: readonly Packet[],
+  available: number,
+): Set<Packet> {
+  const owner = new Map<number, Packet>();
+  for (const p of solidify) for (const id of p.episodeIds) owner.set(id, p);
+  const ordered = [...solidify, ...librarian].sort(
+    (a, b) => a.at - b.at || Number(a.unit.step === 'librarian') - Number(b.unit.step === 'librarian'),
+  );
+  const run = new Set<Packet>();
+  let spent = 0;
+  for (const p of ordered) {
+    if (p.unit.step === 'librarian' && p.episodeIds.some((id) => owner.has(id) && !run.has(owner.get(id)!)))
+      continue;
+    if (planSleepWork([p], available - spent).run.length === 0) continue;
+    run.add(p);
+    spent += p.estimate;
+  }
+  return run;
 }
 
 async function solidifyPackets(
@@ -99,10 +123,11 @@ async function solidifyPackets(
       content: e.content,
       role: e.role,
       session: e.session,
-      createdAt: e.createdAt,
+      // Chunks follow when turns happened (an import records a whole history at one creation time).
+      createdAt: e.occurredAt,
       hasEmbedding: true,
     })),
-    { since: oldest - 1 },
+    { since: Math.min(...pending.map((e) => e.occurredAt)) - 1 },
   );
   const batches: number[][][] = [];
   let turns = 0;
@@ -117,6 +142,7 @@ async function solidifyPackets(
     }
   }
   const tags = (await knownTags(night.store, night.space)).map(redact);
+  const timeOf = new Map(pending.map((e) => [e.id, e.occurredAt]));
   const out: Packet[] = [];
   for (const [i, chunks] of batches.entries()) {
     const prompt = buildSolidifyPrompt(
@@ -126,9 +152,10 @@ async function solidifyPackets(
     const unit: PlannedUnit = { step: 'solidify', unit: unitName(i), payload: { chunks } };
     out.push({
       id: `solidify:${unit.unit}`,
-      estimate: estimatePromptTokens(prompt),
+      estimate: packetCost(prompt),
       unit,
       episodeIds: chunks.flat(),
+      at: Math.min(...chunks.flat().map((id) => timeOf.get(id) ?? Infinity)),
     });
   }
   return out;
@@ -144,7 +171,7 @@ async function librarianPackets(
       id: e.id,
       text: e.content,
       session: e.session,
-      at: e.createdAt,
+      at: e.occurredAt,
       cost: estimateTokens(clip(redact(e.content), LIBRARIAN_EPISODE_CHARS)) + 12,
     })),
     { maxCost: LIBRARIAN_PACKET_TOKENS },
@@ -155,7 +182,13 @@ async function librarianPackets(
     const episodes = ids.map((id) => byId.get(id)!);
     const { prompt } = await librarianPrompt(night, episodes, redact);
     const unit: PlannedUnit = { step: 'librarian', unit: unitName(i), payload: { episodeIds: ids } };
-    out.push({ id: `librarian:${unit.unit}`, estimate: estimatePromptTokens(prompt), unit, episodeIds: ids });
+    out.push({
+      id: `librarian:${unit.unit}`,
+      estimate: packetCost(prompt),
+      unit,
+      episodeIds: ids,
+      at: Math.min(...episodes.map((e) => e.occurredAt)),
+    });
   }
   return out;
 }

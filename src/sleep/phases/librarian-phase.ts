@@ -16,10 +16,10 @@ import { applyLibrarian } from './apply-librarian.js';
 import type { Phase } from './phase.js';
 
 /**
- * Episode and entry texts are cut to 400 characters after redaction (the prompt would allow 800): a group is about meaning,
+ * Episode and entry texts are cut to 300 characters after redaction (the prompt would allow 800): a group is about meaning,
  * and the cut keeps a 100-episode day's librarian cost near 2,500 tokens.
  */
-export const LIBRARIAN_EPISODE_CHARS = 400;
+export const LIBRARIAN_EPISODE_CHARS = 300;
 
 /** The prompt of one group and the entries it showed (the proposals' scope). */
 export async function librarianPrompt(
