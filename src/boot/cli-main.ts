@@ -12,12 +12,15 @@ import { registerScriptCommand } from '../surfaces/cli/script-command.js';
 import { registerJournalCommand } from '../surfaces/cli/journal-command.js';
 import { registerTokenCommand } from '../surfaces/cli/token-command.js';
 import { registerSleepCommands } from '../surfaces/cli/sleep-commands.js';
-import { serveRunners } from './serve.js';
 import { registerBenchCommand } from './bench-command.js';
 
 /** Command groups beyond the core ones, added by the composition root. */
 export const EXTRA_REGISTRARS: CommandRegistrar[] = [
-  serveCommand(serveRunners),
+  // The MCP SDK, Hono and the schedulers load only when a server actually starts.
+  serveCommand({
+    stdio: async (m, o) => (await import('./serve.js')).serveRunners.stdio(m, o),
+    http: async (m, o) => (await import('./serve.js')).serveRunners.http(m, o),
+  }),
   registerBenchCommand,
   registerTokenCommand,
   registerInjectCommands,
