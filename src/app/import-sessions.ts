@@ -53,7 +53,11 @@ export const IMPORT_FORMAT_NAMES: readonly string[] = ['auto', ...IMPORT_FORMATS
 const HEAD_BYTES = 64 * 1024;
 
 /** Imports one file; an unreadable or undetectable file is a `failed` result, not an exception. */
-export async function importSessionFile(ctx: AppContext, input: ImportFileInput, opts: ImportOptions = {}): Promise<ImportFileResult> {
+export async function importSessionFile(
+  ctx: AppContext,
+  input: ImportFileInput,
+  opts: ImportOptions = {},
+): Promise<ImportFileResult> {
   const file = basename(input.path);
   let format = input.format ?? 'auto';
   if (format === 'auto') {
@@ -65,8 +69,19 @@ export async function importSessionFile(ctx: AppContext, input: ImportFileInput,
   const text = new TextDecoder().decode(await input.readAll()).replace(/^\uFEFF/, '');
   const parsed = parseTranscript(format, text, { fileId: file });
   if (parsed.turns.length === 0 && parsed.warnings.length > 0) {
-    return { status: 'failed', file, reason: `no turns read as ${format}: ${parsed.warnings.slice(0, 3).join('; ')}` };
+    return {
+      status: 'failed',
+      file,
+      reason: `no turns read as ${format}: ${parsed.warnings.slice(0, 3).join('; ')}`,
+    };
   }
   const stored = await storeTurns(ctx, file, format, parsed.turns, opts);
-  return { status: 'imported', file, format, ...stored, ignored: stored.ignored + parsed.skipped, warnings: parsed.warnings };
+  return {
+    status: 'imported',
+    file,
+    format,
+    ...stored,
+    ignored: stored.ignored + parsed.skipped,
+    warnings: parsed.warnings,
+  };
 }

@@ -4,7 +4,15 @@
  * threads and topic clusters follow in one transaction. A mapping kept in the space makes a second import add only
  * what is new.
  */
-import { PROFILE_TYPES, SELF_CONCEPT_FIELDS, THREAD_STATUSES, type NarrativeKind, type ProfileType, type SelfConceptField, type ThreadStatus } from '../core/types.js';
+import {
+  PROFILE_TYPES,
+  SELF_CONCEPT_FIELDS,
+  THREAD_STATUSES,
+  type NarrativeKind,
+  type ProfileType,
+  type SelfConceptField,
+  type ThreadStatus,
+} from '../core/types.js';
 import { readTidelineDb, type TidelineNarrative } from '../script/import-formats/read-tideline-db.js';
 import { tidelineContextTurns } from '../script/import-formats/tideline-turns.js';
 import { computeWeight } from '../script/weight-policy.js';
@@ -43,25 +51,52 @@ interface ImportState {
 }
 
 // SEEDS §1.5.1 legacy backfill: emotion markers that raise a missing emotional score to 4.
-const EMOTION_MARKERS = ['哭', '笑', '生气', '开心', '难过', '害怕', '爱', '喜欢', '讨厌', '累', '痛苦', '温暖', '心疼', '撒娇'];
+const EMOTION_MARKERS = [
+  '哭',
+  '笑',
+  '生气',
+  '开心',
+  '难过',
+  '害怕',
+  '爱',
+  '喜欢',
+  '讨厌',
+  '累',
+  '痛苦',
+  '温暖',
+  '心疼',
+  '撒娇',
+];
 
 /** Imports a Tideline database read-only from `path`; `fileId` (its base name) keys the refs and the mapping. */
-export async function importTideline(ctx: AppContext, input: { path: string; fileId: string }, opts: ImportOptions = {}): Promise<ImportFileResult> {
+export async function importTideline(
+  ctx: AppContext,
+  input: { path: string; fileId: string },
+  opts: ImportOptions = {},
+): Promise<ImportFileResult> {
   const { path, fileId } = input;
   let db;
   try {
     db = readTidelineDb(path);
   } catch (e) {
-    return { status: 'failed', file: fileId, reason: `cannot read ${fileId} as a Tideline database: ${(e as Error).message}` };
+    return {
+      status: 'failed',
+      file: fileId,
+      reason: `cannot read ${fileId} as a Tideline database: ${(e as Error).message}`,
+    };
   }
   const warnings = [...db.warnings];
-  if (db.missingTables.length > 0) warnings.push(`tables not in this database: ${db.missingTables.join(', ')}`);
+  if (db.missingTables.length > 0)
+    warnings.push(`tables not in this database: ${db.missingTables.join(', ')}`);
   const turns = tidelineContextTurns(db.context, fileId).map((t, i) => {
     const extra = db.context[i]!.extra;
     return Object.keys(extra).length > 0 ? { ...t, meta: { ...t.meta, tidelineExtra: extra } } : t;
   });
   const stored = await storeTurns(ctx, fileId, 'tideline', turns, opts);
-  const episodeOf = await ctx.store.script.episodeIdsByRef(ctx.space, turns.map((t) => t.ref));
+  const episodeOf = await ctx.store.script.episodeIdsByRef(
+    ctx.space,
+    turns.map((t) => t.ref),
+  );
   const contextToEpisode = new Map<number, number>();
   db.context.forEach((c, i) => {
     const id = episodeOf.get(turns[i]!.ref);
@@ -71,7 +106,14 @@ export async function importTideline(ctx: AppContext, input: { path: string; fil
   const key = `import:tideline:${fileId}`;
   const now = ctx.clock.now();
   const counts: TidelineCounts = {
-    narratives: { imported: 0, skipped: 0 }, profiles: 0, selfConcept: 0, snapshots: 0, threads: 0, topicClusters: 0, vectors: 0, droppedLinks: 0,
+    narratives: { imported: 0, skipped: 0 },
+    profiles: 0,
+    selfConcept: 0,
+    snapshots: 0,
+    threads: 0,
+    topicClusters: 0,
+    vectors: 0,
+    droppedLinks: 0,
   };
   const fresh: Array<{ id: number; text: string }> = [];
   let redacted = stored.redacted;
@@ -81,7 +123,14 @@ export async function importTideline(ctx: AppContext, input: { path: string; fil
     for (const c of db.context) {
       const id = contextToEpisode.get(c.id);
       if (id !== undefined && c.embedding && c.embedding.length > 0) {
-        await tx.vectors.put(ctx.space, 'episode', id, TIDELINE_VECTOR_MODEL, Float32Array.from(c.embedding), now);
+        await tx.vectors.put(
+          ctx.space,
+          'episode',
+          id,
+          TIDELINE_VECTOR_MODEL,
+          Float32Array.from(c.embedding),
+          now,
+        );
         counts.vectors++;
       }
     }
@@ -100,15 +149,32 @@ export async function importTideline(ctx: AppContext, input: { path: string; fil
       };
       const scores = legacyScores(n);
       const row = {
-        kind: narrativeKind(n), ntype: n.ntype, content: clean(n.content) || clean(n.gesture) || '(empty)',
-        gesture: clean(n.gesture), context: clean(n.context), moment: clean(n.moment), cognitionDirection: clean(n.cognitionDirection),
-        tags: [...new Set(n.tags.map((t) => t.trim()).filter(Boolean))], entitiesRole: n.entitiesRole, relatedEntities: n.relatedEntities,
-        sourceLinks: [...new Set(links.filter((l): l is number => l !== undefined))], ...scores,
-        weight: n.weight !== null ? fromTidelineWeight(n.weight) : computeWeight(scores), createdAt: n.createdAt ?? now, embedPending: true,
+        kind: narrativeKind(n),
+        ntype: n.ntype,
+        content: clean(n.content) || clean(n.gesture) || '(empty)',
+        gesture: clean(n.gesture),
+        context: clean(n.context),
+        moment: clean(n.moment),
+        cognitionDirection: clean(n.cognitionDirection),
+        tags: [...new Set(n.tags.map((t) => t.trim()).filter(Boolean))],
+        entitiesRole: n.entitiesRole,
+        relatedEntities: n.relatedEntities,
+        sourceLinks: [...new Set(links.filter((l): l is number => l !== undefined))],
+        ...scores,
+        weight: n.weight !== null ? fromTidelineWeight(n.weight) : computeWeight(scores),
+        createdAt: n.createdAt ?? now,
+        embedPending: true,
       };
       const id = await tx.narratives.insert(ctx.space, { ...row, index: narrativeIndexText(row) });
       if (n.embedding && n.embedding.length > 0) {
-        await tx.vectors.put(ctx.space, 'narrative', id, TIDELINE_VECTOR_MODEL, Float32Array.from(n.embedding), now);
+        await tx.vectors.put(
+          ctx.space,
+          'narrative',
+          id,
+          TIDELINE_VECTOR_MODEL,
+          Float32Array.from(n.embedding),
+          now,
+        );
         counts.vectors++;
       }
       state.narratives[n.id] = id;
@@ -120,14 +186,21 @@ export async function importTideline(ctx: AppContext, input: { path: string; fil
       const k = `${p.entity}\u0000${ptype}`;
       if (state.profiles.includes(k) || !p.entity.trim() || !p.content.trim()) continue;
       if (ptype !== p.ptype) warnings.push(`profile ${p.entity}: type "${p.ptype}" stored as contact`);
-      await tx.identity.upsertProfile(ctx.space, { entity: p.entity.trim(), ptype, content: p.content, at: p.updatedAt ?? now });
+      await tx.identity.upsertProfile(ctx.space, {
+        entity: p.entity.trim(),
+        ptype,
+        content: p.content,
+        at: p.updatedAt ?? now,
+      });
       state.profiles.push(k);
       counts.profiles++;
     }
     for (const s of db.selfConcept) {
       const field = oneOf<SelfConceptField>(SELF_CONCEPT_FIELDS, s.field, undefined);
       if (!field) {
-        warnings.push(`self_concept field "${s.field}" is not one of ${SELF_CONCEPT_FIELDS.join(', ')}: skipped`);
+        warnings.push(
+          `self_concept field "${s.field}" is not one of ${SELF_CONCEPT_FIELDS.join(', ')}: skipped`,
+        );
         continue;
       }
       if (state.selfConcept.includes(field) || !s.content.trim()) continue;
@@ -143,11 +216,17 @@ export async function importTideline(ctx: AppContext, input: { path: string; fil
     for (const t of db.threads) {
       if (state.threads[t.id] !== undefined || !t.content.trim()) continue;
       const scores = {
-        importance: score(t.importance), emotional: score(t.emotional), recurrence: score(t.recurrence), unresolved: score(t.unresolved),
+        importance: score(t.importance),
+        emotional: score(t.emotional),
+        recurrence: score(t.recurrence),
+        unresolved: score(t.unresolved),
       };
       const status = oneOf<ThreadStatus>(THREAD_STATUSES, t.status, 'open');
       const id = await tx.identity.insertThread(ctx.space, {
-        content: t.content, ...scores, weight: t.weight !== null ? fromTidelineWeight(t.weight) : computeWeight(scores), status,
+        content: t.content,
+        ...scores,
+        weight: t.weight !== null ? fromTidelineWeight(t.weight) : computeWeight(scores),
+        status,
         createdAt: t.createdAt ?? now,
       });
       if (t.exploredAt !== null) await tx.identity.updateThread(ctx.space, id, { exploredAt: t.exploredAt });
@@ -158,9 +237,14 @@ export async function importTideline(ctx: AppContext, input: { path: string; fil
     await tx.script.upsertTopicClusters(
       ctx.space,
       clusters.map((c) => ({
-        name: c.name, keywords: c.name.split(' / '), size: c.size,
-        narrativeIds: c.narrativeIds.map((id) => state.narratives[id]).filter((id): id is number => id !== undefined),
-        lastActive: c.lastActive, avgWeight: c.avgWeight === null ? null : fromTidelineWeight(c.avgWeight),
+        name: c.name,
+        keywords: c.name.split(' / '),
+        size: c.size,
+        narrativeIds: c.narrativeIds
+          .map((id) => state.narratives[id])
+          .filter((id): id is number => id !== undefined),
+        lastActive: c.lastActive,
+        avgWeight: c.avgWeight === null ? null : fromTidelineWeight(c.avgWeight),
       })),
     );
     state.topicClusters.push(...clusters.map((c) => c.name));
@@ -172,7 +256,15 @@ export async function importTideline(ctx: AppContext, input: { path: string; fil
     const cols = [...new Set(db.narratives.flatMap((n) => Object.keys(n.extra)))];
     warnings.push(`narrative columns Tidepool has no place for were not imported: ${cols.join(', ')}`);
   }
-  return { status: 'imported', file: fileId, format: 'tideline', ...stored, redacted, warnings, tideline: counts };
+  return {
+    status: 'imported',
+    file: fileId,
+    format: 'tideline',
+    ...stored,
+    redacted,
+    warnings,
+    tideline: counts,
+  };
 }
 
 /**
@@ -184,12 +276,24 @@ export function fromTidelineWeight(w: number): number {
 }
 
 /** The four scores, with SEEDS §1.5.1's legacy backfill for rows that never had them. */
-export function legacyScores(n: Pick<TidelineNarrative, 'importance' | 'emotional' | 'recurrence' | 'unresolved' | 'ntype' | 'content' | 'tags'>) {
-  const importance = n.importance ?? (n.ntype === 'moment' || n.ntype === 'self_reflection' ? 4 : n.ntype === 'general' ? 2 : 3);
+export function legacyScores(
+  n: Pick<
+    TidelineNarrative,
+    'importance' | 'emotional' | 'recurrence' | 'unresolved' | 'ntype' | 'content' | 'tags'
+  >,
+) {
+  const importance =
+    n.importance ??
+    (n.ntype === 'moment' || n.ntype === 'self_reflection' ? 4 : n.ntype === 'general' ? 2 : 3);
   const emotional = n.emotional ?? (EMOTION_MARKERS.some((m) => n.content.includes(m)) ? 4 : 3);
   const recurrence = n.recurrence ?? (n.tags.length >= 2 ? 3 : 2);
   const unresolved = n.unresolved ?? 2;
-  return { importance: score(importance), emotional: score(emotional), recurrence: score(recurrence), unresolved: score(unresolved) };
+  return {
+    importance: score(importance),
+    emotional: score(emotional),
+    recurrence: score(recurrence),
+    unresolved: score(unresolved),
+  };
 }
 
 function narrativeKind(n: TidelineNarrative): NarrativeKind {
@@ -204,14 +308,22 @@ function score(v: number | null): number {
 
 function oneOf<T extends string>(allowed: readonly string[], v: string, fallback: T): T;
 function oneOf<T extends string>(allowed: readonly string[], v: string, fallback: undefined): T | undefined;
-function oneOf<T extends string>(allowed: readonly string[], v: string, fallback: T | undefined): T | undefined {
+function oneOf<T extends string>(
+  allowed: readonly string[],
+  v: string,
+  fallback: T | undefined,
+): T | undefined {
   return allowed.includes(v) ? (v as T) : fallback;
 }
 
 function readState(v: unknown): ImportState {
   const s = (v && typeof v === 'object' ? v : {}) as Partial<ImportState>;
   return {
-    narratives: { ...s.narratives }, snapshots: { ...s.snapshots }, threads: { ...s.threads },
-    profiles: [...(s.profiles ?? [])], selfConcept: [...(s.selfConcept ?? [])], topicClusters: [...(s.topicClusters ?? [])],
+    narratives: { ...s.narratives },
+    snapshots: { ...s.snapshots },
+    threads: { ...s.threads },
+    profiles: [...(s.profiles ?? [])],
+    selfConcept: [...(s.selfConcept ?? [])],
+    topicClusters: [...(s.topicClusters ?? [])],
   };
 }

@@ -1,5 +1,11 @@
 /** Script jobs over clusters: TF-IDF topic clusters, k-means soft clusters and the attention stats they label. */
-import { attentionHeatmap, labelByTopicCluster, renderHeatmapMarkdown, UNCLASSIFIED, type Heatmap } from '../script/attention-heatmap.js';
+import {
+  attentionHeatmap,
+  labelByTopicCluster,
+  renderHeatmapMarkdown,
+  UNCLASSIFIED,
+  type Heatmap,
+} from '../script/attention-heatmap.js';
 import { DEFAULT_SEED, mulberry32 } from '../script/seeded-rng.js';
 import { buildSoftClusters } from '../script/soft-clusters.js';
 import { buildTopicClusters } from '../script/topic-clusters.js';
@@ -25,8 +31,13 @@ export interface TopicsResult {
 /** Rebuilds `topic_clusters` from every narrative's keywords (SEEDS §1.7 `build_clusters`). */
 export async function topicsJob(ctx: AppContext, run: ScriptRun, merge: boolean): Promise<TopicsResult> {
   const started = performance.now();
-  const narratives = await ctx.store.script.narratives(ctx.space);
-  const docs = narratives.map((n) => ({ id: n.id, keywords: run.narrativeKeywords(n), weight: n.weight, createdAt: n.createdAt }));
+  const narratives = await ctx.store.script.narrativeTexts(ctx.space);
+  const docs = narratives.map((n) => ({
+    id: n.id,
+    keywords: run.narrativeKeywords(n),
+    weight: n.weight,
+    createdAt: n.createdAt,
+  }));
   const built = buildTopicClusters(docs, { merge });
   await ctx.store.transaction((tx) => tx.script.replaceTopicClusters(ctx.space, built.clusters));
   return {
@@ -75,13 +86,18 @@ export async function softClustersJob(ctx: AppContext, run: ScriptRun): Promise<
     return { job: 'soft-clusters', status: 'skipped', message, ms: elapsed(started) };
   }
   const vectors = await ctx.store.script.narrativeVectors(ctx.space, chosen.model, chosen.dim);
-  const byId = new Map((await ctx.store.script.narratives(ctx.space)).map((n) => [n.id, n]));
+  const byId = new Map((await ctx.store.script.narrativeTexts(ctx.space)).map((n) => [n.id, n]));
   const items = vectors.map((v) => {
     const n = byId.get(v.id);
     return { id: v.id, vector: v.vector, keywords: n ? run.narrativeKeywords(n) : [] };
   });
   if (items.length === 0) {
-    return { job: 'soft-clusters', status: 'skipped', message: 'no narrative has a vector', ms: elapsed(started) };
+    return {
+      job: 'soft-clusters',
+      status: 'skipped',
+      message: 'no narrative has a vector',
+      ms: elapsed(started),
+    };
   }
   // SEEDS §1.7: a fixed seed (RandomState(42)), so the same vectors always give the same clusters.
   const built = buildSoftClusters(items, { rng: mulberry32(DEFAULT_SEED) });
@@ -90,7 +106,11 @@ export async function softClustersJob(ctx: AppContext, run: ScriptRun): Promise<
     tx.script.replaceSoftClusters(
       ctx.space,
       {
-        clusters: built.clusters.map((c) => ({ name: c.name, centroid: c.centroid, memberCount: c.memberCount })),
+        clusters: built.clusters.map((c) => ({
+          name: c.name,
+          centroid: c.centroid,
+          memberCount: c.memberCount,
+        })),
         memberships: built.memberships,
         adjacency: built.adjacency,
       },
@@ -136,14 +156,26 @@ export async function attentionJob(ctx: AppContext, days: number): Promise<Atten
   const started = performance.now();
   const now = ctx.clock.now();
   const entries = await ctx.store.attention.since(ctx.space, Number.MIN_SAFE_INTEGER);
-  const topics = await ctx.store.derived.topicClusters(ctx.space, { minSize: 1, limit: Number.MAX_SAFE_INTEGER });
+  const hitIds = [...new Set(entries.filter((e) => e.layer === 'narrative').map((e) => e.itemId))];
+  // Cluster members are read only for narratives that were hit: the log is usually far smaller than the memory.
+  const topics =
+    hitIds.length > 0
+      ? await ctx.store.derived.topicClusters(ctx.space, { minSize: 1, limit: Number.MAX_SAFE_INTEGER })
+      : [];
+  const topicNames =
+    hitIds.length > 0 ? topics.map((c) => c.name) : await ctx.store.script.topicClusterNames(ctx.space);
   const topicOf = labelByTopicCluster(topics);
   const { clusters: softClusters } = await ctx.store.script.softClusterModel(ctx.space);
   const softName = new Map(softClusters.map((c) => [c.id, c.name]));
   const nearest = new Map<number, { clusterId: number; distance: number }>();
-  for (const m of await ctx.store.script.softClusterMemberships(ctx.space)) {
+  const memberships =
+    hitIds.length > 0 && softClusters.length > 0
+      ? await ctx.store.script.softClusterMemberships(ctx.space, { narrativeIds: hitIds })
+      : [];
+  for (const m of memberships) {
     const cur = nearest.get(m.narrativeId);
-    if (!cur || m.distance < cur.distance || (m.distance === cur.distance && m.clusterId < cur.clusterId)) nearest.set(m.narrativeId, m);
+    if (!cur || m.distance < cur.distance || (m.distance === cur.distance && m.clusterId < cur.clusterId))
+      nearest.set(m.narrativeId, m);
   }
   const softOf = (id: number) => {
     const m = nearest.get(id);
@@ -173,14 +205,24 @@ export async function attentionJob(ctx: AppContext, days: number): Promise<Atten
     ),
   );
   const heat = attentionHeatmap(
-    entries.map((e) => ({ narrativeId: e.layer === 'narrative' ? e.itemId : null, sim: e.sim, source: e.source, at: e.at, cluster: e.cluster })),
-    { now, days, clusters: topics.length > 0 ? topics.map((t) => t.name) : softClusters.map((c) => c.name), clusterOf },
+    entries.map((e) => ({
+      narrativeId: e.layer === 'narrative' ? e.itemId : null,
+      sim: e.sim,
+      source: e.source,
+      at: e.at,
+      cluster: e.cluster,
+    })),
+    { now, days, clusters: topicNames.length > 0 ? topicNames : softClusters.map((c) => c.name), clusterOf },
   );
   return {
     job: 'attention',
     events: entries.length,
     labels: stats.size,
-    heatmap: { ...heat, neverLit: heat.neverLit.slice(0, NEVER_LIT_CAP), neverLitCount: heat.neverLit.length },
+    heatmap: {
+      ...heat,
+      neverLit: heat.neverLit.slice(0, NEVER_LIT_CAP),
+      neverLitCount: heat.neverLit.length,
+    },
     markdown: renderHeatmapMarkdown(heat, NEVER_LIT_CAP),
     ms: elapsed(started),
   };

@@ -5,13 +5,37 @@
  */
 import { TidepoolError } from '../core/errors.js';
 import type { AppContext } from './app-context.js';
-import { attentionJob, softClustersJob, topicsJob, type AttentionResult, type SoftClustersResult, type TopicsResult } from './script-cluster-jobs.js';
-import { backfillLinksJob, entityGraphJob, normalizeJob, recurrenceJob, type BackfillLinksResult, type EntityGraphResult, type WeightJobResult } from './script-narrative-jobs.js';
+import {
+  attentionJob,
+  softClustersJob,
+  topicsJob,
+  type AttentionResult,
+  type SoftClustersResult,
+  type TopicsResult,
+} from './script-cluster-jobs.js';
+import {
+  backfillLinksJob,
+  entityGraphJob,
+  normalizeJob,
+  recurrenceJob,
+  type BackfillLinksResult,
+  type EntityGraphResult,
+  type WeightJobResult,
+} from './script-narrative-jobs.js';
 import { createScriptRun, type ScriptRun } from './script-run.js';
 import { scanJob, type ScanResult } from './script-scan-job.js';
 
 /** The jobs, in the order `script all` runs them (the issue's order: clusters first, so attention can label by them). */
-export const SCRIPT_JOBS = ['topics', 'soft-clusters', 'attention', 'entity-graph', 'recurrence', 'normalize', 'scan', 'backfill-links'] as const;
+export const SCRIPT_JOBS = [
+  'topics',
+  'soft-clusters',
+  'attention',
+  'entity-graph',
+  'recurrence',
+  'normalize',
+  'scan',
+  'backfill-links',
+] as const;
 /** One script job. */
 export type ScriptJob = (typeof SCRIPT_JOBS)[number];
 
@@ -36,7 +60,8 @@ export type ScriptJobResult =
   | BackfillLinksResult;
 
 /** One job's outcome within `script all`: its result, or the error that stopped it (the others still run). */
-export type ScriptAllEntry = { job: ScriptJob; ok: true; result: ScriptJobResult } | { job: ScriptJob; ok: false; error: string };
+export type ScriptAllEntry =
+  { job: ScriptJob; ok: true; result: ScriptJobResult } | { job: ScriptJob; ok: false; error: string };
 
 /** What `script all` did. */
 export interface ScriptAllResult {
@@ -51,7 +76,12 @@ export function isScriptJob(name: string): name is ScriptJob {
 }
 
 /** Runs one job. `run` shares keyword extraction between the jobs of one `script all`. */
-export async function runScriptJob(ctx: AppContext, job: ScriptJob, opts: ScriptJobOptions = {}, run: ScriptRun = createScriptRun()): Promise<ScriptJobResult> {
+export async function runScriptJob(
+  ctx: AppContext,
+  job: ScriptJob,
+  opts: ScriptJobOptions = {},
+  run: ScriptRun = createScriptRun(),
+): Promise<ScriptJobResult> {
   switch (job) {
     case 'topics':
       return topicsJob(ctx, run, opts.merge ?? false);
@@ -70,7 +100,11 @@ export async function runScriptJob(ctx: AppContext, job: ScriptJob, opts: Script
     case 'backfill-links':
       return backfillLinksJob(ctx, run);
     default:
-      throw new TidepoolError('invalid_input', `unknown script job "${String(job)}"; jobs: ${SCRIPT_JOBS.join(', ')}, all`, { field: 'job' });
+      throw new TidepoolError(
+        'invalid_input',
+        `unknown script job "${String(job)}"; jobs: ${SCRIPT_JOBS.join(', ')}, all`,
+        { field: 'job' },
+      );
   }
 }
 
@@ -78,7 +112,11 @@ export async function runScriptJob(ctx: AppContext, job: ScriptJob, opts: Script
  * Runs every job in order. A failing job is reported and the next one still runs: the jobs rebuild independent
  * tables, so one bad input must not leave the others stale.
  */
-export async function runAllScriptJobs(ctx: AppContext, opts: ScriptJobOptions = {}, onJob?: (entry: ScriptAllEntry) => void): Promise<ScriptAllResult> {
+export async function runAllScriptJobs(
+  ctx: AppContext,
+  opts: ScriptJobOptions = {},
+  onJob?: (entry: ScriptAllEntry) => void,
+): Promise<ScriptAllResult> {
   const started = performance.now();
   const run = createScriptRun();
   const jobs: ScriptAllEntry[] = [];

@@ -1,8 +1,13 @@
 /** Script jobs over narratives: the entity graph, recurrence refresh, weight normalisation and source_links backfill. */
 import { backfillSourceLinks, BACKFILL_DEFAULTS } from '../script/backfill-links.js';
 import { buildEntityGraph, topNodes, type GraphNode } from '../script/entity-graph.js';
-import { normalizeWeights, refreshRecurrence, type WeightedDoc, type WeightUpdate } from '../script/recurrence-refresh.js';
-import type { ScriptNarrativeRow } from '../store/port.js';
+import {
+  normalizeWeights,
+  refreshRecurrence,
+  type WeightedDoc,
+  type WeightUpdate,
+} from '../script/recurrence-refresh.js';
+import { ANTI_INFLATION } from '../script/weight-policy.js';
 import type { AppContext } from './app-context.js';
 import { elapsed } from './script-cluster-jobs.js';
 import type { ScriptRun } from './script-run.js';
@@ -22,8 +27,8 @@ export interface EntityGraphResult {
 /** Rebuilds graph_nodes, graph_edges and graph_cooccur from every narrative's `entities_role` (SEEDS §1.7). */
 export async function entityGraphJob(ctx: AppContext): Promise<EntityGraphResult> {
   const started = performance.now();
-  const narratives = await ctx.store.script.narratives(ctx.space);
-  const graph = buildEntityGraph(narratives.map((n) => ({ id: n.id, entitiesRole: n.entitiesRole, createdAt: n.createdAt })));
+  const narratives = await ctx.store.script.narrativeRoles(ctx.space);
+  const graph = buildEntityGraph(narratives);
   await ctx.store.transaction((tx) => tx.script.replaceEntityGraph(ctx.space, graph));
   return {
     job: 'entity-graph',
@@ -46,7 +51,8 @@ export interface WeightBands {
 /** What `script recurrence` or `script normalize` changed, and the weight bands afterwards. */
 export interface WeightJobResult {
   job: 'recurrence' | 'normalize';
-  narratives: number;
+  /** Narratives read: the tagged ones (recurrence) or the newest 50 (normalize). */
+  read: number;
   /** Narratives whose recurrence (recurrence job) or weight (normalize job) was rewritten. */
   changed: number;
   bands: WeightBands;
@@ -58,44 +64,43 @@ export interface WeightJobResult {
  * write time uses (SEEDS §1.5.2, BUG T-2), and its weight from its four scores where the recurrence changed.
  */
 export async function recurrenceJob(ctx: AppContext): Promise<WeightJobResult> {
-  return weightJob(ctx, 'recurrence', refreshRecurrence);
+  // Untagged narratives have nothing to measure (SEEDS §1.5.2) and are left as they are.
+  return weightJob(
+    ctx,
+    'recurrence',
+    () => ctx.store.script.narrativeScores(ctx.space, { tagged: true }),
+    refreshRecurrence,
+  );
 }
 
 /** Nightly anti-inflation: the newest 50 weights rescaled to average 0.6 when their average exceeds 0.7 (SEEDS §1.5.1). */
 export async function normalizeJob(ctx: AppContext): Promise<WeightJobResult> {
-  return weightJob(ctx, 'normalize', (docs) => normalizeWeights(docs));
+  const window = ANTI_INFLATION.nightlyWindow;
+  return weightJob(
+    ctx,
+    'normalize',
+    () => ctx.store.script.narrativeScores(ctx.space, { newest: window }),
+    (docs) => normalizeWeights(docs, window),
+  );
 }
 
 async function weightJob(
   ctx: AppContext,
   job: WeightJobResult['job'],
+  read: () => Promise<WeightedDoc[]>,
   plan: (docs: readonly WeightedDoc[]) => WeightUpdate[],
 ): Promise<WeightJobResult> {
   const started = performance.now();
-  const narratives = await ctx.store.script.narratives(ctx.space);
-  const updates = plan(narratives.map(weightedDoc));
+  const docs = await read();
+  const updates = plan(docs);
   await ctx.store.transaction((tx) => tx.script.updateScores(ctx.space, updates));
-  const weight = new Map(narratives.map((n) => [n.id, n.weight]));
-  for (const u of updates) if (u.weight !== undefined) weight.set(u.id, u.weight);
-  return { job, narratives: narratives.length, changed: updates.length, bands: weightBands(weight.values()), ms: elapsed(started) };
-}
-
-function weightedDoc(n: ScriptNarrativeRow): WeightedDoc {
   return {
-    id: n.id, tags: n.tags, importance: n.importance, emotional: n.emotional, recurrence: n.recurrence,
-    unresolved: n.unresolved, weight: n.weight, createdAt: n.createdAt,
+    job,
+    read: docs.length,
+    changed: updates.length,
+    bands: await ctx.store.script.weightBands(ctx.space),
+    ms: elapsed(started),
   };
-}
-
-/** Counts weights per band (SEEDS §1.5.1: high ≥ 0.7, mid ≥ 0.4, low below). */
-export function weightBands(weights: Iterable<number>): WeightBands {
-  const bands = { high: 0, mid: 0, low: 0 };
-  for (const w of weights) {
-    if (w >= 0.7) bands.high++;
-    else if (w >= 0.4) bands.mid++;
-    else bands.low++;
-  }
-  return bands;
 }
 
 /** What `script backfill-links` linked. */
@@ -116,17 +121,29 @@ export interface BackfillLinksResult {
  */
 export async function backfillLinksJob(ctx: AppContext, run: ScriptRun): Promise<BackfillLinksResult> {
   const started = performance.now();
-  const unlinked = (await ctx.store.script.narratives(ctx.space)).filter((n) => n.sourceLinks.length === 0);
+  const unlinked = await ctx.store.script.narrativeTexts(ctx.space, { unlinked: true });
   const windowMs = BACKFILL_DEFAULTS.windowMs;
-  const episodes = unlinked.length === 0
-    ? []
-    : await ctx.store.script.episodesInRanges(ctx.space, unlinked.map((n) => [n.createdAt - windowMs, n.createdAt + windowMs] as const));
+  const episodes =
+    unlinked.length === 0
+      ? []
+      : await ctx.store.script.episodesInRanges(
+          ctx.space,
+          unlinked.map((n) => [n.createdAt - windowMs, n.createdAt + windowMs] as const),
+        );
+  // Only narratives with an episode inside their window can be linked; the others need no keywords at all.
+  const times = episodes.map((e) => e.occurredAt).sort((a, b) => a - b);
+  const near = unlinked.filter((n) => hasTimeIn(times, n.createdAt - windowMs, n.createdAt + windowMs));
   const found = backfillSourceLinks(
-    unlinked.map((n) => ({ id: n.id, text: run.narrativeText(n), createdAt: n.createdAt, sourceLinks: n.sourceLinks })),
+    near.map((n) => ({ id: n.id, text: run.narrativeText(n), createdAt: n.createdAt, sourceLinks: [] })),
     episodes.map((e) => ({ id: e.id, content: e.content, createdAt: e.occurredAt })),
     { extract: run.extract, windowMs },
   );
-  const linked = await ctx.store.transaction((tx) => tx.script.fillSourceLinks(ctx.space, found.map((f) => ({ narrativeId: f.narrativeId, sourceLinks: f.sourceLinks }))));
+  const linked = await ctx.store.transaction((tx) =>
+    tx.script.fillSourceLinks(
+      ctx.space,
+      found.map((f) => ({ narrativeId: f.narrativeId, sourceLinks: f.sourceLinks })),
+    ),
+  );
   return {
     job: 'backfill-links',
     unlinked: unlinked.length,
@@ -134,4 +151,16 @@ export async function backfillLinksJob(ctx: AppContext, run: ScriptRun): Promise
     links: found.reduce((sum, f) => sum + f.sourceLinks.length, 0),
     ms: elapsed(started),
   };
+}
+
+/** True when the ascending `times` hold a value in [from, to]. */
+function hasTimeIn(times: readonly number[], from: number, to: number): boolean {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (times[mid]! < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < times.length && times[lo]! <= to;
 }

@@ -1,17 +1,17 @@
 /** State shared by the jobs of one script run: keyword extraction is the costliest step, so it runs once per text. */
-import type { Narrative } from '../core/types.js';
 import { createKeywordExtractor } from '../script/keywords.js';
 import { loadStopwords } from '../script/stopwords.js';
 import { topicText } from '../script/topic-clusters.js';
+import type { NarrativeTextRow } from '../store/port.js';
 
 /** One run of one or more script jobs. */
 export interface ScriptRun {
   /** Keywords of a text, memoised by the text. */
   extract(text: string): string[];
   /** Keywords of a narrative (content, gesture, context, cognition direction), memoised by that text. */
-  narrativeKeywords(n: Narrative): string[];
+  narrativeKeywords(n: NarrativeTextRow): string[];
   /** The text a narrative's keywords come from. */
-  narrativeText(n: Narrative): string;
+  narrativeText(n: NarrativeTextRow): string;
 }
 
 /** A fresh run; its caches live as long as the run. */
@@ -26,13 +26,14 @@ export function createScriptRun(): ScriptRun {
     }
     return kw;
   };
-  const narrativeText = (n: Narrative): string =>
+  const narrativeText = (n: NarrativeTextRow): string =>
     // `content` already joins gesture | context | moment | direction (SEEDS §1.4); a field it holds is not read twice.
     topicText({
       content: n.content,
       gesture: n.gesture && !n.content.includes(n.gesture) ? n.gesture : null,
       context: n.context && !n.content.includes(n.context) ? n.context : null,
-      cognitionDirection: n.cognitionDirection && !n.content.includes(n.cognitionDirection) ? n.cognitionDirection : null,
+      cognitionDirection:
+        n.cognitionDirection && !n.content.includes(n.cognitionDirection) ? n.cognitionDirection : null,
     });
   return {
     extract,

@@ -27,12 +27,26 @@ export interface ScanResult {
 export async function scanJob(ctx: AppContext, since?: number): Promise<ScanResult> {
   const started = performance.now();
   const reembedded = ctx.embedder ? await embedPending(ctx) : null;
-  const narratives = await ctx.store.script.narratives(ctx.space);
-  const from = since ?? (narratives.length > 0 ? narratives.reduce((m, n) => Math.max(m, n.createdAt), -Infinity) : null);
+  const narratives = await ctx.store.script.narrativeLinks(ctx.space);
+  const from =
+    since ??
+    (narratives.length > 0 ? narratives.reduce((m, n) => Math.max(m, n.createdAt), -Infinity) : null);
   const episodes = await ctx.store.script.episodesStoredAfter(ctx.space, from);
   const scan = scanUnindexed(
-    narratives.map((n) => ({ id: n.id, sourceLinks: n.sourceLinks, createdAt: n.createdAt, hasEmbedding: !n.embedPending })),
-    episodes.map((e) => ({ id: e.id, content: e.content, role: e.role, session: e.session, createdAt: e.occurredAt, hasEmbedding: true })),
+    narratives.map((n) => ({
+      id: n.id,
+      sourceLinks: n.sourceLinks,
+      createdAt: n.createdAt,
+      hasEmbedding: !n.embedPending,
+    })),
+    episodes.map((e) => ({
+      id: e.id,
+      content: e.content,
+      role: e.role,
+      session: e.session,
+      createdAt: e.occurredAt,
+      hasEmbedding: true,
+    })),
     // The store already applied `since` to storage time; the scan must not filter again by event time.
     { since: Number.MIN_SAFE_INTEGER },
   );

@@ -39,12 +39,22 @@ export async function storeTurns(
   let redacted = 0;
   opts.onProgress?.({ file, done: 0, total: records.length });
   for (let i = 0; i < records.length; i += batch) {
-    const part = records.slice(i, i + batch);
-    // Import stores durable episodes (DESIGN §6: what import stores never expires by age).
-    const r = await record(ctx, { turns: part }, { source: 'import', durable: true });
-    imported += r.ids.length;
-    skipped += r.skipped;
-    redacted += r.redacted;
+    const batchTurns = records.slice(i, i + batch);
+    // Refs already stored are dropped before record(): a re-import then costs a lookup, not a redaction and
+    // segmentation of every turn (the store would skip them anyway).
+    const known = await ctx.store.script.episodeIdsByRef(
+      ctx.space,
+      batchTurns.map((t) => t.ref!),
+    );
+    const part = batchTurns.filter((t) => !known.has(t.ref!));
+    skipped += batchTurns.length - part.length;
+    if (part.length > 0) {
+      // Import stores durable episodes (DESIGN §6: what import stores never expires by age).
+      const r = await record(ctx, { turns: part }, { source: 'import', durable: true });
+      imported += r.ids.length;
+      skipped += r.skipped;
+      redacted += r.redacted;
+    }
     opts.onProgress?.({ file, done: Math.min(records.length, i + batch), total: records.length });
   }
   return { turns: turns.length, imported, skipped, ignored: turns.length - records.length, redacted };
@@ -55,7 +65,12 @@ export function toRecordTurn(t: ImportedTurn, format: ImportFormat): RecordTurn 
   const content = clipBytes(t.content, MAX_TEXT_BYTES);
   if (!content.trim()) return undefined;
   const metaKind = typeof t.meta?.['kind'] === 'string' ? t.meta['kind'] : undefined;
-  const kind = metaKind && TURN_KINDS.has(metaKind) ? (metaKind as RecordTurn['kind']) : t.role === 'tool' ? 'tool_result' : 'turn';
+  const kind =
+    metaKind && TURN_KINDS.has(metaKind)
+      ? (metaKind as RecordTurn['kind'])
+      : t.role === 'tool'
+        ? 'tool_result'
+        : 'turn';
   const meta: Record<string, unknown> = { ...t.meta, format };
   if (content.length < t.content.length) meta['truncatedFrom'] = t.content.length;
   return {

@@ -10,7 +10,12 @@ const ROUTE = { top: 3, neighbours: 3 } as const;
  * then the clusters reached in one hop; inside a cluster, members nearest its centroid first. Clusters whose
  * centroid has another dimension than the query (built with another model) are not considered.
  */
-export async function routedNarratives(store: Store, space: string, query: Float32Array, limit: number): Promise<number[]> {
+export async function routedNarratives(
+  store: Store,
+  space: string,
+  query: Float32Array,
+  limit: number,
+): Promise<number[]> {
   const model = await store.script.softClusterModel(space);
   const clusters = model.clusters
     .filter((c) => c.centroid !== null && c.centroid.length === query.length)

@@ -509,8 +509,34 @@ export interface Store {
 
 // ---- Script layer rebuilds (issue 9). Appended; the Store interface is extended below. ----
 
-/** A narrative as the script jobs read it: the whole row plus whether its embedding still waits. */
-export interface ScriptNarrativeRow extends Narrative {
+/** A narrative's text fields, as keyword extraction reads them. */
+export interface NarrativeTextRow {
+  id: number;
+  content: string;
+  gesture: string | null;
+  context: string | null;
+  cognitionDirection: string | null;
+  weight: number;
+  createdAt: number;
+}
+
+/** A narrative's tags and scores, as the weight jobs read them. */
+export interface NarrativeScoreRow {
+  id: number;
+  tags: string[];
+  importance: number;
+  emotional: number;
+  recurrence: number;
+  unresolved: number;
+  weight: number;
+  createdAt: number;
+}
+
+/** A narrative's links and embedding state, as the Layer-0 scan reads them. */
+export interface NarrativeLinkRow {
+  id: number;
+  sourceLinks: number[];
+  createdAt: number;
   embedPending: boolean;
 }
 
@@ -567,8 +593,16 @@ export interface ScriptEpisodeRow {
  * tables and writes the new ones; callers run it inside `store.transaction` so a rebuild is all or nothing.
  */
 export interface ScriptStore {
-  /** Every narrative of the space, ascending id. */
-  narratives(space: string): Promise<ScriptNarrativeRow[]>;
+  /** Text fields of every narrative (only those without source_links when `unlinked`), ascending id. */
+  narrativeTexts(space: string, q?: { unlinked?: boolean }): Promise<NarrativeTextRow[]>;
+  /** `entities_role` of every narrative that has one, ascending id. */
+  narrativeRoles(space: string): Promise<Array<{ id: number; entitiesRole: string; createdAt: number }>>;
+  /** Tags and scores of every narrative (only tagged ones with `tagged`; only the `newest` n by creation), ascending id. */
+  narrativeScores(space: string, q?: { tagged?: boolean; newest?: number }): Promise<NarrativeScoreRow[]>;
+  /** source_links, creation time and embedding state of every narrative, ascending id. */
+  narrativeLinks(space: string): Promise<NarrativeLinkRow[]>;
+  /** Narratives per weight band (SEEDS §1.5.1: high ≥ 0.7, mid ≥ 0.4, low below). */
+  weightBands(space: string): Promise<{ high: number; mid: number; low: number }>;
   /** Models and dimensions of the space's narrative vectors, most vectors first. */
   narrativeVectorModels(space: string): Promise<Array<{ model: string; dim: number; count: number }>>;
   /** Narrative vectors of one model and dimension, ascending narrative id. */
@@ -580,8 +614,13 @@ export interface ScriptStore {
   replaceSoftClusters(space: string, build: SoftClusterWrite, at: number): Promise<number[]>;
   /** Stored soft clusters with centroids, and their adjacency by cluster id. */
   softClusterModel(space: string): Promise<{ clusters: SoftClusterModelRow[]; adjacency: Array<{ a: number; b: number; shared: number }> }>;
-  /** Every membership of the given clusters (all clusters when omitted), nearest first per cluster. */
-  softClusterMemberships(space: string, clusterIds?: readonly number[]): Promise<Array<{ clusterId: number; narrativeId: number; distance: number }>>;
+  /** Memberships, nearest first per cluster: all of them, or those of the given clusters or of the given narratives. */
+  softClusterMemberships(
+    space: string,
+    q?: { clusterIds?: readonly number[]; narrativeIds?: readonly number[] },
+  ): Promise<Array<{ clusterId: number; narrativeId: number; distance: number }>>;
+  /** Names of the stored topic clusters, largest first. */
+  topicClusterNames(space: string): Promise<string[]>;
   replaceAttentionStats(space: string, rows: readonly AttentionStatWrite[], clusterHits: ReadonlyArray<{ clusterId: number; hits: number }>): Promise<void>;
   replaceEntityGraph(space: string, graph: EntityGraphWrite): Promise<void>;
   /** Writes new recurrence and/or weight values; returns the rows changed. */

@@ -3,15 +3,16 @@ import type { Layer } from '../../core/types.js';
 import type {
   AttentionStatWrite,
   EntityGraphWrite,
+  NarrativeLinkRow,
+  NarrativeScoreRow,
+  NarrativeTextRow,
   ScriptEpisodeRow,
-  ScriptNarrativeRow,
   ScriptStore,
   SoftClusterModelRow,
   SoftClusterWrite,
   TopicClusterWrite,
 } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
-import { toNarrative } from './narrative-sql.js';
 import { bool, chunks, json, marks, num, toJson } from './sql-util.js';
 import { bytesToVector, vectorToBytes } from './vector-sql.js';
 
@@ -22,11 +23,19 @@ const TABLE: Record<Layer, string> = { episode: 'episodes', narrative: 'narrativ
 const PARAMS_PER_STATEMENT = 4000;
 
 /** Inserts `rows` into `table` with multi-row VALUES lists (one statement per batch). */
-async function insertRows(db: SqlDriver, table: string, cols: readonly string[], rows: readonly SqlValue[][]): Promise<void> {
+async function insertRows(
+  db: SqlDriver,
+  table: string,
+  cols: readonly string[],
+  rows: readonly SqlValue[][],
+): Promise<void> {
   const per = Math.max(1, Math.floor(PARAMS_PER_STATEMENT / cols.length));
   const tuple = `(${marks(cols.length)})`;
   for (const part of chunks(rows, per)) {
-    await db.run(`INSERT INTO ${table} (${cols.join(', ')}) VALUES ${new Array(part.length).fill(tuple).join(', ')}`, part.flat());
+    await db.run(
+      `INSERT INTO ${table} (${cols.join(', ')}) VALUES ${new Array(part.length).fill(tuple).join(', ')}`,
+      part.flat(),
+    );
   }
 }
 
@@ -49,9 +58,90 @@ export class ScriptSql implements ScriptStore {
     this.#db = db;
   }
 
-  async narratives(space: string): Promise<ScriptNarrativeRow[]> {
-    const rows = await this.#db.all('SELECT * FROM narratives WHERE space = ? ORDER BY id', [space]);
-    return rows.map((r) => ({ ...toNarrative(r), embedPending: bool(r.embed_pending) ?? false }));
+  // Each read names only the columns its job needs: at 100,000 narratives a whole-row read costs seconds.
+  async narrativeTexts(space: string, q: { unlinked?: boolean } = {}): Promise<NarrativeTextRow[]> {
+    const rows = await this.#db.all(
+      `SELECT id, content, gesture, context, cognition_direction, weight, created_at FROM narratives WHERE space = ?
+       ${q.unlinked ? `AND source_links = '[]'` : ''} ORDER BY id`,
+      [space],
+    );
+    return rows.map((r) => ({
+      id: num(r.id),
+      content: String(r.content),
+      gesture: (r.gesture as string | null) ?? null,
+      context: (r.context as string | null) ?? null,
+      cognitionDirection: (r.cognition_direction as string | null) ?? null,
+      weight: num(r.weight),
+      createdAt: num(r.created_at),
+    }));
+  }
+
+  async narrativeRoles(
+    space: string,
+  ): Promise<Array<{ id: number; entitiesRole: string; createdAt: number }>> {
+    const rows = await this.#db.all(
+      `SELECT id, entities_role, created_at FROM narratives WHERE space = ? AND entities_role IS NOT NULL AND entities_role <> ''
+       ORDER BY id`,
+      [space],
+    );
+    return rows.map((r) => ({
+      id: num(r.id),
+      entitiesRole: String(r.entities_role),
+      createdAt: num(r.created_at),
+    }));
+  }
+
+  async narrativeScores(
+    space: string,
+    q: { tagged?: boolean; newest?: number } = {},
+  ): Promise<NarrativeScoreRow[]> {
+    const cols = 'id, tags, importance, emotional, recurrence, unresolved, weight, created_at';
+    const tagged = q.tagged ? ` AND tags <> '[]'` : '';
+    const rows =
+      q.newest === undefined
+        ? await this.#db.all(`SELECT ${cols} FROM narratives WHERE space = ?${tagged} ORDER BY id`, [space])
+        : await this.#db.all(
+            `SELECT ${cols} FROM narratives WHERE space = ?${tagged} ORDER BY created_at DESC, id DESC LIMIT ?`,
+            [space, q.newest],
+          );
+    return rows
+      .map((r) => ({
+        id: num(r.id),
+        tags: json<string[]>(r.tags, []),
+        importance: num(r.importance),
+        emotional: num(r.emotional),
+        recurrence: num(r.recurrence),
+        unresolved: num(r.unresolved),
+        weight: num(r.weight),
+        createdAt: num(r.created_at),
+      }))
+      .sort((a, b) => a.id - b.id);
+  }
+
+  async narrativeLinks(space: string): Promise<NarrativeLinkRow[]> {
+    const rows = await this.#db.all(
+      'SELECT id, source_links, created_at, embed_pending FROM narratives WHERE space = ? ORDER BY id',
+      [space],
+    );
+    return rows.map((r) => ({
+      id: num(r.id),
+      sourceLinks:
+        r.source_links === '[]'
+          ? []
+          : json<unknown[]>(r.source_links, []).map(Number).filter(Number.isFinite),
+      createdAt: num(r.created_at),
+      embedPending: bool(r.embed_pending) ?? false,
+    }));
+  }
+
+  async weightBands(space: string): Promise<{ high: number; mid: number; low: number }> {
+    const r = await this.#db.get<{ high: unknown; mid: unknown; low: unknown }>(
+      `SELECT SUM(CASE WHEN weight >= 0.7 THEN 1 ELSE 0 END) AS high,
+         SUM(CASE WHEN weight >= 0.4 AND weight < 0.7 THEN 1 ELSE 0 END) AS mid,
+         SUM(CASE WHEN weight < 0.4 THEN 1 ELSE 0 END) AS low FROM narratives WHERE space = ?`,
+      [space],
+    );
+    return { high: num(r?.high ?? 0), mid: num(r?.mid ?? 0), low: num(r?.low ?? 0) };
   }
 
   async narrativeVectorModels(space: string): Promise<Array<{ model: string; dim: number; count: number }>> {
@@ -63,7 +153,11 @@ export class ScriptSql implements ScriptStore {
     return rows.map((r) => ({ model: String(r.model), dim: num(r.dim), count: num(r.n) }));
   }
 
-  async narrativeVectors(space: string, model: string, dim: number): Promise<Array<{ id: number; vector: Float32Array }>> {
+  async narrativeVectors(
+    space: string,
+    model: string,
+    dim: number,
+  ): Promise<Array<{ id: number; vector: Float32Array }>> {
     // Only vectors of narratives that still exist: a deleted narrative's vector is no member of any cluster.
     const rows = await this.#db.all<{ item_id: unknown; vector: Uint8Array }>(
       `SELECT e.item_id, e.vector FROM embeddings e JOIN narratives n ON n.id = e.item_id AND n.space = e.space
@@ -79,7 +173,15 @@ export class ScriptSql implements ScriptStore {
       this.#db,
       'topic_clusters',
       ['space', 'name', 'keywords', 'size', 'narrative_ids', 'last_active', 'avg_weight'],
-      rows.map((c) => [space, c.name, toJson(c.keywords), c.size, toJson(c.narrativeIds), c.lastActive, c.avgWeight]),
+      rows.map((c) => [
+        space,
+        c.name,
+        toJson(c.keywords),
+        c.size,
+        toJson(c.narrativeIds),
+        c.lastActive,
+        c.avgWeight,
+      ]),
     );
   }
 
@@ -128,7 +230,12 @@ export class ScriptSql implements ScriptStore {
     return ids;
   }
 
-  async softClusterModel(space: string): Promise<{ clusters: SoftClusterModelRow[]; adjacency: Array<{ a: number; b: number; shared: number }> }> {
+  async softClusterModel(
+    space: string,
+  ): Promise<{
+    clusters: SoftClusterModelRow[];
+    adjacency: Array<{ a: number; b: number; shared: number }>;
+  }> {
     const clusters = await this.#db.all<{ id: unknown; name: string; centroid: Uint8Array | null }>(
       'SELECT id, name, centroid FROM emb_clusters WHERE space = ? ORDER BY id',
       [space],
@@ -138,25 +245,59 @@ export class ScriptSql implements ScriptStore {
       [space],
     );
     return {
-      clusters: clusters.map((c) => ({ id: num(c.id), name: String(c.name), centroid: c.centroid ? bytesToVector(c.centroid) : null })),
-      adjacency: adjacency.map((e) => ({ a: num(e.cluster_a), b: num(e.cluster_b), shared: num(e.shared_count) })),
+      clusters: clusters.map((c) => ({
+        id: num(c.id),
+        name: String(c.name),
+        centroid: c.centroid ? bytesToVector(c.centroid) : null,
+      })),
+      adjacency: adjacency.map((e) => ({
+        a: num(e.cluster_a),
+        b: num(e.cluster_b),
+        shared: num(e.shared_count),
+      })),
     };
   }
 
-  async softClusterMemberships(space: string, clusterIds?: readonly number[]): Promise<Array<{ clusterId: number; narrativeId: number; distance: number }>> {
+  async softClusterMemberships(
+    space: string,
+    q: { clusterIds?: readonly number[]; narrativeIds?: readonly number[] } = {},
+  ): Promise<Array<{ clusterId: number; narrativeId: number; distance: number }>> {
     const sql = 'SELECT cluster_id, narrative_id, distance FROM emb_cluster_members WHERE space = ?';
     const order = ' ORDER BY cluster_id, distance, narrative_id';
-    const parts = clusterIds === undefined ? [undefined] : chunks(clusterIds);
-    const out: Array<{ clusterId: number; narrativeId: number; distance: number }> = [];
-    for (const part of parts) {
-      if (part && part.length === 0) continue;
-      const rows = await this.#db.all<{ cluster_id: unknown; narrative_id: unknown; distance: unknown }>(
-        part ? `${sql} AND cluster_id IN (${marks(part.length)})${order}` : `${sql}${order}`,
-        part ? [space, ...part] : [space],
-      );
-      for (const r of rows) out.push({ clusterId: num(r.cluster_id), narrativeId: num(r.narrative_id), distance: num(r.distance) });
-    }
-    return out;
+    const [column, ids] = q.clusterIds
+      ? ['cluster_id', q.clusterIds]
+      : q.narrativeIds
+        ? ['narrative_id', q.narrativeIds]
+        : [undefined, undefined];
+    const rows: Array<{ cluster_id: unknown; narrative_id: unknown; distance: unknown }> = [];
+    if (!column || !ids) rows.push(...(await this.#db.all<(typeof rows)[number]>(`${sql}${order}`, [space])));
+    else
+      for (const part of chunks(ids))
+        rows.push(
+          ...(await this.#db.all<(typeof rows)[number]>(
+            `${sql} AND ${column} IN (${marks(part.length)})${order}`,
+            [space, ...part],
+          )),
+        );
+    const out = rows.map((r) => ({
+      clusterId: num(r.cluster_id),
+      narrativeId: num(r.narrative_id),
+      distance: num(r.distance),
+    }));
+    // Chunked reads come back chunk by chunk; one order for every caller.
+    return column
+      ? out.sort(
+          (x, y) => x.clusterId - y.clusterId || x.distance - y.distance || x.narrativeId - y.narrativeId,
+        )
+      : out;
+  }
+
+  async topicClusterNames(space: string): Promise<string[]> {
+    const rows = await this.#db.all<{ name: string }>(
+      'SELECT name FROM topic_clusters WHERE space = ? ORDER BY size DESC, name ASC',
+      [space],
+    );
+    return rows.map((r) => String(r.name));
   }
 
   async replaceAttentionStats(
@@ -173,12 +314,17 @@ export class ScriptSql implements ScriptStore {
     );
     await this.#db.run('UPDATE emb_clusters SET total_hits = 0 WHERE space = ?', [space]);
     for (const c of clusterHits) {
-      await this.#db.run('UPDATE emb_clusters SET total_hits = ? WHERE space = ? AND id = ?', [c.hits, space, c.clusterId]);
+      await this.#db.run('UPDATE emb_clusters SET total_hits = ? WHERE space = ? AND id = ?', [
+        c.hits,
+        space,
+        c.clusterId,
+      ]);
     }
   }
 
   async replaceEntityGraph(space: string, graph: EntityGraphWrite): Promise<void> {
-    for (const t of ['graph_nodes', 'graph_edges', 'graph_cooccur']) await this.#db.run(`DELETE FROM ${t} WHERE space = ?`, [space]);
+    for (const t of ['graph_nodes', 'graph_edges', 'graph_cooccur'])
+      await this.#db.run(`DELETE FROM ${t} WHERE space = ?`, [space]);
     await insertRows(
       this.#db,
       'graph_nodes',
@@ -190,7 +336,15 @@ export class ScriptSql implements ScriptStore {
       'graph_edges',
       ['space', 'entity_a', 'entity_b', 'narrative_id', 'role_a', 'role_b', 'created_at'],
       // An empty role is stored as NULL: the narrative named the entity without a role.
-      graph.edges.map((e) => [space, e.entityA, e.entityB, e.narrativeId, e.roleA || null, e.roleB || null, e.createdAt]),
+      graph.edges.map((e) => [
+        space,
+        e.entityA,
+        e.entityB,
+        e.narrativeId,
+        e.roleA || null,
+        e.roleB || null,
+        e.createdAt,
+      ]),
     );
     await insertRows(
       this.#db,
@@ -200,19 +354,37 @@ export class ScriptSql implements ScriptStore {
     );
   }
 
-  async updateScores(space: string, rows: ReadonlyArray<{ id: number; recurrence?: number; weight?: number }>): Promise<number> {
-    let changed = 0;
+  async updateScores(
+    space: string,
+    rows: ReadonlyArray<{ id: number; recurrence?: number; weight?: number }>,
+  ): Promise<number> {
+    // Rows sharing the same new values are written by one statement: a first refresh over 100,000 narratives
+    // takes a few hundred statements instead of 100,000 (scores are 1-5, so few value pairs exist).
+    const groups = new Map<string, { recurrence: number | null; weight: number | null; ids: number[] }>();
     for (const r of rows) {
-      const res = await this.#db.run(
-        'UPDATE narratives SET recurrence = COALESCE(?, recurrence), weight = COALESCE(?, weight) WHERE space = ? AND id = ?',
-        [r.recurrence ?? null, r.weight ?? null, space, r.id],
-      );
-      changed += res.changes;
+      const key = `${r.recurrence ?? ''}|${r.weight ?? ''}`;
+      const g = groups.get(key) ?? { recurrence: r.recurrence ?? null, weight: r.weight ?? null, ids: [] };
+      g.ids.push(r.id);
+      groups.set(key, g);
+    }
+    let changed = 0;
+    for (const g of groups.values()) {
+      for (const part of chunks(g.ids)) {
+        const res = await this.#db.run(
+          `UPDATE narratives SET recurrence = COALESCE(?, recurrence), weight = COALESCE(?, weight)
+           WHERE space = ? AND id IN (${marks(part.length)})`,
+          [g.recurrence, g.weight, space, ...part],
+        );
+        changed += res.changes;
+      }
     }
     return changed;
   }
 
-  async fillSourceLinks(space: string, rows: ReadonlyArray<{ narrativeId: number; sourceLinks: readonly number[] }>): Promise<number> {
+  async fillSourceLinks(
+    space: string,
+    rows: ReadonlyArray<{ narrativeId: number; sourceLinks: readonly number[] }>,
+  ): Promise<number> {
     let changed = 0;
     for (const r of rows) {
       const res = await this.#db.run(
@@ -233,7 +405,10 @@ export class ScriptSql implements ScriptStore {
     return rows.map(toEpisodeRow);
   }
 
-  async episodesInRanges(space: string, ranges: ReadonlyArray<readonly [number, number]>): Promise<ScriptEpisodeRow[]> {
+  async episodesInRanges(
+    space: string,
+    ranges: ReadonlyArray<readonly [number, number]>,
+  ): Promise<ScriptEpisodeRow[]> {
     const out: ScriptEpisodeRow[] = [];
     for (const [from, to] of mergeRanges(ranges)) {
       const rows = await this.#db.all(
@@ -245,8 +420,15 @@ export class ScriptSql implements ScriptStore {
     return out;
   }
 
-  async pendingEmbeddings(space: string, layer: Layer, limit: number): Promise<{ count: number; ids: number[] }> {
-    const n = await this.#db.get<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${TABLE[layer]} WHERE space = ? AND embed_pending = 1`, [space]);
+  async pendingEmbeddings(
+    space: string,
+    layer: Layer,
+    limit: number,
+  ): Promise<{ count: number; ids: number[] }> {
+    const n = await this.#db.get<{ n: unknown }>(
+      `SELECT COUNT(*) AS n FROM ${TABLE[layer]} WHERE space = ? AND embed_pending = 1`,
+      [space],
+    );
     const rows = await this.#db.all<{ id: unknown }>(
       `SELECT id FROM ${TABLE[layer]} WHERE space = ? AND embed_pending = 1 ORDER BY id LIMIT ?`,
       [space, limit],
@@ -267,7 +449,10 @@ export class ScriptSql implements ScriptStore {
   }
 
   async getState(space: string, key: string): Promise<unknown> {
-    const r = await this.#db.get<{ value: string }>('SELECT value FROM job_state WHERE space = ? AND job = ?', [space, key]);
+    const r = await this.#db.get<{ value: string }>(
+      'SELECT value FROM job_state WHERE space = ? AND job = ?',
+      [space, key],
+    );
     return r ? json<unknown>(r.value, undefined) : undefined;
   }
 

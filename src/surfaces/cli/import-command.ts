@@ -11,12 +11,18 @@ export function registerImportCommand(program: Command, deps: CliDeps): void {
   withCommon(
     program
       .command('import')
-      .description('import session transcripts or a Tideline database; importing the same file again adds nothing')
+      .description(
+        'import session transcripts or a Tideline database; importing the same file again adds nothing',
+      )
       .argument('<files...>', 'transcript files (.jsonl, .json, .md) or Tideline .db files')
       .option('--format <format>', `${IMPORT_FORMAT_NAMES.join(' | ')}`, 'auto'),
   ).action(async (files: string[], o: CommonOptions & { format: string }) => {
     if (!IMPORT_FORMAT_NAMES.includes(o.format)) {
-      throw new TidepoolError('invalid_input', `--format must be one of ${IMPORT_FORMAT_NAMES.join(', ')}, got "${o.format}"`, { field: 'format' });
+      throw new TidepoolError(
+        'invalid_input',
+        `--format must be one of ${IMPORT_FORMAT_NAMES.join(', ')}, got "${o.format}"`,
+        { field: 'format' },
+      );
     }
     const bar = createProgressBar(deps.stderr);
     const results: ImportFileResult[] = [];
@@ -25,7 +31,12 @@ export function registerImportCommand(program: Command, deps: CliDeps): void {
         let r: ImportFileResult;
         try {
           r = await m.importFile(
-            { path, readHead: (n) => readHead(path, n), readAll: () => readFile(path), format: o.format as 'auto' },
+            {
+              path,
+              readHead: (n) => readHead(path, n),
+              readAll: () => readFile(path),
+              format: o.format as 'auto',
+            },
             { onProgress: (p) => bar.update(p.done, p.total, p.file) },
           );
         } catch (e) {

@@ -26,7 +26,9 @@ export function createProgressBar(stream: NodeJS.WritableStream & { isTTY?: bool
       last = key;
       const filled = Math.round(share * WIDTH);
       const bar = `${'█'.repeat(filled)}${'░'.repeat(WIDTH - filled)}`;
-      stream.write(`\r\u001b[2K${bar} ${String(Math.floor(share * 100)).padStart(3)}% ${done.toLocaleString('en')}/${total.toLocaleString('en')} ${label}`);
+      stream.write(
+        `\r\u001b[2K${bar} ${String(Math.floor(share * 100)).padStart(3)}% ${done.toLocaleString('en')}/${total.toLocaleString('en')} ${label}`,
+      );
       drawn = true;
     },
     finish() {

@@ -1,6 +1,12 @@
 /** `tidepool script <job>`: one deterministic script-layer job, or `all` of them in order. */
 import type { Command } from 'commander';
-import { isScriptJob, SCRIPT_JOBS, type ScriptAllEntry, type ScriptJobOptions, type ScriptJobResult } from '../../app/script-jobs.js';
+import {
+  isScriptJob,
+  SCRIPT_JOBS,
+  type ScriptAllEntry,
+  type ScriptJobOptions,
+  type ScriptJobResult,
+} from '../../app/script-jobs.js';
 import { parseTime } from '../../core/schemas.js';
 import { TidepoolError } from '../../core/errors.js';
 import { intOption, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
@@ -12,25 +18,39 @@ export function registerScriptCommand(program: Command, deps: CliDeps): void {
   withCommon(
     program
       .command('script')
-      .description(`run a script-layer job (${SCRIPT_JOBS.join(', ')}) or all of them in order; safe to run any time`)
+      .description(
+        `run a script-layer job (${SCRIPT_JOBS.join(', ')}) or all of them in order; safe to run any time`,
+      )
       .argument('<job>', `${SCRIPT_JOBS.join(' | ')} | all`)
-      .option('--merge', 'topics: join words whose narratives overlap (Jaccard ≥ 0.7); best past ~1,000 narratives')
+      .option(
+        '--merge',
+        'topics: join words whose narratives overlap (Jaccard ≥ 0.7); best past ~1,000 narratives',
+      )
       .option('--days <n>', 'attention: heatmap period in days', '7')
       .option('--since <time>', 'scan: read episodes stored after this time (default: the newest narrative)'),
   ).action(async (job: string, o: ScriptOptions) => {
     if (job !== 'all' && !isScriptJob(job)) {
-      throw new TidepoolError('invalid_input', `unknown job "${job}"; jobs: ${SCRIPT_JOBS.join(', ')}, all`, { field: 'job' });
+      throw new TidepoolError('invalid_input', `unknown job "${job}"; jobs: ${SCRIPT_JOBS.join(', ')}, all`, {
+        field: 'job',
+      });
     }
     const opts: ScriptJobOptions = { merge: o.merge ?? false, days: intOption('days', o.days) ?? 7 };
     if (o.since !== undefined) {
       const since = /^\d+$/.test(o.since) ? Number(o.since) : parseTime(o.since);
-      if (since === undefined) throw new TidepoolError('invalid_input', `--since is not a time: "${o.since}"`, { field: 'since' });
+      if (since === undefined)
+        throw new TidepoolError('invalid_input', `--since is not a time: "${o.since}"`, { field: 'since' });
       opts.since = since;
     }
     await withMemory(deps, o, async (m) => {
       if (job !== 'all') {
         const r = await m.script(job as ScriptAllEntry['job'], opts);
-        print(deps, o, r, () => (r.job === 'scan' ? r.markdown : r.job === 'attention' ? `${summary(r)}\n\n${r.markdown}` : summary(r)));
+        print(deps, o, r, () =>
+          r.job === 'scan'
+            ? r.markdown
+            : r.job === 'attention'
+              ? `${summary(r)}\n\n${r.markdown}`
+              : summary(r),
+        );
         return;
       }
       // Human mode prints each job as it finishes, so a long night shows where it is.
@@ -53,7 +73,15 @@ function compact(e: ScriptAllEntry): ScriptAllEntry | Record<string, unknown> {
   return {
     job: e.job,
     ok: true,
-    result: { job: 'scan', reembedded, ms, trackA: scan.trackA, trackB: { ...scan.trackB, chunks: scan.trackB.chunks.length }, trackC: scan.trackC, trackD: scan.trackD },
+    result: {
+      job: 'scan',
+      reembedded,
+      ms,
+      trackA: scan.trackA,
+      trackB: { ...scan.trackB, chunks: scan.trackB.chunks.length },
+      trackC: scan.trackC,
+      trackD: scan.trackD,
+    },
   };
 }
 
@@ -79,7 +107,7 @@ export function summary(r: ScriptJobResult): string {
       ].join('\n');
     case 'recurrence':
     case 'normalize':
-      return `${r.job}: ${r.changed} of ${r.narratives} narratives changed; weights high ${r.bands.high}, mid ${r.bands.mid}, low ${r.bands.low}`;
+      return `${r.job}: ${r.changed} of ${r.read} narratives read changed; weights high ${r.bands.high}, mid ${r.bands.mid}, low ${r.bands.low}`;
     case 'scan': {
       const s = r.scan;
       return `scan: A ${s.trackA.count} narratives without source_links, B ${s.trackB.chunks.length} chunks (${s.trackB.turnCount} turns) to solidify, C ${s.trackC.count} narratives and D ${s.trackD.count} episodes awaiting embeddings`;

@@ -1,0 +1,301 @@
+/**
+ * Script-layer benchmark (issue 9): `script all` over N synthetic narratives with 384-d vectors, and importing N
+ * turns from a generated Claude Code transcript. Targets on the 2-core dev machine: 100,000 narratives under 60 s,
+ * 100,000 turns under 30 s.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { narrativeIndexText } from '../app/index-text.js';
+import type { ScriptAllEntry } from '../app/script-jobs.js';
+import type { Tidepool } from '../app/tidepool.js';
+import { openMemory } from '../boot/open-memory.js';
+import { FixedClock } from '../core/clock.js';
+import { computeWeight } from '../script/weight-policy.js';
+import { describeMachine, formatMachine, type MachineInfo } from './machine-info.js';
+import { hashEmbedding, HASH_EMBEDDING_DIMS } from './scale/hash-embedding.js';
+import { createRng, zipfSampler, type Rng } from './scale/seeded-rng.js';
+import { syntheticEpisodes, syntheticLine } from './scale/synthetic-episodes.js';
+import { PEOPLE, ZH } from './scale/vocabulary.js';
+
+/** Options of {@link runScriptBench}. */
+export interface ScriptBenchOptions {
+  /** Narratives for `script all` (default 100,000). */
+  narratives?: number;
+  /** Turns for the import (default: as many as narratives). */
+  turns?: number;
+  seed?: number;
+  onProgress?: (line: string) => void;
+}
+
+/** What the benchmark measured; times in milliseconds. */
+export interface ScriptBenchReport {
+  machine: MachineInfo;
+  narratives: number;
+  dims: number;
+  /** Building the synthetic memory (not part of the target). */
+  setupMs: number;
+  scriptAllMs: number;
+  /** CPU time of the process during `script all` (user + system): the figure a busy shared machine distorts least. */
+  scriptAllCpuMs: number;
+  jobs: Array<{ job: string; ok: boolean; ms: number | null; error?: string }>;
+  turns: number;
+  importMs: number;
+  importCpuMs: number;
+  imported: number;
+  /** A second import of the same file (every turn skipped). */
+  reimportMs: number;
+}
+
+const T0 = Date.UTC(2025, 0, 1);
+const TAGS = [
+  'sync',
+  'deploy',
+  'database',
+  'review',
+  'family',
+  'health',
+  'travel',
+  'music',
+  '调试',
+  '数据库',
+  '家人',
+  '旅行',
+];
+const ROLES = ['判断', '执行', '审查', 'lead', 'helper', 'reviewer'];
+
+/** Runs both measurements in fresh temp memories and returns the numbers. */
+export async function runScriptBench(opts: ScriptBenchOptions = {}): Promise<ScriptBenchReport> {
+  const n = opts.narratives ?? 100_000;
+  const turns = opts.turns ?? n;
+  const seed = opts.seed ?? 7;
+  const log = opts.onProgress ?? (() => {});
+  const dir = mkdtempSync(join(tmpdir(), 'tidepool-script-bench-'));
+  try {
+    const clock = new FixedClock(T0 + 400 * 86_400_000);
+    const memory = await openMemory({
+      path: join(dir, 'script.db'),
+      clock,
+      embedder: 'none',
+      warn: () => {},
+    });
+    let setupMs: number;
+    let scriptAllMs: number;
+    let scriptAllCpuMs: number;
+    let jobs: ScriptBenchReport['jobs'];
+    try {
+      const t = performance.now();
+      await fillNarratives(memory, n, createRng(seed), log);
+      setupMs = Math.round(performance.now() - t);
+      log(`built ${n} narratives with ${HASH_EMBEDDING_DIMS}-d vectors in ${setupMs} ms; running script all`);
+      const started = performance.now();
+      const cpu = process.cpuUsage();
+      const all = await memory.scriptAll({}, (e) => log(describeJob(e)));
+      scriptAllCpuMs = cpuMs(cpu);
+      scriptAllMs = Math.round(performance.now() - started);
+      jobs = all.jobs.map((e) =>
+        e.ok
+          ? { job: e.job, ok: true, ms: e.result.ms }
+          : { job: e.job, ok: false, ms: null, error: e.error },
+      );
+    } finally {
+      await memory.close();
+    }
+    const file = join(dir, `bench-session-${seed}.jsonl`);
+    writeFileSync(file, claudeCodeTranscript(turns, seed));
+    const importer = await openMemory({
+      path: join(dir, 'import.db'),
+      clock,
+      embedder: 'none',
+      warn: () => {},
+    });
+    try {
+      const input = {
+        path: file,
+        readHead: (k: number) => readHead(file, k),
+        readAll: async () => readFileSync(file),
+      };
+      log(
+        `importing ${turns} turns from a ${Math.round(readFileSync(file).byteLength / 1e6)} MB Claude Code transcript`,
+      );
+      let t = performance.now();
+      const cpu = process.cpuUsage();
+      const first = await importer.importFile(input);
+      const importCpuMs = cpuMs(cpu);
+      const importMs = Math.round(performance.now() - t);
+      t = performance.now();
+      await importer.importFile(input);
+      const reimportMs = Math.round(performance.now() - t);
+      const imported = first.status === 'imported' ? first.imported : 0;
+      return {
+        machine: describeMachine(),
+        narratives: n,
+        dims: HASH_EMBEDDING_DIMS,
+        setupMs,
+        scriptAllMs,
+        scriptAllCpuMs,
+        jobs,
+        turns,
+        importMs,
+        importCpuMs,
+        imported,
+        reimportMs,
+      };
+    } finally {
+      await importer.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const u = process.cpuUsage(since);
+  return Math.round((u.user + u.system) / 1000);
+}
+
+function describeJob(e: ScriptAllEntry): string {
+  return e.ok ? `  ${e.job}: ${e.result.ms} ms` : `  ${e.job}: FAILED ${e.error}`;
+}
+
+/** Writes `n` narratives (gesture, tags, entities_role, scores) and their hash vectors straight through the store. */
+export async function fillNarratives(
+  memory: Tidepool,
+  n: number,
+  rng: Rng,
+  log: (l: string) => void,
+): Promise<void> {
+  const { store } = memory.ctx;
+  const space = memory.space;
+  const tagRank = zipfSampler(TAGS.length, 1.1);
+  const people = [...PEOPLE.slice(0, 20), ...ZH.people];
+  const batch = 5000;
+  for (let start = 0; start < n; start += batch) {
+    await store.transaction(async (tx) => {
+      await tx.spaces.ensure(space, T0);
+      for (let i = start; i < Math.min(n, start + batch); i++) {
+        const gesture = syntheticLine(rng, 0.1);
+        const tags = [...new Set([TAGS[tagRank(rng)]!, TAGS[tagRank(rng)]!])];
+        const scores = {
+          importance: rng.between(1, 5),
+          emotional: rng.between(1, 5),
+          recurrence: 3,
+          unresolved: rng.between(1, 5),
+        };
+        const entitiesRole = rng.chance(0.3)
+          ? `${rng.pick(people)}=${rng.pick(ROLES)}; ${rng.pick(people)}=${rng.pick(ROLES)}`
+          : null;
+        const row = {
+          kind: 'narrative' as const,
+          ntype: 'general',
+          content: gesture,
+          gesture,
+          context: null,
+          moment: null,
+          cognitionDirection: null,
+          tags,
+          entitiesRole,
+          relatedEntities: [],
+          sourceLinks: [],
+          ...scores,
+          weight: computeWeight(scores),
+          createdAt: T0 + i * 300_000,
+          embedPending: false,
+        };
+        const id = await tx.narratives.insert(space, { ...row, index: narrativeIndexText(row) });
+        await tx.vectors.put(space, 'narrative', id, 'bench-hash', hashEmbedding(gesture), T0);
+      }
+    });
+    if ((start / batch) % 4 === 3) log(`  ${Math.min(n, start + batch)} narratives`);
+  }
+}
+
+/** A Claude Code transcript of `turns` turns: user and assistant text, every tenth assistant turn a tool call and result. */
+export function claudeCodeTranscript(turns: number, seed: number): string {
+  const gen = syntheticEpisodes({ seed, startAt: T0 });
+  const lines: string[] = [];
+  let k = 0;
+  while (k < turns) {
+    const e = gen.next().value;
+    const base = {
+      sessionId: `bench-${e.sessionId}`,
+      uuid: `u-${k}`,
+      timestamp: new Date(e.at).toISOString(),
+      cwd: '/work/app',
+    };
+    if (e.role === 'assistant' && k % 10 === 1 && k + 1 < turns) {
+      lines.push(
+        JSON.stringify({
+          ...base,
+          type: 'assistant',
+          message: {
+            role: 'assistant',
+            content: [
+              {
+                type: 'tool_use',
+                id: `t${k}`,
+                name: 'Bash',
+                input: { command: `grep -rn "${e.text.slice(0, 20)}" src` },
+              },
+            ],
+          },
+        }),
+      );
+      lines.push(
+        JSON.stringify({
+          ...base,
+          uuid: `u-${k}-r`,
+          type: 'user',
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: `t${k}`, content: e.text }],
+          },
+        }),
+      );
+      k += 2;
+      continue;
+    }
+    lines.push(
+      JSON.stringify({
+        ...base,
+        type: e.role,
+        message: { role: e.role, content: e.role === 'user' ? e.text : [{ type: 'text', text: e.text }] },
+      }),
+    );
+    k++;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function readHead(path: string, n: number): Promise<Uint8Array> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The report as markdown, for docs/BENCHMARKS.md. */
+export function renderScriptBenchMarkdown(r: ScriptBenchReport): string {
+  const rows = r.jobs.map((j) => `| ${j.job} | ${j.ok ? `${j.ms} ms` : `failed: ${j.error ?? ''}`} |`);
+  return [
+    formatMachine(r.machine),
+    '',
+    `### Script layer: \`script all\` over ${r.narratives.toLocaleString('en')} narratives (${r.dims}-d vectors)`,
+    '',
+    `Total **${(r.scriptAllMs / 1000).toFixed(1)} s** wall, ${(r.scriptAllCpuMs / 1000).toFixed(1)} s CPU (target < 60 s); building the memory took ${(r.setupMs / 1000).toFixed(1)} s.`,
+    '',
+    '| job | time |',
+    '|---|---|',
+    ...rows,
+    '',
+    `### Import: ${r.turns.toLocaleString('en')} turns from a Claude Code transcript`,
+    '',
+    `First import **${(r.importMs / 1000).toFixed(1)} s** wall, ${(r.importCpuMs / 1000).toFixed(1)} s CPU (target < 30 s), ${r.imported.toLocaleString('en')} episodes stored; ` +
+      `importing the same file again ${(r.reimportMs / 1000).toFixed(1)} s (every turn skipped).`,
+  ].join('\n');
+}
