@@ -1,0 +1,375 @@
+/** The librarian through a whole night: each operation, quarantine, placeholders, bad answers and refused proposals. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { know } from '../src/app/know.js';
+import { sleep, type SleepOptions } from '../src/app/sleep.js';
+import type { Model, ModelRequest, ModelResponse } from '../src/sleep/llm/model.js';
+import { ScriptedModel, type ScriptedAnswer } from '../src/sleep/llm/scripted-model.js';
+import { estimateRequestTokens, estimateTokens } from '../src/sleep/llm/token-estimate.js';
+import type { NightResult } from '../src/sleep/night-types.js';
+import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+
+const DAY = 86_400_000;
+let tm: TempMemory;
+afterEach(async () => tm?.cleanup());
+
+/** A scripted model: the librarian's answers as given, `{}` (nothing to do) for any other step. */
+function librarian(...answers: ScriptedAnswer[]): ScriptedModel {
+  return new ScriptedModel({ librarian: answers, pii_watch: Array(5).fill('{"names":[]}') as string[] });
+}
+
+function json(v: unknown): string {
+  return JSON.stringify(v);
+}
+
+async function turns(...texts: string[]): Promise<void> {
+  await tm.memory.record({
+    turns: texts.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content, session: 'work' })),
+  });
+}
+
+async function night(
+  model: Model,
+  opts: SleepOptions = {},
+): Promise<Extract<NightResult, { kind: 'slept' }>> {
+  tm.clock.advance(DAY);
+  const r = await sleep(tm.memory.ctx, { modelInstance: model, force: true, ...opts });
+  if (r.kind !== 'slept') throw new Error(`expected a night, got ${r.kind}`);
+  return r;
+}
+
+const store = () => tm.memory.ctx.store;
+const space = () => tm.memory.space;
+
+describe('librarian operations', () => {
+  it('abstracts a group into provisional knowledge with its evidence and consolidates the group', async () => {
+    tm = await tempMemory();
+    await turns(
+      'Where does staging listen now?',
+      'The staging database listens on port 6543 since the move.',
+    );
+    const model = librarian(
+      json({
+        proposals: [
+          {
+            op: 'abstract',
+            kind: 'fact',
+            content: 'The staging database listens on port 6543',
+            evidence: ['e1', 'e2'],
+            key: 'staging.db.port',
+          },
+        ],
+      }),
+    );
+    const r = await night(model);
+    const k = await store().knowledge.getLiveByKey(space(), 'staging.db.port');
+    expect(k).toMatchObject({
+      status: 'provisional',
+      source: 'sleep',
+      occurrences: 1,
+      evidence: { episodes: [1, 2], narratives: [] },
+      createdAt: T0 + DAY,
+    });
+    expect((await store().episodes.getMany(space(), [1, 2])).map((e) => e.consolidatedAt)).toEqual([
+      T0 + DAY,
+      T0 + DAY,
+    ]);
+    expect(r.briefing.headline).toBe(
+      'While you were away: 1 new, 0 reinforced, 0 forgotten from 2 episodes.',
+    );
+    expect(r.briefing.agent.newKnowledge).toEqual(['fact: The staging database listens on port 6543']);
+  });
+
+  it('counts a statement it already knows as one more occurrence, not a new entry', async () => {
+    tm = await tempMemory();
+    await tm.memory.remember({ text: 'The staging database listens on port 6543', durable: false });
+    await turns('staging database port?', 'The staging database listens on port 6543.');
+    const before = (await store().knowledge.get(space(), 1))!;
+    const r = await night(
+      librarian(
+        json({
+          proposals: [
+            {
+              op: 'abstract',
+              kind: 'fact',
+              content: 'the staging database listens on port 6543',
+              evidence: ['e2', 'e3'],
+            },
+          ],
+        }),
+      ),
+    );
+    const after = (await store().knowledge.get(space(), 1))!;
+    expect(after.occurrences).toBe(2);
+    expect(after.evidence.episodes).toEqual([1, 2, 3]);
+    expect(after.lastReinforcedAt).toBe(T0 + DAY);
+    expect(after.strength).toBeGreaterThan(before.strength * 0.98);
+    expect(await store().knowledge.count(space())).toBe(1);
+    expect(r.briefing.headline).toBe(
+      'While you were away: 0 new, 1 reinforced, 0 forgotten from 2 episodes.',
+    );
+  });
+
+  it('merges duplicates into one stronger entry and keeps the old ones as superseded history', async () => {
+    tm = await tempMemory();
+    await tm.memory.remember({ text: 'Deploys happen on Fridays' });
+    await tm.memory.remember({ text: 'We deploy every Friday afternoon' });
+    await turns('When do we deploy?', 'We deploy on Friday, as always.');
+    const r = await night(
+      librarian(
+        json({
+          proposals: [
+            {
+              op: 'merge',
+              ids: ['k1', 'k2'],
+              kind: 'procedure',
+              content: 'The team deploys on Friday afternoons',
+            },
+          ],
+        }),
+      ),
+    );
+    const [k1, k2, k3] = await store().knowledge.getMany(space(), [1, 2, 3]);
+    expect([k1?.status, k2?.status, k1?.supersededBy, k2?.supersededBy]).toEqual([
+      'superseded',
+      'superseded',
+      3,
+      3,
+    ]);
+    expect(k1?.validTo).toBe(T0 + DAY);
+    expect(k3).toMatchObject({
+      kind: 'procedure',
+      status: 'provisional',
+      occurrences: 2,
+      content: 'The team deploys on Friday afternoons',
+    });
+    expect(k3?.evidence.episodes).toEqual([1, 2]);
+    expect(r.log.counts.merged).toBe(1);
+    expect((await know(tm.memory.ctx, { query: 'deploy Friday' })).map((e) => e.id)).toEqual(['k3']);
+    expect(r.briefing.headline).toBe(
+      'While you were away: 0 new, 1 reinforced, 0 forgotten from 2 episodes.',
+    );
+  });
+
+  it('supersedes a provisional entry (history kept, key carried over) and links a new entry by its ref', async () => {
+    tm = await tempMemory();
+    await tm.memory.remember({ text: 'The office is in Berlin', key: 'office.city' });
+    await tm.memory.remember({ text: 'The office has a rooftop terrace' });
+    await turns('Did the office move?', 'Yes, the office is in Hamburg now, same rooftop terrace idea.');
+    const r = await night(
+      librarian(
+        json({
+          proposals: [
+            {
+              op: 'supersede',
+              old: 'k1',
+              kind: 'fact',
+              content: 'The office is in Hamburg',
+              evidence: ['e4'],
+              ref: 'new',
+            },
+            { op: 'link', from: 'new', to: 'k2', type: 'refers_to' },
+          ],
+        }),
+      ),
+    );
+    const old = (await store().knowledge.get(space(), 1))!;
+    const live = (await store().knowledge.getLiveByKey(space(), 'office.city'))!;
+    expect(old).toMatchObject({ status: 'superseded', supersededBy: live.id });
+    expect(live).toMatchObject({ content: 'The office is in Hamburg', status: 'provisional' });
+    expect((await store().knowledge.links(space(), live.id)).map((l) => [l.fromId, l.toId, l.type])).toEqual([
+      [live.id, 2, 'refers_to'],
+    ]);
+    expect(r.log.superseded.map((s) => [s.old.id, s.by.id])).toEqual([[1, live.id]]);
+    expect(r.log.counts.linked).toBe(1);
+    expect(r.briefing.agent.newKnowledge).toContain(
+      'updated: The office is in Hamburg (replaces: The office is in Berlin)',
+    );
+  });
+
+  it('quarantines a proposal that would replace or contradict reliable knowledge, keeping the reliable entry', async () => {
+    tm = await tempMemory();
+    await tm.memory.remember({ text: 'The office is in Berlin', key: 'office.city' });
+    await tm.memory.remember({ text: 'Ana drinks coffee every morning' });
+    await store().knowledge.setStatus(space(), [1, 2], 'reliable', T0);
+    await turns(
+      'Ana said something odd',
+      'Ana does not drink coffee every morning anymore, and the office is in Paris.',
+    );
+    const r = await night(
+      librarian(
+        json({
+          proposals: [
+            { op: 'supersede', old: 'k1', kind: 'fact', content: 'The office is in Paris' },
+            {
+              op: 'abstract',
+              kind: 'preference',
+              content: 'Ana does not drink coffee every morning',
+              evidence: ['e4'],
+            },
+          ],
+        }),
+      ),
+    );
+    const rows = await store().knowledge.list(space(), { statuses: ['quarantined'], limit: 10 });
+    expect(rows.map((k) => k.content).sort()).toEqual([
+      'Ana does not drink coffee every morning',
+      'The office is in Paris',
+    ]);
+    expect((await store().knowledge.getMany(space(), [1, 2])).map((k) => k.status)).toEqual([
+      'reliable',
+      'reliable',
+    ]);
+    expect(r.log.quarantined.map((q) => q.conflictsWith.id).sort()).toEqual([1, 2]);
+    expect(r.briefing.agent.needsReview).toHaveLength(2);
+    expect(r.briefing.headline).toMatch(/^While you were away: 0 new, 0 reinforced/);
+    // Quarantined knowledge stays out of recall and know (DESIGN §3).
+    expect((await know(tm.memory.ctx, { query: 'office Paris' })).map((e) => e.content)).not.toContain(
+      'The office is in Paris',
+    );
+    expect((await tm.memory.recall({ query: 'coffee' })).map((h) => h.text)).not.toContain(
+      'Ana does not drink coffee every morning',
+    );
+  });
+});
+
+/** A model that answers the librarian from what it was shown, and records every request. */
+class EchoLibrarian implements Model {
+  readonly name = 'echo';
+  readonly requests: ModelRequest[] = [];
+  async complete(req: ModelRequest): Promise<ModelResponse> {
+    this.requests.push(req);
+    const payload = JSON.parse(req.messages[0]!.content) as {
+      episodes?: Array<{ id: string; text: string }>;
+    };
+    const text =
+      req.step === 'librarian'
+        ? json({
+            proposals: [
+              {
+                op: 'abstract',
+                kind: 'entity',
+                content: `Contact: ${payload.episodes![0]!.text}`,
+                evidence: [payload.episodes![0]!.id],
+              },
+            ],
+          })
+        : req.step === 'pii_watch'
+          ? '{"names":[]}'
+          : '{}';
+    return { text, inputTokens: estimateRequestTokens(req), outputTokens: estimateTokens(text) };
+  }
+}
+
+describe('the librarian and personal data', () => {
+  it('shows the model placeholders only and stores the real values, with one placeholder per person across nights', async () => {
+    tm = await tempMemory({ config: { knownPersons: ['Erika Mustermann'] } });
+    await turns('Erika Mustermann wrote from erika@example.com, call her on +49 30 1234567');
+    const model = new EchoLibrarian();
+    await night(model);
+    const shown = model.requests.map((r) => r.messages.map((m) => m.content).join('\n')).join('\n');
+    expect(shown).not.toMatch(/Erika|Mustermann|erika@example\.com|1234567/);
+    expect(shown).toContain('[person_1] wrote from [email_2], call her on [phone_3]');
+    const k = (await store().knowledge.get(space(), 1))!;
+    expect(k.content).toBe(
+      'Contact: Erika Mustermann wrote from erika@example.com, call her on +49 30 1234567',
+    );
+    expect(await store().sleep.getState(space(), 'sleep:pii')).toMatchObject({
+      entries: [
+        { placeholder: '[person_1]', value: 'Erika Mustermann' },
+        { placeholder: '[email_2]' },
+        { placeholder: '[phone_3]' },
+      ],
+    });
+    await turns('Ana asked whether Erika Mustermann is back');
+    const second = new EchoLibrarian();
+    await night(second);
+    const text = second.requests.find((r) => r.step === 'librarian')!.messages[0]!.content;
+    expect(text).toContain('Ana asked whether [person_1] is back');
+  });
+});
+
+describe('bad answers and refused proposals', () => {
+  it('retries a bad answer once, then skips the group, reports it and leaves its episodes for the next night', async () => {
+    tm = await tempMemory();
+    await turns('We ship on Friday', 'Friday it is.');
+    const model = librarian('sure, here you go', json({ proposals: [{ op: 'explode' }] }));
+    const r = await night(model);
+    const calls = model.calls.filter((c) => c.step === 'librarian');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.request.messages.at(-1)!.content).toMatch(/^Your answer was rejected/);
+    expect(r.log.skipped).toEqual([{ step: 'librarian', reason: expect.stringMatching(/^invalid_answer/) }]);
+    expect(r.briefing.agent.warnings.some((w) => w.startsWith('Step librarian was skipped'))).toBe(true);
+    expect(r.briefing.headline).toBe(
+      'While you were away: 0 new, 0 reinforced, 0 forgotten from 0 episodes.',
+    );
+    expect(await store().sleep.pendingTimes(space(), 10)).toHaveLength(2);
+    const next = await night(
+      librarian(
+        json({
+          proposals: [{ op: 'abstract', kind: 'fact', content: 'We ship on Friday', evidence: ['e1'] }],
+        }),
+      ),
+    );
+    expect(next.briefing.headline).toBe(
+      'While you were away: 1 new, 0 reinforced, 0 forgotten from 2 episodes.',
+    );
+  });
+
+  it('refuses proposals outside the packet or carrying a credential, counts them, and applies the rest', async () => {
+    tm = await tempMemory();
+    await turns('The deploy key lives in the vault under ci/deploy', 'Noted, the vault path is ci/deploy.');
+    const r = await night(
+      librarian(
+        json({
+          proposals: [
+            { op: 'abstract', kind: 'fact', content: 'Someone else said something', evidence: ['e999'] },
+            {
+              op: 'abstract',
+              kind: 'fact',
+              content: 'The deploy key is sk-proj-4f9Kq2LmN8xZ7vB3tR6yW1pD5sH0jC9aE2uG7iO4kM1nQ8rT',
+              evidence: ['e1'],
+            },
+            { op: 'merge', ids: ['k40', 'k41'], kind: 'fact', content: 'merged' },
+            {
+              op: 'abstract',
+              kind: 'fact',
+              content: 'The deploy key lives in the vault under ci/deploy',
+              evidence: ['e1', 'e2'],
+            },
+          ],
+        }),
+      ),
+    );
+    expect(r.log.rejected).toBe(3);
+    expect((await store().knowledge.list(space(), { limit: 10 })).map((k) => k.content)).toEqual([
+      'The deploy key lives in the vault under ci/deploy',
+    ]);
+    expect(r.briefing.agent.warnings).toContain(
+      '3 proposals failed the format, secret or scope checks; not applied.',
+    );
+  });
+
+  it('reports the proposals of a dry run and changes nothing', async () => {
+    tm = await tempMemory();
+    await turns('We ship on Friday', 'Friday it is.');
+    tm.clock.advance(DAY);
+    const r = await sleep(tm.memory.ctx, {
+      modelInstance: librarian(
+        json({
+          proposals: [{ op: 'abstract', kind: 'fact', content: 'We ship on Friday', evidence: ['e1'] }],
+        }),
+      ),
+      dryRun: true,
+      force: true,
+    });
+    if (r.kind !== 'dry_run') throw new Error(r.kind);
+    expect(r.units.find((u) => u.step === 'librarian')?.proposals).toMatchObject({
+      accepted: [{ op: 'abstract', content: 'We ship on Friday' }],
+      rejected: [],
+    });
+    expect(await store().knowledge.count(space())).toBe(0);
+    expect(await store().sleep.pendingTimes(space(), 10)).toHaveLength(2);
+    expect(await store().sleep.runs(space(), { limit: 5 })).toEqual([]);
+    expect(await store().derived.latestBriefing(space())).toBeUndefined();
+  });
+});
