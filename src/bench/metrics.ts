@@ -1,5 +1,5 @@
 // Retrieval metrics of the LoCoMo benchmark: evidence recall@k, NDCG@k, session recall@k and recall at a token budget.
-import { countTokens } from 'gpt-tokenizer';
+import { countTokens } from '../core/token-count.js';
 
 /** A text block an agent would be given, with where each dialog turn's line starts (and ends) in it. */
 export interface RenderedBlock {
