@@ -1,0 +1,250 @@
+/** The deterministic lifecycle through real nights (model none, fake clock): every threshold at its boundary. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { know } from '../src/app/know.js';
+import { listReview, review } from '../src/app/review.js';
+import { sleep } from '../src/app/sleep.js';
+import { timeline } from '../src/app/timeline.js';
+import type { NightResult } from '../src/sleep/night-types.js';
+import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+
+const DAY = 86_400_000;
+const MIN = 60_000;
+let tm: TempMemory;
+afterEach(async () => tm?.cleanup());
+
+const store = () => tm.memory.ctx.store;
+const space = () => tm.memory.space;
+
+/** A night with model none at `at` (forced: the lifecycle must run whether episodes wait or not). */
+async function nightAt(at: number, force = true): Promise<NightResult> {
+  tm.clock.set(at);
+  return sleep(tm.memory.ctx, { model: 'none', force });
+}
+
+async function slept(at: number): Promise<Extract<NightResult, { kind: 'slept' }>> {
+  const r = await nightAt(at);
+  if (r.kind !== 'slept') throw new Error(r.kind);
+  return r;
+}
+
+describe('when a space sleeps', () => {
+  it('stays awake below 5 eligible episodes until the oldest has waited more than 3 days', async () => {
+    tm = await tempMemory();
+    await tm.memory.record({ turns: [{ content: 'one' }, { content: 'two' }, { content: 'three' }] });
+    expect(await nightAt(T0 + 29 * MIN, false)).toMatchObject({
+      kind: 'awake',
+      decision: { reason: 'nothing_eligible' },
+    });
+    expect(await nightAt(T0 + 3 * DAY, false)).toMatchObject({
+      kind: 'awake',
+      decision: { reason: 'too_few', eligible: 3 },
+    });
+    const r = await nightAt(T0 + 3 * DAY + 1, false);
+    expect(r).toMatchObject({ kind: 'slept', decision: { reason: 'oldest_waited' } });
+  });
+
+  it('sleeps at 5 eligible episodes (30 minutes old), and a consumed episode does not wake it again', async () => {
+    tm = await tempMemory();
+    await tm.memory.record({ turns: [1, 2, 3, 4, 5].map((i) => ({ content: `turn ${i}` })) });
+    expect(await nightAt(T0 + 30 * MIN - 1, false)).toMatchObject({
+      kind: 'awake',
+      decision: { reason: 'nothing_eligible' },
+    });
+    const r = await nightAt(T0 + 30 * MIN, false);
+    expect(r).toMatchObject({ kind: 'slept', decision: { reason: 'enough_episodes', eligible: 5 } });
+    if (r.kind === 'slept')
+      expect(r.briefing.headline).toBe(
+        'While you were away: 0 new, 0 reinforced, 0 forgotten from 5 episodes.',
+      );
+    expect(await nightAt(T0 + 2 * DAY, false)).toMatchObject({
+      kind: 'awake',
+      decision: { reason: 'nothing_eligible' },
+    });
+  });
+});
+
+describe('knowledge lifecycle', () => {
+  it('makes provisional knowledge reliable at 3 occurrences and 7 days, not a millisecond earlier', async () => {
+    tm = await tempMemory();
+    for (let i = 0; i < 3; i++) await tm.memory.remember({ text: 'CI runs on Node 20', key: 'ci.node' });
+    await tm.memory.remember({ text: 'Twice seen only', key: 'twice' });
+    await tm.memory.remember({ text: 'Twice seen only', key: 'twice' });
+    expect((await store().knowledge.getLiveByKey(space(), 'ci.node'))?.occurrences).toBe(3);
+    await slept(T0 + 7 * DAY - 1);
+    expect((await store().knowledge.getLiveByKey(space(), 'ci.node'))?.status).toBe('provisional');
+    const r = await slept(T0 + 7 * DAY);
+    expect((await store().knowledge.getLiveByKey(space(), 'ci.node'))?.status).toBe('reliable');
+    expect((await store().knowledge.getLiveByKey(space(), 'twice'))?.status).toBe('provisional');
+    expect(r.log.promoted.map((p) => p.content)).toEqual(['CI runs on Node 20']);
+    expect(r.briefing.agent.newKnowledge).toContain('now reliable: CI runs on Node 20');
+  });
+
+  it('forgets provisional knowledge seen once after 21 days (exactly 21 days is kept), never durable knowledge', async () => {
+    tm = await tempMemory();
+    await tm.memory.remember({ text: 'A passing remark', durable: false });
+    await tm.memory.remember({ text: 'A durable note', durable: true });
+    await tm.memory.remember({ text: 'Seen twice', durable: false, key: 'two' });
+    await tm.memory.remember({ text: 'Seen twice', durable: false, key: 'two' });
+    await slept(T0 + 21 * DAY);
+    expect((await store().knowledge.get(space(), 1))?.status).toBe('provisional');
+    const r = await slept(T0 + 21 * DAY + 1);
+    expect((await store().knowledge.getMany(space(), [1, 2, 3])).map((k) => k.status)).toEqual([
+      'forgotten',
+      'provisional',
+      'provisional',
+    ]);
+    expect(r.briefing.headline).toBe(
+      'While you were away: 0 new, 0 reinforced, 1 forgotten from 0 episodes.',
+    );
+    expect(await know(tm.memory.ctx, { query: 'passing remark' })).toEqual([]);
+  });
+
+  it('decays strength with a 30-day half-life at read time and each recall hit reinforces it', async () => {
+    tm = await tempMemory();
+    await tm.memory.remember({ text: 'The build cache lives on the NAS', importance: 5 });
+    const [fresh] = await know(tm.memory.ctx, {});
+    expect(fresh?.strength).toBe(1);
+    tm.clock.set(T0 + 30 * DAY);
+    const [halved] = await know(tm.memory.ctx, {});
+    expect(halved?.strength).toBe(0.5);
+    expect((await tm.memory.recall({ query: 'build cache NAS' })).map((h) => h.id)).toContain('k1');
+    const k = (await store().knowledge.get(space(), 1))!;
+    expect([k.strength, k.lastReinforcedAt]).toEqual([0.6, T0 + 30 * DAY]);
+    tm.clock.set(T0 + 60 * DAY);
+    expect((await know(tm.memory.ctx, {}))[0]?.strength).toBe(0.3);
+  });
+});
+
+describe('quarantine and review', () => {
+  async function quarantined(
+    content: string,
+    against: number,
+    key: string | null,
+    occurrences = 1,
+  ): Promise<number> {
+    return store().knowledge.insert(space(), {
+      kind: 'fact',
+      key: null,
+      subject: null,
+      content,
+      status: 'quarantined',
+      occurrences,
+      strength: 0.5,
+      importance: 3,
+      durable: false,
+      tags: [],
+      evidence: { episodes: [], narratives: [] },
+      source: 'sleep',
+      validFrom: T0,
+      validTo: null,
+      createdAt: T0,
+      meta: { quarantine: { supersedes: against, key, reason: 'would replace reliable knowledge' } },
+      embedPending: false,
+      index: { body: content.toLowerCase(), extra: '', raw: content },
+    });
+  }
+
+  it('lists what needs review; approving replaces the reliable entry (history kept, key taken over), rejecting forgets', async () => {
+    tm = await tempMemory();
+    await tm.memory.remember({ text: 'The office is in Berlin', key: 'office.city' });
+    await tm.memory.remember({ text: 'Standup is at 9:30' });
+    await store().knowledge.setStatus(space(), [1, 2], 'reliable', T0);
+    const paris = await quarantined('The office is in Paris', 1, 'office.city');
+    const ten = await quarantined('Standup is at 10:00', 2, null, 3);
+    expect((await listReview(tm.memory.ctx)).map((i) => [i.id, i.against?.id])).toEqual([
+      [`k${paris}`, 'k1'],
+      [`k${ten}`, 'k2'],
+    ]);
+    expect(await review(tm.memory.ctx, { id: `k${paris}`, verdict: 'approve' })).toEqual({
+      kind: 'approved',
+      id: `k${paris}`,
+      status: 'provisional',
+      replaced: 'k1',
+    });
+    expect(await store().knowledge.getLiveByKey(space(), 'office.city')).toMatchObject({
+      id: paris,
+      status: 'provisional',
+    });
+    expect(await store().knowledge.get(space(), 1)).toMatchObject({
+      status: 'superseded',
+      supersededBy: paris,
+    });
+    tm.clock.set(T0 + 7 * DAY);
+    expect(await review(tm.memory.ctx, { id: `k${ten}`, verdict: 'approve' })).toMatchObject({
+      status: 'reliable',
+      replaced: 'k2',
+    });
+    const standup = await quarantined('Standup moved to the afternoon', ten, null);
+    expect(await review(tm.memory.ctx, { id: `k${standup}`, verdict: 'reject' })).toEqual({
+      kind: 'rejected',
+      id: `k${standup}`,
+    });
+    expect((await store().knowledge.get(space(), standup))?.status).toBe('forgotten');
+    expect((await store().knowledge.get(space(), ten))?.status).toBe('reliable');
+    expect(await listReview(tm.memory.ctx)).toEqual([]);
+    await expect(review(tm.memory.ctx, { id: `k${standup}`, verdict: 'approve' })).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    await expect(review(tm.memory.ctx, { id: 'k999', verdict: 'approve' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+});
+
+describe('episode retention and the archive', () => {
+  it('archives consolidated episodes 14 days after consolidation and timeline reads them from the archive', async () => {
+    tm = await tempMemory();
+    await tm.memory.record({
+      turns: [1, 2, 3, 4, 5].map((i) => ({ content: `release note ${i}`, session: 's' })),
+    });
+    await slept(T0 + DAY);
+    let r = await slept(T0 + 15 * DAY - 1);
+    expect(r.log.counts.archived).toBe(0);
+    r = await slept(T0 + 15 * DAY);
+    expect(r.log.counts.archived).toBe(5);
+    expect((await store().episodes.get(space(), 1))?.archivedAt).toBe(T0 + 15 * DAY);
+    expect((await timeline(tm.memory.ctx, {})).total).toBe(0);
+    const old = await timeline(tm.memory.ctx, { from: T0 - DAY, order: 'asc' });
+    expect(old.items.map((e) => e.content)).toEqual([1, 2, 3, 4, 5].map((i) => `release note ${i}`));
+    expect(old.items.every((e) => e.archivedAt !== null)).toBe(true);
+    expect((await tm.memory.recall({ query: 'release note' })).filter((h) => h.layer === 'episode')).toEqual(
+      [],
+    );
+  });
+
+  it('caps a timeline request reaching into the archive at 62 days, with an error that says how to split it', async () => {
+    tm = await tempMemory();
+    tm.clock.set(T0 + 100 * DAY);
+    await expect(timeline(tm.memory.ctx, { from: T0, to: T0 + 62 * DAY })).resolves.toMatchObject({
+      total: 0,
+    });
+    await expect(timeline(tm.memory.ctx, { from: T0, to: T0 + 62 * DAY + 1 })).rejects.toMatchObject({
+      code: 'invalid_input',
+      field: 'to',
+      message: expect.stringMatching(
+        /at most 62 days, this one spans 63; ask for it in parts, e\.g\. from 2026-11-01 to 2027-01-02/,
+      ),
+    });
+    // A range within the last 14 days never reads the archive, so it may be longer than 62 days back to its end.
+    await expect(timeline(tm.memory.ctx, { from: T0 + 90 * DAY })).resolves.toMatchObject({ total: 0 });
+  });
+
+  it('moves non-durable episodes out of the live memory after 30 days; durable ones stay', async () => {
+    tm = await tempMemory();
+    await tm.memory.record({ turns: [{ content: 'a passing chat', session: 's' }] });
+    await tm.memory.record(
+      { turns: [{ content: 'an imported conversation', session: 'i' }] },
+      { durable: true, source: 'import' },
+    );
+    const r = await slept(T0 + 30 * DAY);
+    expect(r.log.episodes).toBe(2);
+    expect(r.log.counts.dropped).toBe(1);
+    expect((await store().episodes.getMany(space(), [1, 2])).map((e) => e.archivedAt)).toEqual([
+      T0 + 30 * DAY,
+      null,
+    ]);
+    expect((await timeline(tm.memory.ctx, {})).items.map((e) => e.content)).toEqual([
+      'an imported conversation',
+    ]);
+  });
+});
