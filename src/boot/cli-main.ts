@@ -13,13 +13,17 @@ import { registerJournalCommand } from '../surfaces/cli/journal-command.js';
 import { registerTokenCommand } from '../surfaces/cli/token-command.js';
 import { registerSleepCommands } from '../surfaces/cli/sleep-commands.js';
 import { registerBenchCommand } from './bench-command.js';
+import { assertBindAllowed } from './bind-policy.js';
 
 /** Command groups beyond the core ones, added by the composition root. */
 export const EXTRA_REGISTRARS: CommandRegistrar[] = [
   // The MCP SDK, Hono and the schedulers load only when a server actually starts.
   serveCommand({
     stdio: async (m, o) => (await import('./serve.js')).serveRunners.stdio(m, o),
-    http: async (m, o) => (await import('./serve.js')).serveRunners.http(m, o),
+    http: async (m, o) => {
+      await assertBindAllowed(m, o.host); // refuse before loading the server modules
+      return (await import('./serve.js')).serveRunners.http(m, o);
+    },
   }),
   registerBenchCommand,
   registerTokenCommand,

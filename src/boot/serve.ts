@@ -6,8 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { startJournalAutoTend } from '../app/journal-service.js';
 import { scheduleNightlySleep } from '../app/sleep-schedule.js';
 import { TIDEPOOL_VERSION, type Tidepool } from '../app/tidepool.js';
-import { activeTokenCount } from '../app/tokens.js';
-import { TidepoolError } from '../core/errors.js';
+import { assertBindAllowed, isLoopback } from './bind-policy.js';
 import type { ServeRunners } from '../surfaces/cli/serve-command.js';
 import { createHttpApp } from '../surfaces/http/http-app.js';
 import { createMcpServer } from '../surfaces/mcp/create-mcp-server.js';
@@ -18,11 +17,7 @@ export interface McpServeOptions {
   soul?: () => Promise<string | undefined>;
 }
 
-/** True for a loopback address or name. */
-export function isLoopback(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
+export { isLoopback } from './bind-policy.js';
 
 /**
  * Serves MCP on stdin/stdout until stdin ends or the process is told to stop. Toolsets are checked before anything
@@ -55,14 +50,7 @@ export interface HttpHandle {
  */
 export async function startHttpServer(memory: Tidepool, o: McpServeOptions & { host: string; port: number }): Promise<HttpHandle> {
   const tokensRequired = !isLoopback(o.host);
-  if (tokensRequired && (await activeTokenCount(memory.ctx)) === 0) {
-    throw new TidepoolError(
-      'forbidden',
-      `refusing to listen on ${o.host}: no API tokens exist, and beyond loopback every request needs one. ` +
-        'Create one with `tidepool token create --space <space> --scope read|write|admin`, or serve on 127.0.0.1 (e.g. through an SSH tunnel).',
-      { field: 'host' },
-    );
-  }
+  await assertBindAllowed(memory, o.host);
   // Check toolsets now, not at the first client's initialize.
   await createMcpServer(memory, { toolsets: o.toolsets }).then((s) => s.close());
   const http = createHttpApp({
