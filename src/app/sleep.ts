@@ -49,8 +49,8 @@ export function nightConfig(ctx: AppContext): NightConfig {
   };
 }
 
-/** This process's lock owner id. */
-const OWNER = `${hostname()}:${process.pid}:${randomUUID()}`;
+/** This process's id in lock owners; each night adds its own, so two nights of one process exclude each other too. */
+const PROCESS = `${hostname()}:${process.pid}`;
 
 /**
  * Runs (or resumes) one night of the space. With model `none` only the deterministic steps run; `sampling` and
@@ -69,7 +69,7 @@ export async function sleep(ctx: AppContext, opts: SleepOptions = {}): Promise<N
     modelName: opts.modelInstance?.name ?? spec.trim(),
     now,
     clock: ctx.clock,
-    owner: OWNER,
+    owner: `${PROCESS}:${randomUUID()}`,
     config: nightConfig(ctx),
     embedder: ctx.embedder,
     dryRun: opts.dryRun ?? false,

@@ -77,7 +77,7 @@ const sleepConfig = z
     anthropicBaseUrl: z.string().optional(),
     anthropicApiKey: z.string().optional(),
     /** Nightly token budget = min(budgetCap, budgetBase + budgetPerSqrtItem · √(memory items)) (docs/sleep.md). */
-    budgetBase: z.number().int().min(0).default(12_000),
+    budgetBase: z.number().int().min(0).default(13_000),
     budgetPerSqrtItem: z.number().min(0).default(50),
     budgetCap: z.number().int().min(0).default(40_000),
   })

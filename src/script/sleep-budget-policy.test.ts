@@ -4,14 +4,14 @@ import { nightlyTokenBudget, planSleepWork, SLEEP_BUDGET } from './sleep-budget-
 
 describe('nightlyTokenBudget', () => {
   it.each([
-    [0, 12_000],
-    [100, 12_500],
-    [10_000, 17_000],
-    [100_000, 27_811],
-    [313_600, 40_000],
-    [250_000, 37_000],
+    [0, 13_000],
+    [100, 13_500],
+    [10_000, 18_000],
+    [100_000, 28_811],
+    [291_600, 40_000],
+    [250_000, 38_000],
     [10_000_000, 40_000],
-    [-5, 12_000],
+    [-5, 13_000],
   ])('gives a memory of %i items %i tokens', (size, budget) => {
     expect(nightlyTokenBudget(size)).toBe(budget);
   });

@@ -2,13 +2,13 @@
 
 /**
  * Budget formula: `min(cap, base + perSqrtItem · √items)`, items = live episodes + narratives + knowledge entries.
- * Defaults 12,000 + 50·√items, capped at 40,000: 0 items → 12,000; 100 → 12,500; 10,000 → 17,000;
- * 100,000 → 27,811; the cap is reached at 313,600 items. The base covers a 100-episode working day (≈ 13k tokens,
+ * Defaults 13,000 + 50·√items, capped at 40,000: 0 items → 13,000; 100 → 13,500; 10,000 → 18,000;
+ * 100,000 → 28,811; the cap is reached at 291,600 items. The base covers a 100-episode working day (≈ 12k tokens,
  * every step included, measured by test/sleep-tokens.test.ts), inside Tideline's 7-17k a day (SEEDS §1.8); the
  * square root lets a large memory do more each night without cost growing linearly with storage. A heavier day
  * waits in part for the next night, oldest first.
  */
-export const SLEEP_BUDGET = { base: 12_000, perSqrtItem: 50, cap: 40_000 } as const;
+export const SLEEP_BUDGET = { base: 13_000, perSqrtItem: 50, cap: 40_000 } as const;
 
 /** Tokens (input + output) the night may spend for a memory of `memorySize` items. */
 export function nightlyTokenBudget(

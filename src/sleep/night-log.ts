@@ -125,6 +125,31 @@ export function logFromJson(value: unknown, space: string): NightLog | undefined
   };
 }
 
+/**
+ * The log with `scrub` applied to every text it carries: a name the PII night watch found late in the night must
+ * not survive in the briefing through an entry logged before it was replaced.
+ */
+export function scrubLog(log: NightLog, scrub: (text: string) => string): NightLog {
+  const item = (i: BriefItem): BriefItem => ({ ...i, content: scrub(i.content) });
+  return {
+    ...log,
+    created: log.created.map(item),
+    reinforced: log.reinforced.map(item),
+    forgotten: log.forgotten.map(item),
+    promoted: log.promoted.map(item),
+    superseded: log.superseded.map((s) => ({ old: item(s.old), by: item(s.by) })),
+    quarantined: log.quarantined.map((q) => ({
+      ...q,
+      entry: item(q.entry),
+      conflictsWith: item(q.conflictsWith),
+    })),
+    openProblems: log.openProblems.map(item),
+    ideas: log.ideas.map((i) => ({ problem: scrub(i.problem), nextStep: scrub(i.nextStep) })),
+    gaps: log.gaps.map((g) => ({ ...g, topic: scrub(g.topic) })),
+    skipped: log.skipped.map((x) => ({ ...x, reason: scrub(x.reason) })),
+  };
+}
+
 function settle(log: NightLog): NightLog {
   const unique = (items: BriefItem[]) => {
     const seen = new Set<number>();

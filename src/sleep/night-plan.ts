@@ -21,7 +21,7 @@ export const LIBRARIAN_PACKET_TOKENS = 2_000;
  * Tokens kept free for the fixed model steps after consolidation, as measured on a 100-episode day (test
  * sleep-tokens): comb ≈ 800, dream ≈ 450, self-image ≈ 600, PII watch ≈ 850, drift and ideas ≈ 300 each.
  */
-export const DEFAULT_RESERVE = 3_000;
+export const DEFAULT_RESERVE = 2_500;
 
 /** Steps that run once a night, in order, after consolidation. */
 const FIXED_STEPS: readonly NightStep[] = [
@@ -78,8 +78,9 @@ export async function planNight(
 /**
  * First fit in time order (a packet's time is its oldest episode; solidify before librarian at equal times), so a
  * tight budget finishes the oldest part of the day and leaves the newest for the next night. A librarian packet runs
- * only when every turn of it is solidified tonight too: consolidating a turn first would take it out of the next
- * night's solidify. Uses `planSleepWork` per packet so the budget rule stays the script layer's.
+ * only when every turn of it is solidified tonight too (consolidating a turn first would take it out of the next
+ * night's solidify): the solidify packets it needs are fitted first, and if one does not fit, the group waits.
+ * Each fit is `planSleepWork` on the remaining budget, so the budget rule stays the script layer's.
  */
 export function fitPackets(
   solidify: readonly Packet[],
@@ -92,13 +93,27 @@ export function fitPackets(
     (a, b) => a.at - b.at || Number(a.unit.step === 'librarian') - Number(b.unit.step === 'librarian'),
   );
   const run = new Set<Packet>();
+  const decided = new Set<Packet>();
   let spent = 0;
-  for (const p of ordered) {
-    if (p.unit.step === 'librarian' && p.episodeIds.some((id) => owner.has(id) && !run.has(owner.get(id)!)))
-      continue;
-    if (planSleepWork([p], available - spent).run.length === 0) continue;
+  const tryRun = (p: Packet): boolean => {
+    if (decided.has(p)) return run.has(p);
+    decided.add(p);
+    if (planSleepWork([p], available - spent).run.length === 0) return false;
     run.add(p);
     spent += p.estimate;
+    return true;
+  };
+  for (const p of ordered) {
+    if (decided.has(p)) continue;
+    if (p.unit.step === 'librarian') {
+      const needs = [...new Set(p.episodeIds.flatMap((id) => (owner.has(id) ? [owner.get(id)!] : [])))];
+      // Every needed solidify packet must run, and the group itself must still fit after them.
+      if (!needs.every(tryRun)) {
+        decided.add(p);
+        continue;
+      }
+    }
+    tryRun(p);
   }
   return run;
 }

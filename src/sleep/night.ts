@@ -7,7 +7,14 @@ import { shouldSleep, WAKE_DEFAULTS, type WakeDecision } from '../script/wake-po
 import type { SleepRunRow, SleepWorkRow } from '../store/port.js';
 import { embedNew } from './embed-new.js';
 import { NightContext, hashString, type CachedAsk } from './night-context.js';
-import { combineDeltas, foldNight, logFromJson, mergeNightLogs, type NightDelta } from './night-log.js';
+import {
+  combineDeltas,
+  foldNight,
+  logFromJson,
+  mergeNightLogs,
+  scrubLog,
+  type NightDelta,
+} from './night-log.js';
 import { planNight } from './night-plan.js';
 import {
   NIGHT_STEPS,
@@ -222,13 +229,15 @@ async function execute(
     await deps.hooks?.afterCommit?.(step, w.unit);
     await embedNew(night, applied.embed ?? []);
   }
-  const log = foldNight(base(), deltas);
+  const scrub = (t: string) => night.redactor.scrub(t);
+  const log = scrubLog(foldNight(base(), deltas), scrub);
   log.finishedAt = asOf;
   const sameNight = (await store.sleep.runs(space, { night: run.night, status: 'done', limit: 50 }))
     .filter((r) => r.id !== run.id)
     .reverse()
     .map((r) => logFromJson(r.log, space))
-    .filter((l): l is NightLog => l !== undefined);
+    .filter((l): l is NightLog => l !== undefined)
+    .map((l) => scrubLog(l, scrub));
   const briefing = renderBriefing(mergeNightLogs([...sameNight, log]));
   const totals = Object.values(night.ledger.byStep()).reduce(
     (t, s) => ({ in: t.in + s.input, out: t.out + s.output }),

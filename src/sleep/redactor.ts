@@ -3,6 +3,7 @@
 import { PlaceholderMap, pseudonymize, type PiiKind } from '../script/pii-scan.js';
 import { redactSecrets } from '../script/secret-scan.js';
 import type { Store } from '../store/port.js';
+import { namePattern } from './replace-names.js';
 
 /** `job_state` key of the space's placeholder map and PII-watch list. */
 export const PII_STATE_KEY = 'sleep:pii';
@@ -75,6 +76,14 @@ export class Redactor {
       if (!this.#watched.some((w) => w.toLowerCase() === name.toLowerCase())) this.#watched.push(name);
       out.set(name, this.#map.placeholderFor('person', name));
     }
+    return out;
+  }
+
+  /** `text` with every watched name replaced by its placeholder (for logs written before the watch found it). */
+  scrub(text: string): string {
+    let out = text;
+    for (const name of this.#watched)
+      out = out.replace(namePattern(name), this.#map.placeholderFor('person', name));
     return out;
   }
 

@@ -1,0 +1,272 @@
+/** Whole nights with every step: a 100-episode day and its token cost, the briefing against the store, PII watch, safety. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { sleep } from '../src/app/sleep.js';
+import type { Model, ModelRequest, ModelResponse } from '../src/sleep/llm/model.js';
+import { ScriptedModel } from '../src/sleep/llm/scripted-model.js';
+import type { NightResult } from '../src/sleep/night-types.js';
+import { recordDay, ResponderModel } from './sleep-fixtures.js';
+import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+
+const DAY = 86_400_000;
+let tm: TempMemory;
+const extra: TempMemory[] = [];
+afterEach(async () => {
+  await tm?.cleanup();
+  for (const m of extra.splice(0)) await m.cleanup();
+});
+
+const store = () => tm.memory.ctx.store;
+const space = () => tm.memory.space;
+
+function slept(r: NightResult): Extract<NightResult, { kind: 'slept' }> {
+  if (r.kind !== 'slept') throw new Error(`expected a night, got ${r.kind}: ${JSON.stringify(r)}`);
+  return r;
+}
+
+describe('a 100-episode day', () => {
+  it('runs every step within the budget, and the headline counts exactly what the night did', async () => {
+    tm = await tempMemory();
+    await recordDay(tm.memory, T0);
+    const model = new ResponderModel();
+    tm.clock.set(T0 + DAY);
+    const r = slept(await sleep(tm.memory.ctx, { modelInstance: model }));
+    const asOf = T0 + DAY;
+    // Tokens of a 100-episode day, every step included, counted by the real tokenizer (reported in docs/sleep.md).
+    expect(r.log.tokens.used).toBeGreaterThan(8_000);
+    expect(r.log.tokens.used).toBeLessThan(15_000);
+    expect(r.log.tokens.used).toBeLessThanOrEqual(r.log.tokens.budget);
+    expect(Object.keys(r.log.tokens.byStep).sort()).toEqual([
+      'comb',
+      'dream',
+      'librarian',
+      'pii_watch',
+      'self_image',
+      'solidify',
+    ]);
+    expect(r.log.deferred).toBe(0);
+    expect(r.log.skipped).toEqual([]);
+
+    const episodes = (
+      await store().episodes.timeline(space(), {
+        limit: 1000,
+        offset: 0,
+        order: 'asc',
+        includeArchived: true,
+      })
+    ).items;
+    const knowledge = await store().knowledge.list(space(), { limit: 1000 });
+    const created = knowledge.filter((k) => k.createdAt === asOf && k.status === 'provisional');
+    expect(r.briefing.headline).toBe(
+      `While you were away: ${created.length} new, 0 reinforced, 0 forgotten from ${episodes.filter((e) => e.consolidatedAt === asOf).length} episodes.`,
+    );
+    expect(r.briefing.headline).toMatch(/ from 100 episodes\.$/);
+    expect((await store().derived.briefing(space(), '2026-11-02'))?.headline).toBe(r.briefing.headline);
+
+    // Recipes from the real tool results: run_tests → build → deploy succeeded in two sessions.
+    const recipe = await store().knowledge.getLiveByKey(space(), 'recipe:run_tests>build>deploy');
+    expect(recipe).toMatchObject({
+      kind: 'procedure',
+      occurrences: 2,
+      tags: ['recipe'],
+      content: 'Recipe: run_tests → build → deploy (succeeded in 2 sessions)',
+    });
+    expect(r.log.recipes).toEqual([{ tools: ['run_tests', 'build', 'deploy'], sessions: 2 }]);
+
+    // Solidified narratives link back to the turns of one conversation each; the dream's importance is fixed at 1.
+    const narratives = await store().narratives.list(space(), { limit: 100 });
+    const byId = new Map(episodes.map((e) => [e.id, e]));
+    const solid = narratives.filter((n) => n.kind === 'narrative');
+    expect(solid.length).toBe(r.log.counts.narratives);
+    for (const n of solid) {
+      expect(n.sourceLinks.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(n.sourceLinks.map((id) => byId.get(id)?.session)).size).toBe(1);
+    }
+    const dream = narratives.find((n) => n.kind === 'dream')!;
+    expect(dream).toMatchObject({ importance: 1, tags: ['dream'] });
+    expect(dream.context).toMatch(/^mapped from today's /);
+    expect((await store().identity.threads(space(), 'open', 10)).map((t) => t.content)).toContain(
+      'what connects the day?',
+    );
+    expect((await store().identity.selfConcept(space())).map((s) => s.field)).toContain(
+      'self_image.works_on',
+    );
+  });
+
+  it('counts what a later day restates as reinforced, and merges two nights of one UTC day into one briefing', async () => {
+    tm = await tempMemory({ config: { sleep: { budgetBase: 100_000 } } });
+    await recordDay(tm.memory, T0, 20);
+    tm.clock.set(T0 + DAY);
+    const first = slept(await sleep(tm.memory.ctx, { modelInstance: new ResponderModel() }));
+    await recordDay(tm.memory, T0 + DAY, 10);
+    tm.clock.set(T0 + DAY + 3_600_000);
+    const second = slept(await sleep(tm.memory.ctx, { modelInstance: new ResponderModel() }));
+    expect(second.briefing.day).toBe(first.briefing.day);
+    const newToday = new Set([...first.log.created, ...second.log.created].map((k) => k.id)).size;
+    expect(second.briefing.headline).toBe(
+      `While you were away: ${newToday} new, 0 reinforced, 0 forgotten from 30 episodes.`,
+    );
+    await recordDay(tm.memory, T0 + DAY + 3_600_000, 20);
+    tm.clock.set(T0 + 2 * DAY);
+    const third = slept(await sleep(tm.memory.ctx, { modelInstance: new ResponderModel() }));
+    expect(third.log.reinforced.length).toBeGreaterThan(0);
+    const reinforced = await store().knowledge.getMany(
+      space(),
+      third.log.reinforced.map((k) => k.id),
+    );
+    expect(reinforced.every((k) => k.occurrences >= 2 && k.lastReinforcedAt === T0 + 2 * DAY)).toBe(true);
+    expect(third.briefing.headline).toBe(
+      `While you were away: ${third.log.created.length} new, ${third.log.reinforced.length} reinforced, 0 forgotten from 20 episodes.`,
+    );
+  });
+});
+
+describe('PII night watch', () => {
+  it('replaces a leaked name everywhere, re-indexes it, reports only the count, and hides it from later prompts', async () => {
+    tm = await tempMemory();
+    await tm.memory.record({
+      turns: [
+        { content: 'Rosalind Okafor owns the billing service', session: 's' },
+        { content: 'ask Rosalind Okafor before changing invoices', session: 's' },
+      ],
+    });
+    const model = new ScriptedModel({
+      librarian: [
+        JSON.stringify({
+          proposals: [
+            {
+              op: 'abstract',
+              kind: 'fact',
+              content: 'Rosalind Okafor owns the billing service',
+              evidence: ['e1', 'e2'],
+            },
+          ],
+        }),
+      ],
+      pii_watch: [
+        JSON.stringify({
+          names: [
+            { name: 'Rosalind Okafor', ids: ['k1'] },
+            { name: 'Invented Person', ids: ['k1'] },
+          ],
+        }),
+      ],
+    });
+    tm.clock.set(T0 + DAY);
+    const r = slept(await sleep(tm.memory.ctx, { modelInstance: model, force: true }));
+    expect(r.log.pii).toEqual({ names: 1, replacements: 3, overLimit: 0 });
+    expect(r.briefing.agent.piiWatch).toBe(
+      'The PII night watch found 1 name without a placeholder and replaced 3 occurrences with placeholders.',
+    );
+    expect(JSON.stringify(r.log)).not.toContain('Rosalind');
+    const [e1, e2] = await store().episodes.getMany(space(), [1, 2]);
+    expect([e1?.content, e2?.content]).toEqual([
+      '[person_1] owns the billing service',
+      'ask [person_1] before changing invoices',
+    ]);
+    expect((await store().knowledge.get(space(), 1))?.content).toBe('[person_1] owns the billing service');
+    expect(
+      await store().search.lexical(space(), 'episode', ['rosalind'], { limit: 5, includeArchived: true }),
+    ).toEqual([]);
+    expect(await store().search.lexical(space(), 'knowledge', ['okafor'], { limit: 5 })).toEqual([]);
+    expect((await tm.memory.recall({ query: 'billing service' })).length).toBeGreaterThan(0);
+    await tm.memory.record({ turns: [{ content: 'Rosalind Okafor approved the refund', session: 't' }] });
+    const next = new ScriptedModel({ librarian: ['{"proposals":[]}'] });
+    tm.clock.set(T0 + 2 * DAY);
+    slept(await sleep(tm.memory.ctx, { modelInstance: next, force: true }));
+    expect(next.calls.find((c) => c.step === 'librarian')?.request.messages[0]?.content).toContain(
+      '[person_1] approved the refund',
+    );
+  });
+});
+
+/** Rows of every table of the space, for comparing two memories. */
+async function snapshot(m: TempMemory): Promise<Record<string, unknown[]>> {
+  const s = m.memory.ctx.store;
+  const out: Record<string, unknown[]> = {};
+  for (const table of s.rows.tables()) {
+    const rows: unknown[] = [];
+    for await (const row of s.rows.dump(m.memory.space, table)) rows.push(row);
+    out[table] = rows;
+  }
+  return out;
+}
+
+async function dayMemory(): Promise<TempMemory> {
+  const m = await tempMemory();
+  await m.memory.remember({ text: 'Integration tests are flaky on the login flow', durable: false });
+  await recordDay(m.memory, T0, 30);
+  m.clock.set(T0 + DAY);
+  return m;
+}
+
+class Crash extends Error {}
+
+describe('safety of the night', () => {
+  it('gives the same memory after a crash at any point and a rerun as after an uninterrupted night', async () => {
+    tm = await dayMemory();
+    let points = 0;
+    const count = () => void (points += 1);
+    slept(
+      await sleep(tm.memory.ctx, {
+        modelInstance: new ResponderModel(),
+        hooks: { afterAsk: count, beforeCommit: count, afterCommit: count },
+      }),
+    );
+    const reference = await snapshot(tm);
+    expect(points).toBeGreaterThan(20);
+    for (let at = 0; at < points; at++) {
+      const m = await dayMemory();
+      extra.push(m);
+      let seen = 0;
+      const maybeCrash = () => {
+        if (seen++ === at) throw new Crash(`crash at point ${at}`);
+      };
+      const crashed = sleep(m.memory.ctx, {
+        modelInstance: new ResponderModel(),
+        hooks: { afterAsk: maybeCrash, beforeCommit: maybeCrash, afterCommit: maybeCrash },
+      });
+      await expect(crashed).rejects.toBeInstanceOf(Crash);
+      const rerunModel = new ResponderModel();
+      const rerun = slept(await sleep(m.memory.ctx, { modelInstance: rerunModel }));
+      expect(rerun.resumed).toBe(true);
+      expect(await snapshot(m), `crash at point ${at}`).toEqual(reference);
+    }
+  }, 120_000);
+
+  it('never runs two nights of one space at once, and takes over a lock its dead owner left after it expires', async () => {
+    tm = await tempMemory();
+    await tm.memory.record({ turns: [1, 2, 3, 4, 5].map((i) => ({ content: `turn ${i}`, session: 's' })) });
+    tm.clock.set(T0 + DAY);
+    let release!: () => void;
+    let entered!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const waiting = new Promise<void>((r) => (entered = r));
+    const slow: Model = {
+      name: 'slow',
+      async complete(req: ModelRequest): Promise<ModelResponse> {
+        entered();
+        await gate;
+        return {
+          text: req.step === 'librarian' ? '{"proposals":[]}' : '{}',
+          inputTokens: 1,
+          outputTokens: 1,
+        };
+      },
+    };
+    const first = sleep(tm.memory.ctx, { modelInstance: slow });
+    await waiting;
+    expect(await sleep(tm.memory.ctx, { model: 'none' })).toMatchObject({ kind: 'locked' });
+    // Recall and writes keep working while the night waits for its model.
+    expect((await tm.memory.recall({ query: 'turn' })).length).toBeGreaterThan(0);
+    await tm.memory.remember({ text: 'written during the night' });
+    release();
+    expect((await first).kind).toBe('slept');
+
+    await tm.memory.record({ turns: [1, 2, 3, 4, 5].map((i) => ({ content: `more ${i}`, session: 't' })) });
+    tm.clock.advance(DAY);
+    await store().sleep.acquireLock(space(), 'a-process-that-died', tm.clock.now(), 30 * 60_000);
+    expect(await sleep(tm.memory.ctx, { model: 'none' })).toMatchObject({ kind: 'locked' });
+    tm.clock.advance(30 * 60_000);
+    expect(await sleep(tm.memory.ctx, { model: 'none' })).toMatchObject({ kind: 'slept' });
+  });
+});
