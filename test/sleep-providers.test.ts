@@ -1,0 +1,144 @@
+/** Nights through the real OpenAI and Anthropic SDKs against mock servers on 127.0.0.1 (the models are unreachable). */
+import { afterEach, describe, expect, it } from 'vitest';
+import { sleep } from '../src/app/sleep.js';
+import type { NightResult } from '../src/sleep/night-types.js';
+import {
+  startMockAnthropicServer,
+  startMockOpenAiServer,
+  type MockAnswer,
+  type MockLlmServer,
+} from './mock-llm-servers.js';
+import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+
+const DAY = 86_400_000;
+let tm: TempMemory | undefined;
+let mock: MockLlmServer | undefined;
+afterEach(async () => {
+  await tm?.cleanup();
+  await mock?.close();
+  tm = undefined;
+  mock = undefined;
+});
+
+const usage = { input: 100, output: 20 };
+const reply = (v: unknown): MockAnswer => ({ text: JSON.stringify(v), usage });
+
+/** The answers of a small night, in step order: solidify, librarian, comb, dream, PII watch. */
+function nightAnswers(librarian: MockAnswer[]): MockAnswer[] {
+  return [
+    reply({
+      narratives: [
+        {
+          chunk: 'c1',
+          gesture: '[person_1] asked for the release notes by mail',
+          tags: ['release', 'mail'],
+          importance: 3,
+          emotional: 2,
+          unresolved: 2,
+        },
+      ],
+    }),
+    ...librarian,
+    reply({
+      threads: [{ content: 'why do release notes lag?', importance: 2, emotional: 2, unresolved: 3 }],
+    }),
+    reply({
+      symbols: ['letter', 'bell', 'tide'],
+      sources: ['n1'],
+      dream: 'A letter rang like a bell at high tide',
+      reflection: 'I wait for replies',
+      emotional: 2,
+      unresolved: 2,
+    }),
+    reply({ names: [] }),
+  ];
+}
+
+const GOOD_LIBRARIAN = reply({
+  proposals: [
+    {
+      op: 'abstract',
+      kind: 'preference',
+      content: '[person_1] wants release notes sent to [email_2]',
+      evidence: ['e1', 'e2'],
+    },
+  ],
+});
+
+async function dayWithMarta(
+  baseUrlKey: 'openaiBaseUrl' | 'anthropicBaseUrl',
+  url: string,
+): Promise<TempMemory> {
+  const m = await tempMemory({ config: { knownPersons: ['Marta Kowalczyk'], sleep: { [baseUrlKey]: url } } });
+  await m.memory.record({
+    turns: [
+      { role: 'user', content: 'Marta Kowalczyk wants the release notes at marta@example.com', session: 's' },
+      {
+        role: 'assistant',
+        content: 'I will send the release notes to marta@example.com on Friday',
+        session: 's',
+      },
+      { role: 'user', content: 'Good, and keep them short', session: 's' },
+    ],
+  });
+  m.clock.set(T0 + DAY);
+  return m;
+}
+
+function bodies(m: MockLlmServer): string {
+  return m.requests.map((r) => JSON.stringify(r.body)).join('\n');
+}
+
+function slept(r: NightResult): Extract<NightResult, { kind: 'slept' }> {
+  if (r.kind !== 'slept') throw new Error(`expected a night, got ${r.kind}`);
+  return r;
+}
+
+describe.each([
+  ['OpenAI-compatible', 'openai:gpt-test', 'openaiBaseUrl', startMockOpenAiServer, '/v1/chat/completions'],
+  ['Anthropic', 'anthropic:claude-test', 'anthropicBaseUrl', startMockAnthropicServer, '/v1/messages'],
+] as const)('a night through the %s client', (_name, spec, key, start, path) => {
+  it('runs every model step, counts the usage the server reported, and never sends personal data', async () => {
+    mock = await start(nightAnswers([GOOD_LIBRARIAN]));
+    tm = await dayWithMarta(key, mock.url);
+    const r = slept(await sleep(tm.memory.ctx, { model: spec, force: true }));
+    expect(mock.requests.map((q) => q.path)).toEqual(Array(5).fill(path));
+    expect(mock.pending()).toBe(0);
+    expect(r.log.model).toBe(spec);
+    expect(r.log.tokens.used).toBe(5 * 120);
+    expect(r.log.tokens.byStep).toEqual({
+      solidify: 120,
+      librarian: 120,
+      comb: 120,
+      dream: 120,
+      pii_watch: 120,
+    });
+    const sent = bodies(mock);
+    expect(sent).not.toMatch(/Marta|Kowalczyk|marta@example\.com/);
+    expect(sent).toContain('[person_1] wants the release notes at [email_2]');
+    expect((await tm.memory.ctx.store.knowledge.get(tm.memory.space, 1))?.content).toBe(
+      'Marta Kowalczyk wants release notes sent to marta@example.com',
+    );
+    expect(r.briefing.headline).toBe(
+      'While you were away: 1 new, 0 reinforced, 0 forgotten from 3 episodes.',
+    );
+    const run = (await tm.memory.ctx.store.sleep.runs(tm.memory.space, { limit: 1 }))[0];
+    expect([run?.tokensIn, run?.tokensOut]).toEqual([500, 100]);
+  });
+
+  it('retries an invalid answer once through the client, then skips the step and reports it', async () => {
+    mock = await start(
+      nightAnswers([{ text: 'Here are my thoughts, no JSON today.', usage }, reply({ proposals: 'none' })]),
+    );
+    tm = await dayWithMarta(key, mock.url);
+    const r = slept(await sleep(tm.memory.ctx, { model: spec, force: true }));
+    expect(mock.requests).toHaveLength(6);
+    expect(JSON.stringify(mock.requests[2]?.body)).toContain('Your answer was rejected');
+    expect(r.log.skipped).toEqual([{ step: 'librarian', reason: expect.stringMatching(/^invalid_answer/) }]);
+    expect(
+      r.briefing.agent.warnings.some((w) => w.startsWith('Step librarian was skipped: invalid_answer')),
+    ).toBe(true);
+    expect(await tm.memory.ctx.store.knowledge.count(tm.memory.space)).toBe(0);
+    expect(await tm.memory.ctx.store.sleep.pendingTimes(tm.memory.space, 10)).toHaveLength(3);
+  });
+});
