@@ -7,14 +7,15 @@ import type { NightContext } from './night-context.js';
 const MAX_ROWS = 5_000;
 
 /**
- * The name as written, standing alone: letters or digits may not touch it, so `Ann` leaves `Annual` alone. Han names
+ * The name as written, standing alone: letters, digits or a hyphen may not touch it, so `Ann` leaves `Annual` and
+ * `Ann-Kathrin` alone (a possessive `Ann's` is replaced). Han names
  * get no boundary (Chinese has no spaces between words). Case-sensitive, as the watch reported it.
  */
 export function namePattern(name: string): RegExp {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return /^\p{Script=Han}+$/u.test(name)
     ? new RegExp(escaped, 'gu')
-    : new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu');
+    : new RegExp(`(?<![\\p{L}\\p{N}-])${escaped}(?![\\p{L}\\p{N}-])`, 'gu');
 }
 
 function replaceAll(text: string, re: RegExp, placeholder: string): { text: string; n: number } {
