@@ -76,6 +76,13 @@ const sleepConfig = z
     openaiApiKey: z.string().optional(),
     anthropicBaseUrl: z.string().optional(),
     anthropicApiKey: z.string().optional(),
+    /** false for servers that refuse `response_format: json_object` (LM Studio). */
+    openaiJsonMode: z.boolean().optional(),
+    /** `max_completion_tokens` for OpenAI reasoning models; `max_tokens` (default) everywhere else. */
+    openaiMaxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+    /** Per-request timeout and retries of the model SDKs (their defaults when unset). */
+    timeoutMs: z.number().int().positive().optional(),
+    maxRetries: z.number().int().min(0).max(10).optional(),
     /** Nightly token budget = min(budgetCap, budgetBase + budgetPerSqrtItem · √(memory items)) (docs/sleep.md). */
     budgetBase: z.number().int().min(0).default(13_000),
     budgetPerSqrtItem: z.number().min(0).default(50),
