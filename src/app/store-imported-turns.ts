@@ -14,11 +14,11 @@ export interface ImportProgress {
 /** Options of an import. */
 export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
-  /** Turns per transaction (default 2,000). */
+  /** Turns per transaction (default 5,000). */
   batchSize?: number;
 }
 
-const DEFAULT_BATCH = 2000;
+const DEFAULT_BATCH = 5000;
 // record() refuses labels over 200 characters (core/schemas `label`) and refs over 500.
 const LABEL_CHARS = 200;
 const REF_CHARS = 500;
