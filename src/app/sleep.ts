@@ -2,7 +2,6 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { knownPersonsOf } from '../core/config.js';
-import { TidepoolError } from '../core/errors.js';
 import { parseInput, time } from '../core/schemas.js';
 import { queryTerms } from '../retrieval/query-terms.js';
 import { createModel, type ModelDeps } from '../sleep/llm/create-model.js';
@@ -135,10 +134,4 @@ export function describeWake(d: WakeDecision): string {
   if (d.reason === 'nothing_eligible')
     return 'nothing to consolidate: no episode older than 30 minutes is waiting';
   return `staying awake: ${d.eligible} episode(s) waiting (sleeps at 5, or when the oldest has waited over 3 days; now ${hours} h); use --force to sleep anyway`;
-}
-
-/** Refuses a result that did not sleep, for callers that need a night (the scheduler reports instead). */
-export function requireSlept(r: NightResult): Extract<NightResult, { kind: 'slept' }> {
-  if (r.kind === 'slept') return r;
-  throw new TidepoolError(r.kind === 'locked' ? 'locked' : 'conflict', describeNight(r));
 }

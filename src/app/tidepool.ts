@@ -12,6 +12,9 @@ import { remember, type RememberResult } from './remember.js';
 import { timeline, type TimelinePage } from './timeline.js';
 import { writeNarrative, type WriteNarrativeResult } from './write-narrative.js';
 import { embedPending } from './embed-items.js';
+import { listReview, review, type ReviewInput, type ReviewItem, type ReviewResult } from './review.js';
+import { sleep, sleepStatus, type SleepOptions, type SleepStatus } from './sleep.js';
+import type { NightResult } from '../sleep/night-types.js';
 import { importSessionFile, type ImportFileInput, type ImportFileResult, type ImportOptions } from './import-sessions.js';
 import { runAllScriptJobs, runScriptJob, type ScriptAllEntry, type ScriptAllResult, type ScriptJob, type ScriptJobOptions, type ScriptJobResult } from './script-jobs.js';
 import type { Journal } from '../journal/journal.js';
@@ -179,6 +182,29 @@ export class Tidepool {
    */
   importFile(input: ImportFileInput, opts?: ImportOptions): Promise<ImportFileResult> {
     return importSessionFile(this.ctx, input, opts);
+  }
+
+  /**
+   * Runs (or resumes) one night of consolidation; `model` defaults to `config.sleep.model`.
+   * @example const r = await memory.sleep({ model: 'openai:gpt-4o-mini' }); if (r.kind === 'slept') console.log(r.briefing.headline)
+   */
+  sleep(opts?: SleepOptions): Promise<NightResult> {
+    return sleep(this.ctx, opts);
+  }
+
+  /** Whether the space would sleep now, the last night and an interrupted one. @example await memory.sleepStatus() */
+  sleepStatus(): Promise<SleepStatus> {
+    return sleepStatus(this.ctx);
+  }
+
+  /** Knowledge quarantined for review ("Needs review"). @example const items = await memory.reviewList() */
+  reviewList(): Promise<ReviewItem[]> {
+    return listReview(this.ctx);
+  }
+
+  /** Approves or rejects a quarantined entry. @example await memory.review({ id: 'k12', verdict: 'approve' }) */
+  review(input: ReviewInput): Promise<ReviewResult> {
+    return review(this.ctx, input);
   }
 
   /** Health report. @example const report = await memory.doctor() */
