@@ -32,7 +32,7 @@ export async function readGraph(ctx: AppContext, raw: unknown = {}): Promise<Gra
   if (top.length === 0) {
     return {
       kind: 'empty',
-      message: 'the entity graph is empty: it is built from narratives\' entities_role (e.g. "A=judge+act; B=review") by `tidepool script graph` or the nightly run',
+      message: 'the entity graph is empty: it is built from narratives\' entities_role (e.g. "A=judge+act; B=review") by `tidepool script entity-graph` or the nightly run',
     };
   }
   if (input.pair) {

@@ -64,9 +64,16 @@ describe('scheduleNightlySleep', () => {
       ['team', 'slept'],
     ]);
     expect(ran[0]?.message).toMatch(/from 5 episodes/);
+    // The script layer ran before each night, every job ok.
+    expect(ran.map((n) => n.script && { ok: n.script.ok, failed: n.script.failed })).toEqual([
+      { ok: true, failed: [] },
+      { ok: true, failed: [] },
+    ]);
     expect(await second.runDue()).toEqual([]);
     clock.advance(86_400_000);
-    expect((await second.runDue()).map((n) => n.outcome)).toEqual(['awake', 'awake']);
+    const next = await second.runDue();
+    expect(next.map((n) => n.outcome)).toEqual(['awake', 'awake']);
+    expect(next.every((n) => n.script?.ok === true)).toBe(true);
   });
 
   it('leaves nights driven by an agent to the agent', async () => {
@@ -74,8 +81,14 @@ describe('scheduleNightlySleep', () => {
     await m.record({ turns: [{ content: 'hello' }] });
     const s = scheduleNightlySleep(m.ctx);
     schedules.push(s);
+    // The script layer needs no model, so it still runs; only the night waits for the agent.
     expect(await s.runDue()).toEqual([
-      { space: 'default', outcome: 'skipped', message: expect.stringContaining('sleep_next') },
+      {
+        space: 'default',
+        outcome: 'skipped',
+        message: expect.stringContaining('sleep_next'),
+        script: { ok: true, failed: [], ms: expect.any(Number) },
+      },
     ]);
   });
 });

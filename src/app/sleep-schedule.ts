@@ -1,9 +1,13 @@
-/** The nightly schedule of `tidepool serve`: every space sleeps once a UTC day at `sleep.at` (02:17 UTC by default). */
+/**
+ * The nightly schedule of `tidepool serve`: once a UTC day at `sleep.at` (02:17 UTC by default) every space runs the
+ * script layer (`script all`) and then sleeps.
+ */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { DAY_MS, utcDay } from '../core/clock.js';
 import type { NightResult } from '../sleep/night-types.js';
 import type { AppContext } from './app-context.js';
+import { runAllScriptJobs } from './script-jobs.js';
 import { describeNight, sleep } from './sleep.js';
 
 /** A scheduled night's lease: long enough for a slow model, short enough that a dead server's night is retried. */
@@ -22,6 +26,8 @@ export interface ScheduledNight {
   space: string;
   outcome: NightResult['kind'] | 'skipped' | 'failed';
   message: string;
+  /** The script layer's run before the night (`script all`): every job's outcome; absent when another server ran it. */
+  script?: { ok: boolean; failed: string[]; ms: number };
 }
 
 /** A running schedule. */
@@ -52,8 +58,23 @@ export function scheduleNightlySleep(
       const out: ScheduledNight[] = [];
       const model = ctx.config.sleep.model.trim();
       for (const space of await ctx.store.spaces.list()) {
+        // The script layer (clusters, attention, entity graph, scans) runs first, once per space and day, whatever
+        // model thinks at night: it needs none, and the night's L0 solidify reads its scan.
+        const scriptKey = { space, job: 'script', day: utcDay(now), owner };
+        let script: ScheduledNight['script'];
+        if (await ctx.store.jobs.claim({ ...scriptKey, ttlMs: LEASE_MS, at: now })) {
+          try {
+            const r = await runAllScriptJobs({ ...ctx, space });
+            await ctx.store.jobs.finish({ ...scriptKey, at: ctx.clock.now() });
+            script = { ok: r.ok, failed: r.jobs.filter((j) => !j.ok).map((j) => j.job), ms: r.ms };
+          } catch (e) {
+            await ctx.store.jobs.release(scriptKey);
+            script = { ok: false, failed: [e instanceof Error ? e.message : String(e)], ms: 0 };
+          }
+        }
         if (model === 'agent' || model === 'sampling') {
           out.push({
+            ...(script ? { script } : {}),
             space,
             outcome: 'skipped',
             message: `model ${model} needs a connected agent: it starts the night with sleep_next`,
@@ -66,10 +87,10 @@ export function scheduleNightlySleep(
           const r = await sleep({ ...ctx, space }, { now });
           if (r.kind === 'locked') await ctx.store.jobs.release(key);
           else await ctx.store.jobs.finish({ ...key, at: ctx.clock.now() });
-          out.push({ space, outcome: r.kind, message: describeNight(r) });
+          out.push({ space, outcome: r.kind, message: describeNight(r), ...(script ? { script } : {}) });
         } catch (e) {
           await ctx.store.jobs.release(key);
-          out.push({ space, outcome: 'failed', message: e instanceof Error ? e.message : String(e) });
+          out.push({ space, outcome: 'failed', message: e instanceof Error ? e.message : String(e), ...(script ? { script } : {}) });
         }
       }
       for (const n of out) opts.onNight?.(n);

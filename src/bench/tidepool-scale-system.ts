@@ -1,4 +1,5 @@
 // Tidepool as a system of the scale benchmark: a real SQLite file in a temp dir, batched and single-call ingest.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,19 +10,30 @@ import { hashEmbedding } from './scale/hash-embedding.js';
 import type { ScaleSystem, ScaleSystemFactory } from './scale/scale-system.js';
 import type { ScaleItem } from './scale/synthetic-episodes.js';
 
+// Hybrid mode embeds with the benchmark's deterministic 384-d hashing embedder (no model weights here).
+const hashEmbedder: Embedder = { model: 'hash-384', embed: async (t) => t.map((x) => hashEmbedding(x)) };
+
 class TidepoolScale implements ScaleSystem {
   readonly #m: Tidepool;
-  readonly #dir: string;
-  constructor(m: Tidepool, dir: string) {
+  readonly #dir: string | undefined;
+  readonly #drop: (() => Promise<void>) | undefined;
+  readonly #size: (() => Promise<number>) | undefined;
+  constructor(m: Tidepool, at: { dir?: string; drop?: () => Promise<void>; size?: () => Promise<number> }) {
     this.#m = m;
-    this.#dir = dir;
+    this.#dir = at.dir;
+    this.#drop = at.drop;
+    this.#size = at.size;
   }
   static async open(hybrid: boolean): Promise<TidepoolScale> {
     const dir = mkdtempSync(join(tmpdir(), 'tidepool-scale-'));
-    // Hybrid mode embeds with the benchmark's deterministic 384-d hashing embedder (no model weights here).
-    const embedder: Embedder | 'none' = hybrid ? { model: 'hash-384', embed: async (t) => t.map((x) => hashEmbedding(x)) } : 'none';
-    const m = await openMemory({ path: join(dir, 'memory.db'), space: 'scale', embedder, warn: () => {} });
-    return new TidepoolScale(m, dir);
+    const m = await openMemory({ path: join(dir, 'memory.db'), space: 'scale', embedder: hybrid ? hashEmbedder : 'none', warn: () => {} });
+    return new TidepoolScale(m, { dir });
+  }
+  /** A fresh database on the PostgreSQL server at `url`, created for this run and dropped after it. */
+  static async openPostgres(url: string, hybrid: boolean): Promise<TidepoolScale> {
+    const db = await createScratchDatabase(url);
+    const m = await openMemory({ url: db.url, space: 'scale', embedder: hybrid ? hashEmbedder : 'none', warn: () => {} });
+    return new TidepoolScale(m, { drop: db.drop, size: () => db.sizeBytes() });
   }
   #turn(i: ScaleItem) {
     return { role: i.role, content: i.text, speaker: i.speaker, session: i.sessionId, at: i.at, ref: i.id };
@@ -38,7 +50,9 @@ class TidepoolScale implements ScaleSystem {
   async searchHybrid(query: string, _embedding: Float32Array, k: number): Promise<string[]> {
     return this.search(query, k);
   }
-  dbSizeBytes(): number {
+  dbSizeBytes(): number | Promise<number> {
+    if (this.#size) return this.#size();
+    if (!this.#dir) return 0;
     const f = join(this.#dir, 'memory.db');
     const size = (p: string) => {
       try {
@@ -51,7 +65,8 @@ class TidepoolScale implements ScaleSystem {
   }
   async close(): Promise<void> {
     await this.#m.close();
-    rmSync(this.#dir, { recursive: true, force: true });
+    if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
+    await this.#drop?.();
   }
 }
 
@@ -72,3 +87,38 @@ export const tidepoolHybridScaleFactory: ScaleSystemFactory = {
   ref: { module: import.meta.url, exportName: 'tidepoolHybridScaleFactory' },
   create: () => TidepoolScale.open(true),
 };
+
+/**
+ * Tidepool on a PostgreSQL server (`bench scale --db postgres://…`): each run gets a database of its own, created on
+ * that server and dropped afterwards, so runs never see each other's rows.
+ */
+export function tidepoolPostgresScaleFactory(url: string, hybrid = false): ScaleSystemFactory {
+  return {
+    name: hybrid ? 'tidepool-postgres-hybrid' : 'tidepool-postgres',
+    hybrid,
+    storage: 'disk',
+    ref: { module: import.meta.url, exportName: 'tidepoolPostgresScaleFactory', args: [url, hybrid] },
+    create: () => TidepoolScale.openPostgres(url, hybrid),
+  };
+}
+
+/** Creates `tidepool_scale_<random>` on the server of `url`, with its size (pg_database_size) and its drop. */
+async function createScratchDatabase(
+  url: string,
+): Promise<{ url: string; drop: () => Promise<void>; sizeBytes: () => Promise<number> }> {
+  const { default: pg } = await import('pg');
+  const name = `tidepool_scale_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return {
+    url: target.toString(),
+    sizeBytes: async () => Number((await admin.query<{ s: string }>('SELECT pg_database_size($1) AS s', [name])).rows[0]?.s ?? 0),
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}

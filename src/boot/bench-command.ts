@@ -10,17 +10,27 @@ import { hashEmbedder } from '../bench/scale/hash-embedding.js';
 import { renderLatencyChart, renderScaleMarkdown } from '../bench/scale/render-scale-markdown.js';
 import { runScaleBench } from '../bench/scale/run-scale-bench.js';
 import { TidepoolRetrievalSystem } from '../bench/tidepool-retrieval-system.js';
-import { tidepoolHybridScaleFactory, tidepoolScaleFactory } from '../bench/tidepool-scale-system.js';
+import { tidepoolHybridScaleFactory, tidepoolPostgresScaleFactory, tidepoolScaleFactory } from '../bench/tidepool-scale-system.js';
 import { describeMachine, formatMachine } from '../bench/machine-info.js';
 import { renderHttpMarkdown, runHttpBench } from '../bench/http/run-http-bench.js';
+import { renderScriptBenchMarkdown, runScriptBench } from '../bench/script-bench.js';
 import type { CliDeps } from '../surfaces/cli/cli-deps.js';
 
 /** Where the benchmarks look for LoCoMo when `--data` is not given: the shared development split. */
 export const DEFAULT_LOCOMO = '../shared/data/locomo/dev.json';
 
-/** Registers `bench` with its `retrieval` and `scale` subcommands. */
+/** Parses a positive integer option or throws an invalid_input error naming the flag. */
+function positiveInt(flag: string, raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new TidepoolError('invalid_input', `${flag} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+/** Registers `bench` with its `retrieval`, `scale`, `http` and `script` subcommands. */
 export function registerBenchCommand(program: Command, deps: CliDeps): void {
-  const bench = program.command('bench').description('benchmarks: retrieval quality on LoCoMo, scale (npm run bench)');
+  const bench = program
+    .command('bench')
+    .description('benchmarks: retrieval quality on LoCoMo, scale, HTTP load, script layer (npm run bench)');
 
   bench
     .command('retrieval', { isDefault: true })
@@ -62,12 +72,22 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
     .option('--queries <n>', 'queries timed per size and mode', '200')
     .option('--no-hybrid', 'skip the hybrid (384-d vectors) rows')
     .option('--no-peers', 'measure Tidepool only')
+    .option('--db <url>', 'also measure Tidepool on this PostgreSQL server (postgres://…; a scratch database per run, dropped after)')
     .option('--out <dir>', 'write scale.json, scale.md and latency.svg there')
     .option('--json', 'print the report as JSON')
-    .action(async (o: { sizes: string; queries: string; hybrid: boolean; peers: boolean; out?: string; json?: boolean }) => {
+    .action(async (o: { sizes: string; queries: string; hybrid: boolean; peers: boolean; db?: string; out?: string; json?: boolean }) => {
       const sizes = o.sizes.split(',').map((s) => Number(s.trim()));
       if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) throw new TidepoolError('invalid_input', `--sizes must be positive integers, got "${o.sizes}"`);
-      const factories = [tidepoolScaleFactory, ...(o.hybrid ? [tidepoolHybridScaleFactory] : []), ...(o.peers ? defaultScalePeers() : [])];
+      if (o.db !== undefined && !/^postgres(ql)?:\/\//iu.test(o.db)) {
+        throw new TidepoolError('invalid_input', `--db must be a postgres:// URL (SQLite is always measured), got "${o.db}"`, { field: 'db' });
+      }
+      // SQLite (the embedded default) always runs; --db puts the PostgreSQL rows beside it in the same run.
+      const factories = [
+        tidepoolScaleFactory,
+        ...(o.db ? [tidepoolPostgresScaleFactory(o.db)] : []),
+        ...(o.hybrid ? [tidepoolHybridScaleFactory, ...(o.db ? [tidepoolPostgresScaleFactory(o.db, true)] : [])] : []),
+        ...(o.peers ? defaultScalePeers() : []),
+      ];
       const report = await runScaleBench({ sizes, factories, queries: Number(o.queries), onProgress: (l) => deps.stderr.write(`${l}\n`) });
       const md = `${formatMachine(describeMachine())}\n\n${renderScaleMarkdown(report)}`;
       if (o.out) {
@@ -91,5 +111,18 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
       if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) throw new TidepoolError('invalid_input', `--sizes must be positive integers, got "${o.sizes}"`);
       const rows = await runHttpBench({ sizes, seconds: Number(o.seconds), connections: Number(o.connections), onProgress: (l) => deps.stderr.write(`${l}\n`) });
       deps.stdout.write(o.json ? `${JSON.stringify(rows)}\n` : `${formatMachine(describeMachine())}\n\n${renderHttpMarkdown(rows)}\n`);
+    });
+
+  bench
+    .command('script')
+    .description('script layer: `script all` over N narratives with 384-d vectors, and importing N transcript turns')
+    .option('--narratives <n>', 'narratives in the memory `script all` runs over', '100000')
+    .option('--turns <n>', 'turns in the generated Claude Code transcript to import (default: as many as narratives)')
+    .option('--json', 'print the report as JSON')
+    .action(async (o: { narratives: string; turns?: string; json?: boolean }) => {
+      const narratives = positiveInt('--narratives', o.narratives);
+      const turns = o.turns === undefined ? narratives : positiveInt('--turns', o.turns);
+      const report = await runScriptBench({ narratives, turns, onProgress: (l) => deps.stderr.write(`${l}\n`) });
+      deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${renderScriptBenchMarkdown(report)}\n`);
     });
 }

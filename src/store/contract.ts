@@ -99,6 +99,26 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.episodes.count(s)).toBe(2);
       });
 
+      it('inserts a large mixed batch in order, skipping stored and repeated refs, and indexes only what it kept', async () => {
+        const s = newSpace('batch');
+        await store.episodes.insertMany(s, [ep({ content: 'stored before', ref: 'r:7' })]);
+        // 450 rows span three INSERT chunks; every 7th carries ref r:7 (stored: skipped), every 11th repeats r:dup.
+        const rows = Array.from({ length: 450 }, (_, i) =>
+          ep({ content: `batch row ${i} marker${i}`, ref: i % 7 === 0 ? 'r:7' : i % 11 === 0 ? 'r:dup' : i % 2 === 0 ? `r:${i}` : null }),
+        );
+        const kept = rows.filter((r, i) => r.ref !== 'r:7' && !(r.ref === 'r:dup' && i !== rows.findIndex((x) => x.ref === 'r:dup')));
+        const { ids, skipped } = await store.episodes.insertMany(s, rows);
+        expect(skipped).toBe(rows.length - kept.length);
+        expect(ids).toHaveLength(kept.length);
+        expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+        const got = await store.episodes.getMany(s, ids);
+        const byId = new Map(got.map((e) => [e.id, e.content]));
+        expect(ids.map((id) => byId.get(id))).toEqual(kept.map((r) => r.content));
+        const hit = await store.search.lexical(s, 'episode', ['marker12'], { limit: 5 });
+        expect(hit.map((h) => h.id)).toEqual([ids[kept.findIndex((r) => r.content.endsWith('marker12'))]]);
+        expect(await store.search.lexical(s, 'episode', ['marker14'], { limit: 5 })).toEqual([]);
+      });
+
       it('skips a ref already stored in the space but not one stored in another space', async () => {
         const s = newSpace('ref');
         const other = newSpace('ref');

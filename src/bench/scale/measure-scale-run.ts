@@ -142,7 +142,7 @@ export async function measureScaleRun(
     await onMeasured?.(row);
     let db: number | null = null;
     try {
-      db = system.dbSizeBytes?.() ?? null;
+      db = (await system.dbSizeBytes?.()) ?? null;
     } catch {
       db = null; // An index too large to serialise (V8's string limit) has no measurable size.
     }

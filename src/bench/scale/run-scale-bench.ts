@@ -89,7 +89,13 @@ function measureIsolated(
   const child = fork(entry.path, [], { execArgv: [...entry.execArgv, ...heapFlag, '--expose-gc'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const req: ScaleWorkerRequest = { module: factory.ref.module, exportName: factory.ref.exportName, size, params: p };
+  const req: ScaleWorkerRequest = {
+    module: factory.ref.module,
+    exportName: factory.ref.exportName,
+    ...(factory.ref.args ? { args: factory.ref.args } : {}),
+    size,
+    params: p,
+  };
   child.send(req);
   return new Promise((resolve) => {
     let row: ScaleRow | undefined;

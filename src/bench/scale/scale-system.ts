@@ -12,7 +12,7 @@ export interface ScaleSystem {
   /** Hybrid recall with the query's generated 384-d embedding (computed outside the timer). */
   searchHybrid?(query: string, embedding: Float32Array, k: number): Promise<unknown>;
   /** Bytes on disk (database file + WAL) or, for an in-memory peer, its serialised index. */
-  dbSizeBytes?(): number | undefined;
+  dbSizeBytes?(): number | undefined | Promise<number | undefined>;
   close(): Promise<void>;
 }
 
@@ -27,8 +27,9 @@ export interface ScaleSystemFactory {
   /**
    * Where a child process finds this factory: its module's `import.meta.url` and export name. With
    * it, each run gets a process of its own (true peak RSS, crashes contained); without, runs share
-   * the benchmark's process.
+   * the benchmark's process. With `args`, the export is a function that makes the factory from them (JSON values
+   * only: they cross the process boundary), e.g. a database URL.
    */
-  readonly ref?: { readonly module: string; readonly exportName: string };
+  readonly ref?: { readonly module: string; readonly exportName: string; readonly args?: readonly unknown[] };
   create(): Promise<ScaleSystem>;
 }

@@ -7,13 +7,18 @@ import type { ScaleSystemFactory } from './scale-system.js';
 export interface ScaleWorkerRequest {
   readonly module: string;
   readonly exportName: string;
+  /** When present, the export is called with these to make the factory. */
+  readonly args?: readonly unknown[];
   readonly size: number;
   readonly params: ScaleRunParams;
 }
 
 async function run(req: ScaleWorkerRequest): Promise<void> {
   const mod = (await import(req.module)) as Record<string, unknown>;
-  const factory = mod[req.exportName] as ScaleSystemFactory | undefined;
+  const exported = mod[req.exportName];
+  const factory = (
+    req.args && typeof exported === 'function' ? (exported as (...a: unknown[]) => ScaleSystemFactory)(...req.args) : exported
+  ) as ScaleSystemFactory | undefined;
   if (!factory || typeof factory.create !== 'function') throw new Error(`${req.module} has no factory ${req.exportName}`);
   const send = (row: ScaleRow): Promise<void> =>
     new Promise((resolve, reject) => process.send?.(row, undefined, {}, (e) => (e ? reject(e) : resolve())));

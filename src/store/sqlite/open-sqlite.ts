@@ -8,6 +8,7 @@ import { SqlStore, type EngineParts } from '../sql/sql-store.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { SqliteDriver } from './sqlite-driver.js';
 import { SqliteSearch } from './sqlite-search.js';
+import { SqliteVectors } from './sqlite-vectors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -31,6 +32,7 @@ export async function openSqliteStore(path: string, opts: OpenSqliteOptions = {}
   const parts: EngineParts = {
     engine: 'sqlite',
     makeSearch: (db) => new SqliteSearch(db),
+    ...(vec ? { makeVectors: (db: SqlDriver) => new SqliteVectors(db) } : {}),
     columnsOf: async (db, table) =>
       (await db.all<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [table])).map((r) => r.name),
     info: (db) => info(db, driver, vec),
