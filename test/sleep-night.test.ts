@@ -32,6 +32,8 @@ describe('a 100-episode day', () => {
     const r = slept(await sleep(tm.memory.ctx, { modelInstance: model }));
     const asOf = T0 + DAY;
     // Tokens of a 100-episode day, every step included, counted by the real tokenizer (reported in docs/sleep.md).
+    // Printed for docs/BENCHMARKS.md (`npx vitest run test/sleep-night.test.ts -t "100-episode"`).
+    console.log(`100-episode day: ${r.log.tokens.used} tokens of a ${r.log.tokens.budget} budget; by step ${JSON.stringify(r.log.tokens.byStep)}`);
     expect(r.log.tokens.used).toBeGreaterThan(8_000);
     expect(r.log.tokens.used).toBeLessThan(15_000);
     expect(r.log.tokens.used).toBeLessThanOrEqual(r.log.tokens.budget);
