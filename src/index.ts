@@ -31,3 +31,13 @@ export type {
   ForgetInput,
 } from './core/schemas.js';
 export type { Store } from './store/port.js';
+export type { SleepOptions, SleepStatus } from './app/sleep.js';
+export type { NightResult } from './sleep/night-types.js';
+export type { Model, ModelMessage, ModelRequest, ModelResponse } from './sleep/llm/model.js';
+export type { BriefingReport } from './app/briefing.js';
+export type { ReviewInput, ReviewItem, ReviewResult } from './app/review.js';
+export { SCRIPT_JOBS } from './app/script-jobs.js';
+export type { ScriptJob, ScriptJobOptions, ScriptJobResult, ScriptAllResult } from './app/script-jobs.js';
+export type { ImportFileInput, ImportFileResult, ImportOptions } from './app/import-sessions.js';
+export { MemoryProvider } from './app/injection/memory-provider.js';
+export type { MemoryProviderOptions } from './app/injection/memory-provider.js';

@@ -14,6 +14,7 @@ import { writeNarrative, type WriteNarrativeResult } from './write-narrative.js'
 import { embedPending } from './embed-items.js';
 import { listReview, review, type ReviewInput, type ReviewItem, type ReviewResult } from './review.js';
 import { sleep, sleepStatus, type SleepOptions, type SleepStatus } from './sleep.js';
+import { briefingReport, type BriefingReport } from './briefing.js';
 import type { NightResult } from '../sleep/night-types.js';
 import { importSessionFile, type ImportFileInput, type ImportFileResult, type ImportOptions } from './import-sessions.js';
 import { runAllScriptJobs, runScriptJob, type ScriptAllEntry, type ScriptAllResult, type ScriptJob, type ScriptJobOptions, type ScriptJobResult } from './script-jobs.js';
@@ -195,6 +196,14 @@ export class Tidepool {
   /** Whether the space would sleep now, the last night and an interrupted one. @example await memory.sleepStatus() */
   sleepStatus(): Promise<SleepStatus> {
     return sleepStatus(this.ctx);
+  }
+
+  /**
+   * The morning briefing of a UTC day (default: the newest), with its headline and sections; `kind: 'none'` when no
+   * night has written one yet. @example const b = await memory.briefing(); if (!('kind' in b)) console.log(b.headline)
+   */
+  briefing(input: { day?: string } = {}): Promise<BriefingReport | { kind: 'none'; message: string }> {
+    return briefingReport(this.ctx, input);
   }
 
   /** Knowledge quarantined for review ("Needs review"). @example const items = await memory.reviewList() */
