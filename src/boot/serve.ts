@@ -6,6 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { startJournalAutoTend } from '../app/journal-service.js';
 import { scheduleNightlySleep } from '../app/sleep-schedule.js';
 import { TIDEPOOL_VERSION, type Tidepool } from '../app/tidepool.js';
+import { scopeAllows } from '../app/tokens.js';
 import { assertBindAllowed, isLoopback } from './bind-policy.js';
 import type { ServeRunners } from '../surfaces/cli/serve-command.js';
 import { createHttpApp } from '../surfaces/http/http-app.js';
@@ -56,7 +57,8 @@ export async function startHttpServer(memory: Tidepool, o: McpServeOptions & { h
   const http = createHttpApp({
     memory,
     version: TIDEPOOL_VERSION,
-    mcpServer: (session, principal) => createMcpServer(principal?.memory ?? memory, { toolsets: o.toolsets, soul: o.soul, session }),
+    mcpServer: (session, principal) =>
+      createMcpServer(principal?.memory ?? memory, { toolsets: o.toolsets, soul: o.soul, session, eraseSpace: principal === undefined || scopeAllows(principal.scope, 'admin') }),
     allowedHosts: [...new Set(['127.0.0.1', 'localhost', '::1', '[::1]', o.host.toLowerCase()])],
     tokensRequired,
     rateLimitPerMinute: memory.ctx.config.http.rateLimitPerMinute,

@@ -16,6 +16,8 @@ export interface CreateMcpServerOptions {
   session?: string;
   /** Reads SOUL.md when the context block is built. */
   soul?: () => Promise<string | undefined>;
+  /** May `forget` erase the whole space; default true (stdio, the local user). */
+  eraseSpace?: boolean;
 }
 
 /** Text shown when the memory has nothing to inject yet. */
@@ -50,7 +52,7 @@ export async function createMcpServer(memory: Tidepool, opts: CreateMcpServerOpt
     { name: 'tidepool', title: 'Tidepool memory', version: TIDEPOOL_VERSION },
     { instructions: await wakeState(memory, toolsets) },
   );
-  for (const t of toolsets) t.register(server, { memory, session, soul });
+  for (const t of toolsets) t.register(server, { memory, session, soul, eraseSpace: opts.eraseSpace ?? true });
 
   const contextText = async (maxTokens?: number) => {
     const block = await buildContext(memory.ctx, { session, maxTokens, soul: await soul() });

@@ -28,7 +28,7 @@ export function hitData(h: RecallHit): Record<string, unknown> {
   });
 }
 
-function register(server: McpServer, { memory }: ToolsetDeps): void {
+function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void {
   addTool(server, {
     name: 'remember',
     title: 'Remember',
@@ -212,6 +212,7 @@ function register(server: McpServer, { memory }: ToolsetDeps): void {
     async run(args) {
       const given = defined(args);
       if (Object.keys(given).length === 0) throw new TidepoolError('invalid_input', 'id: give an id, a key, or all: true with confirm: true', { field: 'id' });
+      if (given.all === true && !eraseSpace) throw new TidepoolError('forbidden', 'erasing the whole space needs an admin token; forget items by id or key instead', { field: 'all' });
       const r = await memory.forget(given as never);
       const text = r.kind === 'space' ? `Erased space ${r.space}.` : r.kind === 'key' ? `Forgot ${r.removed} version(s) of key ${r.key}.` : `Forgot ${r.id}.`;
       return { text, data: { ...r } };

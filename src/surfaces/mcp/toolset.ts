@@ -11,6 +11,8 @@ export interface ToolsetDeps {
   session: string;
   /** SOUL.md text when the server has one. */
   soul: () => Promise<string | undefined>;
+  /** May `forget` erase the whole space? Over HTTP only an admin token may, as for `DELETE /v1/spaces`. */
+  eraseSpace: boolean;
 }
 
 /** A named group of tools, enabled with `--toolsets`. */
