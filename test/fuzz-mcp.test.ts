@@ -1,0 +1,197 @@
+/**
+ * Property tests over every MCP tool (issue #6): wrong types, hostile strings and deep nesting get a clear answer
+ * through the real SDK client, never a transport error, a hang, a stack trace or a changed store on error.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
+import { parseId } from '../src/core/ids.js';
+import {
+  deepNest, describeInput, fromSchema, hostileString, storeDigest, treeDigest, unclearMessage, wellFormed, within, wrongTypes,
+  type JsonSchema,
+} from './helpers/hostile.js';
+import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+import { resultText, TOOL_CASES } from './mcp-tool-cases.js';
+
+/** Runs per tool and property: small, so 39 tools stay well under a minute on a loaded 2-core machine. */
+const RUNS = { oneField: 16, schema: 12, wrongTypes: 8, nested: 3 } as const;
+/** Base seed; each tool adds its index so one tool's failure replays alone (`seed` and `path` are in the report). */
+const SEED = 20_260_601;
+const CALL_MS = 30_000;
+
+let base: string;
+let cwd: string;
+let workspace: string;
+let previousCwd: string;
+
+beforeAll(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'tidepool-fuzz-mcp-')));
+  cwd = join(base, 'cwd');
+  workspace = join(base, 'workspace');
+  mkdirSync(cwd);
+  mkdirSync(workspace);
+  // The journal tools default to the server's working directory: keep their files out of the repository.
+  previousCwd = process.cwd();
+  process.chdir(cwd);
+});
+
+afterAll(() => {
+  if (process.env.FUZZ_VERBOSE) for (const [n, o] of outcomes) console.log(n, o.ok, o.error, [...o.codes].join(','));
+  process.chdir(previousCwd);
+  rmSync(base, { recursive: true, force: true });
+});
+
+interface Session {
+  mem: TempMemory;
+  client: Client;
+  tools: Map<string, JsonSchema>;
+  close(): Promise<void>;
+}
+
+/** A fresh memory with a little of everything in it, served with every toolset to a real SDK client. */
+async function open(): Promise<Session> {
+  const mem = await tempMemory();
+  const m = mem.memory;
+  await m.remember({ text: 'The staging database listens on port 6543', key: 'staging.port', tags: ['infra'] });
+  await m.record({ turns: [{ role: 'user', content: 'Can you check staging?', session: 's1' }, { role: 'assistant', content: 'It is on 6543.', session: 's1' }] });
+  await m.write({ gesture: 'I fixed the sync race at dawn', tags: ['sync'], entities_role: 'Ana=judge; Ben=review' });
+  await m.registerJournalWorkspace(workspace);
+  const server = await createMcpServer(m, { toolsets: 'all' });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: 'fuzz', version: '1.0.0' });
+  await client.connect(b);
+  // Lay out the workspace once, so a later refused call that touches files is a real change.
+  await client.callTool({ name: 'journal_stats', arguments: { root: workspace } });
+  await client.callTool({ name: 'journal_stats', arguments: {} });
+  const tools = new Map((await client.listTools()).tools.map((t) => [t.name, t.inputSchema as JsonSchema]));
+  return {
+    mem, client, tools,
+    async close() {
+      await client.close();
+      await mem.cleanup();
+    },
+  };
+}
+
+/** Per-property arbitraries that keep calls useful: mostly the registered workspace, short sleep waits. */
+const overrides = () => ({
+  root: fc.oneof({ weight: 3, arbitrary: fc.constant(workspace) }, { weight: 1, arbitrary: hostileString({ huge: false }) }),
+  // A valid wait is 0 (the property must not sit out the default 30 s); the others are out of range.
+  wait_seconds: fc.constantFrom(0, -1, 121, 0.5),
+});
+
+/** Success oracles beyond "it answered": what a write stored, what a read returned. */
+async function checkSuccess(s: Session, name: string, args: Record<string, unknown>, data: Record<string, unknown>): Promise<void> {
+  if (name === 'remember') {
+    expect(String(data.id)).toMatch(/^k\d+$/);
+    const row = await s.mem.memory.ctx.store.knowledge.get('default', parseId(String(data.id)).id);
+    expect(row?.content).toBe(wellFormed(String(args.text).trim()));
+  }
+  if (name === 'recall' || name === 'memory_search' || name === 'context_search') {
+    const results = data.results as unknown[];
+    expect(Array.isArray(results)).toBe(true);
+    expect(results.length).toBeLessThanOrEqual(typeof args.limit === 'number' ? args.limit : 200);
+  }
+  if (name === 'record') {
+    const turns = Array.isArray(args.turns) ? args.turns.length : 1;
+    expect((data.ids as unknown[]).length + Number(data.skipped ?? 0)).toBe(turns);
+  }
+  if (name === 'timeline') {
+    expect((data.items as unknown[]).length).toBeLessThanOrEqual(typeof args.limit === 'number' ? args.limit : 20);
+  }
+}
+
+/** Successes and errors per tool: the generators must reach the use cases, not only the schema checks. */
+const outcomes = new Map<string, { ok: number; error: number; codes: Set<string> }>();
+
+/** One call: it settles, and is either a success with content or a clear error that changed nothing. */
+async function callAndCheck(s: Session, name: string, args: unknown): Promise<void> {
+  const journal = name.startsWith('journal_');
+  const before = await storeDigest(s.mem.memory);
+  const files = journal ? [treeDigest(workspace), treeDigest(cwd)] : [];
+  const r = await within(CALL_MS + 5_000, `${name} call`, s.client.callTool({ name, arguments: args as Record<string, unknown> }, undefined, { timeout: CALL_MS }));
+  const text = resultText(r);
+  const where = `${name}(${describeInput(args)}) → ${text.slice(0, 300)}`;
+  const o = outcomes.get(name) ?? { ok: 0, error: 0, codes: new Set<string>() };
+  outcomes.set(name, o);
+  if (r.isError) {
+    o.error++;
+    o.codes.add(/^Error \(([a-z_]+)\)/.exec(text)?.[1] ?? 'schema');
+  } else o.ok++;
+  if (r.isError) {
+    expect(unclearMessage(text, args), where).toBeUndefined();
+    // Tool errors carry a code (never "internal", which is an unexpected exception); SDK validation errors name the field.
+    expect(text, where).toMatch(/^(Error \((?!internal\))[a-z_]+\): \S|MCP error -32602: )/);
+    expect(await storeDigest(s.mem.memory), `store changed by a refused call: ${where}`).toBe(before);
+    if (journal) expect([treeDigest(workspace), treeDigest(cwd)], `files changed by a refused call: ${where}`).toEqual(files);
+  } else {
+    expect(text.length, where).toBeGreaterThan(0);
+    expect(typeof r.structuredContent, where).toBe('object');
+    await checkSuccess(s, name, args as Record<string, unknown>, r.structuredContent as Record<string, unknown>);
+  }
+}
+
+const names = TOOL_CASES.map((c) => c.name);
+
+describe('MCP tools under hostile input', () => {
+  it('the fuzzed tool list is the server\'s whole tool list', { timeout: 60_000 }, async () => {
+    const s = await open();
+    try {
+      expect([...s.tools.keys()].sort()).toEqual([...names].sort());
+    } finally {
+      await s.close();
+    }
+  });
+
+  it.each(names.map((n, i) => [n, i] as const))('%s: wrong types, hostile strings and deep nesting', { timeout: 120_000 }, async (name, i) => {
+    const s = await open();
+    try {
+      const schema = s.tools.get(name)!;
+      const props = Object.keys(schema.properties ?? {});
+      const valid = { ...TOOL_CASES.find((c) => c.name === name)!.valid, ...(name.startsWith('journal_') ? { root: workspace } : {}) };
+      // (b1) a valid call with one field replaced by a hostile value (FTS5 syntax, SQL, control characters, lone
+      // surrogates, 100k chars): most of these reach the use case and must succeed or be refused cleanly.
+      if (props.length > 0) {
+        const oneField = fc.constantFrom(...props).chain((k) => fromSchema(schema.properties![k]!, {}, 1).map((v) => ({ ...valid, [k]: v })));
+        await fc.assert(fc.asyncProperty(oneField, (args) => callAndCheck(s, name, args)), { seed: SEED + 300 + i, numRuns: RUNS.oneField });
+      }
+      // (b2) the tool's whole shape generated from its input schema, hostile strings in every string field.
+      await fc.assert(
+        fc.asyncProperty(fromSchema(schema, { override: overrides() }), (args) => callAndCheck(s, name, args)),
+        { seed: SEED + i, numRuns: RUNS.schema },
+      );
+      // (a) the tool's keys (and a stray one) holding arbitrary JSON of the wrong type; and arguments that are no object.
+      await fc.assert(
+        fc.asyncProperty(wrongTypes(schema), (args) => callAndCheck(s, name, args)),
+        { seed: SEED + 100 + i, numRuns: RUNS.wrongTypes },
+      );
+      for (const args of [[], 'text', 42, null, [{ text: 'x' }]]) {
+        const r = await s.client.callTool({ name, arguments: args as never }, undefined, { timeout: CALL_MS }).then(
+          (x) => ({ isError: x.isError, text: resultText(x) }),
+          (e: unknown) => ({ isError: true, text: (e as Error).message }),
+        );
+        expect(r.isError, `${name} accepted arguments ${JSON.stringify(args)}`).toBe(true);
+        expect(unclearMessage(r.text, args)).toBeUndefined();
+      }
+      // (c) a value nested 1,000-5,000 levels deep in any field (or in a stray one when the tool takes none).
+      // The deep value is built inside the property: fast-check then reports [key, depth, kind], not 5,000 levels.
+      const nesting = fc.tuple(
+        fc.constantFrom(...(props.length > 0 ? props : ['deep'])),
+        fc.integer({ min: 1_000, max: 5_000 }),
+        fc.constantFrom<'object' | 'array' | 'mixed'>('object', 'array', 'mixed'),
+      );
+      await fc.assert(
+        fc.asyncProperty(nesting, ([key, depth, kind]) => callAndCheck(s, name, { ...valid, [key]: deepNest(depth, kind) })),
+        { seed: SEED + 200 + i, numRuns: RUNS.nested },
+      );
+    } finally {
+      await s.close();
+    }
+  });
+});
