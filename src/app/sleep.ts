@@ -51,6 +51,27 @@ export function nightConfig(ctx: AppContext): NightConfig {
 /** This process's id in lock owners; each night adds its own, so two nights of one process exclude each other too. */
 const PROCESS = `${hostname()}:${process.pid}`;
 
+/** True when a lock owner (`host:pid:night`, see PROCESS) names a process of this host that no longer exists. */
+function ownerGone(owner: string): boolean {
+  const m = /^(.+):(\d+):[^:]+$/.exec(owner);
+  if (m === null || m[1] !== hostname() || Number(m[2]) === process.pid) return false;
+  try {
+    process.kill(Number(m[2]), 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Trigger: the sleep lock's owner is a dead process of this host (SIGKILL, Ctrl-C, the OOM killer). Why: its 30-minute
+ * lease would refuse every night though nothing runs. Outcome: released now; the night resumes the open run.
+ */
+async function releaseDeadOwnersLock(ctx: AppContext): Promise<void> {
+  const owner = await ctx.store.sleep.lockOwner(ctx.space);
+  if (owner !== undefined && ownerGone(owner)) await ctx.store.sleep.releaseLock(ctx.space, owner);
+}
+
 /**
  * Runs (or resumes) one night of the space. With model `none` only the deterministic steps run; `sampling` and
  * `agent` need `modelDeps` from a live MCP connection. Items the night wrote get vectors when an embedder is set.
@@ -61,6 +82,7 @@ export async function sleep(ctx: AppContext, opts: SleepOptions = {}): Promise<N
   const spec = opts.model ?? ctx.config.sleep.model;
   const model = opts.modelInstance ?? createModel(parseModelSpec(spec, ctx.config.sleep), opts.modelDeps);
   const now = opts.now === undefined ? ctx.clock.now() : parseInput(time, opts.now);
+  if (opts.dryRun !== true) await releaseDeadOwnersLock(ctx);
   const result = await runNight({
     store: ctx.store,
     space: ctx.space,

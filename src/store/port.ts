@@ -704,6 +704,8 @@ export interface SleepStore {
   /** Extends a lock the owner holds; false when it was lost. */
   renewLock(space: string, owner: string, at: number, ttlMs: number): Promise<boolean>;
   releaseLock(space: string, owner: string): Promise<void>;
+  /** Who holds the space's sleep lock (expired or not), if anyone. */
+  lockOwner(space: string): Promise<string | undefined>;
   /** Live episodes not yet consolidated, created at or before `createdBefore`, oldest first. */
   pendingEpisodes(space: string, q: { createdBefore: number; limit: number }): Promise<Episode[]>;
   /** Creation times of every live, unconsolidated episode (for the wake rule), oldest first. */

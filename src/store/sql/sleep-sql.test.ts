@@ -100,9 +100,12 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
     expect(await store.sleep.acquireLock('b', 'two', T0, 1000)).toBe(true);
     expect(await store.sleep.renewLock('a', 'one', T0 + 500, 1000)).toBe(true);
     expect(await store.sleep.acquireLock('a', 'two', T0 + 1200, 1000)).toBe(false);
+    expect(await store.sleep.lockOwner('a')).toBe('one');
     expect(await store.sleep.acquireLock('a', 'two', T0 + 1500, 1000)).toBe(true);
     expect(await store.sleep.renewLock('a', 'one', T0 + 1600, 1000)).toBe(false);
+    expect(await store.sleep.lockOwner('a')).toBe('two');
     await store.sleep.releaseLock('a', 'two');
+    expect(await store.sleep.lockOwner('a')).toBeUndefined();
     expect(await store.sleep.acquireLock('a', 'three', T0 + 1600, 1000)).toBe(true);
     await store.sleep.releaseLock('a', 'three');
     await store.sleep.releaseLock('b', 'two');

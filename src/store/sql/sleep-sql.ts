@@ -173,6 +173,11 @@ export class SleepSql implements SleepStore {
     await this.#db.run('DELETE FROM locks WHERE name = ? AND owner = ?', [sleepLockName(space), owner]);
   }
 
+  async lockOwner(space: string): Promise<string | undefined> {
+    const row = await this.#db.get<{ owner: string }>('SELECT owner FROM locks WHERE name = ?', [sleepLockName(space)]);
+    return row?.owner;
+  }
+
   async pendingEpisodes(space: string, q: { createdBefore: number; limit: number }): Promise<Episode[]> {
     const rows = await this.#db.all(
       `SELECT ${EPISODE_COLS} FROM episodes WHERE space = ? AND consolidated_at IS NULL AND archived_at IS NULL AND created_at <= ?
