@@ -7,7 +7,7 @@ import type { Tidepool } from '../app/tidepool.js';
 import { openMemory } from '../boot/open-memory.js';
 import type { Embedder } from '../core/embedder.js';
 import { hashEmbedding } from './scale/hash-embedding.js';
-import type { ScaleSystem, ScaleSystemFactory } from './scale/scale-system.js';
+import type { ScaleSystem, ScaleSystemFactory, VectorAgreement } from './scale/scale-system.js';
 import type { ScaleItem } from './scale/synthetic-episodes.js';
 
 // Hybrid mode embeds with the benchmark's deterministic 384-d hashing embedder (no model weights here).
@@ -49,6 +49,24 @@ class TidepoolScale implements ScaleSystem {
   }
   async searchHybrid(query: string, _embedding: Float32Array, k: number): Promise<string[]> {
     return this.search(query, k);
+  }
+  async vectorAgreement(queries: readonly Float32Array[], k: number): Promise<VectorAgreement> {
+    const { store, space } = this.#m.ctx;
+    const model = hashEmbedder.model;
+    const exactMs: number[] = [];
+    const fastMs: number[] = [];
+    let recall = 0;
+    for (const q of queries) {
+      let t = performance.now();
+      const exact = await store.vectors.nearest(space, 'episode', model, q, k, { quantizeAbove: Number.MAX_SAFE_INTEGER });
+      exactMs.push(performance.now() - t);
+      t = performance.now();
+      const fast = await store.vectors.nearest(space, 'episode', model, q, k, { quantizeAbove: 0 });
+      fastMs.push(performance.now() - t);
+      const got = new Set(fast.map((h) => h.id));
+      recall += exact.length === 0 ? 1 : exact.filter((h) => got.has(h.id)).length / exact.length;
+    }
+    return { recall: queries.length === 0 ? 1 : recall / queries.length, exactMs, fastMs };
   }
   dbSizeBytes(): number | Promise<number> {
     if (this.#size) return this.#size();

@@ -211,11 +211,27 @@ export interface AttentionStore {
   injectedInSession(space: string, session: string): Promise<Array<{ layer: Layer; itemId: number }>>;
 }
 
+/** How a vector search may trade exactness for speed. */
+export interface NearestOptions {
+  /** SQLite: sets larger than this use the binary pre-selection (Infinity: always exact; 0: always binary). */
+  quantizeAbove?: number;
+}
+
 /** Stored vectors, one per item and model. */
 export interface VectorStore {
   put(space: string, layer: Layer, itemId: number, model: string, vector: Float32Array, at: number): Promise<void>;
-  /** Exact cosine top-k over the space's vectors of `model` in `layer`. */
-  nearest(space: string, layer: Layer, model: string, query: Float32Array, k: number): Promise<Array<{ id: number; score: number }>>;
+  /**
+   * Cosine top-k over the space's vectors of `model` in `layer`: exact, or through an engine's index (pgvector HNSW;
+   * SQLite's binary pre-selection with exact re-scoring past `opts.quantizeAbove` vectors).
+   */
+  nearest(
+    space: string,
+    layer: Layer,
+    model: string,
+    query: Float32Array,
+    k: number,
+    opts?: NearestOptions,
+  ): Promise<Array<{ id: number; score: number }>>;
   /** Items marked for later embedding (the embedder was down). */
   pending(space: string, layer: Layer, limit: number): Promise<Array<{ id: number; text: string }>>;
   clearPending(space: string, layer: Layer, ids: readonly number[]): Promise<void>;

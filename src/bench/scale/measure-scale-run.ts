@@ -25,6 +25,8 @@ export interface ScaleRow {
   readonly hybrid?: LatencySummary;
   /** Mean number of hits a lexical query returned (0 would mean the search found nothing). */
   readonly mean_hits?: number;
+  /** Vector KNN alone: the fast path's recall@k of the exact top-k, and both latencies (systems that have both). */
+  readonly vector_knn?: { readonly recall: number; readonly exact: LatencySummary; readonly fast: LatencySummary };
   readonly db_bytes?: number | null;
   readonly peak_rss_bytes?: number;
   readonly heap_growth_bytes?: number;
@@ -122,6 +124,7 @@ export async function measureScaleRun(
     const hybrid = searchHybrid && factory.hybrid
       ? await timeQueries(queries, (q, i) => searchHybrid(q, vectors[i] as Float32Array, p.k))
       : undefined;
+    const agreement = factory.hybrid && system.vectorAgreement ? await system.vectorAgreement(vectors.slice(0, 50), p.k) : undefined;
     const peaks = sampler.stop();
     const row: ScaleRow = {
       system: factory.name,
@@ -132,6 +135,9 @@ export async function measureScaleRun(
       single_ingest_per_s: p.singleCalls > 0 ? Math.round(p.singleCalls / (singleMs / 1000)) : undefined,
       lexical: summariseLatency(lexical.ms),
       hybrid: hybrid ? summariseLatency(hybrid.ms) : undefined,
+      vector_knn: agreement
+        ? { recall: agreement.recall, exact: summariseLatency(agreement.exactMs), fast: summariseLatency(agreement.fastMs) }
+        : undefined,
       mean_hits: lexical.hits.length > 0 ? lexical.hits.reduce((a, b) => a + b, 0) / lexical.hits.length : undefined,
       db_bytes: null,
       peak_rss_bytes: peaks.peak_rss_bytes,

@@ -56,6 +56,20 @@ export function renderScaleMarkdown(report: ScaleReport): string {
     `|${head.map((_, i) => (i < 1 ? '---' : '---:')).join('|')}|`,
     ...report.rows.map((r) => `| ${cells(r).join(' | ')} |`),
   ];
+  const knn = report.rows.filter((r) => r.vector_knn);
+  if (knn.length > 0) {
+    lines.push(
+      '',
+      'Vector KNN alone (384-d, k = 10, 50 queries): the exact scan against the binary pre-selection with exact re-scoring.',
+      '',
+      '| system | episodes | exact p50 / p95 / p99 ms | binary + re-score p50 / p95 / p99 ms | recall@10 of the exact top 10 |',
+      '|---|---:|---:|---:|---:|',
+      ...knn.map(
+        (r) =>
+          `| ${r.system} | ${r.size.toLocaleString('en-US')} | ${lat(r.vector_knn?.exact)} | ${lat(r.vector_knn?.fast)} | ${(r.vector_knn?.recall ?? 0).toFixed(3)} |`,
+      ),
+    );
+  }
   return `${lines.join('\n')}\n`;
 }
 

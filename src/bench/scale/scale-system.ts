@@ -11,6 +11,11 @@ export interface ScaleSystem {
   search(query: string, k: number): Promise<unknown>;
   /** Hybrid recall with the query's generated 384-d embedding (computed outside the timer). */
   searchHybrid?(query: string, embedding: Float32Array, k: number): Promise<unknown>;
+  /**
+   * The store's vector KNN alone, exact scan against the fast path (SQLite: binary pre-selection + exact re-scoring)
+   * for the same query vectors: the fast path's recall@k of the exact top-k, and both latencies.
+   */
+  vectorAgreement?(queries: readonly Float32Array[], k: number): Promise<VectorAgreement>;
   /** Bytes on disk (database file + WAL) or, for an in-memory peer, its serialised index. */
   dbSizeBytes?(): number | undefined | Promise<number | undefined>;
   close(): Promise<void>;
@@ -32,4 +37,12 @@ export interface ScaleSystemFactory {
    */
   readonly ref?: { readonly module: string; readonly exportName: string; readonly args?: readonly unknown[] };
   create(): Promise<ScaleSystem>;
+}
+
+/** What {@link ScaleSystem.vectorAgreement} measured. */
+export interface VectorAgreement {
+  /** Share of the exact top-k the fast path also returned, averaged over queries. */
+  recall: number;
+  exactMs: number[];
+  fastMs: number[];
 }

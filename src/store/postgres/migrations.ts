@@ -435,4 +435,7 @@ ${IDENTITY_TABLES.map(
 /** All PostgreSQL migrations in order; versions match the SQLite ones. Never edit one: add the next. */
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: V1_TABLES + V1_SEARCH + V1_ID_SYNC },
+  // SQLite's v2 adds binary vector copies for its scan; PostgreSQL searches vectors through pgvector's HNSW index
+  // (or the exact scan) and keeps the version number in step with nothing to change.
+  { version: 2, name: 'binary-quantised vector copies (SQLite only)', sql: 'SELECT 1;' },
 ];

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runStoreContract } from '../contract.js';
+import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { openPostgresStore } from './open-postgres.js';
 
 const base = process.env.TIDEPOOL_TEST_PG_URL;
@@ -66,7 +67,7 @@ if (!base) {
       const stores = await Promise.all([openPostgresStore(url), openPostgresStore(url), openPostgresStore(url)]);
       try {
         const rows = await stores[0]!.db.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-        expect(rows.map((r) => r.version)).toEqual([1]);
+        expect(rows.map((r) => r.version)).toEqual(POSTGRES_MIGRATIONS.map((m) => m.version));
         expect((await stores[1]!.info()).integrity).toBe('ok');
       } finally {
         await Promise.all(stores.map((s) => s.close()));
@@ -118,7 +119,7 @@ if (!base) {
       const store = await openPostgresStore(fresh('info'));
       try {
         const info = await store.info();
-        expect(info).toMatchObject({ engine: 'postgres', schemaVersion: 1, integrity: 'ok' });
+        expect(info).toMatchObject({ engine: 'postgres', schemaVersion: 2, integrity: 'ok' });
         expect(info.location).not.toContain('schema=');
         expect(info.versions.postgres).toMatch(/^\d+/);
       } finally {

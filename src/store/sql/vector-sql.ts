@@ -1,6 +1,6 @@
 /** Stored vectors over portable SQL, with an exact in-process cosine scan. */
 import type { Layer } from '../../core/types.js';
-import type { VectorStore } from '../port.js';
+import type { NearestOptions, VectorStore } from '../port.js';
 import type { SqlDriver } from '../sql-driver.js';
 import { chunks, marks, num } from './sql-util.js';
 
@@ -40,6 +40,7 @@ export class VectorSql implements VectorStore {
     model: string,
     query: Float32Array,
     k: number,
+    _opts: NearestOptions = {},
   ): Promise<Array<{ id: number; score: number }>> {
     const rows = await this.#db.all<{ item_id: unknown; vector: Uint8Array }>(
       'SELECT item_id, vector FROM embeddings WHERE space = ? AND layer = ? AND model = ? AND dim = ?',

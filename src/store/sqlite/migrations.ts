@@ -392,5 +392,33 @@ CREATE VIRTUAL TABLE narratives_tri USING fts5(body, content='', contentless_del
 CREATE VIRTUAL TABLE knowledge_tri USING fts5(body, content='', contentless_delete=1, tokenize='trigram');
 `;
 
+/**
+ * v2: a compact binary copy of every vector (one bit per dimension, sqlite-vec's vec_quantize_binary) in a table of
+ * its own, so a Hamming pre-selection scans 48-byte rows instead of walking each 1.5 KB float vector's overflow
+ * pages; the exact cosine re-scores the candidates. Rows are written by the store when sqlite-vec is loaded and
+ * filled in lazily for vectors written without it; the triggers drop a copy whose vector changed or went away.
+ */
+const V2 = `
+CREATE TABLE embedding_bits (
+  space TEXT NOT NULL,
+  layer TEXT NOT NULL,
+  item_id INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  dim INTEGER NOT NULL,
+  bits BLOB NOT NULL,
+  PRIMARY KEY (layer, item_id, model)
+);
+CREATE INDEX ix_embedding_bits_space ON embedding_bits(space, layer, model, dim);
+CREATE TRIGGER tg_embeddings_bits_delete AFTER DELETE ON embeddings BEGIN
+  DELETE FROM embedding_bits WHERE layer = old.layer AND item_id = old.item_id AND model = old.model;
+END;
+CREATE TRIGGER tg_embeddings_bits_update AFTER UPDATE OF vector, dim, space ON embeddings BEGIN
+  DELETE FROM embedding_bits WHERE layer = old.layer AND item_id = old.item_id AND model = old.model;
+END;
+`;
+
 /** All SQLite migrations in order. A new schema change is a new entry, never an edit of an old one. */
-export const SQLITE_MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial schema', sql: V1 }];
+export const SQLITE_MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial schema', sql: V1 },
+  { version: 2, name: 'binary-quantised vector copies', sql: V2 },
+];

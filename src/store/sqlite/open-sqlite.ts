@@ -29,10 +29,11 @@ export async function openSqliteStore(path: string, opts: OpenSqliteOptions = {}
     // sqlite-vec is an accelerator; without it vectors use the exact in-process scan.
   }
   await migrate(driver);
+  const vectorState = { complete: new Set<string>() };
   const parts: EngineParts = {
     engine: 'sqlite',
     makeSearch: (db) => new SqliteSearch(db),
-    ...(vec ? { makeVectors: (db: SqlDriver) => new SqliteVectors(db) } : {}),
+    ...(vec ? { makeVectors: (db: SqlDriver) => new SqliteVectors(db, vectorState) } : {}),
     columnsOf: async (db, table) =>
       (await db.all<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [table])).map((r) => r.name),
     info: (db) => info(db, driver, vec),

@@ -1,33 +1,104 @@
-/** Vectors on SQLite with sqlite-vec: the exact cosine KNN runs inside SQLite (C, SIMD) instead of decoding every row in JS. */
+/**
+ * Vectors on SQLite with sqlite-vec: KNN runs inside SQLite (C, SIMD) instead of decoding every row in JS. Small sets
+ * get the exact cosine scan; past `quantizeAbove` vectors a Hamming pre-selection over binary copies picks
+ * candidates that the exact cosine re-scores (docs/BENCHMARKS.md measures its recall against the exact scan).
+ */
 import type { Layer } from '../../core/types.js';
+import type { NearestOptions } from '../port.js';
 import type { SqlDriver } from '../sql-driver.js';
 import { num } from '../sql/sql-util.js';
 import { vectorToBytes, VectorSql } from '../sql/vector-sql.js';
 
-/**
- * Exact nearest neighbours through `vec_distance_cosine` over the portable float32 BLOBs: the same rows and the same
- * order as the in-process scan (the contract suite checks both), several times faster because no row leaves SQLite.
- */
+/** Candidates the binary pre-selection hands to the exact re-scoring: `max(MIN, FACTOR · k)`. */
+const RESCORE_MIN = 400;
+const RESCORE_FACTOR = 20;
+/** Default size of a (space, layer, model, dimension) set from which the binary pre-selection is used. */
+export const DEFAULT_QUANTIZE_ABOVE = 20_000;
+
+/** State shared by the store and its transaction views: sets whose binary copies are known to be complete. */
+export interface SqliteVectorState {
+  complete: Set<string>;
+}
+
 export class SqliteVectors extends VectorSql {
   readonly #db: SqlDriver;
-  constructor(db: SqlDriver) {
+  readonly #state: SqliteVectorState;
+  constructor(db: SqlDriver, state: SqliteVectorState) {
     super(db);
     this.#db = db;
+    this.#state = state;
   }
 
-  override async nearest(space: string, layer: Layer, model: string, query: Float32Array, k: number): Promise<Array<{ id: number; score: number }>> {
+  override async put(space: string, layer: Layer, itemId: number, model: string, vector: Float32Array, at: number): Promise<void> {
+    await super.put(space, layer, itemId, model, vector, at);
+    // sqlite-vec packs 8 dimensions per byte; other widths (rare: test vectors) always take the exact scan.
+    if (vector.length % 8 !== 0) return;
+    await this.#db.run(
+      `INSERT INTO embedding_bits (space, layer, item_id, model, dim, bits) VALUES (?, ?, ?, ?, ?, vec_quantize_binary(?))
+       ON CONFLICT (layer, item_id, model) DO UPDATE SET space = excluded.space, dim = excluded.dim, bits = excluded.bits`,
+      [space, layer, itemId, model, vector.length, vectorToBytes(vector)],
+    );
+  }
+
+  override async nearest(
+    space: string,
+    layer: Layer,
+    model: string,
+    query: Float32Array,
+    k: number,
+    opts: NearestOptions = {},
+  ): Promise<Array<{ id: number; score: number }>> {
     if (k <= 0 || query.length === 0) return [];
     // A zero query has no direction: sqlite-vec answers NaN for it, the portable scan a score of 0 everywhere.
     if (!query.some((x) => x !== 0)) return super.nearest(space, layer, model, query, k);
-    const rows = await this.#db.all<{ item_id: unknown; d: unknown }>(
-      `SELECT item_id, vec_distance_cosine(vector, ?) AS d FROM embeddings
-       WHERE space = ? AND layer = ? AND model = ? AND dim = ? ORDER BY d, item_id LIMIT ?`,
-      [vectorToBytes(query), space, layer, model, query.length, k],
-    );
+    const q = vectorToBytes(query);
+    const key = [space, layer, model, query.length];
+    const above = opts.quantizeAbove ?? DEFAULT_QUANTIZE_ABOVE;
+    const binary = query.length % 8 === 0 && (await this.#setSize(key)) > above;
+    const rows = binary
+      ? await this.#binaryThenExact(key, q, k)
+      : await this.#db.all<{ item_id: unknown; d: unknown }>(
+          `SELECT item_id, vec_distance_cosine(vector, ?) AS d FROM embeddings
+           WHERE space = ? AND layer = ? AND model = ? AND dim = ? ORDER BY d, item_id LIMIT ?`,
+          [q, ...key, k],
+        );
     // A stored zero vector has no cosine either (NaN): score it 0, as the portable scan does.
     return rows.map((r) => {
       const d = Number(r.d);
       return { id: num(r.item_id), score: Number.isFinite(d) ? 1 - d : 0 };
     });
+  }
+
+  async #setSize(key: readonly (string | number)[]): Promise<number> {
+    const r = await this.#db.get<{ n: unknown }>(
+      'SELECT COUNT(*) AS n FROM embeddings WHERE space = ? AND layer = ? AND model = ? AND dim = ?',
+      key as (string | number)[],
+    );
+    return num(r?.n ?? 0);
+  }
+
+  async #binaryThenExact(key: readonly (string | number)[], q: Uint8Array, k: number): Promise<Array<{ item_id: unknown; d: unknown }>> {
+    const id = key.join('\u0000');
+    if (!this.#state.complete.has(id)) {
+      // Vectors written without sqlite-vec (or before schema v2) get their binary copy now, once per set and process.
+      await this.#db.run(
+        `INSERT INTO embedding_bits (space, layer, item_id, model, dim, bits)
+         SELECT e.space, e.layer, e.item_id, e.model, e.dim, vec_quantize_binary(e.vector) FROM embeddings e
+         WHERE e.space = ? AND e.layer = ? AND e.model = ? AND e.dim = ?
+           AND NOT EXISTS (SELECT 1 FROM embedding_bits b WHERE b.layer = e.layer AND b.item_id = e.item_id AND b.model = e.model)`,
+        key as (string | number)[],
+      );
+      this.#state.complete.add(id);
+    }
+    return this.#db.all<{ item_id: unknown; d: unknown }>(
+      `WITH c AS (
+         SELECT item_id FROM embedding_bits WHERE space = ? AND layer = ? AND model = ? AND dim = ?
+         ORDER BY vec_distance_hamming(vec_bit(bits), vec_quantize_binary(?)) LIMIT ?
+       )
+       SELECT e.item_id AS item_id, vec_distance_cosine(e.vector, ?) AS d FROM c
+       JOIN embeddings e ON e.layer = ? AND e.item_id = c.item_id AND e.model = ?
+       ORDER BY d, e.item_id LIMIT ?`,
+      [...(key as (string | number)[]), q, Math.max(RESCORE_MIN, RESCORE_FACTOR * k), q, key[1]!, key[2]!, k],
+    );
   }
 }
