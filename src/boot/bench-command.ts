@@ -14,6 +14,7 @@ import { tidepoolHybridScaleFactory, tidepoolPostgresScaleFactory, tidepoolScale
 import { describeMachine, formatMachine } from '../bench/machine-info.js';
 import { renderHttpMarkdown, runHttpBench } from '../bench/http/run-http-bench.js';
 import { renderScriptBenchMarkdown, runScriptBench } from '../bench/script-bench.js';
+import { renderSoakMarkdown, runSoakBench } from '../bench/soak/run-soak-bench.js';
 import type { CliDeps } from '../surfaces/cli/cli-deps.js';
 
 /** Where the benchmarks look for LoCoMo when `--data` is not given: the shared development split. */
@@ -26,11 +27,11 @@ function positiveInt(flag: string, raw: string): number {
   return n;
 }
 
-/** Registers `bench` with its `retrieval`, `scale`, `http` and `script` subcommands. */
+/** Registers `bench` with its `retrieval`, `scale`, `http`, `script` and `soak` subcommands. */
 export function registerBenchCommand(program: Command, deps: CliDeps): void {
   const bench = program
     .command('bench')
-    .description('benchmarks: retrieval quality on LoCoMo, scale, HTTP load, script layer (npm run bench)');
+    .description('benchmarks: retrieval quality on LoCoMo, scale, HTTP load, script layer, soak (npm run bench)');
 
   bench
     .command('retrieval', { isDefault: true })
@@ -124,5 +125,22 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
       const turns = o.turns === undefined ? narratives : positiveInt('--turns', o.turns);
       const report = await runScriptBench({ narratives, turns, onProgress: (l) => deps.stderr.write(`${l}\n`) });
       deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${renderScriptBenchMarkdown(report)}\n`);
+    });
+
+  bench
+    .command('soak')
+    .description('soak: a steady rate of recall/ingest/remember over HTTP on 127.0.0.1 with a sleep night every few seconds; errors, p50/p99 per 10 s window, RSS and DB growth')
+    .option('--seconds <n>', 'how long the load runs', '120')
+    .option('--rate <n>', 'requests started per second (60 % recall, 35 % ingest, 5 % remember)', '50')
+    .option('--sleep-every <n>', 'seconds between the starts of two nights', '30')
+    .option('--model <spec>', "the nights' model", 'none')
+    .option('--seed <n>', 'turns in the memory before the load starts', '2000')
+    .option('--json', 'print the report as JSON')
+    .action(async (o: { seconds: string; rate: string; sleepEvery: string; model: string; seed: string; json?: boolean }) => {
+      const report = await runSoakBench({
+        seconds: positiveInt('--seconds', o.seconds), rate: positiveInt('--rate', o.rate), sleepEvery: positiveInt('--sleep-every', o.sleepEvery),
+        model: o.model, seedTurns: positiveInt('--seed', o.seed), onProgress: (l) => deps.stderr.write(`${l}\n`),
+      });
+      deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${formatMachine(describeMachine())}\n\n${renderSoakMarkdown(report)}\n`);
     });
 }
