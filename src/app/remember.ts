@@ -1,4 +1,5 @@
 /** `remember`: a durable memory, refused when it holds a credential; a key supersedes its earlier value. */
+import type { z } from 'zod';
 import { formatId } from '../core/ids.js';
 import { parseInput, rememberInput, type RememberInput } from '../core/schemas.js';
 import type { AppContext } from './app-context.js';
@@ -12,11 +13,20 @@ export type RememberResult =
   | { kind: 'superseded'; id: string; episodeId: string; supersedes: string }
   | { kind: 'reinforced'; id: string; occurrences: number };
 
-/** Stores `input.text` as knowledge (with its source episode), superseding the live entry with the same key. */
-export async function remember(ctx: AppContext, raw: RememberInput): Promise<RememberResult> {
+/**
+ * Everything `remember` refuses before it writes: the schema (`invalid_input`) and credentials (`secret_refused`).
+ * A batch (HTTP `/v1/import`) checks every item with it first, so a refused item stores none of the others.
+ */
+export function parseRememberInput(raw: unknown): z.output<typeof rememberInput> {
   const input = parseInput(rememberInput, raw);
   refuseSecrets('text', input.text);
   refuseSecrets('key', input.key);
+  return input;
+}
+
+/** Stores `input.text` as knowledge (with its source episode), superseding the live entry with the same key. */
+export async function remember(ctx: AppContext, raw: RememberInput): Promise<RememberResult> {
+  const input = parseRememberInput(raw);
   const now = ctx.clock.now();
   const text = input.text.trim();
   const result = await ctx.store.transaction(async (tx): Promise<RememberResult & { rowId?: number }> => {

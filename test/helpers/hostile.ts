@@ -5,6 +5,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Tidepool } from '../../src/app/tidepool.js';
 
+/** Credentials the secret detector knows: refused by remember and journal_add, redacted by record. */
+export const CREDENTIALS: readonly string[] = [
+  'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd', 'password=hunter2hunter2', 'postgres://admin:s3cr3tPass@db.internal:5432/prod',
+];
+
 /** Strings that have broken search engines, SQL, parsers and terminals before (issue #6). */
 export const HOSTILE_STRINGS: readonly string[] = [
   // FTS5 query syntax and quoting
@@ -25,6 +30,7 @@ export const HOSTILE_STRINGS: readonly string[] = [
   // things that look like other types or values
   'NaN', 'null', 'undefined', 'true', '0', '-1', '1e309', '0x10', '2026-11-01', '2026-02-30', '9999-99-99', '1970-01-01T00:00:00Z',
   '25:99', '09:10', 'k1', 'e1', 'n1', 'k99999999999999999999',
+  ...CREDENTIALS,
   // markdown the journal parses
   '   ', '# heading', '## 【09:00 x】', '---', '```',
 ];

@@ -3,8 +3,9 @@ import type { Context, Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import { know } from '../../app/know.js';
 import { readBriefing } from '../../app/read-derived.js';
-import { TidepoolError } from '../../core/errors.js';
-import { MAX_BATCH, parseInput, rememberInput } from '../../core/schemas.js';
+import { parseRememberInput } from '../../app/remember.js';
+import { isTidepoolError, TidepoolError } from '../../core/errors.js';
+import { MAX_BATCH } from '../../core/schemas.js';
 import { denyUnless, principalOf } from './auth.js';
 import { errorJson } from './error-handler.js';
 import { boolParam, defined, listParam, numParam } from './query-params.js';
@@ -55,17 +56,18 @@ export function mountRestRoutes(app: Hono): void {
         return errorJson(c, 'invalid_input', `line ${i + 1}: not JSON`, `line ${i + 1}`);
       }
       try {
-        inputs.push(parseInput(rememberInput, v));
+        // Credentials are refused here too, before anything is stored: all lines or none.
+        inputs.push(parseRememberInput(v));
       } catch (e) {
-        const te = e as TidepoolError;
-        return errorJson(c, 'invalid_input', `line ${i + 1}: ${te.message}`, te.field ? `line ${i + 1}.${te.field}` : `line ${i + 1}`);
+        if (!isTidepoolError(e)) throw e;
+        return errorJson(c, e.code, `line ${i + 1}: ${e.message}`, e.field ? `line ${i + 1}.${e.field}` : `line ${i + 1}`);
       }
     }
     if (inputs.length === 0) return errorJson(c, 'invalid_input', 'no memories: send one JSON object per line, e.g. {"text":"…"}', 'body');
     if (inputs.length > MAX_BATCH) return errorJson(c, 'too_large', `at most ${MAX_BATCH} lines per import`, 'body');
     const memory = principalOf(c).memory;
     const results = [];
-    // Every line was validated above, so a failure here is a refused secret or a storage error, reported by line.
+    // Every line passed remember's own checks above, so only a storage error can stop the loop now.
     for (const input of inputs) results.push(await memory.remember(input as never));
     return c.json({ imported: results.length, results }, 201);
   });
