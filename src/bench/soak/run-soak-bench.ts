@@ -64,7 +64,8 @@ export interface SoakReport {
   /** From the moment a request was due to the end of its answer, so a stalled server is not hidden. */
   latency: { p50Ms: number; p99Ms: number; maxMs: number; byKind: Record<Kind, { p50Ms: number; p99Ms: number }> };
   nights: { started: number; slept: number; other: Record<string, number>; failed: number; skippedOverlap: number; p50Ms: number; maxMs: number };
-  rss: { startMb: number; endMb: number; growthMb: number; slopeMbPerMin: number };
+  /** RSS of this process (server, nights and the load generator); slopes of RSS over the windows, MB a minute. */
+  rss: { startMb: number; endMb: number; growthMb: number; slopeMbPerMin: number; secondHalfSlopeMbPerMin: number };
   db: { startMb: number; endMb: number; growthMb: number; walEndMb: number };
   windows: SoakWindow[];
 }
@@ -200,23 +201,16 @@ export async function runSoakBench(o: SoakOptions = {}): Promise<SoakReport> {
           });
       };
 
-      const closeWindow = (index: number) => {
-        const fromMs = index * windowSeconds * 1000;
-        const toMs = Math.min((index + 1) * windowSeconds * 1000, seconds * 1000);
-        const inWindow = samples.filter((s) => s.dueMs >= fromMs && s.dueMs < toMs);
-        const lat = inWindow.map((s) => s.doneMs - s.dueMs);
+      // Memory and file sizes are read when a window ends; its requests are counted at the end, once all have answered.
+      const snapshots: Array<Pick<SoakWindow, 'rssMb' | 'rssGrowthMb' | 'heapUsedMb' | 'dbMb' | 'walMb'>> = [];
+      const snapshot = () => {
         const mu = process.memoryUsage();
-        windows.push({
-          fromS: fromMs / 1000, toS: toMs / 1000, requests: inWindow.length, errors: inWindow.filter((s) => !s.ok).length,
-          p50Ms: ms(percentile(lat, 50)), p99Ms: ms(percentile(lat, 99)),
-          rssMb: mb(mu.rss), rssGrowthMb: mb(mu.rss - lastRss), heapUsedMb: mb(mu.heapUsed),
-          dbMb: mb(fileSize(path)), walMb: mb(fileSize(`${path}-wal`)),
-          nightsStarted: nightStarts.filter((t) => t >= fromMs && t < toMs).length,
-        });
+        snapshots.push({ rssMb: mb(mu.rss), rssGrowthMb: mb(mu.rss - lastRss), heapUsedMb: mb(mu.heapUsed), dbMb: mb(fileSize(path)), walMb: mb(fileSize(`${path}-wal`)) });
         lastRss = mu.rss;
-        const w = windows.at(-1)!;
-        o.onProgress?.(`${w.toS} s: ${w.requests} requests, ${w.errors} errors, p50 ${w.p50Ms} ms, p99 ${w.p99Ms} ms, RSS ${w.rssMb} MB`);
+        const s = snapshots.at(-1)!;
+        o.onProgress?.(`${Math.round(at() / 1000)} s: RSS ${s.rssMb} MB, heap ${s.heapUsedMb} MB, DB ${s.dbMb} MB + WAL ${s.walMb} MB, ${non2xx + exceptions} error(s) so far`);
       };
+      const windowCount = Math.ceil(seconds / windowSeconds);
 
       // Open loop: request i is due at i/rate seconds and is sent then, however long earlier answers take.
       const inFlight = new Set<Promise<void>>();
@@ -234,12 +228,25 @@ export async function runSoakBench(o: SoakOptions = {}): Promise<SoakReport> {
         const p = send(i, due);
         inFlight.add(p);
         void p.finally(() => inFlight.delete(p));
-        // A window is reported once the requests due in it have had a second to answer.
-        while ((nextWindow + 1) * windowSeconds * 1000 + 1000 <= at() && (nextWindow + 1) * windowSeconds < seconds) closeWindow(nextWindow++);
+        while (nextWindow < windowCount - 1 && (nextWindow + 1) * windowSeconds * 1000 <= at()) {
+          snapshot();
+          nextWindow++;
+        }
       }
       await Promise.all(inFlight);
       await night;
-      while (nextWindow * windowSeconds < seconds) closeWindow(nextWindow++);
+      while (snapshots.length < windowCount) snapshot();
+      for (let index = 0; index < windowCount; index++) {
+        const fromMs = index * windowSeconds * 1000;
+        const toMs = Math.min((index + 1) * windowSeconds * 1000, seconds * 1000);
+        const inWindow = samples.filter((x) => x.dueMs >= fromMs && x.dueMs < toMs);
+        const lat = inWindow.map((x) => x.doneMs - x.dueMs);
+        windows.push({
+          fromS: fromMs / 1000, toS: toMs / 1000, requests: inWindow.length, errors: inWindow.filter((x) => !x.ok).length,
+          p50Ms: ms(percentile(lat, 50)), p99Ms: ms(percentile(lat, 99)), ...snapshots[index]!,
+          nightsStarted: nightStarts.filter((t) => t >= fromMs && t < toMs).length,
+        });
+      }
 
       const lat = samples.map((s) => s.doneMs - s.dueMs);
       const byKind = (k: Kind) => {
@@ -249,8 +256,11 @@ export async function runSoakBench(o: SoakOptions = {}): Promise<SoakReport> {
       const count = (k: Kind) => samples.filter((s) => s.kind === k).length;
       const rss1 = process.memoryUsage.rss();
       const db1 = fileSize(path) + fileSize(`${path}-wal`);
-      // The first window warms up (JIT, caches, pools): the slope is taken over the windows after it.
+      // The first windows warm up (JIT, SQLite's page cache, connection pools): a leak is growth that goes on, so the
+      // slope is also taken over the second half alone.
       const steady = windows.length > 2 ? windows.slice(1) : windows;
+      const late = windows.slice(Math.floor(windows.length / 2));
+      const slopeOf = (ws: readonly SoakWindow[]) => roundTo(slope(ws.map((w) => w.toS / 60), ws.map((w) => w.rssMb)), 2);
       return {
         seconds, rate, sleepEvery, model, windowSeconds, seedTurns,
         requests: { total: samples.length, recall: count('recall'), ingest: count('ingest'), remember: count('remember'), perSecond: roundTo(samples.length / seconds, 1) },
@@ -263,7 +273,7 @@ export async function runSoakBench(o: SoakOptions = {}): Promise<SoakReport> {
         },
         rss: {
           startMb: mb(rss0), endMb: mb(rss1), growthMb: mb(rss1 - rss0),
-          slopeMbPerMin: roundTo(slope(steady.map((w) => w.toS / 60), steady.map((w) => w.rssMb)), 2),
+          slopeMbPerMin: slopeOf(steady), secondHalfSlopeMbPerMin: slopeOf(late),
         },
         db: { startMb: mb(db0), endMb: mb(db1), growthMb: mb(db1 - db0), walEndMb: mb(fileSize(`${path}-wal`)) },
         windows,
@@ -287,7 +297,7 @@ export function renderSoakMarkdown(r: SoakReport): string {
     `- errors: **${r.errors.total}** (non-2xx ${r.errors.non2xx}, exceptions ${r.errors.exceptions})${r.errors.samples.length ? `; first: ${r.errors.samples[0]}` : ''}`,
     `- latency from due time: p50 ${r.latency.p50Ms} ms, p99 ${r.latency.p99Ms} ms, max ${r.latency.maxMs} ms; recall p50/p99 ${r.latency.byKind.recall.p50Ms}/${r.latency.byKind.recall.p99Ms} ms, ingest ${r.latency.byKind.ingest.p50Ms}/${r.latency.byKind.ingest.p99Ms} ms, remember ${r.latency.byKind.remember.p50Ms}/${r.latency.byKind.remember.p99Ms} ms`,
     `- nights: ${r.nights.started} started, ${r.nights.slept} slept${other}, ${r.nights.failed} failed, ${r.nights.skippedOverlap} skipped (previous still running); p50 ${r.nights.p50Ms} ms, max ${r.nights.maxMs} ms`,
-    `- RSS: ${r.rss.startMb} → ${r.rss.endMb} MB (${r.rss.growthMb >= 0 ? '+' : ''}${r.rss.growthMb} MB); slope after the first window ${r.rss.slopeMbPerMin} MB/min`,
+    `- RSS: ${r.rss.startMb} → ${r.rss.endMb} MB (${r.rss.growthMb >= 0 ? '+' : ''}${r.rss.growthMb} MB); slope after the first window ${r.rss.slopeMbPerMin} MB/min, over the second half ${r.rss.secondHalfSlopeMbPerMin} MB/min`,
     `- database (file + WAL): ${r.db.startMb} → ${r.db.endMb} MB (+${r.db.growthMb} MB), WAL at the end ${r.db.walEndMb} MB`,
     '',
     '| window s | requests | errors | p50 ms | p99 ms | RSS MB | ΔRSS MB | heap MB | DB MB | WAL MB | nights |',
