@@ -39,11 +39,12 @@ const recallConfig = z
     /** Vector candidates kept above this cosine. */
     minCosine: z.number().min(-1).max(1).default(0.25),
     /**
-     * SQLite with sqlite-vec: past this many vectors (per space, layer and model) a Hamming pre-selection over
-     * binary copies picks max(400, 20·k) candidates that the exact cosine re-scores (docs/BENCHMARKS.md: its
-     * recall against the exact scan and its speed). 0 always uses it; a very large number keeps the exact scan.
+     * SQLite with sqlite-vec, opt-in: past this many vectors (per space, layer and model) a Hamming pre-selection over
+     * binary copies picks max(400, 20·k) candidates that the exact cosine re-scores. null (default) keeps the exact
+     * scan: measured on this machine the binary path was 2-7× faster but found only 0.39-0.70 of the exact top 10
+     * (docs/BENCHMARKS.md), short of the 1-point loss that would make it a default.
      */
-    vectorQuantizeAbove: z.number().int().min(0).default(20_000),
+    vectorQuantizeAbove: z.number().int().min(0).nullable().default(null),
     /**
      * One-hop cluster routing (SEEDS §1.7 `route`): narratives of the soft clusters nearest the query and of their
      * strongest neighbours join the vector candidates. Off by default, as in Tideline, where routing was a CLI test.

@@ -66,9 +66,8 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
       lists.push({ keys: sub.map((h) => `${layer}:${h.id}`), weight: 0.5 });
     }
     if (qvec && deps.embedder) {
-      const near = await store.vectors.nearest(space, layer, deps.embedder.model, qvec, opts.limit, {
-        quantizeAbove: config.recall.vectorQuantizeAbove,
-      });
+      const quantizeAbove = config.recall.vectorQuantizeAbove;
+      const near = await store.vectors.nearest(space, layer, deps.embedder.model, qvec, opts.limit, quantizeAbove === null ? {} : { quantizeAbove });
       const kept = near.filter((h) => h.score > config.recall.minCosine);
       lists.push({ keys: kept.map((h) => `${layer}:${h.id}`), weight: 1 });
       if (layer === 'narrative' && config.recall.routeClusters) {

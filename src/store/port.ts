@@ -213,7 +213,7 @@ export interface AttentionStore {
 
 /** How a vector search may trade exactness for speed. */
 export interface NearestOptions {
-  /** SQLite: sets larger than this use the binary pre-selection (Infinity: always exact; 0: always binary). */
+  /** SQLite: sets larger than this use the binary pre-selection (absent: always exact; 0: always binary). */
   quantizeAbove?: number;
 }
 
@@ -222,7 +222,7 @@ export interface VectorStore {
   put(space: string, layer: Layer, itemId: number, model: string, vector: Float32Array, at: number): Promise<void>;
   /**
    * Cosine top-k over the space's vectors of `model` in `layer`: exact, or through an engine's index (pgvector HNSW;
-   * SQLite's binary pre-selection with exact re-scoring past `opts.quantizeAbove` vectors).
+   * SQLite's opt-in binary pre-selection with exact re-scoring past `opts.quantizeAbove` vectors).
    */
   nearest(
     space: string,

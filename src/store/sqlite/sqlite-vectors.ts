@@ -1,7 +1,7 @@
 /**
- * Vectors on SQLite with sqlite-vec: KNN runs inside SQLite (C, SIMD) instead of decoding every row in JS. Small sets
- * get the exact cosine scan; past `quantizeAbove` vectors a Hamming pre-selection over binary copies picks
- * candidates that the exact cosine re-scores (docs/BENCHMARKS.md measures its recall against the exact scan).
+ * Vectors on SQLite with sqlite-vec: KNN runs inside SQLite (C, SIMD) instead of decoding every row in JS. The exact
+ * cosine scan is the default; with `quantizeAbove` set, larger sets get a Hamming pre-selection over binary copies
+ * whose candidates the exact cosine re-scores (docs/BENCHMARKS.md measures its recall against the exact scan).
  */
 import type { Layer } from '../../core/types.js';
 import type { NearestOptions } from '../port.js';
@@ -12,8 +12,6 @@ import { vectorToBytes, VectorSql } from '../sql/vector-sql.js';
 /** Candidates the binary pre-selection hands to the exact re-scoring: `max(MIN, FACTOR · k)`. */
 const RESCORE_MIN = 400;
 const RESCORE_FACTOR = 20;
-/** Default size of a (space, layer, model, dimension) set from which the binary pre-selection is used. */
-export const DEFAULT_QUANTIZE_ABOVE = 20_000;
 
 /** State shared by the store and its transaction views: sets whose binary copies are known to be complete. */
 export interface SqliteVectorState {
@@ -53,8 +51,9 @@ export class SqliteVectors extends VectorSql {
     if (!query.some((x) => x !== 0)) return super.nearest(space, layer, model, query, k);
     const q = vectorToBytes(query);
     const key = [space, layer, model, query.length];
-    const above = opts.quantizeAbove ?? DEFAULT_QUANTIZE_ABOVE;
-    const binary = query.length % 8 === 0 && (await this.#setSize(key)) > above;
+    // Opt-in only (config recall.vectorQuantizeAbove): its recall against the exact scan is measured, not assumed.
+    const above = opts.quantizeAbove;
+    const binary = above !== undefined && query.length % 8 === 0 && (await this.#setSize(key)) > above;
     const rows = binary
       ? await this.#binaryThenExact(key, q, k)
       : await this.#db.all<{ item_id: unknown; d: unknown }>(
