@@ -15,6 +15,7 @@ import { describeMachine, formatMachine } from '../bench/machine-info.js';
 import { renderHttpMarkdown, runHttpBench } from '../bench/http/run-http-bench.js';
 import { renderScriptBenchMarkdown, runScriptBench } from '../bench/script-bench.js';
 import { renderSoakMarkdown, runSoakBench } from '../bench/soak/run-soak-bench.js';
+import { renderDetectorBenchMarkdown, runDetectorBench } from '../bench/detector-bench.js';
 import type { CliDeps } from '../surfaces/cli/cli-deps.js';
 
 /** Where the benchmarks look for LoCoMo when `--data` is not given: the shared development split. */
@@ -27,7 +28,7 @@ function positiveInt(flag: string, raw: string): number {
   return n;
 }
 
-/** Registers `bench` with its `retrieval`, `scale`, `http`, `script` and `soak` subcommands. */
+/** Registers `bench` with its `retrieval`, `scale`, `http`, `script`, `soak` and `detectors` subcommands. */
 export function registerBenchCommand(program: Command, deps: CliDeps): void {
   const bench = program
     .command('bench')
@@ -142,5 +143,18 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
         model: o.model, seedTurns: positiveInt('--seed', o.seed), onProgress: (l) => deps.stderr.write(`${l}\n`),
       });
       deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${formatMachine(describeMachine())}\n\n${renderSoakMarkdown(report)}\n`);
+    });
+
+  bench
+    .command('detectors')
+    .description('secret and PII detectors on a seeded, generated held-out corpus (English and Chinese): recall and false positives by language, kind and family')
+    .option('--n <n>', 'cases to generate', '2000')
+    .option('--seed <n>', 'generator seed', '1')
+    .option('--json', 'print the report as JSON')
+    .action((o: { n: string; seed: string; json?: boolean }) => {
+      const seed = Number(o.seed);
+      if (!Number.isInteger(seed) || seed < 0) throw new TidepoolError('invalid_input', `--seed must be a non-negative integer, got "${o.seed}"`);
+      const report = runDetectorBench({ n: positiveInt('--n', o.n), seed });
+      deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${renderDetectorBenchMarkdown(report)}\n`);
     });
 }
