@@ -15,7 +15,7 @@ import { recordInput, rememberInput } from '../src/core/schemas.js';
 import { createHttpApp, type HttpApp } from '../src/surfaces/http/http-app.js';
 import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
 import {
-  CREDENTIALS, deepNest, describeInput, fromSchema, hostileString, storeDigest, treeDigest, unclearMessage, within, wrongValue, type JsonSchema,
+  CREDENTIALS, deepNest, describeInput, fromSchema, hostileString, keepInside, storeDigest, treeDigest, unclearMessage, within, wrongValue, type JsonSchema,
 } from './helpers/hostile.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 
@@ -169,7 +169,8 @@ function bodyFor(method: string, path: string): fc.Arbitrary<[string, unknown]> 
     case '/v1/knowledge/:id/review':
       return fc.tuple(at(path), json(fc.oneof(fc.record({ decision: fc.oneof(fc.constantFrom('approve', 'reject'), hostileString({ huge: false })) }), wrongValue)));
     case '/v1/journal/config': {
-      const root = fc.oneof({ weight: 3, arbitrary: fc.constant(workspace) }, { weight: 1, arbitrary: hostileString({ huge: false }) }, { weight: 1, arbitrary: wrongValue });
+      // The tokenless caller may name any folder (DESIGN §10): hostile roots stay inside the temp folder.
+      const root = fc.oneof({ weight: 3, arbitrary: fc.constant(workspace) }, { weight: 1, arbitrary: hostileString({ huge: false }).map((p) => keepInside(base, join(base, 'cwd'), p)) }, { weight: 1, arbitrary: wrongValue });
       const patch = fc.oneof(fc.dictionary(fc.constantFrom('hotKeepDays', 'coldKeepDays', 'searchLimit', 'agentsHint', '__proto__', 'x'), wrongValue, { maxKeys: 3 }), wrongValue);
       return fc.tuple(fc.constant(path), json(fc.record({ root, patch, reset: fc.oneof(fc.boolean(), wrongValue) }, { requiredKeys: ['root'] })));
     }
@@ -186,7 +187,10 @@ describe('REST API under hostile input', () => {
     { timeout: 120_000 },
     async (path, params, i) => {
       const names = fc.constantFrom(...params, 'x', '__proto__', 'q[]');
-      const query = fc.array(fc.tuple(names, queryValue), { maxLength: 4 }).map((kv) => kv.map(([k, v]) => `${k}=${v}`).join('&'));
+      // A journal root read by the tokenless caller lays out memory/ where it points: keep it in the temp folder.
+      const rootValue = hostileString({ huge: false }).map((p) => new URLSearchParams({ v: keepInside(base, join(base, 'cwd'), p) }).toString().slice(2));
+      const pair = names.chain((k) => fc.tuple(fc.constant(k), k === 'root' ? rootValue : queryValue));
+      const query = fc.array(pair, { maxLength: 4 }).map((kv) => kv.map(([k, v]) => `${k}=${v}`).join('&'));
       await fc.assert(
         fc.asyncProperty(query, async (q) => {
           await check(http, 'GET', `${path}?${q}`, {}, q);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
 import { parseId } from '../src/core/ids.js';
 import {
-  deepNest, describeInput, fromSchema, hostileString, storeDigest, treeDigest, unclearMessage, wellFormed, within, wrongTypes,
+  deepNest, describeInput, fromSchema, hostileString, keepInside, storeDigest, treeDigest, unclearMessage, wellFormed, within, wrongTypes,
   type JsonSchema,
 } from './helpers/hostile.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
@@ -81,7 +81,7 @@ async function open(): Promise<Session> {
 
 /** Per-property arbitraries that keep calls useful: mostly the registered workspace, short sleep waits. */
 const overrides = () => ({
-  root: fc.oneof({ weight: 3, arbitrary: fc.constant(workspace) }, { weight: 1, arbitrary: hostileString({ huge: false }) }),
+  root: fc.oneof({ weight: 3, arbitrary: fc.constant(workspace) }, { weight: 1, arbitrary: hostileString({ huge: false }).map((p) => keepInside(base, cwd, p)) }),
   // A valid wait is 0 (the property must not sit out the default 30 s); the others are out of range.
   wait_seconds: fc.constantFrom(0, -1, 121, 0.5),
 });

@@ -1,7 +1,7 @@
 /** Test helper for the fuzz tests: hostile strings, inputs generated from a tool's JSON Schema, deep nesting, checks. */
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import fc from 'fast-check';
 import type { Tidepool } from '../../src/app/tidepool.js';
 
@@ -215,6 +215,16 @@ export function treeDigest(dir: string): string {
   };
   walk(dir, '');
   return h.digest('hex');
+}
+
+/**
+ * Keeps a hostile path inside the test's temp folder: one that resolves (from `cwd`) outside `base` becomes a
+ * missing folder under `cwd`. The tests run as any user, root included, and a journal root such as "/" or "../.."
+ * on an unconfined surface (the local CLI, the tokenless HTTP user) would otherwise lay out memory/ there.
+ */
+export function keepInside(base: string, cwd: string, p: string): string {
+  const rel = relative(base, resolve(cwd, p));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? p : join('absent-folder', p.replace(/[/\\.]/g, '_'));
 }
 
 /** Rejects when `p` does not settle within `ms`: a hang becomes a failing example instead of a stuck test. */

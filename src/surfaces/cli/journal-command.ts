@@ -39,8 +39,8 @@ function withRoot(cmd: Command): Command {
 }
 
 /**
- * Opens the memory, registers an explicitly named root (so auto-tend and MCP callers know it), and runs `fn` with the
- * root to use.
+ * Opens the memory, runs `fn` with the root to use, then registers an explicitly named root (so auto-tend and MCP
+ * callers know it). Registering after success keeps a refused command from changing the store (issue #6).
  */
 async function run(
   deps: CliDeps,
@@ -48,8 +48,8 @@ async function run(
   fn: (m: Tidepool, root: string) => Promise<void>,
 ): Promise<void> {
   await withMemory(deps, o, async (m) => {
-    const root = o.root !== undefined ? await m.registerJournalWorkspace(o.root) : deps.env.cwd;
-    await fn(m, root);
+    await fn(m, o.root ?? deps.env.cwd);
+    if (o.root !== undefined) await m.registerJournalWorkspace(o.root);
   });
 }
 
@@ -236,7 +236,9 @@ export function registerJournalCommand(program: Command, deps: CliDeps): void {
       .command('workspaces')
       .description('every workspace known to this memory space, with its auto-tend state'),
   ).action(async (o: JournalOptions) => {
-    await run(deps, o, async (m) => {
+    await withMemory(deps, o, async (m) => {
+      // Naming a root here is how a workspace is registered by hand: first register, then list.
+      if (o.root !== undefined) await m.registerJournalWorkspace(o.root);
       const r = await m.journal().workspaces();
       show(deps, o, r, renderWorkspaces(r));
     });
