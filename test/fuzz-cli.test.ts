@@ -7,18 +7,13 @@
 import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tidepool } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { parseId } from '../src/core/ids.js';
-import type { CliDeps, CommonOptions } from '../src/surfaces/cli/cli-deps.js';
-import { registerImportCommand } from '../src/surfaces/cli/import-command.js';
-import { registerInjectCommands } from '../src/surfaces/cli/inject-commands.js';
-import { registerJournalCommand } from '../src/surfaces/cli/journal-command.js';
-import { CORE_REGISTRARS, runCli as runProgram } from '../src/surfaces/cli/run-cli.js';
 import { CREDENTIALS, describeInput, hostileString, keepInside, storeDigest, treeDigest, unclearMessage, wellFormed, within } from './helpers/hostile.js';
+import { runInProcess as inProcess } from './helpers/cli-in-process.js';
 import { runCli as spawnCli, type CliRun } from './helpers/run-cli.js';
 
 const SEED = 20_260_603;
@@ -62,36 +57,8 @@ afterAll(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-/** A writable that keeps what it was given. */
-function sink(): NodeJS.WritableStream & { text(): string } {
-  const chunks: string[] = [];
-  const s = new PassThrough();
-  s.on('data', (c: Buffer) => chunks.push(c.toString()));
-  return Object.assign(s, { text: () => chunks.join('') });
-}
-
-/** Runs the program in process with the real command groups this file covers; the memory is the test's file. */
-async function runInProcess(argv: readonly string[], stdin = ''): Promise<CliRun> {
-  const stdout = sink();
-  const stderr = sink();
-  const deps: CliDeps = {
-    open: (o: CommonOptions) => openMemory({ path: db, space: o.space, embedder: 'none', warn: (m) => stderr.write(`tidepool: ${m}\n`) }),
-    stdout,
-    stderr,
-    stdin: Readable.from(stdin === '' ? [] : [stdin]),
-    version: 'test',
-    env: { defaultDb: db, cwd: workspace },
-  };
-  // runCli reports process.exitCode when a command set it (lint, import): start each run from a clean slate.
-  const saved = process.exitCode;
-  process.exitCode = undefined;
-  try {
-    const code = await within(RUN_MS, `tidepool ${describeInput(argv)}`, runProgram(argv, deps, [...CORE_REGISTRARS, registerImportCommand, registerJournalCommand, registerInjectCommands]));
-    await new Promise((r) => setImmediate(r));
-    return { code, stdout: stdout.text(), stderr: stderr.text() };
-  } finally {
-    process.exitCode = saved;
-  }
+function runInProcess(argv: readonly string[], stdin = ''): Promise<CliRun> {
+  return inProcess(argv, { db, cwd: workspace, stdin, timeoutMs: RUN_MS });
 }
 
 /** Flags per command, as its --help lists them; values are hostile text or something plausible. */

@@ -1,6 +1,6 @@
 /** `tidepool context` and `tidepool prefetch`: print the session-start block and the per-turn recall block. */
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { buildContext } from '../../app/injection/context-block.js';
 import { prefetch } from '../../app/injection/prefetch.js';
@@ -14,7 +14,8 @@ import { intOption, print, readStdin, withCommon, withMemory, type CliDeps, type
  */
 export function soulReader(memory: Tidepool, workspace: string, explicit?: string): () => Promise<string | undefined> {
   const configured = explicit ?? memory.ctx.config.soulPath;
-  const path = configured ? (isAbsolute(configured) ? configured : resolve(workspace, configured)) : join(workspace, 'SOUL.md');
+  if (!configured) return () => workspaceSoul(memory, workspace);
+  const path = isAbsolute(configured) ? configured : resolve(workspace, configured);
   return async () => {
     try {
       return await readFile(path, 'utf8');
@@ -23,6 +24,33 @@ export function soulReader(memory: Tidepool, workspace: string, explicit?: strin
       throw new TidepoolError('io_failed', `cannot read SOUL file ${path}: ${(e as Error).message}`, { field: 'soul' });
     }
   };
+}
+
+/**
+ * `<workspace>/SOUL.md`, which the workspace (perhaps a cloned repository) supplies, unlike a configured path: a link
+ * out of the workspace (to ~/.ssh/id_rsa, say) would put that file in the agent's context, and a FIFO would hang
+ * every context block, so only a regular file inside the workspace is read; anything else is skipped with a warning.
+ */
+async function workspaceSoul(memory: Tidepool, workspace: string): Promise<string | undefined> {
+  const path = join(workspace, 'SOUL.md');
+  let real: string;
+  let home: string;
+  try {
+    [real, home] = await Promise.all([realpath(path), realpath(workspace)]);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new TidepoolError('io_failed', `cannot read SOUL file ${path}: ${(e as Error).message}`, { field: 'soul' });
+  }
+  const rel = relative(home, real);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+    memory.ctx.warn(`${path} links outside the workspace; it is not read`);
+    return undefined;
+  }
+  if (!(await stat(real)).isFile()) {
+    memory.ctx.warn(`${path} is not a regular file; it is not read`);
+    return undefined;
+  }
+  return readFile(real, 'utf8');
 }
 
 /** Registers `context` and `prefetch`. */
