@@ -105,6 +105,8 @@ describe('findPii', () => {
     ]);
     expect(valuesOf('IBAN GB82WEST12345698765432.')).toEqual(['iban:GB82WEST12345698765432']);
     expect(valuesOf('IBAN DE89 3704 0044 0532 0130 01')).toEqual([]);
+    expect(valuesOf('IBAN RO49 AAAA 1B31 0075 9384 0000')).toEqual(['iban:RO49 AAAA 1B31 0075 9384 0000']);
+    expect(valuesOf('tracking number SF8870729667679')).toEqual([]); // not a registry country
   });
 
   it('finds English, German and Chinese street addresses', () => {

@@ -86,6 +86,7 @@ describe('findSecrets', () => {
     ['github_token', 'token ', `ghp_${fake(36, ALNUM)}`],
     ['github_token', '', `github_pat_${fake(22, ALNUM)}_${fake(59, ALNUM, 3)}`],
     ['gitlab_token', '', `glpat-${fake(20, URLSAFE)}`],
+    ['gitlab_token', 'GITLAB_TOKEN=', `glpat-${fake(27, URLSAFE)}.01.${fake(9, 'abcdefghijklmnopqrstuvwxyz0123456789')}`],
     ['slack_token', 'bot ', `xoxb-123456789012-1234567890123-${fake(24, ALNUM)}`],
     ['slack_webhook', 'hook ', `https://hooks.slack.com/services/T01ABCDEF/B02GHIJKLM/${fake(24, ALNUM)}`],
     ['stripe_key', '', `sk_live_${fake(24, ALNUM)}`],
@@ -97,10 +98,14 @@ describe('findSecrets', () => {
     ['password', 'DB_PASSWORD=', 'Xk9#mq2!vLp'],
     ['password', '"password": "', 'hunter22', '"}'],
     ['password', '密码：', 'Zx8vQ2pL'],
+    ['password', 'DB_PASSWORD=', 'P@ssw0rd&3'],
+    ['password', 'the wifi password is ', 'Summer2023$', '.'],
+    ['password', '路由器后台密码是', 'Dragon2019$', '，别告诉别人'],
     ['connection_string', 'postgres://bob:', 'pA55w0rd', '@db:5432/x'],
     ['bearer_token', 'Authorization: Bearer ', fake(40, URLSAFE)],
     ['basic_auth', 'Authorization: Basic ', 'ZGVwbG95OnMzY3IzdA=='],
     ['api_key', 'X-API-Key: ', fake(32, ALNUM)],
+    ['api_key', 'https://api.acme.io/v2/items?access_token=', fake(40, ALNUM, 11), '&page=2'],
   ];
   it.each(cases)('finds a %s and spans exactly its value', (kind, prefix, secret, suffix = '') => {
     const text = `${prefix}${secret}${suffix} \n`;
@@ -129,6 +134,10 @@ describe('findSecrets', () => {
 
   it.each([
     'The password must be at least 12 characters long.',
+    'The password is required.',
+    'send the password to bob@example.com',
+    '密码是必填的',
+    'STRIPE_PUBLISHABLE_KEY=pk_live_1q9q5kiTut1s9CG0MpyKw9xE',
     'password=',
     'password: reset it from the settings page',
     'password: string;',

@@ -1,6 +1,6 @@
 /** Deterministic credential detector: `remember` refuses what it finds, automatic capture redacts it (DESIGN §10). */
 
-// Near 500 lines on purpose (STYLE §4): the rule table, the value heuristics, the overlap resolution and the
+// Over 500 lines on purpose (STYLE §4): the rule table, the value heuristics, the overlap resolution and the
 // rescan that keeps redaction idempotent only make sense together. The two generic span helpers at the end
 // (`keepNonOverlapping`, `replaceSpans`, shared with pii-scan) could move to their own file.
 
@@ -47,7 +47,8 @@ const TOKEN_RULES: ReadonlyArray<{ kind: SecretKind; re: RegExp; mixed?: true }>
   { kind: 'aws_access_key', re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g },
   { kind: 'github_token', re: /(?<!\w)gh[pousr]_[A-Za-z0-9]{36,251}(?!\w)/g },
   { kind: 'github_token', re: /(?<!\w)github_pat_\w{60,251}/g },
-  { kind: 'gitlab_token', re: /(?<![\w-])gl(?:pat|ptt|dt|rt|soat|cbt)-[\w-]{20,}/g },
+  // Routable tokens (GitLab 17.x) end in `.<version>.<crc>` after the payload: `glpat-<payload>.01.<9 base36>`.
+  { kind: 'gitlab_token', re: /(?<![\w-])gl(?:pat|ptt|dt|rt|soat|cbt)-[\w-]{20,}(?:\.\d{2}\.[A-Za-z0-9]{6,10}(?![\w-]))?/g },
   { kind: 'slack_token', re: /(?<![\w-])xox[abposre]-\d{6,}-[A-Za-z0-9-]{10,}/g },
   { kind: 'slack_token', re: /(?<![\w-])xapp-\d-[A-Z0-9]{6,}-\d{6,}-[a-f0-9]{20,}/g },
   {
@@ -87,6 +88,10 @@ const PASSWORD_WORD = /^(?:some|my|your|the|db|user)?[_-]?(?:password|passwd|pas
 const BEARER = /\b[Bb]earer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)/dg;
 const BASIC = /\bAuthorization["']?[ \t]*[:=][ \t]*["']?Basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})/dgi;
 const REDACTED = /\[secret:[a-z_]+\]/g;
+// Prose gives a password with a verb instead of an operator: "the wifi password is Winter2026!", "密码是Tr0ub4dor&3",
+// "密码改成了 …" (`password: x` and `密码：x` are assignments). The value runs to whitespace or a quote.
+const PROSE_PASSWORD =
+  /(?:\b(?:password|passphrase|passcode|passwd)[ \t]+(is now|is|was|to)|(?:密码|口令)[ \t]*(?:是|为|改成了?|改为|设为|设置为|设成了?))[ \t]*["'“]?([!#-&(-~]{6,64})/dgi;
 
 /**
  * Assignments `<name><op><value>` whose name ends in a credential word. The keyword is the regex anchor and the
@@ -221,6 +226,7 @@ function scanOnce(text: string): { found: SecretFinding[]; rescan: boolean } {
     }
   }
   for (const m of text.matchAll(ASSIGNMENT)) scanAssignment(text, m, values, add);
+  for (const m of text.matchAll(PROSE_PASSWORD)) scanProsePassword(text, m, values, add);
 
   // Already-redacted markers outrank everything, so nothing inside them is found again.
   for (const m of text.matchAll(REDACTED))
@@ -287,7 +293,10 @@ function scanAssignment(
     if (end === -1 || end - start > 1024 || (newline !== -1 && newline < end)) return;
   } else {
     const colon = op === ':' || op === '：';
-    const value = colon ? COLON_VALUE : VALUE;
+    // `&` separates URL query and form fields (`?a=1&token=x&page=2`), so it ends a value only there; in
+    // `DB_PASSWORD=P@ssw0rd&3` or an INI `password = bN&l7%` it belongs to the password.
+    const inQuery = /[?&]/.test(text[nameStart(text, m.index) - 1] ?? '');
+    const value = colon || !inQuery ? COLON_VALUE : VALUE;
     value.lastIndex = start;
     end = start + (value.exec(text)?.[0].length ?? 0);
     values.push([start, end]);
@@ -307,16 +316,39 @@ function scanAssignment(
     if (value.length >= 4 && !/^(?:[~.]?\/|[A-Za-z]:\\)/.test(value)) add('password', start, end); // PWD=/home/x is a path
   } else if (AWS_SECRET_NAME.test(name) && /^[A-Za-z0-9/+]{40}$/.test(value) && entropy(value) >= 3.5) {
     add('aws_secret_key', start, end);
-  } else if (!/\s|:\/\//.test(value) && looksRandom(value, 16)) {
+    // Stripe publishable keys (`pk_live_…`) are public by design: Stripe documents them as safe in client code.
+  } else if (!/\s|:\/\//.test(value) && looksRandom(value, 16) && !/^pk_(?:live|test)_/.test(value)) {
     add('api_key', start, end);
   }
 }
 
+/**
+ * A password given in prose (`PROSE_PASSWORD`). The value must mix letters with digits or symbols, or be 6+
+ * digits, so "the password is required", "密码是必填的" and "the password is 8-characters" stay prose; "password
+ * to" counts only after changing or setting it ("send the password to bob@…" is not one).
+ */
+function scanProsePassword(
+  text: string,
+  m: RegExpExecArray,
+  values: Array<[number, number]>,
+  add: (k: SecretKind, s: number, e: number) => void,
+): void {
+  const [start, rawEnd] = m.indices?.[2] ?? [0, 0];
+  const value = text.slice(start, rawEnd).replace(/[.,;:)\]]+$/, ''); // sentence punctuation after the value
+  const end = start + value.length;
+  values.push([start, end]);
+  if (m[1]?.toLowerCase() === 'to' && !/\b(?:chang|set|reset|updat)\w*\b[^.\n]{0,40}$/i.test(text.slice(Math.max(0, m.index - 48), m.index)))
+    return;
+  const core = value.replace(/[!?]+$/, ''); // "the password is wrong!" ends a sentence, it is not a symbol
+  const mixed = /[A-Za-z]/.test(core) && /[\d!#$%&*+=?@^~]/.test(core);
+  if (!(mixed || /^\d{6,}$/.test(value)) || value.length < 6 || isPlaceholder(value)) return;
+  if (/^v?\d+(?:\.\d+)+|^\d+-?[A-Za-z]+$|:\/\/|^[~.]?\/|@[\w-]+\.[A-Za-z]{2,}/.test(value)) return; // version, "8-chars", URL, path, email
+  add('password', start, end);
+}
+
 /** The full assignment name, snake-cased: `DB_PASSWORD` → `db_password`, `x-api-key` → `x_api_key`, `clientSecret` → `client_secret`. */
 function keyName(text: string, at: number, keyword: string): string {
-  let s = at;
-  while (s > 0 && at - s < 64 && isNameChar(text.charCodeAt(s - 1))) s--;
-  const raw = text.slice(s, at) + keyword;
+  const raw = text.slice(nameStart(text, at), at) + keyword;
   let out = '';
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
@@ -329,6 +361,13 @@ function keyName(text: string, at: number, keyword: string): string {
     } else out += raw[i];
   }
   return out.replace(/^_+/, '');
+}
+
+/** Where the name that ends in the keyword at `at` begins (at most 64 name characters back). */
+function nameStart(text: string, at: number): number {
+  let s = at;
+  while (s > 0 && at - s < 64 && isNameChar(text.charCodeAt(s - 1))) s--;
+  return s;
 }
 
 /** `[A-Za-z0-9_.-]`, by char code: this runs once per assignment-like match. */
