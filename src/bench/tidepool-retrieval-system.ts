@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tidepool } from '../app/tidepool.js';
 import { openMemory } from '../boot/open-memory.js';
+import type { ConfigInput } from '../core/config.js';
 import type { Embedder } from '../core/embedder.js';
 import { renderHitLine } from '../retrieval/recall-pipeline.js';
 import type { BenchConversation } from './locomo.js';
@@ -24,15 +25,25 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
   #dir: string | undefined;
   #dia = new Map<string, string>();
 
-  constructor(opts: { embedder?: BenchEmbedder } = {}) {
+  readonly #config: ConfigInput | undefined;
+
+  /** `config` overrides Tidepool's configuration (e.g. `{ recall: { neighbourTurns: 3 } }`) for tuning runs. */
+  constructor(opts: { embedder?: BenchEmbedder; config?: ConfigInput } = {}) {
     this.mode = opts.embedder ? 'hybrid' : 'lexical';
+    this.#config = opts.config;
     this.#embedder = opts.embedder ? benchEmbedderAsEmbedder(opts.embedder) : undefined;
   }
 
   async load(conv: BenchConversation): Promise<void> {
     await this.close();
     this.#dir = mkdtempSync(join(tmpdir(), 'tidepool-bench-'));
-    this.#memory = await openMemory({ path: join(this.#dir, 'memory.db'), space: 'bench', embedder: this.#embedder ?? 'none', warn: () => {} });
+    this.#memory = await openMemory({
+      path: join(this.#dir, 'memory.db'),
+      space: 'bench',
+      embedder: this.#embedder ?? 'none',
+      warn: () => {},
+      ...(this.#config ? { config: this.#config } : {}),
+    });
     // One dialog turn = one episode, at its session's time (turns a second apart keep their order), speaker kept.
     const turns = conv.sessions.flatMap((s) =>
       s.turns.map((t, i) => ({
