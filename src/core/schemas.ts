@@ -35,6 +35,27 @@ export const label = z
   .min(1, 'must not be empty')
   .max(200, 'must be at most 200 characters');
 
+/** Deepest nesting accepted in free JSON (`meta`, `metadata`, answers): JSON.stringify overflows the stack some thousands of levels down. */
+export const MAX_JSON_DEPTH = 100;
+
+/** How deep `v` nests, counted without recursion; stops once past `limit`. */
+function jsonDepth(v: unknown, limit: number): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[v, 0]];
+  while (stack.length > 0) {
+    const [x, d] = stack.pop()!;
+    if (d > max) max = d;
+    if (max > limit) break;
+    if (x !== null && typeof x === 'object') for (const y of Object.values(x)) stack.push([y, d + 1]);
+  }
+  return max;
+}
+
+/** A free JSON object (metadata), nested at most MAX_JSON_DEPTH levels. */
+export const jsonObject = z
+  .record(z.string(), z.unknown())
+  .refine((v) => jsonDepth(v, MAX_JSON_DEPTH) <= MAX_JSON_DEPTH, `must be nested at most ${MAX_JSON_DEPTH} levels deep`);
+
 /** A 1-5 score. */
 export const score = z.number().int('must be an integer').min(1).max(5);
 
@@ -87,7 +108,7 @@ export const recordTurn = z.object({
   ok: z.boolean().optional(),
   at: time.optional(),
   ref: z.string().min(1).max(500).optional(),
-  meta: z.record(z.string(), z.unknown()).optional(),
+  meta: jsonObject.optional(),
 });
 export type RecordTurn = z.input<typeof recordTurn>;
 

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { agentSleep, type AgentNext, type AgentPacket } from '../../app/agent-sleep.js';
 import { describeNight, describeWake, sleepStatus } from '../../app/sleep.js';
+import { jsonObject } from '../../core/schemas.js';
 import { addTool, isoMinute, type Toolset } from './toolset.js';
 import type { ToolOutput } from './tool-result.js';
 
@@ -164,7 +165,7 @@ export const toolset: Toolset = {
       input: {
         packet_id: z.string().trim().min(1).max(100).describe('the packet_id sleep_next gave'),
         answer: z
-          .union([z.string().min(1).max(100_000), z.record(z.string(), z.unknown())])
+          .union([z.string().min(1).max(100_000), jsonObject])
           .describe('your answer: JSON text or an object'),
         wait_seconds: waitSeconds,
       },

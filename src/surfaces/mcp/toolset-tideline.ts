@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { readHeatmap, readSoftClusters, heatmapInput, softClustersInput } from '../../app/read-clusters.js';
 import { graphInput, readGraph } from '../../app/read-graph.js';
 import { recallNarratives, recallNarrativesInput } from '../../app/recall-narratives.js';
-import { label, narrativeInput, profileInput, recallInput, selfConceptInput, snapshotInput, text, threadInput, time } from '../../core/schemas.js';
+import { jsonObject, label, narrativeInput, profileInput, recallInput, selfConceptInput, snapshotInput, text, threadInput, time } from '../../core/schemas.js';
 import { THREAD_STATUSES, type Narrative } from '../../core/types.js';
 import { hitData, hitLine } from './toolset-core.js';
 import { addTool, defined, isoMinute, type Toolset, type ToolsetDeps } from './toolset.js';
@@ -101,7 +101,7 @@ function registerWrites(server: McpServer, { memory }: ToolsetDeps): void {
     name: 'context_record',
     title: 'Record context',
     description: 'Append raw text to the life log (what happened, verbatim). `metadata.session` ties it to a session.',
-    input: { content: text.describe('the text to log'), metadata: z.record(z.string(), z.unknown()).optional().describe('free JSON; session is read from it') },
+    input: { content: text.describe('the text to log'), metadata: jsonObject.optional().describe('free JSON; session is read from it') },
     hints: { readOnly: false, idempotent: false },
     async run({ content, metadata }) {
       const session = typeof metadata?.session === 'string' && metadata.session.trim() ? metadata.session : undefined;
