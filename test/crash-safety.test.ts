@@ -379,14 +379,19 @@ describe('a journal tend killed at random moments', () => {
           cpSync(template, root, { recursive: true });
           return realpathSync(root);
         };
-        // The reference: one uninterrupted tend.
+        // The reference: one uninterrupted tend in a child, timed so that random kills spread over a whole tend.
         const refRoot = fresh('reference');
-        const refReport = await memory.journal().tend({ root: refRoot });
-        expect(refReport.migrated).toHaveLength(30);
-        expect(refReport.archived.length).toBeGreaterThan(0);
+        const refChild = spawnChild([join(FIXTURES, 'tender.mjs'), path, refRoot, TODAY, 'free']);
+        await refChild.waitForLine((l) => l === 'start');
+        const started = performance.now();
+        const [, moves, archived] = (await refChild.waitForLine((l) => l.startsWith('done '))).split(' ').map(Number);
+        const tendMs = performance.now() - started;
+        expect((await refChild.ended).code).toBe(0);
+        expect(archived).toBeGreaterThan(0);
         const reference = await placesOf(memory, refRoot, hashes);
         for (const [date, places] of reference) expect(places, date).toHaveLength(1);
-        const steps = 2 * refReport.moves.length;
+        expect([...reference.values()].filter((p) => p[0] === 'legacy')).toEqual([]);
+        const steps = 2 * moves!;
 
         const rng = mulberry32(2_611);
         const landed: string[] = [];
@@ -394,16 +399,18 @@ describe('a journal tend killed at random moments', () => {
           const root = fresh(`ws${round}`);
           for (const mode of ['step', 'free'] as const) {
             const n = 1 + Math.floor(rng() * steps);
+            let delay = -1;
             const child = spawnChild([join(FIXTURES, 'tender.mjs'), path, root, TODAY, mode === 'step' ? `step:${n}` : 'free']);
             if (mode === 'step') await child.waitForLine((l) => l === 'blocked');
             else {
-              // A whole tend of this workspace takes about half a second here: moves, archive, re-index.
               await child.waitForLine((l) => l === 'start');
-              await pause(rng() * 500);
+              delay = Math.round(rng() * tendMs);
+              await pause(delay);
             }
             const end = await child.kill();
             expect(end.stderr).toBe('');
-            landed.push(end.signal === 'SIGKILL' ? (end.lines.filter((l) => /^(copied|removed) /.test(l)).at(-1) ?? 'before any move') : 'finished');
+            const lastStep = end.lines.filter((l) => /^(copied|removed) /.test(l)).at(-1) ?? 'before any move';
+            landed.push(`${end.signal === 'SIGKILL' ? '' : 'finished, '}${delay < 0 ? `at ${lastStep}` : `${delay} ms in, after ${lastStep}`}`);
             // Mid-way a day may have two identical names (linked, not yet unlinked), never none and never other bytes.
             for (const [date, places] of await placesOf(memory, root, hashes)) expect(places.length, date).toBeGreaterThanOrEqual(1);
           }
@@ -414,7 +421,8 @@ describe('a journal tend killed at random moments', () => {
           expect(leftovers.filter((f) => f.endsWith('.tmp') || f.endsWith('.tide.lock'))).toEqual([]);
         }
         expect((await memory.doctor()).integrity).toBe('ok');
-        console.log(`journal: ${steps} move steps a tend, ${landed.length} kills at ${landed.join(' | ')}`);
+        expect(landed.filter((l) => !l.startsWith('finished')).length).toBeGreaterThanOrEqual(5);
+        console.log(`journal: ${steps} move steps in a ${Math.round(tendMs)} ms tend, ${landed.length} kills: ${landed.join(' | ')}`);
       } finally {
         await memory.close();
       }
