@@ -164,6 +164,26 @@ describe('journal roots through MCP stay in the server directory and registered 
     }
   });
 
+  it('tells a confined caller nothing about folders outside: a missing folder and a refused one get the same answer', { timeout: 60_000 }, async () => {
+    const client = await mcpClient();
+    try {
+      const answer = async (root: string) => {
+        const r = await client.callTool({ name: 'journal_stats', arguments: { root } });
+        expect(r.isError, root).toBe(true);
+        // The caller's own spelling may come back; a resolved path (where a link points) must not.
+        return resultText(r).split(root).join('<root>');
+      };
+      const missing = await answer(join(outside, 'no-such-folder'));
+      for (const root of [outside, join(cwd, 'link-out'), 'link-out', '/etc']) {
+        expect(await answer(root), root).toBe(missing);
+      }
+      expect(missing).toMatch(/^Error \(forbidden\)/);
+      expect(missing).not.toContain(outside);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('has no tool that takes a file path to import or read', { timeout: 60_000 }, async () => {
     const client = await mcpClient();
     try {

@@ -94,13 +94,22 @@ export async function openWorkspace(
   root: string,
   opts: { bootstrap: boolean },
 ): Promise<Workspace> {
-  const dir = await MemoryDir.open(root);
-  if (ctx.allowRoot && !(await ctx.allowRoot(dir.root))) {
-    throw new TidepoolError('forbidden', `workspace ${dir.root} is not allowed here`, {
-      field: 'root',
-      details: { root: dir.root },
-    });
+  // A confined caller (MCP, an HTTP token) learns nothing about folders it may not use: a missing folder reads like
+  // a refused one, and the answer names the root as the caller spelled it, never where a link led (issue #6).
+  const refused = () =>
+    new TidepoolError(
+      'forbidden',
+      `root: ${root} is not the server's directory or a registered workspace (tidepool journal workspaces --root <dir> registers one)`,
+      { field: 'root' },
+    );
+  let dir: MemoryDir;
+  try {
+    dir = await MemoryDir.open(root);
+  } catch (e) {
+    if (ctx.allowRoot && e instanceof TidepoolError && e.code === 'invalid_input') throw refused();
+    throw e;
   }
+  if (ctx.allowRoot && !(await ctx.allowRoot(dir.root))) throw refused();
   const had = await dir.exists();
   const created: string[] = [];
   if (opts.bootstrap) {

@@ -17,7 +17,7 @@ const NEXT_STEP: Partial<Record<TidepoolErrorCode, string>> = {
   conflict: 'Read the current state first, then retry with it.',
   unavailable: 'A dependency is down; retry later. Lexical recall keeps working without an embedder.',
   rate_limited: 'Wait a moment before calling again.',
-  forbidden: 'This token may not do that; ask the user for a token with the needed scope.',
+  forbidden: 'This caller may not do that; ask the user to allow it (a token with the needed scope, a registered workspace).',
   unauthorized: 'Authenticate first.',
   locked: 'Another process holds the memory; retry in a few seconds.',
 };
