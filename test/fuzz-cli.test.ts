@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tidepool } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { parseId } from '../src/core/ids.js';
-import { CREDENTIALS, describeInput, hostileString, keepInside, storeDigest, treeDigest, unclearMessage, wellFormed, within } from './helpers/hostile.js';
+import { CREDENTIALS, describeInput, hostileString, keepInside, storeDigest, treeDigest, unclearMessage, asStored, within } from './helpers/hostile.js';
 import { runInProcess as inProcess } from './helpers/cli-in-process.js';
 import { runCli as spawnCli, type CliRun } from './helpers/run-cli.js';
 
@@ -63,11 +63,11 @@ function runInProcess(argv: readonly string[], stdin = ''): Promise<CliRun> {
 
 /** Flags per command, as its --help lists them; values are hostile text or something plausible. */
 const COMMANDS: Record<string, { positional: number; flags: readonly string[]; bools?: readonly string[]; prefix?: readonly string[] }> = {
-  remember: { positional: 1, flags: ['--key', '--kind', '--importance', '--tags'], bools: ['--not-durable'] },
-  recall: { positional: 1, flags: ['--limit', '--layers', '--kinds', '--since', '--until', '--session', '--min-weight', '--max-tokens'] },
+  remember: { positional: 1, flags: ['--key', '--kind', '--importance', '--tags', '--space'], bools: ['--not-durable'] },
+  recall: { positional: 1, flags: ['--limit', '--layers', '--kinds', '--since', '--until', '--session', '--min-weight', '--max-tokens', '--space'] },
   record: { positional: 1, flags: ['--role', '--session', '--speaker', '--tool', '--ok', '--at'] },
   write: { positional: 0, flags: ['--gesture', '--context', '--moment', '--direction', '--importance', '--tags', '--entities-role', '--source-links', '--type', '--kind'] },
-  timeline: { positional: 0, flags: ['--from', '--to', '--session', '--limit', '--offset', '--order'] },
+  timeline: { positional: 0, flags: ['--from', '--to', '--session', '--limit', '--offset', '--order', '--space'] },
   forget: { positional: 1, flags: ['--key'], bools: ['--all', '--yes'] },
   import: { positional: 1, flags: ['--format'] },
   'journal search': { positional: 2, flags: ['--scope', '--limit', '--root'], prefix: ['journal', 'search'] },
@@ -125,7 +125,7 @@ function checkRun(argv: readonly string[], r: CliRun, before: { store: string; f
   // Our own messages are one line (hostile input they quote aside); commander's add the help after the error.
   if (!debug && r.stderr.startsWith('tidepool') && !r.stderr.includes('import:')) {
     let scrubbed = r.stderr;
-    for (const a of [...argv].sort((x, y) => y.length - x.length)) if (a.length >= 2) scrubbed = scrubbed.split(wellFormed(a)).join('').split(a).join('');
+    for (const a of [...argv].sort((x, y) => y.length - x.length)) if (a.length >= 2) scrubbed = scrubbed.split(asStored(a)).join('').split(a).join('');
     expect(scrubbed.trimEnd().split('\n'), where).toHaveLength(1);
   }
   // Exit 1 is a failure the CLI did not foresee (anything but a TidepoolError) unless a command chose it.
@@ -147,7 +147,7 @@ async function checkEffect(argv: readonly string[], r: CliRun): Promise<void> {
   const doc = JSON.parse(r.stdout) as Record<string, unknown>;
   if (argv[0] === 'remember' && typeof doc.id === 'string' && doc.kind === 'created') {
     const row = await observer.ctx.store.knowledge.get('default', parseId(doc.id).id);
-    expect(row?.content).toBe(wellFormed(argv[1]!.trim()));
+    expect(row?.content).toBe(asStored(argv[1]!.trim()));
   }
   if (argv[0] === 'recall') expect(Array.isArray(doc.results)).toBe(true);
   if (argv[0] === 'timeline') expect(Array.isArray(doc.items)).toBe(true);

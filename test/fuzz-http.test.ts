@@ -20,7 +20,7 @@ import {
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 
 const SEED = 20_260_602;
-const RUNS = { query: 25, body: 25, rawBody: 20, nested: 6, headers: 20 } as const;
+const RUNS = { query: 40, body: 40, rawBody: 30, nested: 6, headers: 40 } as const;
 const REQUEST_MS = 30_000;
 
 /** Every GET route of `/v1` with the query parameters it reads. */

@@ -133,7 +133,7 @@ describe('journal roots through MCP stay in the server directory and registered 
           expect(resultText(r), where).toMatch(/^(Error \((forbidden|invalid_input)\)|MCP error -32602)/);
           expectConfined(JSON.stringify(r), before, where);
         }),
-        { seed: SEED, numRuns: 60 },
+        { seed: SEED, numRuns: 120 },
       );
     } finally {
       await client.close();
@@ -155,7 +155,7 @@ describe('journal roots through MCP stay in the server directory and registered 
           if (args.root === linkedWs) expect(resultText(r), where).toMatch(/^(Error \(forbidden\)|MCP error -32602)/);
           if (r.isError) expect(resultText(r), where).not.toMatch(/Error \(internal\)/);
         }),
-        { seed: SEED + 1, numRuns: 60 },
+        { seed: SEED + 1, numRuns: 120 },
       );
       // Recall never returns the linked day's text either (it was never indexed).
       expect(JSON.stringify(await memory.recall({ query: 'SENTINEL outside content' }))).not.toContain(SENTINEL);
@@ -217,7 +217,7 @@ describe('journal roots through HTTP', () => {
           expect([400, 403], where).toContain(res.status);
           expectConfined(text, before, where);
         }),
-        { seed: SEED + 2, numRuns: 40 },
+        { seed: SEED + 2, numRuns: 60 },
       );
       // The tokenless loopback user may name any folder (DESIGN §10), but a linked memory/ is still refused.
       for (const root of [linkedWs, registered]) {
@@ -270,7 +270,7 @@ describe('journal roots and import paths through the CLI', () => {
         if (root !== registered) expect(r.code, where).not.toBe(0);
         if (r.code !== 0 && !(r.code === 3 && r.stderr === '')) expect(r.stderr, where).toMatch(/^tidepool: \S/);
       }),
-      { seed: SEED + 3, numRuns: 30 },
+      { seed: SEED + 3, numRuns: 40 },
     );
   });
 

@@ -21,3 +21,15 @@ export interface SqlDriver {
   transaction<T>(fn: (tx: SqlDriver) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+// Lone UTF-16 surrogates and NUL have no place in stored text: Postgres refuses both, better-sqlite3 writes a lone
+// surrogate as invalid UTF-8 (read back as three U+FFFD), and an FTS5 query ends at NUL. Every adapter binds U+FFFD
+// in their place, as Buffer and TextEncoder do for a surrogate, so the engines store and search the same (issue #6).
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
+
+/** `params` with every string made storable (see above); the same array when none needed it. */
+export function storableParams(params: readonly SqlValue[]): readonly SqlValue[] {
+  if (!params.some((p) => typeof p === 'string' && UNSTORABLE.test(p))) return params;
+  return params.map((p) => (typeof p === 'string' ? p.replace(UNSTORABLE_ALL, '\ufffd') : p));
+}

@@ -148,9 +148,9 @@ export function wrongTypes(schema: JsonSchema): fc.Arbitrary<Record<string, unkn
     .map(([o, extra]) => (extra && !keys.includes(extra[0]) ? { ...o, [extra[0]]: extra[1] } : o));
 }
 
-/** `s` with each lone surrogate replaced by U+FFFD, as UTF-8 storage (SQLite, files) writes it. */
-export function wellFormed(s: string): string {
-  return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+/** `s` as the store keeps it: each NUL and lone surrogate replaced by U+FFFD (store/sql-driver.ts). */
+export function asStored(s: string): string {
+  return s.replace(/\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
 /** Every string inside `v` (keys too), for scrubbing echoed input out of a message before looking for stack traces. */
@@ -178,7 +178,7 @@ const SOURCE_PATH = /(?:\/|\\|file:)(?:src|dist|node_modules)[/\\][\w@.\-/\\]+\.
 export function unclearMessage(message: string, input: unknown = undefined): string | undefined {
   let m = message;
   const echoed = stringsIn(input)
-    .flatMap((s) => [s, JSON.stringify(s).slice(1, -1), wellFormed(s)])
+    .flatMap((s) => [s, JSON.stringify(s).slice(1, -1), asStored(s)])
     .filter((s) => s.length >= 2)
     .sort((a, b) => b.length - a.length);
   for (const s of echoed) m = m.split(s).join('');

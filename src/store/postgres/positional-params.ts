@@ -1,5 +1,5 @@
 /** Rewrites the portable `?` placeholders as PostgreSQL's `$1, $2, …`, leaving quoted text and comments alone. */
-import type { SqlValue } from '../sql-driver.js';
+import { storableParams, type SqlValue } from '../sql-driver.js';
 
 const cache = new Map<string, string>();
 
@@ -63,7 +63,7 @@ function skipQuoted(sql: string, i: number): number {
   return i;
 }
 
-/** Parameters as both PostgreSQL drivers take them: bigint as text (exact), the rest unchanged. */
+/** Parameters as both PostgreSQL drivers take them: bigint as text (exact), text storable (no NUL), the rest unchanged. */
 export function pgParams(params: readonly SqlValue[]): unknown[] {
-  return params.map((p) => (typeof p === 'bigint' ? p.toString() : p));
+  return storableParams(params).map((p) => (typeof p === 'bigint' ? p.toString() : p));
 }

@@ -1,4 +1,4 @@
-/** The SQLite driver binds valid UTF-8 only: a lone surrogate is stored as one U+FFFD, as Buffer and Postgres do. */
+/** The SQLite driver binds storable text only: a lone surrogate or NUL is stored as one U+FFFD, as on Postgres. */
 import { describe, expect, it } from 'vitest';
 import { SqliteDriver } from './sqlite-driver.js';
 
@@ -14,6 +14,19 @@ describe('SqliteDriver text binding', () => {
       expect(rows.map((r) => r.x)).toEqual(['\ufffd', 'a\ufffdb', '\ufffd\ufffd', 'x\ufffd', '😀 pair kept']);
       expect(rows[0]!.h).toBe('EFBFBD');
       expect(await d.get('SELECT x FROM t WHERE x = ?', ['a\udfffb'])).toEqual({ x: 'a\ufffdb' });
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('searches FTS5 with a NUL in the query instead of failing with "unterminated string"', async () => {
+    const d = new SqliteDriver(':memory:');
+    try {
+      // Found by fuzz-mcp: context_search({ query: 'a\u0000b' }) answered Error (internal): unterminated string.
+      await d.run('CREATE VIRTUAL TABLE f USING fts5(body)');
+      await d.run('INSERT INTO f (rowid, body) VALUES (1, ?)', ['a\u0000b c']);
+      expect(await d.all('SELECT rowid AS id FROM f WHERE f MATCH ?', ['"a\u0000b"'])).toEqual([{ id: 1 }]);
+      expect(await d.get('SELECT body FROM f WHERE rowid = 1')).toEqual({ body: 'a\ufffdb c' });
     } finally {
       await d.close();
     }

@@ -1,16 +1,6 @@
 /** better-sqlite3 behind the async SqlDriver port: WAL, busy timeout, statement cache, serialised transactions. */
 import Database from 'better-sqlite3';
-import type { RunResult, SqlDriver, SqlValue } from '../sql-driver.js';
-
-// better-sqlite3 writes a lone UTF-16 surrogate as invalid UTF-8 (bytes ED A0 80, read back as three U+FFFD; Postgres
-// refuses them). Binding U+FFFD instead, as Buffer and TextEncoder write it, keeps the file valid UTF-8 and the
-// engines equal (issue #6).
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-function bindable(params: readonly SqlValue[]): readonly SqlValue[] {
-  if (!params.some((p) => typeof p === 'string' && /[\ud800-\udfff]/.test(p))) return params;
-  return params.map((p) => (typeof p === 'string' ? p.replace(LONE_SURROGATE, '\ufffd') : p));
-}
+import { storableParams, type RunResult, type SqlDriver, type SqlValue } from '../sql-driver.js';
 
 /** Options of the SQLite connection. */
 export interface SqliteDriverOptions {
@@ -76,16 +66,16 @@ export class SqliteDriver implements SqlDriver {
   /** Synchronous forms, for hot loops inside a transaction (batched ingest). */
   allSync<T>(sql: string, params: readonly SqlValue[] = []): T[] {
     const s = this.#stmt(sql);
-    const p = bindable(params);
+    const p = storableParams(params);
     return (s.reader ? s.all(...p) : (s.run(...p), [])) as T[];
   }
 
   getSync<T>(sql: string, params: readonly SqlValue[] = []): T | undefined {
-    return this.#stmt(sql).get(...bindable(params)) as T | undefined;
+    return this.#stmt(sql).get(...storableParams(params)) as T | undefined;
   }
 
   runSync(sql: string, params: readonly SqlValue[] = []): RunResult {
-    const r = this.#stmt(sql).run(...bindable(params));
+    const r = this.#stmt(sql).run(...storableParams(params));
     return { changes: r.changes };
   }
 
