@@ -159,7 +159,6 @@ describe('CLI under hostile arguments (in process)', () => {
       fc.asyncProperty(argvFor(false), async (argv) => {
         const before = await state();
         const r = await runInProcess(argv);
-        if (process.env.FUZZ_VERBOSE) console.log('CLI', r.code, argv.slice(0, 2).join(' '), r.stderr.split('\n')[0]!.slice(0, 100));
         checkRun(argv, r, before, await state());
         await checkEffect(argv, r);
       }),
