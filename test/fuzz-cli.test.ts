@@ -170,7 +170,8 @@ describe('CLI under hostile arguments (in process)', () => {
     const good = fc.record({ role: fc.constantFrom('user', 'assistant'), content: hostileString(), session: fc.constantFrom('s1', 's2') }).map((t) => JSON.stringify(t));
     const bad = fc.oneof(
       fc.constantFrom('{', '{"content":', 'null', '[]', '{"role":"robot","content":"x"}', '{"content":""}', '{"content":5}', '\u0000', '"just a string"', `${'['.repeat(5_000)}${']'.repeat(5_000)}`),
-      hostileString({ huge: false }).filter((s) => s.trim() !== ''),
+      // One line each (a newline inside would shift the number the message names).
+      hostileString({ huge: false }).filter((s) => s.trim() !== '' && !s.includes('\n')),
     );
     const lines = fc.tuple(fc.array(good, { minLength: 1, maxLength: 4 }), fc.option(bad, { nil: undefined }), fc.nat(), fc.constantFrom('\n', '\r\n'));
     await fc.assert(
