@@ -32,7 +32,7 @@ function positiveInt(flag: string, raw: string): number {
 export function registerBenchCommand(program: Command, deps: CliDeps): void {
   const bench = program
     .command('bench')
-    .description('benchmarks: retrieval quality on LoCoMo, scale, HTTP load, script layer, soak (npm run bench)');
+    .description('benchmarks: retrieval quality on LoCoMo, scale, HTTP load, script layer, soak, secret and PII detectors (npm run bench)');
 
   bench
     .command('retrieval', { isDefault: true })
