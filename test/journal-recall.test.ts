@@ -204,9 +204,10 @@ describe('roots over the app API', () => {
     await expect(journal.read({ root: cwd, date: '../../etc/passwd' })).rejects.toMatchObject({
       code: 'invalid_input',
     });
+    // A confined caller cannot tell a missing folder from a refused one (issue #6: no probing outside).
     await expect(
       journal.read({ root: '/nonexistent/tidepool-ws', date: '2026-11-01' }),
-    ).rejects.toMatchObject({ code: 'invalid_input' });
+    ).rejects.toMatchObject(refused);
 
     expect(
       await journal.add({ root: cwd, heading: 'here', content: 'in the working directory' }),
