@@ -16,7 +16,7 @@ const PRUNE_MIN_DOCS = 5000;
 /** A term in more than this share of rows adds almost nothing to BM25 but costs a score per row. */
 const COMMON_SHARE = 0.1;
 /** When every term is that common, only the newest this-many rows are scored. */
-const COMMON_WINDOW = 100_000;
+const COMMON_WINDOW = 20_000;
 
 /** Quotes a term as an FTS5 string, so user text is never read as query syntax (DESIGN §3). */
 export function ftsQuote(term: string): string {
