@@ -1,0 +1,79 @@
+/** Tidepool dashboard: hash-routed pages over the `/v1` API, each page loaded on demand; bundled by Vite, works offline. */
+import './style.css';
+import { api, saveToken, TokenNeeded } from './api.js';
+import { field, h, type Page } from './dom.js';
+
+type PageName = 'briefing' | 'knowledge' | 'map' | 'graph' | 'timeline' | 'search' | 'settings';
+
+// Separate chunks: the chart and graph libraries load only with the pages that draw them.
+const PAGES: Record<PageName, () => Promise<{ render: Page }>> = {
+  briefing: () => import('./pages/briefing.js'),
+  knowledge: () => import('./pages/knowledge.js'),
+  map: () => import('./pages/map.js'),
+  graph: () => import('./pages/graph.js'),
+  timeline: () => import('./pages/timeline.js'),
+  search: () => import('./pages/search.js'),
+  settings: () => import('./pages/settings.js'),
+};
+
+const main = document.getElementById('main') as HTMLElement;
+let teardown: (() => void) | void = undefined;
+let generation = 0;
+
+function askToken(): void {
+  main.replaceChildren(
+    h(
+      'div',
+      { class: 'card' },
+      h(
+        'p',
+        {},
+        'This server needs an API token (tidepool token create --space S --scope read|write|admin).',
+      ),
+      h(
+        'form',
+        {
+          class: 'row',
+          onsubmit: (e) => {
+            e.preventDefault();
+            saveToken(field(e.currentTarget, 'token').value);
+            void route();
+          },
+        },
+        h('input', { name: 'token', placeholder: 'tp_…', size: 50 }),
+        h('button', { class: 'primary' }, 'Use token'),
+      ),
+    ),
+  );
+}
+
+/** Renders the page the hash names; a newer navigation wins over one still loading. */
+async function route(): Promise<void> {
+  const mine = ++generation;
+  const [path = '', query = ''] = (location.hash.slice(2) || 'briefing').split('?');
+  const name: PageName = path in PAGES ? (path as PageName) : 'briefing';
+  for (const a of document.querySelectorAll('nav a'))
+    a.classList.toggle('active', a.getAttribute('href') === `#/${name}`);
+  try {
+    const view = await (await PAGES[name]()).render(new URLSearchParams(query));
+    if (mine !== generation) return;
+    teardown?.();
+    teardown = undefined;
+    document.title = view.title ?? `Tidepool — ${name}`;
+    main.replaceChildren(...view.nodes);
+    teardown = await view.mounted?.();
+    if (mine === generation) main.dataset.page = name;
+  } catch (e) {
+    if (mine !== generation) return;
+    if (e instanceof TokenNeeded) askToken();
+    else main.replaceChildren(h('p', { class: 'error' }, (e as Error).message));
+  }
+}
+
+addEventListener('hashchange', () => void route());
+api<{ space?: string }>('/v1/health')
+  .then((r) => {
+    (document.getElementById('space') as HTMLElement).textContent = r.space ? `space ${r.space}` : '';
+  })
+  .catch(() => undefined);
+void route();
