@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Core } from 'cytoscape';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type HttpHandle } from '../src/boot/serve.js';
@@ -20,6 +21,7 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
   let page: Page;
   let ws: string;
   const ids: { approve: number; reject: number } = { approve: 0, reject: 0 };
+  const problems: string[] = [];
 
   beforeAll(async () => {
     mem = await tempMemory();
@@ -52,6 +54,9 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
     http = await startHttpServer(m, { host: '127.0.0.1', port: 0 });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    // The CSP has no 'unsafe-inline': any library that tried an inline style or script would show up here.
+    page.on('console', (m) => { if (m.type() === 'error' || /Content.Security.Policy/i.test(m.text())) problems.push(`${m.text()} (${m.location().url})`); });
+    page.on('pageerror', (e) => problems.push(e.message));
     mkdirSync(ARTIFACTS, { recursive: true });
   }, 60_000);
 
@@ -94,18 +99,35 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
 
   it('Map draws topic clusters and the attention heatmap, with never-lit clusters', async () => {
     await open('map', 'map');
-    expect(await page.textContent('#topics svg')).toContain('sync race');
-    expect(await page.textContent('#heatmap')).toContain('release train');
+    // Chart.js draws on a canvas; its fallback content is the data table, which is what text and screen readers get.
+    expect(await page.textContent('#topics canvas')).toContain('sync race');
+    expect(await page.textContent('#heatmap canvas')).toContain('release train');
     expect(await page.textContent('#heatmap')).toContain('never lit');
+    expect(await page.textContent('#sources canvas')).toMatch(/recall|search/);
+    // The charts really drew: each canvas has a size and some non-blank pixels.
+    const drawn = await page.$$eval('main canvas', (cs) => (cs as HTMLCanvasElement[]).map((c) => c.width > 0 && c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data.some((v) => v !== 0)));
+    expect(drawn).toEqual([true, true, true]);
     await shot('map');
   });
 
-  it('Graph draws the entities and reacts to a click', async () => {
+  it('Graph draws the entities with Cytoscape and reacts to a click on a node and in the list', async () => {
     await open('graph', 'graph');
-    expect(await page.locator('svg.graph g.node').count()).toBe(3);
-    await page.click('svg.graph g.node[data-entity="Ana"] circle');
-    expect(await page.textContent('#graph-detail')).toContain('Ben (1)');
+    const graph = await page.evaluate(() => {
+      const el = document.querySelector('#graph-canvas') as HTMLElement & { cy: Core };
+      const box = el.getBoundingClientRect();
+      const ana = el.cy.getElementById('Ana').renderedPosition();
+      return { nodes: el.cy.nodes().map((n) => n.id()).sort(), edges: el.cy.edges().length, canvases: el.querySelectorAll('canvas').length, x: box.left + ana.x, y: box.top + ana.y };
+    });
+    expect(graph).toMatchObject({ nodes: ['Ana', 'Ben', 'Cleo'], edges: 1 });
+    expect(graph.canvases).toBeGreaterThan(0);
+    expect(await page.locator('#graph-entities button[data-entity]').count()).toBe(3);
+    // A real click on the canvas, where the layout put Ana.
+    await page.mouse.click(graph.x, graph.y);
+    await page.waitForSelector('#graph-detail:has-text("Ben (1)")');
+    expect(await page.evaluate(() => (document.querySelector('#graph-canvas') as HTMLElement & { cy: Core }).cy.$(':selected').map((n) => n.id()))).toEqual(['Ana']);
     await shot('graph');
+    await page.click('#graph-entities button[data-entity="Cleo"]');
+    expect(await page.textContent('#graph-detail')).toContain('Cleo — 1 mention; with nobody');
   });
 
   it('Timeline pages through the raw history', async () => {
@@ -139,6 +161,10 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
     await shot('settings');
     await page.click('#reset');
     await expect.poll(() => JSON.parse(readFileSync(file, 'utf8')).hotKeepDays).toBe(7);
+  });
+
+  it('logs no error and no CSP violation in the browser console on any page', () => {
+    expect(problems).toEqual([]);
   });
 
   it('renders every page on an empty memory with an explanation instead of an error', async () => {

@@ -244,8 +244,14 @@ describe('HTTP server on a real port', () => {
       const h = await startHttpServer(mem.memory, { host: '127.0.0.1', port: 0 });
       try {
         expect((await fetch(`${h.url}/v1/remember`, json({ text: 'real port memory' }))).status).toBe(201);
-        expect(await (await fetch(`${h.url}/`)).text()).toContain('<html');
-        expect((await fetch(`${h.url}/assets/app.js`)).headers.get('content-type')).toContain('javascript');
+        const html = await (await fetch(`${h.url}/`)).text();
+        expect(html).toContain('<html');
+        // Vite names the entry by content hash: follow the page's own script tag.
+        const entry = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+        expect(entry).toMatch(/^\/assets\/index-[\w-]+\.js$/);
+        const js = await fetch(`${h.url}${entry}`);
+        expect(js.headers.get('content-type')).toContain('javascript');
+        expect(js.headers.get('content-security-policy')).not.toContain('unsafe-inline');
         expect((await fetch(`${h.url}/assets/..%2Fhttp-app.ts`)).status).toBe(404);
       } finally {
         await h.close();
@@ -265,6 +271,7 @@ describe('HTTP server on a real port', () => {
   });
 });
 
-it('keeps the dashboard files next to the server code', () => {
-  expect(existsSync(join(import.meta.dirname, '..', 'src', 'surfaces', 'web', 'static', 'index.html'))).toBe(true);
+it('keeps the dashboard sources next to the server code and serves the Vite build', () => {
+  expect(existsSync(join(import.meta.dirname, '..', 'src', 'surfaces', 'web', 'app', 'index.html'))).toBe(true);
+  expect(existsSync(join(import.meta.dirname, '..', 'dist', 'web', 'index.html'))).toBe(true);
 });
