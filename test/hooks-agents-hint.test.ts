@@ -41,7 +41,8 @@ describe('tidepool agents-hint', () => {
     const withBlock = readFileSync(agents(), 'utf8');
     expect(withBlock.startsWith(original)).toBe(true);
     expect(withBlock.slice(original.length)).toMatch(new RegExp(`^\\n${BEGIN}\\n[\\s\\S]+\\n${END}\\n$`));
-    const past = new Date(Date.now() - 3_600_000);
+    // Whole seconds: utimes goes through a float of seconds, so a millisecond date can come back 1 µs off.
+    const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000);
     utimesSync(agents(), past, past);
     expect((await hint()).kind).toBe('unchanged');
     expect(statSync(agents()).mtimeMs).toBe(past.getTime());
