@@ -3,6 +3,7 @@
  * so a new route is covered without editing this file), `/mcp` and the dashboard, against callers without a token,
  * with a wrong token, with too small a scope and with another space's token; DNS rebinding (Host, Origin); MCP
  * through the SDK client; and no answer leaks another space, a token, a file path or a stack trace.
+ * Past 400 lines on purpose (STYLE §4): one server and one set of seeded spaces serve every caller of the matrix.
  */
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';

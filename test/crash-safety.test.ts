@@ -1,6 +1,7 @@
 /**
  * Crash safety (issue #6): real processes SIGKILLed at seeded random moments — a writer, a night, a journal tend —
  * lose nothing they acknowledged, leave nothing half-written, and finish the same after a rerun.
+ * Past 400 lines on purpose (STYLE §4): the three kill scenarios share their checks and helpers.
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,6 @@
 /** The Store port: everything the app, retrieval, journal and sleep may ask of a storage engine. */
+// Past 400 lines on purpose (STYLE §4): one interface per store area, all declarations, so an engine's whole
+// obligation reads in one place; the implementations live one area per file under sql/.
 import type {
   Episode,
   EpisodeKind,
