@@ -6,7 +6,7 @@ import { planSleepWork, type WorkPacket } from '../script/sleep-budget-policy.js
 import { groupEpisodes } from './group-episodes.js';
 import { estimateTokens } from './llm/token-estimate.js';
 import { packetCost, type NightContext } from './night-context.js';
-import type { NightStep } from './night-types.js';
+import { NIGHT_STEPS, type NightStep } from './night-types.js';
 import { LIBRARIAN_EPISODE_CHARS, librarianPrompt } from './phases/librarian-phase.js';
 import type { PlannedUnit } from './phases/phase.js';
 import { knownTags, solidifyChunks } from './phases/solidify-phase.js';
@@ -24,17 +24,7 @@ export const LIBRARIAN_PACKET_TOKENS = 2_000;
 export const DEFAULT_RESERVE = 2_500;
 
 /** Steps that run once a night, in order, after consolidation. */
-const FIXED_STEPS: readonly NightStep[] = [
-  'comb',
-  'drift',
-  'dream',
-  'lifecycle',
-  'recipes',
-  'self_image',
-  'gaps',
-  'ideas',
-  'pii_watch',
-];
+const FIXED_STEPS: readonly NightStep[] = NIGHT_STEPS.slice(NIGHT_STEPS.indexOf('comb'));
 
 /** A unit with its cost estimate, its episodes and its time (its oldest episode). */
 export type Packet = WorkPacket & { unit: PlannedUnit; episodeIds: number[]; at: number };

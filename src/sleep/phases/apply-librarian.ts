@@ -87,32 +87,17 @@ export async function applyLibrarian(
         continue;
       }
       const validFrom = p.valid_from === undefined ? night.asOf : Date.parse(p.valid_from);
+      // A new entry outside the key's live slot (quarantined for review, or beside an entry under review).
+      const unkeyed = (status: 'quarantined' | 'provisional', meta: Record<string, unknown>) =>
+        insertEntry(night, tx, { kind: p.kind, content, key: null, status, occurrences: 1, evidence, validFrom, meta });
       if (live !== undefined && live.status === 'reliable') {
-        const k = await insertEntry(night, tx, {
-          kind: p.kind,
-          content,
-          key: null,
-          status: 'quarantined',
-          occurrences: 1,
-          evidence,
-          validFrom,
-          meta: { quarantine: { supersedes: live.id, key, reason: REPLACES_RELIABLE } },
-        });
+        const k = await unkeyed('quarantined', { quarantine: { supersedes: live.id, key, reason: REPLACES_RELIABLE } });
         await quarantine(k, live, REPLACES_RELIABLE);
         continue;
       }
       if (live !== undefined && live.status === 'quarantined') {
         // The key's live slot is held by an entry under review: keep the new statement beside it, unkeyed.
-        const k = await insertEntry(night, tx, {
-          kind: p.kind,
-          content,
-          key: null,
-          status: 'provisional',
-          occurrences: 1,
-          evidence,
-          validFrom,
-          meta: { key },
-        });
+        const k = await unkeyed('provisional', { key });
         created(k);
         if (p.ref !== undefined) resolved.set(p.ref, k.id);
         continue;
@@ -120,15 +105,8 @@ export async function applyLibrarian(
       const { verdict, reliable } = await contradictionOf(night, tx, { content, key }, liveShown);
       if (verdict.kind === 'contradicts') {
         const against = reliable.find((r) => r.id === verdict.with)!;
-        const k = await insertEntry(night, tx, {
-          kind: p.kind,
-          content,
-          key: null,
-          status: 'quarantined',
-          occurrences: 1,
-          evidence,
-          validFrom,
-          meta: { quarantine: { conflictsWith: against.id, key, reason: `contradicts (${verdict.match})` } },
+        const k = await unkeyed('quarantined', {
+          quarantine: { conflictsWith: against.id, key, reason: `contradicts (${verdict.match})` },
         });
         await quarantine(k, against, `contradicts (${verdict.match})`);
         continue;
