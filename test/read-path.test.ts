@@ -69,6 +69,35 @@ describe('recall', () => {
     expect((await t.memory.recall({ query: 'kiwi', since: '2026-10-10', layers: ['episode'] })).map((h) => h.text)).toEqual(['kiwi in session b']);
   });
 
+  it('searches inside a date the query names, even past the candidates taken from the whole memory', async () => {
+    const small = await tempMemory({ config: { recall: { candidates: 5 } } });
+    const off = await tempMemory({ config: { recall: { candidates: 5, timeExpressions: false } } });
+    try {
+      for (const m of [small, off]) {
+        const turns = Array.from({ length: 12 }, (_, i) => ({
+          content: `Maria had dinner with friends, dinner again, such a dinner ${i}`, session: `s${i}`, at: `2023-06-${String(i + 10)}T18:00:00Z`,
+        }));
+        turns.push({ content: 'Maria: went out for dinner with my mother tonight, a long talk', session: 'may', at: '2023-05-03T19:00:00Z' });
+        await m.memory.record({ turns });
+      }
+      const q = 'Who did Maria have dinner with on May 3, 2023?';
+      expect((await small.memory.recall({ query: q, layers: ['episode'], limit: 3 }))[0]!.text).toContain('my mother');
+      expect((await off.memory.recall({ query: q, layers: ['episode'], limit: 3 })).map((h) => h.text).join()).not.toContain('my mother');
+    } finally {
+      await small.cleanup();
+      await off.cleanup();
+    }
+  });
+
+  it('answers a "when" question with the turn that says when', async () => {
+    await t.memory.record({ turns: [{ content: 'Melanie: camping with the kids is the best, we love camping', session: 'a', at: '2023-06-01T10:00:00Z' }] });
+    await t.memory.record({ turns: [{ content: 'Melanie: we went camping with the kids last weekend', session: 'b', at: '2023-06-02T10:00:00Z' }] });
+    const when = await t.memory.recall({ query: 'When did Melanie go camping with the kids?', layers: ['episode'] });
+    expect(when[0]!.text).toContain('last weekend');
+    const what = await t.memory.recall({ query: 'What does Melanie love about camping with the kids?', layers: ['episode'] });
+    expect(what[0]!.text).toContain('we love camping');
+  });
+
   it('reinforces the knowledge it returns and logs every hit as attention', async () => {
     const r = await t.memory.remember({ text: 'the office wifi is called harbour', importance: 1 });
     const id = Number(r.id.slice(1));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tidepool } from '../app/tidepool.js';
 import { openMemory } from '../boot/open-memory.js';
+import { FixedClock } from '../core/clock.js';
 import type { ConfigInput } from '../core/config.js';
 import type { Embedder } from '../core/embedder.js';
 import { renderHitLine } from '../retrieval/recall-pipeline.js';
@@ -37,7 +38,10 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
   async load(conv: BenchConversation): Promise<void> {
     await this.close();
     this.#dir = mkdtempSync(join(tmpdir(), 'tidepool-bench-'));
+    // The questions are asked the day after the last session, so "last week" or "in June" mean what they meant then.
+    const end = Math.max(...conv.sessions.map((s) => s.at + s.turns.length * 1000));
     this.#memory = await openMemory({
+      clock: new FixedClock(end + 86_400_000),
       path: join(this.#dir, 'memory.db'),
       space: 'bench',
       embedder: this.#embedder ?? 'none',

@@ -34,6 +34,18 @@ const recallConfig = z
     neighbourWeights: z.array(z.number().min(0).max(1)).default([0.5, 0.25]),
     /** Extra weight for turns spoken by a person the query names (LoCoMo dev: 1.0 beat 0.3, 0.6 and 1.5). */
     speakerBoost: z.number().min(0).max(5).default(1),
+    /**
+     * Time expressions in the query ("on 13 October, 2023", "in June", "yesterday", "2023年5月3日") are read with
+     * chrono-node: their words leave the word query, the named window is searched on its own as well, and hits
+     * inside it weigh `1 + timeBoost` times more.
+     */
+    timeExpressions: z.boolean().default(true),
+    timeBoost: z.number().min(0).max(5).default(1),
+    /** A "when" question ("When did…", "什么时候…") weighs hits that say when (a date, "last week") `1 + whenBoost` times. */
+    whenBoost: z.number().min(0).max(5).default(0.5),
+    /** Newer hits weigh up to `1 + recencyBoost` times, fading with an e-folding time of `recencyDays`. */
+    recencyBoost: z.number().min(0).max(5).default(0.05),
+    recencyDays: z.number().positive().default(30),
     /** Preceding turns of the same session indexed with each episode as its weaker `ctx` field. */
     contextTurns: z.number().int().min(0).max(5).default(2),
     /** Vector candidates kept above this cosine. */

@@ -11,6 +11,7 @@ import { queryTerms } from './query-terms.js';
 import { smoothBySession } from './session-context.js';
 import { fuseRanks, type RankedList } from './rank-fusion.js';
 import { fitToBudget } from './token-budget.js';
+import { asksWhen, inWindows, queryTime, saysWhen, type TimeWindow } from './time-expressions.js';
 
 /** A parsed recall request. */
 export interface RecallRequest {
@@ -48,7 +49,9 @@ export function normaliseForMatch(s: string): string {
 export async function runRecall(deps: RecallDeps, space: string, req: RecallRequest): Promise<RecallHit[]> {
   const { store, config } = deps;
   const layers = req.layers ?? (['knowledge', 'narrative', 'episode'] as const);
-  const terms = queryTerms(req.query);
+  const time = config.recall.timeExpressions ? queryTime(req.query, deps.now) : { windows: [], rest: req.query };
+  const restTerms = queryTerms(time.rest);
+  const terms = restTerms.length > 0 ? restTerms : queryTerms(req.query);
   const opts: LexicalOptions = {
     limit: config.recall.candidates, since: req.since, until: req.until, includeArchived: req.includeArchived,
     statuses: RECALLABLE, kinds: req.kinds, session: req.session, minWeight: req.minWeight,
@@ -56,7 +59,7 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   const lists: RankedList[] = [];
   const qvec = await embedQuery(deps, req.query);
   for (const layer of layers) {
-    const lex = await store.search.lexical(space, layer, terms, opts);
+    const lex = await lexicalInTime(store, space, layer, terms, opts, time.windows);
     const ranked = layer === 'episode' ? await withSessionContext(deps, space, req.query, lex) : lex;
     lists.push({ keys: ranked.map((h) => `${layer}:${h.id}`), weight: 1 });
     // Substring hits catch what word search misses (inside compounds, a short CJK word, a code or id): asked for
@@ -81,17 +84,52 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   if (fused.size === 0) return [];
   const rows = await loadRows(store, space, [...fused.keys()]);
   const q = normaliseForMatch(req.query);
+  // A "when" question is answered by the turn that says when (a date, "last week", "yesterday").
+  const when = config.recall.timeExpressions && asksWhen(req.query) ? 1 + config.recall.whenBoost : 1;
   const hits: RecallHit[] = [];
   for (const r of rows) {
     if (!passes(r, req)) continue;
     const base = fused.get(`${r.layer}:${r.row.id}`) ?? 0;
     const text = r.row.content;
     const exact = q.length > 0 && normaliseForMatch(text).includes(q);
-    hits.push(toHit(r, base * adjust(r, deps.now) + (exact ? config.recall.exactBoost : 0), exact));
+    const at = r.layer === 'episode' ? r.row.occurredAt : r.row.createdAt;
+    const timed = (time.windows.length > 0 && inWindows(time.windows, at) ? 1 + config.recall.timeBoost : 1) * (saysWhen(text) ? when : 1);
+    hits.push(toHit(r, base * adjust(r, deps.now, config.recall) * timed + (exact ? config.recall.exactBoost : 0), exact));
   }
   hits.sort((a, b) => b.score - a.score || b.createdAt - a.createdAt);
   const unique = dedupeByText(hits).slice(0, req.limit);
   return fitToBudget(unique, renderHitLine, req.maxTokens);
+}
+
+/** Windows searched on their own besides the whole memory (a query rarely names more). */
+const MAX_SEARCHED_WINDOWS = 3;
+
+/**
+ * Word search over the whole memory and, when the query names time windows, inside each of them as well: the
+ * scores share one BM25 (same terms, same index statistics), so the lists merge by id and a hit ranked too low
+ * overall to be a candidate still is one when it lies in the named window.
+ */
+async function lexicalInTime(
+  store: Store,
+  space: string,
+  layer: Layer,
+  terms: readonly string[],
+  opts: LexicalOptions,
+  windows: readonly TimeWindow[],
+): Promise<Array<{ id: number; score: number }>> {
+  const all = await store.search.lexical(space, layer, terms, opts);
+  const ranges = windows.slice(0, MAX_SEARCHED_WINDOWS);
+  if (ranges.length === 0) return all;
+  const best = new Map(all.map((h) => [h.id, h.score]));
+  for (const w of ranges) {
+    const since = Math.max(w.start, opts.since ?? -Infinity);
+    const until = Math.min(w.end, opts.until ?? Infinity);
+    if (since > until) continue;
+    for (const h of await store.search.lexical(space, layer, terms, { ...opts, since, until })) {
+      best.set(h.id, Math.max(best.get(h.id) ?? -Infinity, h.score));
+    }
+  }
+  return [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || b.id - a.id);
 }
 
 /**
@@ -177,10 +215,10 @@ function passes(r: Row, req: RecallRequest): boolean {
 }
 
 /** What the memory knows beyond the text: narrative weight, knowledge strength, recency. */
-function adjust(r: Row, now: number): number {
+function adjust(r: Row, now: number, o: Config['recall']): number {
   const t = r.layer === 'episode' ? r.row.occurredAt : r.row.createdAt;
   const ageDays = Math.max(0, (now - t) / 86_400_000);
-  const recency = 1 + 0.1 * Math.exp(-ageDays / 30);
+  const recency = 1 + o.recencyBoost * Math.exp(-ageDays / o.recencyDays);
   if (r.layer === 'narrative') return recency * (0.8 + 0.4 * r.row.weight);
   if (r.layer === 'knowledge') {
     const s = strengthNow(r.row.strength, r.row.lastReinforcedAt, now);
@@ -214,3 +252,4 @@ function dedupeByText(hits: readonly RecallHit[]): RecallHit[] {
 function round(v: number): number {
   return Math.round(v * 1e6) / 1e6;
 }
+

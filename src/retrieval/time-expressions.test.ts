@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { asksWhen, inWindows, queryTime, saysWhen } from './time-expressions.js';
+
+const NOW = Date.UTC(2024, 0, 10, 9); // 10 January 2024
+const day = (y: number, m: number, d: number): number => Date.UTC(y, m - 1, d, 12);
+
+describe('queryTime', () => {
+  it('reads an English date as that day, and takes its words out of the query', () => {
+    const t = queryTime('What painting did Melanie show to Caroline on October 13, 2023?', NOW);
+    expect(t.windows).toHaveLength(1);
+    expect(inWindows(t.windows, day(2023, 10, 13))).toBe(true);
+    expect(inWindows(t.windows, day(2023, 10, 15))).toBe(false);
+    expect(inWindows(t.windows, day(2024, 10, 13))).toBe(false);
+    expect(t.rest).not.toMatch(/October|13|2023/);
+    expect(t.rest).toContain('painting');
+  });
+
+  it('reads day-month-year and month-year forms', () => {
+    expect(inWindows(queryTime('What did Gina find on 1 February, 2023?', NOW).windows, day(2023, 2, 1))).toBe(true);
+    const dec = queryTime('What class did Maria start in December 2023?', NOW).windows;
+    expect(inWindows(dec, day(2023, 12, 1))).toBe(true);
+    expect(inWindows(dec, day(2023, 12, 31))).toBe(true);
+    expect(inWindows(dec, day(2024, 1, 5))).toBe(false);
+  });
+
+  it('takes a month without a year as the latest one begun by now', () => {
+    const june = queryTime('When did Melanie go camping in June?', NOW).windows;
+    expect(inWindows(june, day(2023, 6, 20))).toBe(true);
+    expect(inWindows(june, day(2022, 6, 20))).toBe(false);
+    const jan = queryTime('what did we plan in January?', NOW).windows;
+    expect(inWindows(jan, day(2024, 1, 3))).toBe(true);
+  });
+
+  it('lets a year said once hold for the dates around it', () => {
+    const w = queryTime('What did John do between May 3 and May 10, 2023?', NOW).windows;
+    expect(inWindows(w, day(2023, 5, 3))).toBe(true);
+    expect(inWindows(w, day(2023, 5, 10))).toBe(true);
+  });
+
+  it('counts relative expressions back from now', () => {
+    expect(inWindows(queryTime('what did we discuss yesterday?', NOW).windows, day(2024, 1, 9))).toBe(true);
+    const lastWeek = queryTime('where did she go last week?', NOW).windows;
+    expect(inWindows(lastWeek, day(2024, 1, 3))).toBe(true);
+    expect(inWindows(lastWeek, day(2023, 12, 20))).toBe(false);
+  });
+
+  it('reads a bare year only after a preposition', () => {
+    const w = queryTime('How many times has Melanie gone to the beach in 2023?', NOW);
+    expect(inWindows(w.windows, day(2023, 7, 1))).toBe(true);
+    expect(inWindows(w.windows, day(2024, 1, 2))).toBe(false);
+    expect(queryTime('error 2023 in the parser', NOW).windows).toEqual([]);
+  });
+
+  it('reads Chinese dates', () => {
+    const t = queryTime('梅兰妮在2023年10月13日给卡罗琳看了哪幅画？', NOW);
+    expect(inWindows(t.windows, day(2023, 10, 13))).toBe(true);
+    expect(t.rest).not.toContain('2023');
+    expect(inWindows(queryTime('她六月去露营了吗？', NOW).windows, day(2023, 6, 10))).toBe(true);
+    expect(inWindows(queryTime('2023年她去了哪里', NOW).windows, day(2023, 3, 1))).toBe(true);
+  });
+
+  it('leaves text without a time expression alone', () => {
+    for (const q of ['May I ask what Jon likes?', 'I need 5 apples', 'What is the launch code?']) {
+      expect(queryTime(q, NOW)).toEqual({ windows: [], rest: q });
+    }
+  });
+});
+
+describe('when questions', () => {
+  it('recognises questions about time in English and Chinese', () => {
+    for (const q of ['When did Melanie paint a sunrise?', 'what year did they marry', '她什么时候去的巴黎？', '你哪天到的']) expect(asksWhen(q)).toBe(true);
+    for (const q of ['What did Melanie paint?', 'Where is the key?', '她去了哪里？']) expect(asksWhen(q)).toBe(false);
+  });
+
+  it('recognises texts that say when', () => {
+    for (const t of ['I painted that lake sunrise last year!', 'We went camping yesterday', 'on the 15th after my trip', '我上周去了巴黎', '三天前到的']) {
+      expect(saysWhen(t)).toBe(true);
+    }
+    for (const t of ['I love painting sunsets.', 'Thanks, Caroline!', '我喜欢画画']) expect(saysWhen(t)).toBe(false);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Time expressions in a query ("on 13 October, 2023", "in June", "2023年5月3日", "yesterday") become time windows
+ * that recall searches inside and boosts, with chrono-node parsing English and Chinese.
+ */
+import * as chrono from 'chrono-node';
+import { hasCjk } from '../script/segment-text.js';
+
+/** A span of time a query names. */
+export interface TimeWindow {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The windows a query names and the query with their words taken out. */
+export interface QueryTime {
+  readonly windows: readonly TimeWindow[];
+  /** The query without the time words, so "October" or "2023" does not match every text that says it. */
+  readonly rest: string;
+}
+
+/** Half a day either side of a named day or month: the memory's clock and the asker's may be in different zones. */
+const SLACK_MS = 14 * 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** A bare year ("in 2023", "2023年") chrono does not read on its own. */
+const BARE_YEAR = /(?:\b(?:in|during|of|since)\s+((?:19|20)\d\d)\b|((?:19|20)\d\d)\s*年(?!\s*\d))/giu;
+
+/** Relative spans chrono reads as one day ("last week" = the day a week ago) that mean a wider window. */
+const WEEK_WORD = /week|周|星期|禮拜|礼拜/iu;
+
+/** The month, of the latest year in which it has begun by `now` ("in June" said in May means last June). */
+function latestMonth(month: number, now: number): TimeWindow {
+  const d = new Date(now);
+  const year = Date.UTC(d.getUTCFullYear(), month - 1, 1) <= now ? d.getUTCFullYear() : d.getUTCFullYear() - 1;
+  return { start: Date.UTC(year, month - 1, 1) - SLACK_MS, end: Date.UTC(year, month, 1) + SLACK_MS };
+}
+
+function windowOf(c: chrono.ParsedComponents, text: string, sayYear: number | undefined, now: number): TimeWindow | undefined {
+  const known = (k: chrono.Component): boolean => c.isCertain(k);
+  const month = c.get('month');
+  const year = !known('year') && known('month') && sayYear !== undefined ? sayYear : c.get('year');
+  const day = c.get('day');
+  if (month === null || year === null || day === null) return undefined;
+  if (WEEK_WORD.test(text)) {
+    const mid = Date.UTC(year, month - 1, day);
+    return { start: mid - 4 * DAY_MS, end: mid + 4 * DAY_MS };
+  }
+  if (known('day') && (known('month') || !known('weekday'))) {
+    const start = Date.UTC(year, month - 1, day);
+    return { start: start - SLACK_MS, end: start + DAY_MS + SLACK_MS };
+  }
+  if (known('month') && known('year')) {
+    return { start: Date.UTC(year, month - 1, 1) - SLACK_MS, end: Date.UTC(year, month, 1) + SLACK_MS };
+  }
+  if (known('month')) return latestMonth(month, now);
+  if (known('weekday')) {
+    // "last weekend", "on Monday": the implied day, give or take the weekend.
+    const start = Date.UTC(year, month - 1, day);
+    return { start: start - DAY_MS - SLACK_MS, end: start + 2 * DAY_MS + SLACK_MS };
+  }
+  return undefined;
+}
+
+/** Reads the time expressions of `query`; relative ones ("last week") count back from `now`. */
+export function queryTime(query: string, now: number): QueryTime {
+  const parser = hasCjk(query) ? chrono.zh : chrono;
+  const windows: TimeWindow[] = [];
+  let rest = query;
+  const parsed = parser.parse(query, { instant: new Date(now), timezone: 0 });
+  // "between May 3 and May 10, 2023": a year said once holds for the dates around it.
+  const said = parsed.find((r) => r.start.isCertain('year'))?.start.get('year') ?? undefined;
+  for (const r of parsed) {
+    const from = windowOf(r.start, r.text, said, now);
+    if (!from) continue;
+    if (r.end) {
+      const to = windowOf(r.end, r.text, said, now);
+      windows.push(to ? { start: from.start, end: to.end } : from);
+    } else {
+      windows.push(from);
+    }
+    rest = rest.replace(r.text, ' ');
+  }
+  for (const m of rest.matchAll(BARE_YEAR)) {
+    const y = Number(m[1] ?? m[2]);
+    windows.push({ start: Date.UTC(y, 0, 1) - SLACK_MS, end: Date.UTC(y + 1, 0, 1) + SLACK_MS });
+  }
+  rest = rest.replace(BARE_YEAR, ' ');
+  return { windows, rest: rest.replace(/\s+/g, ' ').trim() };
+}
+
+/** Whether a time falls inside any of the windows. */
+export function inWindows(windows: readonly TimeWindow[], at: number): boolean {
+  return windows.some((w) => at >= w.start && at < w.end);
+}
+
+/** A question about when something happened ("When did…", "What year…", "什么时候…"). */
+const ASKS_WHEN = /^\s*(?:when\b|what (?:year|month|day|date|time)\b|how long ago\b|since when\b)|(?:什么时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|多久以前)/iu;
+
+/** Words that place a telling in time: the turns that answer a "when" question say them. */
+const SAYS_WHEN =
+  /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|recently|weekend|week|month|year|since|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|june|july|august|september|october|november|december|\d{1,2}(?:st|nd|rd|th))\b|(?:昨天|今天|今晚|明天|前天|上周|上个月|去年|前年|最近|周末|星期|礼拜|[0-9一二三四五六七八九十]+(?:年|月|日|号|天前|周前))/iu;
+
+/** Whether the query asks when something happened. */
+export function asksWhen(query: string): boolean {
+  return ASKS_WHEN.test(query);
+}
+
+/** Whether a text says when something happened (a date, a weekday, "last week", "yesterday", "去年"…). */
+export function saysWhen(text: string): boolean {
+  return SAYS_WHEN.test(text);
+}
