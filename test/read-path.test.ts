@@ -89,6 +89,21 @@ describe('recall', () => {
     }
   });
 
+  it('weighs the turns of the person a question is about: the first one it names', async () => {
+    await t.memory.record({
+      turns: [
+        { content: 'the adoption plan sounds wonderful to me', speaker: 'Caroline', session: 's', at: '2023-06-01T10:00:00Z' },
+        { content: 'small talk about the weather', speaker: 'Caroline', session: 's', at: '2023-06-01T10:01:00Z' },
+        { content: 'more small talk about lunch', speaker: 'Melanie', session: 't', at: '2023-06-02T10:01:00Z' },
+        { content: 'that adoption plan sounds wonderful to me', speaker: 'Melanie', session: 't', at: '2023-06-02T10:00:00Z' },
+      ],
+    });
+    const hits = await t.memory.recall({ query: "What does Melanie think about Caroline's adoption plan?", layers: ['episode'] });
+    expect(hits[0]!.speaker).toBe('Melanie');
+    const other = await t.memory.recall({ query: "What does Caroline think about Melanie's adoption plan?", layers: ['episode'] });
+    expect(other[0]!.speaker).toBe('Caroline');
+  });
+
   it('answers a "when" question with the turn that says when', async () => {
     await t.memory.record({ turns: [{ content: 'Melanie: camping with the kids is the best, we love camping', session: 'a', at: '2023-06-01T10:00:00Z' }] });
     await t.memory.record({ turns: [{ content: 'Melanie: we went camping with the kids last weekend', session: 'b', at: '2023-06-02T10:00:00Z' }] });

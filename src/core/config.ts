@@ -42,7 +42,7 @@ const recallConfig = z
     timeExpressions: z.boolean().default(true),
     timeBoost: z.number().min(0).max(5).default(1),
     /** A "when" question ("When did…", "什么时候…") weighs hits that say when (a date, "last week") `1 + whenBoost` times. */
-    whenBoost: z.number().min(0).max(5).default(0.5),
+    whenBoost: z.number().min(0).max(5).default(0.3),
     /** Newer hits weigh up to `1 + recencyBoost` times, fading with an e-folding time of `recencyDays`. */
     recencyBoost: z.number().min(0).max(5).default(0.05),
     recencyDays: z.number().positive().default(30),

@@ -151,9 +151,12 @@ async function withSessionContext(
   if (speakerBoost > 0) {
     const named = namedSpeakers(query, [...new Set(rows.map((r) => r.speaker).filter((x): x is string => x !== null))]);
     if (named.size > 0) {
+      // The person named first is the question's subject ("What does Melanie think of Caroline's plan?").
+      const ql = query.toLowerCase();
+      const subject = [...named].sort((a, b) => ql.indexOf(a) - ql.indexOf(b))[0];
       for (const r of rows) {
         const s = scores.get(r.id);
-        if (s !== undefined && r.speaker !== null && named.has(r.speaker.toLowerCase())) scores.set(r.id, s * (1 + speakerBoost));
+        if (s !== undefined && r.speaker !== null && r.speaker.toLowerCase() === subject) scores.set(r.id, s * (1 + speakerBoost));
       }
     }
   }
