@@ -1,5 +1,4 @@
 /** SQLite full-text indexes: FTS5 BM25 (porter + unicode61 over jieba-segmented text) and a trigram index. */
-import { stemmer } from 'stemmer';
 import type { Layer } from '../../core/types.js';
 import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
@@ -17,6 +16,22 @@ const PRUNE_MIN_DOCS = 5000;
 const COMMON_SHARE = 0.1;
 /** When every term is that common, only the newest this-many rows are scored. */
 const COMMON_WINDOW = 20_000;
+/**
+ * Above this many rows the window is read by walking the newest matches down: FTS5 walks a rowid range from the
+ * start of every posting list (50 ms for two common terms at 1M rows), but a descending walk stops early. Below it,
+ * the range walk is the cheaper one (it scores only rows inside the window).
+ */
+const DESCENDING_WALK_ROWS = 250_000;
+/** Newest matches read per term to tell which of several common terms is rarest lately. */
+const RECENT_SAMPLE = 2000;
+
+/** A lexical query's plan: the terms scored and, when all are common, the oldest rowid left out. */
+interface LexicalPlan {
+  terms: readonly string[];
+  /** Highest rowid in the index. */
+  rows: number;
+  minRowid?: number;
+}
 
 /** Quotes a term as an FTS5 string, so user text is never read as query syntax (DESIGN §3). */
 export function ftsQuote(term: string): string {
@@ -58,11 +73,19 @@ function filters(layer: Layer, o: LexicalOptions): { sql: string; params: SqlVal
   return { sql: where.map((w) => ` AND ${w}`).join(''), params };
 }
 
+/** Options of {@link SqliteSearch}. */
+export interface SqliteSearchOptions {
+  /** Rows above which the newest-rows window is read by a descending walk; default 250,000. */
+  descendingWalkRows?: number;
+}
+
 /** FTS5-backed SearchIndex. */
 export class SqliteSearch implements SearchIndex {
   readonly #db: SqlDriver;
-  constructor(db: SqlDriver) {
+  readonly #descendingWalkRows: number;
+  constructor(db: SqlDriver, opts: SqliteSearchOptions = {}) {
     this.#db = db;
+    this.#descendingWalkRows = opts.descendingWalkRows ?? DESCENDING_WALK_ROWS;
   }
 
   async index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void> {
@@ -104,8 +127,13 @@ export class SqliteSearch implements SearchIndex {
     // Score in the FTS index alone, then keep the rows of this space that pass the filters: a join per matching
     // row costs four times as much. Over-fetch, and fall back to the join when filters drop too many.
     const fetch = o.limit * 3;
+    const descending = plan.minRowid !== undefined && plan.rows > this.#descendingWalkRows;
     const raw = await this.#db.all<{ id: unknown; s: number }>(
-      `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?${floor} ORDER BY s LIMIT ?`,
+      descending
+        ? // The window holds at most COMMON_WINDOW rowids, so its matches are all among the newest that many.
+          `SELECT id, s FROM (SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?
+           ORDER BY rowid DESC LIMIT ${COMMON_WINDOW}) WHERE id > ? ORDER BY s LIMIT ?`
+        : `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?${floor} ORDER BY s LIMIT ?`,
       [match, ...floorParams, fetch],
     );
     const f = filters(layer, o);
@@ -131,24 +159,40 @@ export class SqliteSearch implements SearchIndex {
 
   /**
    * Which terms to score: on a large index, terms in more than 10 % of rows are dropped when rarer ones exist
-   * (their IDF is near zero); when all are that common, the two rarest are scored over the newest rows only.
+   * (their IDF is near zero); when all are that common, the two rarest of late are scored over the newest rows only.
    */
-  async #plan(layer: Layer, terms: readonly string[]): Promise<{ terms: readonly string[]; minRowid?: number }> {
+  async #plan(layer: Layer, terms: readonly string[]): Promise<LexicalPlan> {
     const t = T[layer];
     const top = await this.#db.get<{ n: unknown }>(`SELECT MAX(rowid) AS n FROM ${t.fts}`);
     const n = num(top?.n ?? 0);
-    if (n < PRUNE_MIN_DOCS || terms.length === 1) return { terms };
-    const stems = terms.map((w) => stemmer(w));
-    const rows = await this.#db.all<{ term: string; doc: unknown }>(
-      `SELECT term, doc FROM ${t.vocab} WHERE term IN (${marks(stems.length)})`,
-      stems,
-    );
-    const df = new Map(rows.map((r) => [r.term, num(r.doc)]));
-    const scored = terms.map((w, i) => ({ w, df: df.get(stems[i]!) ?? 0 }));
-    const rare = scored.filter((x) => x.df <= n * COMMON_SHARE);
-    if (rare.length > 0) return { terms: rare.map((x) => x.w) };
-    const rarest = [...scored].sort((a, b) => a.df - b.df).slice(0, 2).map((x) => x.w);
-    return { terms: rarest, minRowid: Math.max(0, n - COMMON_WINDOW) };
+    if (n < PRUNE_MIN_DOCS || terms.length === 1) return { terms, rows: n };
+    // Count each term's rows as FTS5 matches it (stemming included), stopping once it is common: a count walks
+    // ~35 ns a row, and the fts5vocab table walks the whole posting list.
+    const cap = Math.floor(n * COMMON_SHARE);
+    const rare: string[] = [];
+    for (const w of terms) {
+      const r = await this.#db.get<{ c: unknown }>(
+        `SELECT count(*) AS c FROM (SELECT 1 FROM ${t.fts} WHERE ${t.fts} MATCH ? LIMIT ?)`,
+        [ftsQuote(w), cap + 1],
+      );
+      if (num(r?.c ?? 0) <= cap) rare.push(w);
+    }
+    if (rare.length > 0) return { terms: rare, rows: n };
+    return { terms: terms.length <= 2 ? terms : await this.#rarestOfLate(layer, terms, n), rows: n, minRowid: Math.max(0, n - COMMON_WINDOW) };
+  }
+
+  /** The two terms with the fewest matches among the newest rows, judged by each one's newest RECENT_SAMPLE matches. */
+  async #rarestOfLate(layer: Layer, terms: readonly string[], n: number): Promise<string[]> {
+    const t = T[layer];
+    const density: Array<{ w: string; d: number }> = [];
+    for (const w of terms) {
+      const r = await this.#db.get<{ c: unknown; low: unknown }>(
+        `SELECT count(*) AS c, min(id) AS low FROM (SELECT rowid AS id FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY rowid DESC LIMIT ?)`,
+        [ftsQuote(w), RECENT_SAMPLE],
+      );
+      density.push({ w, d: num(r?.c ?? 0) / (n - num(r?.low ?? 0) + 1) });
+    }
+    return density.sort((a, b) => a.d - b.d).slice(0, 2).map((x) => x.w);
   }
 
   async substring(
