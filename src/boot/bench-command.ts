@@ -1,4 +1,4 @@
-/** `tidepool bench retrieval|scale`: runs the benchmarks with Tidepool and its peers in one run (a composition root). */
+/** `tidepool bench retrieval|bilingual|scale|…`: runs the benchmarks with Tidepool and its peers in one run (a composition root). */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -16,6 +16,8 @@ import { renderHttpMarkdown, runHttpBench } from '../bench/http/run-http-bench.j
 import { renderScriptBenchMarkdown, runScriptBench } from '../bench/script-bench.js';
 import { renderSoakMarkdown, runSoakBench } from '../bench/soak/run-soak-bench.js';
 import { renderDetectorBenchMarkdown, runDetectorBench } from '../bench/detector-bench.js';
+import { generateParallelCorpus } from '../bench/bilingual/parallel-corpus.js';
+import { renderBilingualMarkdown, runBilingualBench } from '../bench/bilingual/run-bilingual-bench.js';
 import type { CliDeps } from '../surfaces/cli/cli-deps.js';
 
 /** Where the benchmarks look for LoCoMo when `--data` is not given: the shared development split. */
@@ -28,11 +30,11 @@ function positiveInt(flag: string, raw: string): number {
   return n;
 }
 
-/** Registers `bench` with its `retrieval`, `scale`, `http`, `script`, `soak` and `detectors` subcommands. */
+/** Registers `bench` with its `retrieval`, `bilingual`, `scale`, `http`, `script`, `soak` and `detectors` subcommands. */
 export function registerBenchCommand(program: Command, deps: CliDeps): void {
   const bench = program
     .command('bench')
-    .description('benchmarks: retrieval quality on LoCoMo, scale, HTTP load, script layer, soak, secret and PII detectors (npm run bench)');
+    .description('benchmarks: retrieval quality on LoCoMo and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, secret and PII detectors (npm run bench)');
 
   bench
     .command('retrieval', { isDefault: true })
@@ -63,6 +65,33 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
         writeFileSync(join(o.out, 'retrieval.json'), `${JSON.stringify(report, null, 2)}\n`);
         writeFileSync(join(o.out, 'retrieval.md'), md);
         writeFileSync(join(o.out, 'recall.svg'), renderRecallChart(report));
+      }
+      deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
+    });
+
+  bench
+    .command('bilingual')
+    .description('recall on a seeded, generated parallel LoCoMo-shaped corpus, English and Chinese side by side (Tidepool lexical and minisearch)')
+    .option('--seed <n>', 'generator seed', '1')
+    .option('--conversations <n>', 'conversations to generate', '10')
+    .option('--write <dir>', 'also write the generated corpora there as en.json and zh.json (for `bench retrieval --data`)')
+    .option('--out <dir>', 'write bilingual.json and bilingual.md there')
+    .option('--json', 'print the report as JSON')
+    .action(async (o: { seed: string; conversations: string; write?: string; out?: string; json?: boolean }) => {
+      const seed = Number(o.seed);
+      if (!Number.isInteger(seed) || seed < 0) throw new TidepoolError('invalid_input', `--seed must be a non-negative integer, got "${o.seed}"`);
+      const corpus = generateParallelCorpus({ seed, conversations: positiveInt('--conversations', o.conversations) });
+      if (o.write) {
+        mkdirSync(o.write, { recursive: true });
+        writeFileSync(join(o.write, 'en.json'), `${JSON.stringify(corpus.en, null, 2)}\n`);
+        writeFileSync(join(o.write, 'zh.json'), `${JSON.stringify(corpus.zh, null, 2)}\n`);
+      }
+      const report = await runBilingualBench({ seed, corpus, onProgress: (l) => deps.stderr.write(`${l}\n`) });
+      const md = `${formatMachine(describeMachine())}\n\n${renderBilingualMarkdown(report)}`;
+      if (o.out) {
+        mkdirSync(o.out, { recursive: true });
+        writeFileSync(join(o.out, 'bilingual.json'), `${JSON.stringify(report, null, 2)}\n`);
+        writeFileSync(join(o.out, 'bilingual.md'), md);
       }
       deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
     });
