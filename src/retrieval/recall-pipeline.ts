@@ -84,20 +84,33 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   if (fused.size === 0) return [];
   const rows = await loadRows(store, space, [...fused.keys()]);
   const q = normaliseForMatch(req.query);
+  // A word of the query the raw text must contain for the phrase to be there: most rows skip normalising.
+  const probe = q.split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
   // A "when" question is answered by the turn that says when (a date, "last week", "yesterday").
   const when = config.recall.timeExpressions && asksWhen(req.query) ? 1 + config.recall.whenBoost : 1;
-  const hits: RecallHit[] = [];
+  const scored: Array<{ r: Row; score: number; exact: boolean; at: number }> = [];
   for (const r of rows) {
     if (!passes(r, req)) continue;
     const base = fused.get(`${r.layer}:${r.row.id}`) ?? 0;
     const text = r.row.content;
-    const exact = q.length > 0 && normaliseForMatch(text).includes(q);
+    const exact = q.length > 0 && text.length >= q.length && text.toLowerCase().includes(probe) && normaliseForMatch(text).includes(q);
     const at = r.layer === 'episode' ? r.row.occurredAt : r.row.createdAt;
-    const timed = (time.windows.length > 0 && inWindows(time.windows, at) ? 1 + config.recall.timeBoost : 1) * (saysWhen(text) ? when : 1);
-    hits.push(toHit(r, base * adjust(r, deps.now, config.recall) * timed + (exact ? config.recall.exactBoost : 0), exact));
+    let timed = time.windows.length > 0 && inWindows(time.windows, at) ? 1 + config.recall.timeBoost : 1;
+    if (when > 1 && saysWhen(text)) timed *= when;
+    scored.push({ r, score: base * adjust(r, deps.now, config.recall) * timed + (exact ? config.recall.exactBoost : 0), exact, at });
   }
-  hits.sort((a, b) => b.score - a.score || b.createdAt - a.createdAt);
-  const unique = dedupeByText(hits).slice(0, req.limit);
+  scored.sort((a, b) => b.score - a.score || b.at - a.at);
+  // Hits are built for the winners only; of identical texts the best-ranked stays (a remembered fact and its
+  // source episode).
+  const unique: RecallHit[] = [];
+  const seen = new Set<string>();
+  for (const s of scored) {
+    if (unique.length >= req.limit) break;
+    const key = normaliseForMatch(s.r.row.content);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push(toHit(s.r, s.score, s.exact));
+  }
   return fitToBudget(unique, renderHitLine, req.maxTokens);
 }
 
@@ -239,17 +252,6 @@ function toHit(r: Row, score: number, exact: boolean): RecallHit {
     return { ...base, createdAt: r.row.createdAt, kind: r.row.kind, weight: r.row.weight, tags: r.row.tags };
   }
   return { ...base, createdAt: r.row.createdAt, kind: r.row.kind, status: r.row.status, tags: r.row.tags };
-}
-
-/** Keeps the best-ranked of hits with identical text (a remembered fact and its source episode). */
-function dedupeByText(hits: readonly RecallHit[]): RecallHit[] {
-  const seen = new Set<string>();
-  return hits.filter((h) => {
-    const k = normaliseForMatch(h.text);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
 }
 
 function round(v: number): number {

@@ -61,8 +61,13 @@ function windowOf(c: chrono.ParsedComponents, text: string, sayYear: number | un
   return undefined;
 }
 
+/** Something chrono could read as time: a digit, a time word or a CJK date character. Others skip the parser. */
+const TIMEISH =
+  /\d|yesterday|today|tonight|tomorrow|ago|last|next|this|week|month|year|day|night|morning|evening|afternoon|noon|hour|minute|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|[年月日号周天昨今明前后上下星期礼拜点时半]/iu;
+
 /** Reads the time expressions of `query`; relative ones ("last week") count back from `now`. */
 export function queryTime(query: string, now: number): QueryTime {
+  if (!TIMEISH.test(query)) return { windows: [], rest: query };
   const parser = hasCjk(query) ? chrono.zh : chrono;
   const windows: TimeWindow[] = [];
   let rest = query;
