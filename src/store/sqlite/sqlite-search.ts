@@ -122,12 +122,16 @@ export class SqliteSearch implements SearchIndex {
     // the weight that gave the best LoCoMo dev recall (docs/BENCHMARKS.md).
     const weights = layer === 'episode' ? '1.0, 0.3, 0.3' : '1.0, 0.5';
     const match = plan.terms.map(ftsQuote).join(' OR ');
-    const floor = plan.minRowid === undefined ? '' : ' AND rowid > ?';
-    const floorParams = plan.minRowid === undefined ? [] : [plan.minRowid];
+    // A time window's rows were written together: their ids span a short range the FTS scan can stay inside.
+    const span = await this.#timeSpan(space, layer, o);
+    if (span === null) return [];
+    const lo = Math.max(plan.minRowid ?? 0, span ? span.lo - 1 : 0);
+    const floor = `${lo > 0 ? ' AND rowid > ?' : ''}${span ? ' AND rowid <= ?' : ''}`;
+    const floorParams = [...(lo > 0 ? [lo] : []), ...(span ? [span.hi] : [])];
     // Score in the FTS index alone, then keep the rows of this space that pass the filters: a join per matching
     // row costs four times as much. Over-fetch, and fall back to the join when filters drop too many.
     const fetch = o.limit * 3;
-    const descending = plan.minRowid !== undefined && plan.rows > this.#descendingWalkRows;
+    const descending = !span && plan.minRowid !== undefined && plan.rows > this.#descendingWalkRows;
     const raw = await this.#db.all<{ id: unknown; s: number }>(
       descending
         ? // The window holds at most COMMON_WINDOW rowids, so its matches are all among the newest that many.
@@ -151,10 +155,25 @@ export class SqliteSearch implements SearchIndex {
     if (out.length >= o.limit || raw.length < fetch) return out.slice(0, o.limit);
     const rows = await this.#db.all<{ id: unknown; s: number }>(
       `SELECT f.rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.rowid
-       WHERE ${t.fts} MATCH ?${floor.replace('rowid', 'f.rowid')} AND x.space = ?${f.sql} ORDER BY s LIMIT ?`,
+       WHERE ${t.fts} MATCH ?${floor.replace(/rowid/g, 'f.rowid')} AND x.space = ?${f.sql} ORDER BY s LIMIT ?`,
       [match, ...floorParams, space, ...f.params, o.limit],
     );
     return rows.map((r) => ({ id: num(r.id), score: -r.s }));
+  }
+
+  /**
+   * The id range of the rows of a time window (`undefined`: no window asked; `null`: the window is empty); the
+   * rows outside the window inside that range are dropped by the filters afterwards.
+   */
+  async #timeSpan(space: string, layer: Layer, o: LexicalOptions): Promise<{ lo: number; hi: number } | null | undefined> {
+    if (o.since === undefined && o.until === undefined) return undefined;
+    const t = T[layer];
+    const b = await this.#db.get<{ lo: unknown; hi: unknown }>(
+      `SELECT MIN(id) AS lo, MAX(id) AS hi FROM ${t.table} WHERE space = ? AND ${t.time} >= ? AND ${t.time} <= ?`,
+      [space, o.since ?? Number.MIN_SAFE_INTEGER, o.until ?? Number.MAX_SAFE_INTEGER],
+    );
+    if (b?.lo === null || b?.lo === undefined) return null;
+    return { lo: num(b.lo), hi: num(b.hi) };
   }
 
   /**
