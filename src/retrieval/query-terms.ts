@@ -12,7 +12,11 @@ const EN_STOP = new Set(
   with would you your yours yourself yourselves did does what's whats who's i'm i've it's let's ever also`.split(/\s+/),
 );
 
-const ZH_STOP = new Set(['的', '了', '是', '在', '和', '也', '就', '都', '而', '及', '与', '着', '或', '一个', '没有', '我们', '你们', '他们', '什么', '怎么', '吗', '呢', '吧', '啊']);
+const ZH_STOP = new Set([
+  '一个', '没有', '我们', '你们', '他们', '什么', '怎么',
+  // Single-character particles, pronouns and function verbs: every other single character stays a query word.
+  ...'的了是在和也就都而及与着或吗呢吧啊把被给让从对向到很才又还过我你他她它这那哪谁个些有没不会地得之其',
+]);
 
 /** Query terms for the word index, lower-cased, de-duplicated, in order. */
 export function queryTerms(query: string): string[] {

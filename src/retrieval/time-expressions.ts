@@ -103,7 +103,7 @@ const ASKS_WHEN = /^\s*(?:when\b|what (?:year|month|day|date|time)\b|how long ag
 
 /** Words that place a telling in time: the turns that answer a "when" question say them. */
 const SAYS_WHEN =
-  /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|recently|weekend|week|month|year|since|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|june|july|august|september|october|november|december|\d{1,2}(?:st|nd|rd|th))\b|(?:昨天|今天|今晚|明天|前天|上周|上个月|去年|前年|最近|周末|星期|礼拜|[0-9一二三四五六七八九十]+(?:年|月|日|号|天前|周前))/iu;
+  /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|recently|weekend|week|month|year|since|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|june|july|august|september|october|november|december|\d{1,2}(?:st|nd|rd|th))\b|(?:昨天|昨晚|今天|今晚|明天|前天|前几天|上周|这周|本周|上个月|去年|前年|最近|周末|星期|礼拜|[0-9一二三四五六七八九十几两]+(?:年|月|日|号|天前|周前|个月前))/iu;
 
 /** Whether the query asks when something happened. */
 export function asksWhen(query: string): boolean {

@@ -34,11 +34,12 @@ export function segmentForIndex(text: string): string {
   return text.replace(CJK_RUN, (run) => ` ${j.cutForSearch(run, true).join(' ')} `);
 }
 
-/** CJK words of a query (jieba search mode), without single characters unless the run is one character. */
+/**
+ * CJK words of a query (jieba search mode), single characters included: the index keeps them, and a verb like 买
+ * or a noun jieba does not know (虎斑猫 → 虎/斑/猫) is often only single characters.
+ */
 export function cjkWords(run: string): string[] {
-  const words = getJieba().cutForSearch(run, true).filter((w) => CJK.test(w));
-  const multi = words.filter((w) => [...w].length > 1);
-  return multi.length > 0 ? multi : words;
+  return getJieba().cutForSearch(run, true).filter((w) => CJK.test(w));
 }
 
 /** Splits text into CJK runs and the rest, in order. */
