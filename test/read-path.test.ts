@@ -19,6 +19,13 @@ describe('recall', () => {
     expect(hits.map((h) => h.text)).not.toContain('用户不喜欢喝茶');
   });
 
+  it('keeps single-character Chinese words of a query (a noun jieba splits: 虎斑猫 → 虎/斑/猫)', async () => {
+    await t.memory.remember({ text: '李明领养了一只虎斑猫' });
+    await t.memory.remember({ text: '李明领养了一只小狗' });
+    const hits = await t.memory.recall({ query: '李明把虎斑猫领回家了吗' });
+    expect(hits[0]!.text).toBe('李明领养了一只虎斑猫');
+  });
+
   it('matches English through Porter stemming', async () => {
     await t.memory.remember({ text: 'Caroline went to the LGBTQ support group on 7 May 2023' });
     const hits = await t.memory.recall({ query: 'support groups' });
