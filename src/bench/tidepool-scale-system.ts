@@ -47,6 +47,12 @@ class TidepoolScale implements ScaleSystem {
   async search(query: string, k: number): Promise<string[]> {
     return (await this.#m.recall({ query, limit: k, layers: ['episode'] }, { sideEffects: false })).map((h) => h.id);
   }
+  async itemIds(result: unknown): Promise<string[]> {
+    const ids = (result as string[]).map((id) => Number(id.slice(1)));
+    const rows = await this.#m.ctx.store.episodes.getMany('scale', ids);
+    const ref = new Map(rows.map((r) => [r.id, r.ref]));
+    return ids.map((id) => ref.get(id) ?? '').filter((r) => r !== '');
+  }
   async searchHybrid(query: string, _embedding: Float32Array, k: number): Promise<string[]> {
     return this.search(query, k);
   }

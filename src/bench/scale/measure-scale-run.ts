@@ -25,6 +25,8 @@ export interface ScaleRow {
   readonly hybrid?: LatencySummary;
   /** Mean number of hits a lexical query returned (0 would mean the search found nothing). */
   readonly mean_hits?: number;
+  /** Share of queries whose source episode (the one its words were drawn from) is in the top k. */
+  readonly known_item?: number;
   /** Vector KNN alone: the fast path's recall@k of the exact top-k, and both latencies (systems that have both). */
   readonly vector_knn?: { readonly recall: number; readonly exact: LatencySummary; readonly fast: LatencySummary };
   readonly db_bytes?: number | null;
@@ -61,16 +63,30 @@ function queryFor(text: string, rng: Rng): string {
 async function timeQueries(
   queries: readonly string[],
   run: (q: string, i: number) => Promise<unknown>,
-): Promise<{ ms: number[]; hits: number[] }> {
+): Promise<{ ms: number[]; hits: number[]; results: unknown[] }> {
   const ms: number[] = [];
   const hits: number[] = [];
+  const results: unknown[] = [];
   for (let i = 0; i < queries.length; i += 1) {
     const t0 = performance.now();
     const result = await run(queries[i] as string, i);
     ms.push(performance.now() - t0);
     if (Array.isArray(result)) hits.push(result.length);
+    results.push(result);
   }
-  return { ms, hits };
+  return { ms, hits, results };
+}
+
+/** Known-item recall: the share of queries whose source item is among the ids of its result. */
+async function knownItem(system: ScaleSystem, results: readonly unknown[], sourceIds: readonly string[]): Promise<number | undefined> {
+  if (results.length === 0) return undefined;
+  let found = 0;
+  for (let i = 0; i < results.length; i += 1) {
+    const r = results[i];
+    const ids = system.itemIds ? await system.itemIds(r) : Array.isArray(r) ? r.map(String) : [];
+    if (ids.includes(sourceIds[i] as string)) found += 1;
+  }
+  return found / results.length;
 }
 
 /**
@@ -94,13 +110,17 @@ export async function measureScaleRun(
   const stream = syntheticEpisodes({ seed: p.seed });
   const queryEvery = Math.max(1, Math.floor(size / p.queries));
   const sources: string[] = [];
+  const sourceIds: string[] = [];
   let ingestMs = 0;
   try {
     for (let done = 0; done < size; ) {
       const batch: ScaleItem[] = [];
       for (; batch.length < p.batchSize && done < size; done += 1) {
         const item = withEmbedding(stream.next().value, factory.hybrid);
-        if (done % queryEvery === 0 && sources.length < p.queries) sources.push(item.text);
+        if (done % queryEvery === 0 && sources.length < p.queries) {
+          sources.push(item.text);
+          sourceIds.push(item.id);
+        }
         batch.push(item);
       }
       const t0 = performance.now();
@@ -139,6 +159,7 @@ export async function measureScaleRun(
         ? { recall: agreement.recall, exact: summariseLatency(agreement.exactMs), fast: summariseLatency(agreement.fastMs) }
         : undefined,
       mean_hits: lexical.hits.length > 0 ? lexical.hits.reduce((a, b) => a + b, 0) / lexical.hits.length : undefined,
+      known_item: await knownItem(system, lexical.results, sourceIds),
       db_bytes: null,
       peak_rss_bytes: peaks.peak_rss_bytes,
       heap_growth_bytes: peaks.peak_heap_bytes - peaks.baseline_heap_bytes,

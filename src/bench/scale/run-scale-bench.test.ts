@@ -3,6 +3,7 @@ import { miniSearchScaleFactory } from '../peers/minisearch-scale-peer.js';
 import { oramaHybridScaleFactory } from '../peers/orama-scale-peer.js';
 import { renderLatencyChart, renderScaleMarkdown } from './render-scale-markdown.js';
 import { runScaleBench } from './run-scale-bench.js';
+import { tidepoolScaleFactory } from '../tidepool-scale-system.js';
 
 describe('runScaleBench', () => {
   it('measures ingest, lexical and hybrid latency, size and memory for each peer and size', async () => {
@@ -25,6 +26,8 @@ describe('runScaleBench', () => {
       expect(row.single_ingest_per_s).toBeGreaterThan(0);
       expect(row.lexical?.p99_ms).toBeGreaterThanOrEqual(row.lexical?.p50_ms ?? Infinity);
       expect(row.mean_hits).toBeGreaterThan(0); // queries are drawn from ingested episodes
+      expect(row.known_item).toBeGreaterThan(0.2); // … so their source episode is often in the top k
+      expect(row.known_item).toBeLessThanOrEqual(1);
       expect(row.db_bytes).toBeGreaterThan(0);
       expect(row.peak_rss_bytes).toBeGreaterThan(0);
     }
@@ -32,6 +35,14 @@ describe('runScaleBench', () => {
     expect(report.rows[2]?.hybrid?.p50_ms).toBeGreaterThanOrEqual(0);
     expect(renderScaleMarkdown(report)).toMatch(/\| minisearch \| 1,000 \| [\d,]+ \| [\d,]+ \| [\d.]+ \/ /u);
     expect(renderLatencyChart(report)).toContain('orama-hybrid hybrid');
+  });
+
+  it("maps Tidepool's episode ids back to the items, for known-item recall", async () => {
+    const report = await runScaleBench({ sizes: [600], factories: [tidepoolScaleFactory], queries: 20, singleCalls: 5, isolate: false });
+    const row = report.rows[0];
+    expect(row?.status).toBe('ok');
+    expect(row?.known_item).toBeGreaterThan(0.3);
+    expect(renderScaleMarkdown(report)).toMatch(/\| tidepool \| 600 \| .* \| 0\.\d{3} \|/u);
   });
 
   it('does not run an in-memory peer at a size whose projected heap passes the bound', async () => {

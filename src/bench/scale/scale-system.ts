@@ -9,6 +9,11 @@ export interface ScaleSystem {
   ingestOne(item: ScaleItem): Promise<void>;
   /** Lexical recall; the result is only counted when it is an array (mean hits per query). */
   search(query: string, k: number): Promise<unknown>;
+  /**
+   * The source item ids (`ScaleItem.id`) of a `search` result, read outside the timer; without it the result must
+   * already be an array of item ids. Used for known-item recall: is the episode a query was drawn from in the top k?
+   */
+  itemIds?(result: unknown): Promise<string[]>;
   /** Hybrid recall with the query's generated 384-d embedding (computed outside the timer). */
   searchHybrid?(query: string, embedding: Float32Array, k: number): Promise<unknown>;
   /**
