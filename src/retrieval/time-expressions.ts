@@ -22,6 +22,9 @@ export interface QueryTime {
 const SLACK_MS = 14 * 3_600_000;
 const DAY_MS = 86_400_000;
 
+/** A date written out (a number or a month's name), as opposed to a relative one. */
+const ABSOLUTE = /\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|[〇零一二三四五六七八九十两]+\s*[年月日号]/iu;
+
 /** A bare year ("in 2023", "2023年") chrono does not read on its own. */
 const BARE_YEAR = /(?:\b(?:in|during|of|since)\s+((?:19|20)\d\d)\b|((?:19|20)\d\d)\s*年(?!\s*\d))/giu;
 
@@ -83,7 +86,8 @@ export function queryTime(query: string, now: number): QueryTime {
     } else {
       windows.push(from);
     }
-    rest = rest.replace(r.text, ' ');
+    // A date's words leave the query; relative words ("today", "Friday") may be what the text itself says.
+    if (ABSOLUTE.test(r.text)) rest = rest.replace(r.text, ' ');
   }
   for (const m of rest.matchAll(BARE_YEAR)) {
     const y = Number(m[1] ?? m[2]);
