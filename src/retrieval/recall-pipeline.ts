@@ -2,9 +2,9 @@
 import type { Config } from '../core/config.js';
 import type { Embedder } from '../core/embedder.js';
 import { formatId } from '../core/ids.js';
-import type { Episode, Knowledge, KnowledgeStatus, Layer, Narrative, RecallHit } from '../core/types.js';
+import type { Knowledge, KnowledgeStatus, Layer, Narrative, RecallHit } from '../core/types.js';
 import { strengthNow } from '../script/strength.js';
-import type { LexicalOptions, Store } from '../store/port.js';
+import type { LexicalOptions, RecallEpisode, Store } from '../store/port.js';
 import { hasCjk } from '../script/segment-text.js';
 import { routedNarratives } from './cluster-route.js';
 import { queryTerms } from './query-terms.js';
@@ -38,7 +38,7 @@ export interface RecallDeps {
 /** Knowledge statuses recall may return: quarantined never appears (DESIGN §3). */
 export const RECALLABLE: readonly KnowledgeStatus[] = ['provisional', 'reliable'];
 
-type Row = { layer: 'episode'; row: Episode } | { layer: 'narrative'; row: Narrative } | { layer: 'knowledge'; row: Knowledge };
+type Row = { layer: 'episode'; row: RecallEpisode } | { layer: 'narrative'; row: Narrative } | { layer: 'knowledge'; row: Knowledge };
 
 /** Normalises text for exact-phrase comparison: lower case, collapsed whitespace. */
 export function normaliseForMatch(s: string): string {
@@ -209,7 +209,7 @@ async function loadRows(store: Store, space: string, keys: string[]): Promise<Ro
     ids[layer].push(Number(id));
   }
   const out: Row[] = [];
-  for (const row of await store.episodes.getMany(space, ids.episode)) out.push({ layer: 'episode', row });
+  for (const row of await store.episodes.getForRecall(space, ids.episode)) out.push({ layer: 'episode', row });
   for (const row of await store.narratives.getMany(space, ids.narrative)) out.push({ layer: 'narrative', row });
   for (const row of await store.knowledge.getMany(space, ids.knowledge)) out.push({ layer: 'knowledge', row });
   return out;

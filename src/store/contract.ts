@@ -97,6 +97,14 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         const b = await store.episodes.get(s, ids[1]!);
         expect(b).toMatchObject({ kind: 'tool_result', tool: 'grep', ok: false, role: null, consolidatedAt: T0 + 5, durable: false });
         expect((await store.episodes.getMany(s, ids)).map((e) => e.id).sort((x, y) => x - y)).toEqual(ids);
+        const slim = (await store.episodes.getForRecall(s, ids)).sort((x, y) => x.id - y.id);
+        expect(slim).toEqual(
+          [a!, b!].map((e) => ({
+            id: e.id, kind: e.kind, role: e.role, speaker: e.speaker, content: e.content, session: e.session,
+            occurredAt: e.occurredAt, archivedAt: e.archivedAt,
+          })),
+        );
+        expect(await store.episodes.getForRecall(newSpace('other'), ids)).toEqual([]);
         expect(await store.episodes.count(s)).toBe(2);
       });
 

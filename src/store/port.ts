@@ -66,12 +66,17 @@ export interface TimelineQuery {
   includeArchived: boolean;
 }
 
+/** The columns of an episode that recall ranks, filters and shows. */
+export type RecallEpisode = Pick<Episode, 'id' | 'kind' | 'role' | 'speaker' | 'content' | 'session' | 'occurredAt' | 'archivedAt'>;
+
 /** Raw episodes. */
 export interface EpisodeStore {
   /** Inserts rows in order; rows whose `ref` already exists in the space are skipped (idempotent import). */
   insertMany(space: string, rows: readonly NewEpisode[]): Promise<{ ids: number[]; skipped: number }>;
   get(space: string, id: number): Promise<Episode | undefined>;
   getMany(space: string, ids: readonly number[]): Promise<Episode[]>;
+  /** What recall ranks and shows of each episode (fewer columns than getMany: recall reads hundreds per query). */
+  getForRecall(space: string, ids: readonly number[]): Promise<RecallEpisode[]>;
   timeline(space: string, q: TimelineQuery): Promise<{ items: Episode[]; total: number }>;
   /**
    * Position facts (id, session, time, speaker) of every episode whose id lies within ±`window` of one of `ids`:

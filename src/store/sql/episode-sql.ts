@@ -1,6 +1,6 @@
 /** Episodes over portable SQL. */
 import type { Episode, EpisodeKind } from '../../core/types.js';
-import type { EpisodeStore, NewEpisode, SearchIndex, TimelineQuery } from '../port.js';
+import type { EpisodeStore, NewEpisode, RecallEpisode, SearchIndex, TimelineQuery } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
 import { bit, bool, chunks, json, marks, num, numOrNull, toJson } from './sql-util.js';
 
@@ -79,6 +79,30 @@ export class EpisodeSql implements EpisodeStore {
   async get(space: string, id: number): Promise<Episode | undefined> {
     const r = await this.#db.get(`SELECT ${COLS} FROM episodes WHERE space = ? AND id = ?`, [space, id]);
     return r ? toEpisode(r) : undefined;
+  }
+
+  async getForRecall(space: string, ids: readonly number[]): Promise<RecallEpisode[]> {
+    const out: RecallEpisode[] = [];
+    for (const part of chunks(ids)) {
+      const rows = await this.#db.all<Record<string, unknown>>(
+        `SELECT id, kind, role, speaker, content, session, occurred_at, archived_at FROM episodes
+         WHERE (space || '') = ? AND id IN (${marks(part.length)})`,
+        [space, ...part],
+      );
+      for (const r of rows) {
+        out.push({
+          id: num(r.id),
+          kind: r.kind as EpisodeKind,
+          role: (r.role as string | null) ?? null,
+          speaker: (r.speaker as string | null) ?? null,
+          content: String(r.content),
+          session: (r.session as string | null) ?? null,
+          occurredAt: num(r.occurred_at),
+          archivedAt: numOrNull(r.archived_at),
+        });
+      }
+    }
+    return out;
   }
 
   async getMany(space: string, ids: readonly number[]): Promise<Episode[]> {
