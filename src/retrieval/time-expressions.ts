@@ -65,8 +65,13 @@ function windowOf(c: chrono.ParsedComponents, text: string, sayYear: number | un
 }
 
 /** Something chrono could read as time: a digit, a time word or a CJK date character. Others skip the parser. */
-const TIMEISH =
-  /\d|yesterday|today|tonight|tomorrow|ago|last|next|this|week|month|year|day|night|morning|evening|afternoon|noon|hour|minute|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|[年月日号周天昨今明前后上下星期礼拜点时半]/iu;
+const TIMEISH = new RegExp(
+  '\\d|[年月日号周天昨今明前后星期礼拜]|\\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this|past|since|weekends?|' +
+    '(?:day|night|week|month|year|hour|minute)s?|morning|evening|afternoon|noon|midnight|' +
+    '(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|' +
+    'june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\b',
+  'iu',
+);
 
 /** Reads the time expressions of `query`; relative ones ("last week") count back from `now`. */
 export function queryTime(query: string, now: number): QueryTime {
