@@ -1,7 +1,8 @@
 // Term pruning on large SQLite indexes: very common words are dropped when rarer ones exist, and a query made only
-// of very common words is scored over the newest rows (its ranking carries no signal; scoring every row would cost
-// a BM25 pass over most of the index). Large indexes read that window by a descending walk, which must find the
-// same rows and scores as the rowid-range query that small ones use.
+// of very common words ranks the newest rows holding all of them (its BM25 ranking carries little signal; scoring
+// every row would cost a BM25 pass over most of the index). When fewer rows hold them all, the newest rows are
+// scored; large indexes read that window by a descending walk, which must find the same rows and scores as the
+// rowid-range query that small ones use.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEpisode } from '../port.js';
 import type { SqlStore } from '../sql/sql-store.js';
@@ -36,11 +37,12 @@ afterAll(async () => {
 });
 
 describe('SQLite lexical search on a large index', () => {
-  it('scores a query of only very common words over the newest 20,000 rows', async () => {
+  it('ranks the newest rows holding every word first when all words are very common', async () => {
     const hits = await store.search.lexical('s', 'episode', ['alpha', 'beta'], { limit: 50 });
-    expect(hits).toHaveLength(50);
-    const newest = ids.at(-1)!;
-    expect(Math.min(...hits.map((h) => h.id))).toBeGreaterThan(newest - 20_000);
+    expect(hits.map((h) => h.id)).toEqual(ids.slice(-50).reverse());
+    expect(hits.every((h, i) => i === 0 || h.score < hits[i - 1]!.score)).toBe(true);
+    const one = await store.search.lexical('s', 'episode', ['alpha'], { limit: 5 });
+    expect(one.map((h) => h.id)).toEqual(ids.slice(-5).reverse());
   });
 
   it('drops a very common word when a rarer one is asked, and finds the oldest row by it', async () => {
@@ -57,9 +59,10 @@ describe('SQLite lexical search on a large index', () => {
   it('finds the same window rows and scores by the descending walk as by the rowid range', async () => {
     const walk = new SqliteSearch(store.db, { descendingWalkRows: 0 });
     const range = new SqliteSearch(store.db, { descendingWalkRows: Number.MAX_SAFE_INTEGER });
-    const a = await walk.lexical('s', 'episode', ['alpha', 'beta'], { limit: 3000 });
-    const b = await range.lexical('s', 'episode', ['alpha', 'beta'], { limit: 3000 });
-    expect(a).toHaveLength(3000);
+    // Asking for more rows than hold both words leaves the newest-first intersection for the scored window.
+    const a = await walk.lexical('s', 'episode', ['alpha', 'beta'], { limit: 9000 });
+    const b = await range.lexical('s', 'episode', ['alpha', 'beta'], { limit: 9000 });
+    expect(a).toHaveLength(9000);
     expect(new Set(a.map((h) => h.score)).size).toBeGreaterThan(5);
     // Rows tied on score may be cut at the last place in either order; the scores must agree one for one.
     expect(a.map((h) => h.score)).toEqual(b.map((h) => h.score));

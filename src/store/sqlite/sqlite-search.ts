@@ -147,7 +147,7 @@ export class SqliteSearch implements SearchIndex {
     // row costs four times as much. Over-fetch, and fall back to the join when filters drop too many.
     const fetch = o.limit * 3;
     const descending = !span && plan.minRowid !== undefined && plan.rows > this.#descendingWalkRows;
-    let raw = await this.#db.all<{ id: unknown; s: number }>(
+    const scored = () => this.#db.all<{ id: unknown; s: number }>(
       descending
         ? // The window holds at most commonWindow rowids, so its matches are all among the newest that many.
           `SELECT id, s FROM (SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?
@@ -155,7 +155,16 @@ export class SqliteSearch implements SearchIndex {
         : `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?${floor} ORDER BY s LIMIT ?`,
       [match, ...floorParams, fetch],
     );
-    if (plan.dropped) {
+    let raw: Array<{ id: unknown; s: number }> = [];
+    if (plan.minRowid !== undefined && !span) {
+      // Every word is common, so BM25 over them says little: the newest rows holding all of them rank first (an
+      // intersection walked newest-first stops after `fetch` rows and skips bm25's pass over whole posting lists).
+      const newest = await this.#db.all<{ id: unknown }>(
+        `SELECT rowid AS id FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY rowid DESC LIMIT ?`,
+        [terms.map(ftsQuote).join(' AND '), fetch],
+      );
+      raw = newest.length === fetch ? newest.map((r, i) => ({ id: r.id, s: -1 + i / (2 * fetch) })) : await scored();
+    } else if (plan.dropped) {
       // Rows holding every asked term come first, scored by all of them: the common words left out of the OR
       // query still tell those rows apart (the row a query was taken from holds them all). Intersecting posting
       // lists is cheap where scoring every row of a common word is not.
@@ -165,11 +174,13 @@ export class SqliteSearch implements SearchIndex {
         [terms.map(ftsQuote).join(' AND '), ...(span ? [span.lo - 1, span.hi] : []), fetch],
       );
       const best = new Map<number, number>();
-      for (const r of [...all, ...raw]) {
+      for (const r of [...all, ...(await scored())]) {
         const id = num(r.id);
         best.set(id, Math.min(best.get(id) ?? Infinity, r.s));
       }
       raw = [...best].map(([id, sc]) => ({ id, s: sc })).sort((a, b) => a.s - b.s).slice(0, fetch);
+    } else {
+      raw = await scored();
     }
     const f = filters(layer, o);
     if (raw.length === 0) return [];
@@ -215,7 +226,7 @@ export class SqliteSearch implements SearchIndex {
     const t = T[layer];
     const top = await this.#db.get<{ n: unknown }>(`SELECT MAX(rowid) AS n FROM ${t.fts}`);
     const n = num(top?.n ?? 0);
-    if (n < PRUNE_MIN_DOCS || terms.length === 1) return { terms, rows: n };
+    if (n < PRUNE_MIN_DOCS) return { terms, rows: n };
     // Count each term's rows as FTS5 matches it (stemming included), stopping once it is common: a count walks
     // ~35 ns a row, and the fts5vocab table walks the whole posting list.
     const cap = Math.floor(n * this.#commonShare);
