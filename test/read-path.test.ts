@@ -120,6 +120,27 @@ describe('recall', () => {
     expect(what[0]!.text).toContain('we love camping');
   });
 
+  it('answers a "when" question from the turns that open a session', async () => {
+    const off = await tempMemory({ config: { recall: { openingBoost: 0 } } });
+    try {
+      const top: string[] = [];
+      for (const m of [t, off]) {
+        const turns = (session: string, day: string, lines: string[]) =>
+          lines.map((content, i) => ({ content, session, speaker: 'John', at: `2023-11-${day}T10:0${i}:00Z` }));
+        await m.memory.record({
+          turns: [
+            ...turns('s1', '10', ['Big news: I toured the old castle in York with my family', 'ok', 'fine', 'good', 'done', 'bye']),
+            ...turns('s2', '20', ['hello', 'ok', 'fine', 'good', 'done', 'I toured the castle in York', 'bye']),
+          ],
+        });
+        top.push((await m.memory.recall({ query: 'When did John tour the castle in York?', layers: ['episode'], limit: 3 }))[0]!.text);
+      }
+      expect(top).toEqual(['Big news: I toured the old castle in York with my family', 'I toured the castle in York']);
+    } finally {
+      await off.cleanup();
+    }
+  });
+
   it('reinforces the knowledge it returns and logs every hit as attention', async () => {
     const r = await t.memory.remember({ text: 'the office wifi is called harbour', importance: 1 });
     const id = Number(r.id.slice(1));

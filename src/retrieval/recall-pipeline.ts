@@ -173,6 +173,15 @@ async function withSessionContext(
       }
     }
   }
+  // A "when" question: a conversation opens with what happened since the last one.
+  const { openingBoost, openingTurns, timeExpressions } = deps.config.recall;
+  if (timeExpressions && openingBoost > 0 && openingTurns > 0 && asksWhen(query)) {
+    const sessions = [...new Set(rows.map((r) => r.session).filter((x): x is string => x !== null))];
+    for (const id of await deps.store.episodes.openingTurns(space, sessions, openingTurns)) {
+      const s = scores.get(id);
+      if (s !== undefined) scores.set(id, s * (1 + openingBoost));
+    }
+  }
   return [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || b.id - a.id);
 }
 

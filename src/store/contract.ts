@@ -153,6 +153,20 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(odd.items.map((e) => e.content)).toEqual(['t1', 't3']);
       });
 
+      it('names the turns that open each session, by time', async () => {
+        const s = newSpace('open');
+        const { ids } = await store.episodes.insertMany(s, [
+          ep({ content: 'b second', session: 'b', occurredAt: T0 + 20 }),
+          ep({ content: 'a first', session: 'a', occurredAt: T0 + 1 }),
+          ep({ content: 'b first', session: 'b', occurredAt: T0 + 10 }),
+          ep({ content: 'a second', session: 'a', occurredAt: T0 + 2 }),
+          ep({ content: 'a third', session: 'a', occurredAt: T0 + 3 }),
+        ]);
+        const got = await store.episodes.openingTurns(s, ['a', 'b', 'a'], 2);
+        expect(got.sort((x, y) => x - y)).toEqual([ids[0]!, ids[1]!, ids[2]!, ids[3]!].sort((x, y) => x - y));
+        expect(await store.episodes.openingTurns(newSpace('none'), ['a'], 2)).toEqual([]);
+      });
+
       it('returns the neighbours of a turn within its session', async () => {
         const s = newSpace('nb');
         const { ids } = await store.episodes.insertMany(

@@ -85,6 +85,8 @@ export interface EpisodeStore {
   around(space: string, ids: readonly number[], window: number): Promise<Array<{ id: number; session: string | null; occurredAt: number; speaker: string | null }>>;
   /** Contents of the newest `n` episodes of a session, oldest first. */
   lastInSession(space: string, session: string, n: number): Promise<string[]>;
+  /** Ids of the first `n` episodes (by time) of each of `sessions`: the turns that open a conversation. */
+  openingTurns(space: string, sessions: readonly string[], n: number): Promise<number[]>;
   /** Distinct speakers of the space (for recognising a person a query names). */
   speakers(space: string): Promise<string[]>;
   /** Episodes of one session ordered by time, around `id` (±n turns). */

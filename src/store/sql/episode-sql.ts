@@ -174,6 +174,18 @@ export class EpisodeSql implements EpisodeStore {
     return rows.map((r) => r.content).reverse();
   }
 
+  async openingTurns(space: string, sessions: readonly string[], n: number): Promise<number[]> {
+    const out: number[] = [];
+    for (const session of new Set(sessions)) {
+      const rows = await this.#db.all<{ id: unknown }>(
+        'SELECT id FROM episodes WHERE space = ? AND session = ? ORDER BY occurred_at, id LIMIT ?',
+        [space, session, n],
+      );
+      out.push(...rows.map((r) => num(r.id)));
+    }
+    return out;
+  }
+
   async speakers(space: string): Promise<string[]> {
     const rows = await this.#db.all<{ speaker: string }>(
       'SELECT DISTINCT speaker FROM episodes WHERE space = ? AND speaker IS NOT NULL',
