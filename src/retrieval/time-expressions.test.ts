@@ -53,6 +53,23 @@ describe('queryTime', () => {
     expect(queryTime('error 2023 in the parser', NOW).windows).toEqual([]);
   });
 
+  it('narrows or moves a window by the words before its date', () => {
+    const second = queryTime('Which country was Tim visiting in the second week of November 2023?', NOW).windows;
+    expect(inWindows(second, day(2023, 11, 10))).toBe(true);
+    expect(inWindows(second, day(2023, 11, 3))).toBe(false);
+    expect(inWindows(second, day(2023, 11, 25))).toBe(false);
+    const early = queryTime('Which tournament did Nate win in the beginning of November 2022?', NOW);
+    expect(inWindows(early.windows, day(2022, 11, 4))).toBe(true);
+    expect(inWindows(early.windows, day(2022, 11, 20))).toBe(false);
+    expect(early.rest).not.toMatch(/beginning/);
+    const late = queryTime('What did she do in late June 2023?', NOW).windows;
+    expect(inWindows(late, day(2023, 6, 27))).toBe(true);
+    expect(inWindows(late, day(2023, 6, 5))).toBe(false);
+    const before = queryTime('Where was Tim in the week before 16 November 2023?', NOW).windows;
+    expect(inWindows(before, day(2023, 11, 10))).toBe(true);
+    expect(inWindows(before, day(2023, 11, 20))).toBe(false);
+  });
+
   it('reads Chinese dates', () => {
     const t = queryTime('梅兰妮在2023年10月13日给卡罗琳看了哪幅画？', NOW);
     expect(inWindows(t.windows, day(2023, 10, 13))).toBe(true);

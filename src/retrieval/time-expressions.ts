@@ -73,6 +73,38 @@ const TIMEISH = new RegExp(
   'iu',
 );
 
+const WEEK_OF = /(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+week\s+of\s+$/iu;
+const WEEK_BEFORE = /(?:the\s+)?(?:week|days)\s+(?:before|prior\s+to)\s+$/iu;
+const WEEK_AFTER = /(?:the\s+)?(?:week|days)\s+(?:after|following)\s+$/iu;
+const PART_OF = /(?:(?:in\s+)?the\s+)?(beginning|start|early\s+part|middle|end)\s+of\s+$|\b(early|mid|late)[\s-]+$/iu;
+
+/**
+ * Narrows or moves a window by the words just before its date: "the week before 16 November", "the second week of
+ * November", "the beginning of May", "late June". Returns the words it read, to take them out of the query too.
+ */
+function refine(w: TimeWindow, before: string): { window: TimeWindow; said: string } {
+  const span = w.end - w.start;
+  const m =
+    WEEK_OF.exec(before) ?? WEEK_BEFORE.exec(before) ?? WEEK_AFTER.exec(before) ?? PART_OF.exec(before);
+  if (!m) return { window: w, said: '' };
+  const said = m[0];
+  const mid = w.start + SLACK_MS;
+  if (WEEK_BEFORE.test(said)) return { window: { start: mid - 8 * DAY_MS, end: mid + DAY_MS }, said };
+  if (WEEK_AFTER.test(said)) return { window: { start: mid, end: mid + 8 * DAY_MS }, said };
+  if (span < 20 * DAY_MS) return { window: w, said: '' };
+  const nth = WEEK_OF.exec(said)?.[1]?.toLowerCase();
+  if (nth) {
+    const k = nth.startsWith('l') ? -1 : ({ f: 0, '1': 0, s: 1, '2': 1, t: 2, '3': 2 } as Record<string, number>)[nth[0]!] ?? 3;
+    const start = k < 0 ? w.end - 8 * DAY_MS : w.start + k * 7 * DAY_MS;
+    return { window: { start, end: start + 8 * DAY_MS }, said };
+  }
+  const part = (m[1] ?? m[2] ?? '').toLowerCase();
+  const third = span / 3;
+  if (/^(beginning|start|early)/u.test(part)) return { window: { start: w.start, end: w.start + third + DAY_MS }, said };
+  if (/^(end|late)/u.test(part)) return { window: { start: w.end - third - DAY_MS, end: w.end }, said };
+  return { window: { start: w.start + third - DAY_MS, end: w.end - third + DAY_MS }, said };
+}
+
 /** Reads the time expressions of `query`; relative ones ("last week") count back from `now`. */
 export function queryTime(query: string, now: number): QueryTime {
   if (!TIMEISH.test(query)) return { windows: [], rest: query };
@@ -85,14 +117,11 @@ export function queryTime(query: string, now: number): QueryTime {
   for (const r of parsed) {
     const from = windowOf(r.start, r.text, said, now);
     if (!from) continue;
-    if (r.end) {
-      const to = windowOf(r.end, r.text, said, now);
-      windows.push(to ? { start: from.start, end: to.end } : from);
-    } else {
-      windows.push(from);
-    }
+    const to = r.end ? windowOf(r.end, r.text, said, now) : undefined;
+    const refined = refine(to ? { start: from.start, end: to.end } : from, query.slice(0, r.index));
+    windows.push(refined.window);
     // A date's words leave the query; relative words ("today", "Friday") may be what the text itself says.
-    if (ABSOLUTE.test(r.text)) rest = rest.replace(r.text, ' ');
+    if (ABSOLUTE.test(r.text)) rest = rest.replace(`${refined.said}${r.text}`, ' ').replace(r.text, ' ');
   }
   for (const m of rest.matchAll(BARE_YEAR)) {
     const y = Number(m[1] ?? m[2]);
