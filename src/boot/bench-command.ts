@@ -31,6 +31,14 @@ function positiveInt(flag: string, raw: string): number {
 }
 
 /** Registers `bench` with its `retrieval`, `bilingual`, `scale`, `http`, `script`, `soak` and `detectors` subcommands. */
+/** Writes a bench's files into `dir` (created when missing); an object is written as indented JSON. */
+function writeOutputs(dir: string, files: Record<string, string | object>): void {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, body] of Object.entries(files)) {
+    writeFileSync(join(dir, name), typeof body === 'string' ? body : `${JSON.stringify(body, null, 2)}\n`);
+  }
+}
+
 export function registerBenchCommand(program: Command, deps: CliDeps): void {
   const bench = program
     .command('bench')
@@ -61,10 +69,7 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
       });
       const md = `${formatMachine(describeMachine())}\n\n${renderRetrievalMarkdown(report)}`;
       if (o.out) {
-        mkdirSync(o.out, { recursive: true });
-        writeFileSync(join(o.out, 'retrieval.json'), `${JSON.stringify(report, null, 2)}\n`);
-        writeFileSync(join(o.out, 'retrieval.md'), md);
-        writeFileSync(join(o.out, 'recall.svg'), renderRecallChart(report));
+        writeOutputs(o.out, { 'retrieval.json': report, 'retrieval.md': md, 'recall.svg': renderRecallChart(report) });
       }
       deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
     });
@@ -82,16 +87,12 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
       if (!Number.isInteger(seed) || seed < 0) throw new TidepoolError('invalid_input', `--seed must be a non-negative integer, got "${o.seed}"`);
       const corpus = generateParallelCorpus({ seed, conversations: positiveInt('--conversations', o.conversations) });
       if (o.write) {
-        mkdirSync(o.write, { recursive: true });
-        writeFileSync(join(o.write, 'en.json'), `${JSON.stringify(corpus.en, null, 2)}\n`);
-        writeFileSync(join(o.write, 'zh.json'), `${JSON.stringify(corpus.zh, null, 2)}\n`);
+        writeOutputs(o.write, { 'en.json': corpus.en, 'zh.json': corpus.zh });
       }
       const report = await runBilingualBench({ seed, corpus, onProgress: (l) => deps.stderr.write(`${l}\n`) });
       const md = `${formatMachine(describeMachine())}\n\n${renderBilingualMarkdown(report)}`;
       if (o.out) {
-        mkdirSync(o.out, { recursive: true });
-        writeFileSync(join(o.out, 'bilingual.json'), `${JSON.stringify(report, null, 2)}\n`);
-        writeFileSync(join(o.out, 'bilingual.md'), md);
+        writeOutputs(o.out, { 'bilingual.json': report, 'bilingual.md': md });
       }
       deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
     });
@@ -122,10 +123,7 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
       const report = await runScaleBench({ sizes, factories, queries: Number(o.queries), onProgress: (l) => deps.stderr.write(`${l}\n`) });
       const md = `${formatMachine(describeMachine())}\n\n${renderScaleMarkdown(report)}`;
       if (o.out) {
-        mkdirSync(o.out, { recursive: true });
-        writeFileSync(join(o.out, 'scale.json'), `${JSON.stringify(report, null, 2)}\n`);
-        writeFileSync(join(o.out, 'scale.md'), md);
-        writeFileSync(join(o.out, 'latency.svg'), renderLatencyChart(report));
+        writeOutputs(o.out, { 'scale.json': report, 'scale.md': md, 'latency.svg': renderLatencyChart(report) });
       }
       deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
     });

@@ -52,6 +52,8 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   const time = config.recall.timeExpressions ? queryTime(req.query, deps.now) : { windows: [], rest: req.query };
   const restTerms = queryTerms(time.rest);
   const terms = restTerms.length > 0 ? restTerms : queryTerms(req.query);
+  // A "when" question is answered by the turn that says when ("last week", a date) or that opens a session.
+  const whenQuestion = config.recall.timeExpressions && asksWhen(req.query);
   const opts: LexicalOptions = {
     limit: config.recall.candidates, since: req.since, until: req.until, includeArchived: req.includeArchived,
     statuses: RECALLABLE, kinds: req.kinds, session: req.session, minWeight: req.minWeight,
@@ -60,7 +62,7 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   const qvec = await embedQuery(deps, req.query);
   for (const layer of layers) {
     const lex = await lexicalInTime(store, space, layer, terms, opts, time.windows);
-    const ranked = layer === 'episode' ? await withSessionContext(deps, space, req.query, lex) : lex;
+    const ranked = layer === 'episode' ? await withSessionContext(deps, space, req.query, whenQuestion, lex) : lex;
     lists.push({ keys: ranked.map((h) => `${layer}:${h.id}`), weight: 1 });
     // Substring hits catch what word search misses (inside compounds, a short CJK word, a code or id): asked for
     // short queries, CJK queries, or when the words found little. A long sentence is never a substring anyway.
@@ -86,8 +88,7 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   const q = normaliseForMatch(req.query);
   // A word of the query the raw text must contain for the phrase to be there: most rows skip normalising.
   const probe = q.split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
-  // A "when" question is answered by the turn that says when (a date, "last week", "yesterday").
-  const when = config.recall.timeExpressions && asksWhen(req.query) ? 1 + config.recall.whenBoost : 1;
+  const when = whenQuestion ? 1 + config.recall.whenBoost : 1;
   const scored: Array<{ r: Row; score: number; exact: boolean; at: number }> = [];
   for (const r of rows) {
     if (!passes(r, req)) continue;
@@ -147,15 +148,17 @@ async function lexicalInTime(
 
 /**
  * Re-scores episode hits with what the memory knows and a search engine does not: the neighbouring turns of the
- * same session share each hit's score, and turns spoken by a person the query names weigh more.
+ * same session share each hit's score, turns spoken by the person the query names first weigh more, and for a
+ * "when" question so do the turns that open a session.
  */
 async function withSessionContext(
   deps: RecallDeps,
   space: string,
   query: string,
+  whenQuestion: boolean,
   lex: ReadonlyArray<{ id: number; score: number }>,
 ): Promise<Array<{ id: number; score: number }>> {
-  const { neighbourTurns, neighbourWeights, speakerBoost } = deps.config.recall;
+  const { neighbourTurns, neighbourWeights, speakerBoost, openingBoost, openingTurns } = deps.config.recall;
   if (lex.length === 0) return [];
   const weights = neighbourWeights.slice(0, neighbourTurns);
   // Read a little wider than the neighbours themselves, so interleaved sessions still find their turns.
@@ -173,9 +176,8 @@ async function withSessionContext(
       }
     }
   }
-  // A "when" question: a conversation opens with what happened since the last one.
-  const { openingBoost, openingTurns, timeExpressions } = deps.config.recall;
-  if (timeExpressions && openingBoost > 0 && openingTurns > 0 && asksWhen(query)) {
+  // A conversation opens with what happened since the last one.
+  if (whenQuestion && openingBoost > 0 && openingTurns > 0) {
     const sessions = [...new Set(rows.map((r) => r.session).filter((x): x is string => x !== null))];
     for (const id of await deps.store.episodes.openingTurns(space, sessions, openingTurns)) {
       const s = scores.get(id);

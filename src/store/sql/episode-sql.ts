@@ -7,26 +7,33 @@ import { bit, bool, chunks, json, marks, num, numOrNull, toJson } from './sql-ut
 const COLS =
   'id, space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable, occurred_at, created_at, consolidated_at, archived_at';
 
-/** Maps a database row to an Episode. */
-export function toEpisode(r: Record<string, unknown>): Episode {
+/** Maps a database row to what recall reads of an episode. */
+function toRecallEpisode(r: Record<string, unknown>): RecallEpisode {
   return {
     id: num(r.id),
-    space: String(r.space),
     kind: r.kind as EpisodeKind,
     role: (r.role as string | null) ?? null,
     speaker: (r.speaker as string | null) ?? null,
     content: String(r.content),
     session: (r.session as string | null) ?? null,
+    occurredAt: num(r.occurred_at),
+    archivedAt: numOrNull(r.archived_at),
+  };
+}
+
+/** Maps a database row to an Episode. */
+export function toEpisode(r: Record<string, unknown>): Episode {
+  return {
+    ...toRecallEpisode(r),
+    space: String(r.space),
     tool: (r.tool as string | null) ?? null,
     ok: bool(r.ok),
     source: String(r.source),
     ref: (r.ref as string | null) ?? null,
     meta: json(r.meta, {}),
     durable: bool(r.durable) ?? false,
-    occurredAt: num(r.occurred_at),
     createdAt: num(r.created_at),
     consolidatedAt: numOrNull(r.consolidated_at),
-    archivedAt: numOrNull(r.archived_at),
   };
 }
 
@@ -89,18 +96,7 @@ export class EpisodeSql implements EpisodeStore {
          WHERE (space || '') = ? AND id IN (${marks(part.length)})`,
         [space, ...part],
       );
-      for (const r of rows) {
-        out.push({
-          id: num(r.id),
-          kind: r.kind as EpisodeKind,
-          role: (r.role as string | null) ?? null,
-          speaker: (r.speaker as string | null) ?? null,
-          content: String(r.content),
-          session: (r.session as string | null) ?? null,
-          occurredAt: num(r.occurred_at),
-          archivedAt: numOrNull(r.archived_at),
-        });
-      }
+      out.push(...rows.map(toRecallEpisode));
     }
     return out;
   }

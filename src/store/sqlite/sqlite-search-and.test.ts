@@ -3,6 +3,7 @@
 // only the common word scores below every row with the rare one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEpisode } from '../port.js';
+import { plainEpisode as ep } from './plain-episode.test-helper.js';
 import type { SqlStore } from '../sql/sql-store.js';
 import { createRng } from '../../bench/scale/seeded-rng.js';
 import { openSqliteStore } from './open-sqlite.js';
@@ -10,13 +11,6 @@ import { SqliteSearch } from './sqlite-search.js';
 
 let store: SqlStore;
 const withBoth = new Set<number>();
-
-function ep(content: string): NewEpisode {
-  return {
-    kind: 'turn', role: 'user', speaker: null, content, session: null, tool: null, ok: null, source: 'test', ref: null, meta: {},
-    durable: false, occurredAt: 1, createdAt: 1, embedPending: false, index: { body: content, extra: '', raw: '' },
-  };
-}
 
 beforeAll(async () => {
   store = await openSqliteStore(':memory:');

@@ -1,7 +1,7 @@
 // Word search inside a time window reads only the id range of that window's rows; rows of other spaces or other
 // times interleaved in that range must still be dropped, and the answer must equal a plain filtered scan.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewEpisode } from '../port.js';
+import { plainEpisode as ep } from './plain-episode.test-helper.js';
 import type { SqlStore } from '../sql/sql-store.js';
 import { createRng } from '../../bench/scale/seeded-rng.js';
 import { openSqliteStore } from './open-sqlite.js';
@@ -9,13 +9,6 @@ import { num } from '../sql/sql-util.js';
 
 const DAY = 86_400_000;
 let store: SqlStore;
-
-function ep(content: string, at: number): NewEpisode {
-  return {
-    kind: 'turn', role: 'user', speaker: null, content, session: null, tool: null, ok: null, source: 'test', ref: null, meta: {},
-    durable: false, occurredAt: at, createdAt: at, embedPending: false, index: { body: content, extra: '', raw: '' },
-  };
-}
 
 beforeAll(async () => {
   store = await openSqliteStore(':memory:');

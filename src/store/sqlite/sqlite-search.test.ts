@@ -4,7 +4,7 @@
 // scored; large indexes read that window by a descending walk, which must find the same rows and scores as the
 // rowid-range query that small ones use.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewEpisode } from '../port.js';
+import { plainEpisode as ep } from './plain-episode.test-helper.js';
 import type { SqlStore } from '../sql/sql-store.js';
 import { createRng } from '../../bench/scale/seeded-rng.js';
 import { openSqliteStore } from './open-sqlite.js';
@@ -13,13 +13,6 @@ import { SqliteSearch } from './sqlite-search.js';
 const ROWS = 24_000;
 let store: SqlStore;
 let ids: number[];
-
-function ep(content: string): NewEpisode {
-  return {
-    kind: 'turn', role: 'user', speaker: null, content, session: null, tool: null, ok: null, source: 'test', ref: null, meta: {},
-    durable: false, occurredAt: 1, createdAt: 1, embedPending: false, index: { body: content, extra: '', raw: '' },
-  };
-}
 
 beforeAll(async () => {
   store = await openSqliteStore(':memory:');
