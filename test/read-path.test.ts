@@ -96,6 +96,29 @@ describe('recall', () => {
     }
   });
 
+  it('counts a turn said after a named window when what it tells happened inside it ("last Friday")', async () => {
+    const off = await tempMemory({ config: { recall: { toldWithinDays: 0 } } });
+    try {
+      const top: string[] = [];
+      for (const m of [t, off]) {
+        await m.memory.record({
+          turns: [
+            { content: 'Tim: my trip plans for the UK are all about castles', session: 'a', at: '2023-10-20T10:00:00Z' },
+            { content: 'Tim: a trip to the UK is on my list, castles and all', session: 'b', at: '2023-12-20T10:00:00Z' },
+            // Thursday 16 November: "last Friday" is the 10th, in the second week of November.
+            { content: 'Tim: I saw a castle during my trip to the UK last Friday', session: 'c', at: '2023-11-16T10:00:00Z' },
+          ],
+        });
+        const q = 'Where did Tim go on his trip in the second week of November 2023?';
+        top.push((await m.memory.recall({ query: q, layers: ['episode'], limit: 3 }))[0]!.text);
+      }
+      expect(top[0]).toContain('last Friday');
+      expect(top[1]).not.toContain('last Friday');
+    } finally {
+      await off.cleanup();
+    }
+  });
+
   it('weighs the turns of the person a question is about: the first one it names', async () => {
     await t.memory.record({
       turns: [

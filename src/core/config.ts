@@ -41,6 +41,12 @@ const recallConfig = z
      */
     timeExpressions: z.boolean().default(true),
     timeBoost: z.number().min(0).max(5).default(1),
+    /**
+     * A turn said up to this many days after a named window (or the window's own length, when longer: "last month"
+     * is said during the next month) counts as inside it when what it tells ("last Friday", "yesterday", counted
+     * back from when it was said) falls in the window; that stretch is searched too. 0 turns it off.
+     */
+    toldWithinDays: z.number().min(0).max(366).default(7),
     /** A "when" question ("When did…", "什么时候…") weighs hits that say when (a date, "last week") `1 + whenBoost` times. */
     whenBoost: z.number().min(0).max(5).default(0.3),
     /**

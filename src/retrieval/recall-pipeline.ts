@@ -11,7 +11,7 @@ import { queryTerms } from './query-terms.js';
 import { smoothBySession } from './session-context.js';
 import { fuseRanks, type RankedList } from './rank-fusion.js';
 import { fitToBudget } from './token-budget.js';
-import { asksWhen, inWindows, queryTime, saysWhen, type TimeWindow } from './time-expressions.js';
+import { asksWhen, inWindows, queryTime, saysWhen, tellingReach, toldOf, type TimeWindow } from './time-expressions.js';
 
 /** A parsed recall request. */
 export interface RecallRequest {
@@ -58,10 +58,12 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
     limit: config.recall.candidates, since: req.since, until: req.until, includeArchived: req.includeArchived,
     statuses: RECALLABLE, kinds: req.kinds, session: req.session, minWeight: req.minWeight,
   };
+  // A turn said shortly after a named window may tell of it ("last Friday I went to the castle").
+  const toldMs = config.recall.toldWithinDays * 86_400_000;
   const lists: RankedList[] = [];
   const qvec = await embedQuery(deps, req.query);
   for (const layer of layers) {
-    const lex = await lexicalInTime(store, space, layer, terms, opts, time.windows);
+    const lex = await lexicalInTime(store, space, layer, terms, opts, time.windows, layer === 'episode' ? toldMs : 0);
     const ranked = layer === 'episode' ? await withSessionContext(deps, space, req.query, whenQuestion, lex) : lex;
     lists.push({ keys: ranked.map((h) => `${layer}:${h.id}`), weight: 1 });
     // Substring hits catch what word search misses (inside compounds, a short CJK word, a code or id): asked for
@@ -96,7 +98,10 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
     const text = r.row.content;
     const exact = q.length > 0 && text.length >= q.length && text.toLowerCase().includes(probe) && normaliseForMatch(text).includes(q);
     const at = r.layer === 'episode' ? r.row.occurredAt : r.row.createdAt;
-    let timed = time.windows.length > 0 && inWindows(time.windows, at) ? 1 + config.recall.timeBoost : 1;
+    const inTime =
+      time.windows.length > 0 &&
+      (inWindows(time.windows, at) || (r.layer === 'episode' && toldMs > 0 && toldOf(time.windows, text, at, toldMs)));
+    let timed = inTime ? 1 + config.recall.timeBoost : 1;
     if (when > 1 && saysWhen(text)) timed *= when;
     scored.push({ r, score: base * adjust(r, deps.now, config.recall) * timed + (exact ? config.recall.exactBoost : 0), exact, at });
   }
@@ -119,9 +124,10 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
 const MAX_SEARCHED_WINDOWS = 3;
 
 /**
- * Word search over the whole memory and, when the query names time windows, inside each of them as well: the
- * scores share one BM25 (same terms, same index statistics), so the lists merge by id and a hit ranked too low
- * overall to be a candidate still is one when it lies in the named window.
+ * Word search over the whole memory and, when the query names time windows, inside each of them (and the stretch
+ * after it where it may still be told of, `toldMs`) as well: the scores share one BM25 (same terms, same index
+ * statistics), so the lists merge by id and a hit ranked too low overall to be a candidate still is one when it
+ * lies in the named window.
  */
 async function lexicalInTime(
   store: Store,
@@ -130,6 +136,7 @@ async function lexicalInTime(
   terms: readonly string[],
   opts: LexicalOptions,
   windows: readonly TimeWindow[],
+  toldMs: number,
 ): Promise<Array<{ id: number; score: number }>> {
   const all = await store.search.lexical(space, layer, terms, opts);
   const ranges = windows.slice(0, MAX_SEARCHED_WINDOWS);
@@ -137,7 +144,7 @@ async function lexicalInTime(
   const best = new Map(all.map((h) => [h.id, h.score]));
   for (const w of ranges) {
     const since = Math.max(w.start, opts.since ?? -Infinity);
-    const until = Math.min(w.end, opts.until ?? Infinity);
+    const until = Math.min(w.end + tellingReach(w, toldMs), opts.until ?? Infinity);
     if (since > until) continue;
     for (const h of await store.search.lexical(space, layer, terms, { ...opts, since, until })) {
       best.set(h.id, Math.max(best.get(h.id) ?? -Infinity, h.score));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksWhen, inWindows, queryTime, saysWhen } from './time-expressions.js';
+import { asksWhen, inWindows, queryTime, saysWhen, toldOf } from './time-expressions.js';
 
 const NOW = Date.UTC(2024, 0, 10, 9); // 10 January 2024
 const day = (y: number, m: number, d: number): number => Date.UTC(y, m - 1, d, 12);
@@ -70,6 +70,24 @@ describe('queryTime', () => {
     expect(inWindows(before, day(2023, 11, 20))).toBe(false);
   });
 
+  it('reads Chinese relative spans as English ones are read', () => {
+    const thu = Date.UTC(2023, 4, 4, 12); // Thursday 4 May 2023
+    const span = (q: string) => queryTime(q, thu).windows;
+    expect(inWindows(span('我上周去了哪里？'), day(2023, 4, 27))).toBe(true);
+    expect(inWindows(span('我上周去了哪里？'), day(2023, 5, 3))).toBe(false);
+    expect(inWindows(span('上个月我们讨论了什么'), day(2023, 4, 15))).toBe(true);
+    expect(inWindows(span('上个月我们讨论了什么'), day(2023, 5, 2))).toBe(false);
+    expect(inWindows(span('去年她在哪里工作'), day(2022, 7, 1))).toBe(true);
+    expect(inWindows(span('三天前买了什么'), day(2023, 5, 1))).toBe(true);
+    expect(inWindows(span('两周前见了谁'), day(2023, 4, 20))).toBe(true);
+    expect(inWindows(span('两个月前搬家了吗'), day(2023, 3, 10))).toBe(true);
+    const weekend = span('上周末做了什么？');
+    expect(inWindows(weekend, day(2023, 4, 29)) && inWindows(weekend, day(2023, 4, 30))).toBe(true);
+    expect(inWindows(weekend, day(2023, 4, 26))).toBe(false);
+    // English says the same spans the same way.
+    expect(inWindows(queryTime('What did we discuss last month?', thu).windows, day(2023, 4, 15))).toBe(true);
+  });
+
   it('reads Chinese dates', () => {
     const t = queryTime('梅兰妮在2023年10月13日给卡罗琳看了哪幅画？', NOW);
     expect(inWindows(t.windows, day(2023, 10, 13))).toBe(true);
@@ -96,5 +114,39 @@ describe('when questions', () => {
       expect(saysWhen(t)).toBe(true);
     }
     for (const t of ['I love painting sunsets.', 'Thanks, Caroline!', '我喜欢画画']) expect(saysWhen(t)).toBe(false);
+  });
+});
+
+describe('toldOf', () => {
+  const WEEK = 7 * 86_400_000;
+  const novWeek2 = queryTime('Which country was Tim visiting in the second week of November 2023?', NOW).windows;
+
+  it('counts a turn said after the window whose own time words, read as of then, land inside it', () => {
+    // Thursday 16 November 2023: "last Friday" is the 10th, inside the second week.
+    expect(inWindows(novWeek2, day(2023, 11, 16))).toBe(false);
+    expect(toldOf(novWeek2, 'I went to a castle during my trip to the UK last Friday!', day(2023, 11, 16), WEEK)).toBe(true);
+    // Monday 20 November: "yesterday" is the 19th, after the window.
+    expect(toldOf(novWeek2, 'We went to the castle yesterday', day(2023, 11, 20), WEEK)).toBe(false);
+    expect(toldOf(novWeek2, 'We went to the castle last week', day(2023, 11, 20), WEEK)).toBe(true);
+    expect(toldOf(novWeek2, 'I went to a castle during my trip to the UK!', day(2023, 11, 16), WEEK)).toBe(false);
+  });
+
+  it('reaches a week after the window, or the window\'s own length when longer', () => {
+    expect(toldOf(novWeek2, 'two weeks ago I was in the UK', day(2023, 12, 2), WEEK)).toBe(false); // past the reach
+    const march = queryTime('What did John attend in March 2023?', NOW).windows;
+    expect(toldOf(march, 'My colleagues and I went to a convention last month.', day(2023, 4, 18), WEEK)).toBe(true);
+    expect(toldOf(march, 'My colleagues and I went to a convention last month.', day(2023, 4, 18), 0)).toBe(false);
+    expect(toldOf(march, 'We went to a convention last week.', day(2023, 4, 18), WEEK)).toBe(false);
+  });
+
+  it('reads Chinese time words as of when they were said', () => {
+    const may3 = queryTime('玛丽亚2023年5月3日和谁吃了晚饭？', NOW).windows;
+    const evening = Date.UTC(2023, 4, 4, 20);
+    expect(toldOf(may3, '我昨天和妈妈吃了晚饭', evening, WEEK)).toBe(true);
+    expect(toldOf(may3, '我和妈妈吃了晚饭', evening, WEEK)).toBe(false);
+    expect(toldOf(may3, '我前天和妈妈吃了晚饭', Date.UTC(2023, 4, 5, 20), WEEK)).toBe(true);
+    expect(toldOf(may3, '三天前和妈妈吃了晚饭', Date.UTC(2023, 4, 6, 20), WEEK)).toBe(true);
+    const march = queryTime('约翰2023年3月和同事参加了什么？', NOW).windows;
+    expect(toldOf(march, '上个月我和同事去参加了一个大会', day(2023, 4, 18), WEEK)).toBe(true);
   });
 });

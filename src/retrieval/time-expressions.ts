@@ -105,6 +105,51 @@ function refine(w: TimeWindow, before: string): { window: TimeWindow; said: stri
   return { window: { start: w.start + third - DAY_MS, end: w.end - third + DAY_MS }, said };
 }
 
+const ZH_DIGITS: Record<string, number> = { 〇: 0, 零: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
+
+/** A small count written in digits or Chinese numerals (一 to 九十九). */
+function zhCount(s: string): number {
+  if (/^\d+$/u.test(s)) return Number(s);
+  const [tens, ones] = s.includes('十') ? s.split('十') : ['', s];
+  return (s.includes('十') ? (tens ? ZH_DIGITS[tens] ?? 1 : 1) * 10 : 0) + (ones ? ZH_DIGITS[ones] ?? 0 : 0);
+}
+
+/** Chinese relative spans chrono's Chinese parser leaves out: 上周, 上个月, 去年, 三天前, 两周前, 上周末. */
+const ZH_RELATIVE =
+  /(上上?(?:个)?(?:周末|星期|礼拜|周)(?![一二三四五六日天])|上上?个?月|去年|前年|([0-9〇零一二两三四五六七八九十]{1,3})\s*(?:个)?(天|日|周|星期|礼拜|月)前)/gu;
+
+function zhRelativeWindows(text: string, now: number): TimeWindow[] {
+  const out: TimeWindow[] = [];
+  const d = new Date(now);
+  const month = (back: number) => {
+    const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - back, 1);
+    return { start: start - SLACK_MS, end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - back + 1, 1) + SLACK_MS };
+  };
+  const year = (back: number) => ({
+    start: Date.UTC(d.getUTCFullYear() - back, 0, 1) - SLACK_MS, end: Date.UTC(d.getUTCFullYear() - back + 1, 0, 1) + SLACK_MS,
+  });
+  const week = (back: number) => ({ start: now - back * 7 * DAY_MS - 4 * DAY_MS, end: now - back * 7 * DAY_MS + 4 * DAY_MS });
+  for (const m of text.matchAll(ZH_RELATIVE)) {
+    const w = m[1]!;
+    const back = w.startsWith('上上') ? 2 : 1;
+    if (m[2] !== undefined) {
+      const n = zhCount(m[2]);
+      const unit = m[3]!;
+      if (unit === '天' || unit === '日') {
+        const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - n);
+        out.push({ start: day - SLACK_MS, end: day + DAY_MS + SLACK_MS });
+      } else out.push(unit === '月' ? month(n) : week(n));
+    } else if (w.endsWith('周末')) {
+      // The weekend before now: Saturday and Sunday, give or take a day.
+      const sat = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - ((d.getUTCDay() + 1) % 7 || 7) - (back - 1) * 7);
+      out.push({ start: sat - DAY_MS - SLACK_MS, end: sat + 2 * DAY_MS + SLACK_MS });
+    } else if (w.endsWith('月')) out.push(month(back));
+    else if (w === '去年' || w === '前年') out.push(year(w === '去年' ? 1 : 2));
+    else out.push(week(back));
+  }
+  return out;
+}
+
 /** Reads the time expressions of `query`; relative ones ("last week") count back from `now`. */
 export function queryTime(query: string, now: number): QueryTime {
   if (!TIMEISH.test(query)) return { windows: [], rest: query };
@@ -123,6 +168,7 @@ export function queryTime(query: string, now: number): QueryTime {
     // A date's words leave the query; relative words ("today", "Friday") may be what the text itself says.
     if (ABSOLUTE.test(r.text)) rest = rest.replace(`${refined.said}${r.text}`, ' ').replace(r.text, ' ');
   }
+  if (parser === chrono.zh) windows.push(...zhRelativeWindows(query, now));
   for (const m of rest.matchAll(BARE_YEAR)) {
     const y = Number(m[1] ?? m[2]);
     windows.push({ start: Date.UTC(y, 0, 1) - SLACK_MS, end: Date.UTC(y + 1, 0, 1) + SLACK_MS });
@@ -134,6 +180,23 @@ export function queryTime(query: string, now: number): QueryTime {
 /** Whether a time falls inside any of the windows. */
 export function inWindows(windows: readonly TimeWindow[], at: number): boolean {
   return windows.some((w) => at >= w.start && at < w.end);
+}
+
+/**
+ * How long after a window something in it may still be told of: `minMs` (a week: "last Friday", "the other day"),
+ * or the window's own length when longer ("last month" is said during the next month).
+ */
+export function tellingReach(w: TimeWindow, minMs: number): number {
+  return minMs > 0 ? Math.max(minMs, w.end - w.start) : 0;
+}
+
+/**
+ * Whether a text said at `at`, after one of the windows and within its telling reach, tells of something inside
+ * it: its own time words ("last week", "yesterday", "on the 15th") read as of when it was said land in the window.
+ */
+export function toldOf(windows: readonly TimeWindow[], text: string, at: number, minReachMs: number): boolean {
+  if (!windows.some((w) => at >= w.end && at < w.end + tellingReach(w, minReachMs)) || !saysWhen(text)) return false;
+  return queryTime(text, at).windows.some((t) => windows.some((w) => t.start < w.end && t.end > w.start));
 }
 
 /** A question about when something happened ("When did…", "What year…", "什么时候…"). */
