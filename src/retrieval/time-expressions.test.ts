@@ -70,6 +70,20 @@ describe('queryTime', () => {
     expect(inWindows(before, day(2023, 11, 20))).toBe(false);
   });
 
+  it('reads "between … and …" and "从…到…" as one range, and two dates joined otherwise as two days', () => {
+    const between = queryTime('Where was John between August 11 and August 15 2023?', NOW);
+    expect(between.windows).toHaveLength(1);
+    for (const d of [11, 13, 15]) expect(inWindows(between.windows, day(2023, 8, d))).toBe(true);
+    expect(inWindows(between.windows, day(2023, 8, 17))).toBe(false);
+    expect(between.rest).not.toMatch(/August|11|15/);
+    const zh = queryTime('约翰从2023年8月11日到8月15日在哪里？', NOW).windows;
+    expect(zh).toHaveLength(1);
+    expect(inWindows(zh, day(2023, 8, 13))).toBe(true);
+    const two = queryTime('What happened on May 3 and May 10, 2023?', NOW).windows;
+    expect(two).toHaveLength(2);
+    expect(inWindows(two, day(2023, 5, 6))).toBe(false);
+  });
+
   it('reads Chinese relative spans as English ones are read', () => {
     const thu = Date.UTC(2023, 4, 4, 12); // Thursday 4 May 2023
     const span = (q: string) => queryTime(q, thu).windows;

@@ -150,6 +150,10 @@ function zhRelativeWindows(text: string, now: number): TimeWindow[] {
   return out;
 }
 
+/** Words that open a range of two dates ("between … and …", "from … to …", "从…到…") and join its ends. */
+const RANGE_OPEN = /(?:\b(?:between|from)|从|自|在)\s*$/iu;
+const RANGE_JOIN = /^\s*(?:and|to|until|till|through|thru|-|–|—|~|和|与|到|至)\s*$/iu;
+
 /** Reads the time expressions of `query`; relative ones ("last week") count back from `now`. */
 export function queryTime(query: string, now: number): QueryTime {
   if (!TIMEISH.test(query)) return { windows: [], rest: query };
@@ -159,12 +163,23 @@ export function queryTime(query: string, now: number): QueryTime {
   const parsed = parser.parse(query, { instant: new Date(now), timezone: 0 });
   // "between May 3 and May 10, 2023": a year said once holds for the dates around it.
   const said = parsed.find((r) => r.start.isCertain('year'))?.start.get('year') ?? undefined;
+  let previous: { window: TimeWindow; end: number; opensRange: boolean } | undefined;
   for (const r of parsed) {
     const from = windowOf(r.start, r.text, said, now);
     if (!from) continue;
     const to = r.end ? windowOf(r.end, r.text, said, now) : undefined;
-    const refined = refine(to ? { start: from.start, end: to.end } : from, query.slice(0, r.index));
+    const before = query.slice(0, r.index);
+    // "between August 11 and August 15": chrono reads two dates; they are one range.
+    if (previous?.opensRange && RANGE_JOIN.test(query.slice(previous.end, r.index)) && from.end > previous.window.start) {
+      const range = { start: previous.window.start, end: (to ?? from).end };
+      windows[windows.length - 1] = range;
+      previous = undefined;
+      if (ABSOLUTE.test(r.text)) rest = rest.replace(r.text, ' ');
+      continue;
+    }
+    const refined = refine(to ? { start: from.start, end: to.end } : from, before);
     windows.push(refined.window);
+    previous = { window: refined.window, end: r.index + r.text.length, opensRange: !to && RANGE_OPEN.test(before) };
     // A date's words leave the query; relative words ("today", "Friday") may be what the text itself says.
     if (ABSOLUTE.test(r.text)) rest = rest.replace(`${refined.said}${r.text}`, ' ').replace(r.text, ' ');
   }
