@@ -14,6 +14,8 @@ const EN_STOP = new Set(
 
 const ZH_STOP = new Set([
   '一个', '没有', '我们', '你们', '他们', '什么', '怎么',
+  // Question words, as "when", "where", "why" and "how" are English stop words.
+  '什么时候', '时候', '哪里', '哪儿', '为什么', '怎么样', '如何', '多少', '是否', '何时',
   // Single-character particles, pronouns and function verbs: every other single character stays a query word.
   ...'的了是在和也就都而及与着或吗呢吧啊把被给让从对向到很才又还过我你他她它这那哪谁个些有没不会地得之其',
 ]);

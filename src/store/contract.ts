@@ -440,6 +440,19 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect((await store.search.lexical(s, 'knowledge', ['咖啡'], { limit: 5, statuses: ['quarantined'] })).map((h) => h.id)).toEqual([q]);
       });
 
+      it('matches a one-character Chinese term as the words it begins, and only those', async () => {
+        const s = newSpace('zh1');
+        const { ids } = await store.episodes.insertMany(s, [
+          ep({ content: '我们上周搬家了' }),
+          ep({ content: '前天我帮邻居搬进了新公寓' }),
+          ep({ content: '这个箱子很重' }),
+        ]);
+        const hits = await store.search.lexical(s, 'episode', ['搬'], LEX);
+        expect(hits.map((h) => h.id).sort((a, b) => a - b)).toEqual([ids[0], ids[1]]);
+        expect((await store.search.lexical(s, 'episode', ['箱'], LEX)).map((h) => h.id)).toEqual([ids[2]]);
+        expect(await store.search.lexical(s, 'episode', ['家了'], LEX)).toEqual([]);
+      });
+
       it('never reads user text as query syntax', async () => {
         const s = newSpace('inj');
         const { ids } = await store.episodes.insertMany(s, [ep({ content: "o'brien said: cats & dogs | (birds)" })]);

@@ -264,7 +264,10 @@ export interface LexicalOptions {
 export interface SearchIndex {
   index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void>;
   unindex(layer: Layer, ids: readonly number[]): Promise<void>;
-  /** BM25-ranked ids for any of `terms` (already normalised words); higher score is better. */
+  /**
+   * BM25-ranked ids for any of `terms` (already normalised words); higher score is better. A term of one Chinese
+   * character matches the indexed words it begins (搬 → 搬家, 搬进).
+   */
   lexical(space: string, layer: Layer, terms: readonly string[], opts: LexicalOptions): Promise<Array<{ id: number; score: number }>>;
   /** Ids whose raw text contains `needle` (case-insensitive), via the trigram index (≥ 3 chars) or a scan. */
   substring(space: string, layer: Layer, needle: string, opts: LexicalOptions): Promise<Array<{ id: number; score: number }>>;

@@ -2,7 +2,7 @@
 import type { Layer } from '../../core/types.js';
 import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
-import { chunks, marks, num } from '../sql/sql-util.js';
+import { chunks, isHanPrefixTerm, marks, num } from '../sql/sql-util.js';
 
 const T: Record<Layer, { table: string; fts: string; time: string }> = {
   episode: { table: 'episodes', fts: 'episodes_fts', time: 'occurred_at' },
@@ -77,8 +77,10 @@ export class PgSearch implements SearchIndex {
     const t = T[layer];
     const f = filters(layer, o);
     // Each term is a parameter of phraseto_tsquery, which reads plain text: user words never become tsquery
-    // syntax (DESIGN §3), and a multi-word term is a phrase, as a quoted FTS5 string is.
-    const query = terms.map(() => "phraseto_tsquery('tidepool', ?)").join(' || ');
+    // syntax (DESIGN §3), and a multi-word term is a phrase, as a quoted FTS5 string is. A single Chinese
+    // character (never syntax) is a prefix, as in SQLite.
+    const query = terms.map((w) => (isHanPrefixTerm(w) ? "to_tsquery('tidepool', ?)" : "phraseto_tsquery('tidepool', ?)")).join(' || ');
+    const params = terms.map((w) => (isHanPrefixTerm(w) ? `${w}:*` : w));
     // ts_rank (term frequency, like BM25) rather than ts_rank_cd (cover density): it ranks alike on OR queries
     // and costs about a third less per matching row, which is what a common word's query pays for.
     // Weights {D, C, B, A} follow the SQLite bm25 call: body (A) 1.0; an episode's speaker (B) and preceding turns
@@ -88,7 +90,7 @@ export class PgSearch implements SearchIndex {
       `SELECT f.id AS id, ts_rank('${weights}', f.tsv, q.q, 1) AS s
        FROM (SELECT ${query} AS q) q, ${t.fts} f JOIN ${t.table} x ON x.id = f.id
        WHERE f.tsv @@ q.q AND x.space = ?${f.sql} ORDER BY s DESC, f.id DESC LIMIT ?`,
-      [...terms, space, ...f.params, o.limit],
+      [...params, space, ...f.params, o.limit],
     );
     return rows.map((r) => ({ id: num(r.id), score: num(r.s) }));
   }

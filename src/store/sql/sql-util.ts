@@ -46,3 +46,13 @@ export function chunks<T>(ids: readonly T[], size = 500): T[][] {
   for (let i = 0; i < ids.length; i += size) out.push(ids.slice(i, i + size));
   return out;
 }
+
+/**
+ * Whether a query term is one Chinese character, which lexical search matches as a prefix, the way stemming joins
+ * English word forms: 搬 finds 搬家 and 搬进, 帮 finds 帮忙 (jieba indexes compounds as whole words).
+ */
+export function isHanPrefixTerm(term: string): boolean {
+  return SINGLE_HAN.test(term);
+}
+
+const SINGLE_HAN = /^\p{Script=Han}$/u;

@@ -2,7 +2,7 @@
 import type { Layer } from '../../core/types.js';
 import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
-import { marks, num } from '../sql/sql-util.js';
+import { isHanPrefixTerm, marks, num } from '../sql/sql-util.js';
 
 const T: Record<Layer, { table: string; fts: string; tri: string; vocab: string; time: string }> = {
   episode: { table: 'episodes', fts: 'episodes_fts', tri: 'episodes_tri', vocab: 'episodes_vocab', time: 'occurred_at' },
@@ -49,6 +49,11 @@ interface LexicalPlan {
 /** Quotes a term as an FTS5 string, so user text is never read as query syntax (DESIGN §3). */
 export function ftsQuote(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
+}
+
+/** A query term as FTS5 matches it: quoted, a single Chinese character as a prefix (`isHanPrefixTerm`). */
+export function ftsTerm(term: string): string {
+  return isHanPrefixTerm(term) ? `${ftsQuote(term)}*` : ftsQuote(term);
 }
 
 function filters(layer: Layer, o: LexicalOptions): { sql: string; params: SqlValue[] } {
@@ -142,7 +147,7 @@ export class SqliteSearch implements SearchIndex {
     // bm25() is lower-is-better. The body weighs most; speaker/tags and the preceding turns (ctx) weigh 0.3,
     // the weight that gave the best LoCoMo dev recall (docs/BENCHMARKS.md).
     const weights = layer === 'episode' ? '1.0, 0.3, 0.3' : '1.0, 0.5';
-    const match = plan.terms.map(ftsQuote).join(' OR ');
+    const match = plan.terms.map(ftsTerm).join(' OR ');
     // A time window's rows were written together: their ids span a short range the FTS scan can stay inside.
     const span = await this.#timeSpan(space, layer, o);
     if (span === null) return [];
@@ -167,7 +172,7 @@ export class SqliteSearch implements SearchIndex {
       // intersection walked newest-first stops after `fetch` rows and skips bm25's pass over whole posting lists).
       const newest = await this.#db.all<{ id: unknown }>(
         `SELECT rowid AS id FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY rowid DESC LIMIT ?`,
-        [terms.map(ftsQuote).join(' AND '), fetch],
+        [terms.map(ftsTerm).join(' AND '), fetch],
       );
       raw = newest.length === fetch ? newest.map((r, i) => ({ id: r.id, s: -1 + i / (2 * fetch) })) : await scored();
     } else if (plan.dropped) {
@@ -177,7 +182,7 @@ export class SqliteSearch implements SearchIndex {
       const spanFloor = `${span ? ' AND rowid > ? AND rowid <= ?' : ''}`;
       const all = await this.#db.all<{ id: unknown; s: number }>(
         `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?${spanFloor} ORDER BY s LIMIT ?`,
-        [terms.map(ftsQuote).join(' AND '), ...(span ? [span.lo - 1, span.hi] : []), fetch],
+        [terms.map(ftsTerm).join(' AND '), ...(span ? [span.lo - 1, span.hi] : []), fetch],
       );
       const best = new Map<number, number>();
       for (const r of [...all, ...(await scored())]) {
@@ -240,7 +245,7 @@ export class SqliteSearch implements SearchIndex {
     for (const w of terms) {
       const r = await this.#db.get<{ c: unknown }>(
         `SELECT count(*) AS c FROM (SELECT 1 FROM ${t.fts} WHERE ${t.fts} MATCH ? LIMIT ?)`,
-        [ftsQuote(w), cap + 1],
+        [ftsTerm(w), cap + 1],
       );
       if (num(r?.c ?? 0) <= cap) rare.push(w);
     }
@@ -255,7 +260,7 @@ export class SqliteSearch implements SearchIndex {
     for (const w of terms) {
       const r = await this.#db.get<{ c: unknown; low: unknown }>(
         `SELECT count(*) AS c, min(id) AS low FROM (SELECT rowid AS id FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY rowid DESC LIMIT ?)`,
-        [ftsQuote(w), RECENT_SAMPLE],
+        [ftsTerm(w), RECENT_SAMPLE],
       );
       density.push({ w, d: num(r?.c ?? 0) / (n - num(r?.low ?? 0) + 1) });
     }
