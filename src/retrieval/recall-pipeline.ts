@@ -11,7 +11,7 @@ import { queryTerms } from './query-terms.js';
 import { smoothBySession } from './session-context.js';
 import { fuseRanks, type RankedList } from './rank-fusion.js';
 import { fitToBudget } from './token-budget.js';
-import { asksWhen, inWindows, queryTime, saysWhen, tellingReach, toldOf, type TimeWindow } from './time-expressions.js';
+import { asksWhen, inWindows, mayTellOf, queryTime, saysWhen, tellingReach, toldOf, type TimeWindow } from './time-expressions.js';
 
 /** A parsed recall request. */
 export interface RecallRequest {
@@ -91,33 +91,78 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   // A word of the query the raw text must contain for the phrase to be there: most rows skip normalising.
   const probe = q.split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
   const when = whenQuestion ? 1 + config.recall.whenBoost : 1;
-  const scored: Array<{ r: Row; score: number; exact: boolean; at: number }> = [];
+  const timeBoost = 1 + config.recall.timeBoost;
+  const scored: Scored[] = [];
   for (const r of rows) {
     if (!passes(r, req)) continue;
     const base = fused.get(`${r.layer}:${r.row.id}`) ?? 0;
     const text = r.row.content;
     const exact = q.length > 0 && text.length >= q.length && text.toLowerCase().includes(probe) && normaliseForMatch(text).includes(q);
     const at = r.layer === 'episode' ? r.row.occurredAt : r.row.createdAt;
-    const inTime =
-      time.windows.length > 0 &&
-      (inWindows(time.windows, at) || (r.layer === 'episode' && toldMs > 0 && toldOf(time.windows, text, at, toldMs)));
-    let timed = inTime ? 1 + config.recall.timeBoost : 1;
+    const inside = time.windows.length > 0 && inWindows(time.windows, at);
+    let timed = inside ? timeBoost : 1;
     if (when > 1 && saysWhen(text)) timed *= when;
-    scored.push({ r, score: base * adjust(r, deps.now, config.recall) * timed + (exact ? config.recall.exactBoost : 0), exact, at });
+    const score = base * adjust(r, deps.now, config.recall) * timed;
+    const bonus = exact ? config.recall.exactBoost : 0;
+    // Whether the turn tells of the window is read (chrono) only if that could bring it into the results.
+    const mayTell = !inside && r.layer === 'episode' && toldMs > 0 && mayTellOf(time.windows, text, at, toldMs);
+    scored.push({ r, score: score + bonus, exact, at, ...(mayTell ? { told: score * timeBoost + bonus } : {}) });
   }
-  scored.sort((a, b) => b.score - a.score || b.at - a.at);
   // Hits are built for the winners only; of identical texts the best-ranked stays (a remembered fact and its
   // source episode).
   const unique: RecallHit[] = [];
-  const seen = new Set<string>();
-  for (const s of scored) {
-    if (unique.length >= req.limit) break;
-    const key = normaliseForMatch(s.r.row.content);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    unique.push(toHit(s.r, s.score, s.exact));
+  for (let need = req.limit; ; need *= 2) {
+    const pending = settleTold(scored, need, (s) => toldOf(time.windows, s.r.row.content, s.at, toldMs));
+    scored.sort((a, b) => b.score - a.score || b.at - a.at);
+    unique.length = 0;
+    const seen = new Set<string>();
+    for (const s of scored) {
+      if (unique.length >= req.limit) break;
+      const key = normaliseForMatch(s.r.row.content);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      unique.push(toHit(s.r, s.score, s.exact));
+    }
+    // Duplicates took places: settle more of the turns that may tell of the window, or stop when none is left.
+    if (unique.length >= req.limit || pending === 0) break;
   }
   return fitToBudget(unique, renderHitLine, req.maxTokens);
+}
+
+/** A scored candidate; `told` is its score if it turns out to tell of a named window (not read yet). */
+interface Scored {
+  r: Row;
+  score: number;
+  exact: boolean;
+  at: number;
+  told?: number;
+}
+
+/**
+ * Reads whether candidates tell of the named window (a chrono parse each) only while that can change the best
+ * `need`: in the order of what each could score, stopping once none left could beat the `need`-th best score
+ * settled so far. The ones left keep their lower score, which equals or ranks below what they could have had, so the
+ * top `need` is the one every candidate read would give. Returns how many are left unread.
+ */
+export function settleTold<T extends { score: number; told?: number }>(scored: T[], need: number, tells: (s: T) => boolean): number {
+  scored.sort((a, b) => (b.told ?? b.score) - (a.told ?? a.score));
+  const best: number[] = [];
+  let left = scored.filter((s) => s.told !== undefined).length;
+  for (const s of scored) {
+    if (left === 0) break;
+    if (best.length >= need && (s.told ?? s.score) < best[need - 1]!) break;
+    if (s.told !== undefined) {
+      if (tells(s)) s.score = s.told;
+      delete s.told;
+      left--;
+    }
+    // Keep the `need` best settled scores, best first.
+    let i = best.length;
+    while (i > 0 && best[i - 1]! < s.score) i--;
+    best.splice(i, 0, s.score);
+    if (best.length > need) best.pop();
+  }
+  return left;
 }
 
 /** Windows searched on their own besides the whole memory (a query rarely names more). */

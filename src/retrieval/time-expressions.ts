@@ -210,8 +210,13 @@ export function tellingReach(w: TimeWindow, minMs: number): number {
  * it: its own time words ("last week", "yesterday", "on the 15th") read as of when it was said land in the window.
  */
 export function toldOf(windows: readonly TimeWindow[], text: string, at: number, minReachMs: number): boolean {
-  if (!windows.some((w) => at >= w.end && at < w.end + tellingReach(w, minReachMs)) || !saysWhen(text)) return false;
+  if (!mayTellOf(windows, text, at, minReachMs)) return false;
   return queryTime(text, at).windows.some((t) => windows.some((w) => t.start < w.end && t.end > w.start));
+}
+
+/** The cheap half of `toldOf`: said within a window's telling reach, and with words that say when. */
+export function mayTellOf(windows: readonly TimeWindow[], text: string, at: number, minReachMs: number): boolean {
+  return windows.some((w) => at >= w.end && at < w.end + tellingReach(w, minReachMs)) && saysWhen(text);
 }
 
 /** A question about when something happened ("When did…", "What year…", "什么时候…"). */
