@@ -27,6 +27,8 @@ const COMMON_SHARE = 0.05;
 const COMMON_ROWS = 30_000;
 /** When every term is that common, only the newest this-many rows are scored. */
 const COMMON_WINDOW = 20_000;
+/** Terms whose commonness `#plan` remembers before starting over. */
+const COMMON_MEMO = 10_000;
 /**
  * Above this many rows the window is read by walking the newest matches down: FTS5 walks a rowid range from the
  * start of every posting list (50 ms for two common terms at 1M rows), but a descending walk stops early. Below it,
@@ -95,7 +97,7 @@ function filters(layer: Layer, o: LexicalOptions): { sql: string; params: SqlVal
 export interface SqliteSearchOptions {
   /** Rows above which the newest-rows window is read by a descending walk; default 250,000. */
   descendingWalkRows?: number;
-  /** Share of rows above which a term counts as common (default 0.1). */
+  /** Share of rows above which a term counts as common (default 0.05). */
   commonShare?: number;
   /** Newest rows scored when every term is common (default 20,000). */
   commonWindow?: number;
@@ -107,6 +109,8 @@ export class SqliteSearch implements SearchIndex {
   readonly #descendingWalkRows: number;
   readonly #commonShare: number;
   readonly #commonWindow: number;
+  /** Whether a term was common, per layer, and the index size it was counted at (`#plan`). */
+  readonly #common = new Map<string, { common: boolean; rows: number }>();
   constructor(db: SqlDriver, opts: SqliteSearchOptions = {}) {
     this.#db = db;
     this.#descendingWalkRows = opts.descendingWalkRows ?? DESCENDING_WALK_ROWS;
@@ -242,15 +246,28 @@ export class SqliteSearch implements SearchIndex {
     // ~35 ns a row, and the fts5vocab table walks the whole posting list.
     const cap = Math.floor(Math.min(n * this.#commonShare, COMMON_ROWS));
     const rare: string[] = [];
-    for (const w of terms) {
-      const r = await this.#db.get<{ c: unknown }>(
-        `SELECT count(*) AS c FROM (SELECT 1 FROM ${t.fts} WHERE ${t.fts} MATCH ? LIMIT ?)`,
-        [ftsTerm(w), cap + 1],
-      );
-      if (num(r?.c ?? 0) <= cap) rare.push(w);
-    }
+    for (const w of terms) if (!(await this.#isCommon(layer, w, n, cap))) rare.push(w);
     if (rare.length > 0) return { terms: rare, rows: n, dropped: rare.length < terms.length };
     return { terms: terms.length <= 2 ? terms : await this.#rarestOfLate(layer, terms, n), rows: n, minRowid: Math.max(0, n - this.#commonWindow) };
+  }
+
+  /**
+   * Whether more than `cap` rows hold the term. The answer is kept while the index grows by less than 1 % (a
+   * common word's count walks thousands of rows, and the words asked again are mostly the common ones).
+   */
+  async #isCommon(layer: Layer, w: string, n: number, cap: number): Promise<boolean> {
+    const key = `${layer} ${w}`;
+    const known = this.#common.get(key);
+    if (known && n >= known.rows && n - known.rows <= known.rows / 100) return known.common;
+    const t = T[layer];
+    const r = await this.#db.get<{ c: unknown }>(
+      `SELECT count(*) AS c FROM (SELECT 1 FROM ${t.fts} WHERE ${t.fts} MATCH ? LIMIT ?)`,
+      [ftsTerm(w), cap + 1],
+    );
+    const common = num(r?.c ?? 0) > cap;
+    if (this.#common.size >= COMMON_MEMO) this.#common.clear();
+    this.#common.set(key, { common, rows: n });
+    return common;
   }
 
   /** The two terms with the fewest matches among the newest rows, judged by each one's newest RECENT_SAMPLE matches. */
