@@ -30,7 +30,6 @@ function positiveInt(flag: string, raw: string): number {
   return n;
 }
 
-/** Registers `bench` with its `retrieval`, `bilingual`, `scale`, `http`, `script`, `soak` and `detectors` subcommands. */
 /** Writes a bench's files into `dir` (created when missing); an object is written as indented JSON. */
 function writeOutputs(dir: string, files: Record<string, string | object>): void {
   mkdirSync(dir, { recursive: true });
@@ -39,6 +38,24 @@ function writeOutputs(dir: string, files: Record<string, string | object>): void
   }
 }
 
+/**
+ * Prints a report (JSON with --json, else the machine line and its markdown) and, with --out, writes `<name>.json`,
+ * `<name>.md` and the `extra` files there.
+ */
+function emitReport(
+  deps: CliDeps,
+  o: { out?: string; json?: boolean },
+  name: string,
+  report: object,
+  markdown: string,
+  extra: Record<string, string> = {},
+): void {
+  const md = `${formatMachine(describeMachine())}\n\n${markdown}`;
+  if (o.out) writeOutputs(o.out, { [`${name}.json`]: report, [`${name}.md`]: md, ...extra });
+  deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
+}
+
+/** Registers `bench` with its `retrieval`, `bilingual`, `scale`, `http`, `script`, `soak` and `detectors` subcommands. */
 export function registerBenchCommand(program: Command, deps: CliDeps): void {
   const bench = program
     .command('bench')
@@ -67,11 +84,7 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
         dataPath: resolve(deps.env.cwd, o.data), systems, limitConversations: limit,
         onProgress: (l) => deps.stderr.write(`${l}\n`),
       });
-      const md = `${formatMachine(describeMachine())}\n\n${renderRetrievalMarkdown(report)}`;
-      if (o.out) {
-        writeOutputs(o.out, { 'retrieval.json': report, 'retrieval.md': md, 'recall.svg': renderRecallChart(report) });
-      }
-      deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
+      emitReport(deps, o, 'retrieval', report, renderRetrievalMarkdown(report), { 'recall.svg': renderRecallChart(report) });
     });
 
   bench
@@ -90,11 +103,7 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
         writeOutputs(o.write, { 'en.json': corpus.en, 'zh.json': corpus.zh });
       }
       const report = await runBilingualBench({ seed, corpus, onProgress: (l) => deps.stderr.write(`${l}\n`) });
-      const md = `${formatMachine(describeMachine())}\n\n${renderBilingualMarkdown(report)}`;
-      if (o.out) {
-        writeOutputs(o.out, { 'bilingual.json': report, 'bilingual.md': md });
-      }
-      deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
+      emitReport(deps, o, 'bilingual', report, renderBilingualMarkdown(report));
     });
 
   bench
@@ -121,11 +130,7 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
         ...(o.peers ? defaultScalePeers() : []),
       ];
       const report = await runScaleBench({ sizes, factories, queries: Number(o.queries), onProgress: (l) => deps.stderr.write(`${l}\n`) });
-      const md = `${formatMachine(describeMachine())}\n\n${renderScaleMarkdown(report)}`;
-      if (o.out) {
-        writeOutputs(o.out, { 'scale.json': report, 'scale.md': md, 'latency.svg': renderLatencyChart(report) });
-      }
-      deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
+      emitReport(deps, o, 'scale', report, renderScaleMarkdown(report), { 'latency.svg': renderLatencyChart(report) });
     });
 
   bench

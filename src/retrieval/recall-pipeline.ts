@@ -11,7 +11,7 @@ import { queryTerms } from './query-terms.js';
 import { smoothBySession } from './session-context.js';
 import { fuseRanks, type RankedList } from './rank-fusion.js';
 import { fitToBudget } from './token-budget.js';
-import { asksWhen, inWindows, mayTellOf, queryTime, saysWhen, tellingReach, toldOf, type TimeWindow } from './time-expressions.js';
+import { asksWhen, inWindows, landsIn, mayTellOf, queryTime, saysWhen, tellingReach, type TimeWindow } from './time-expressions.js';
 
 /** A parsed recall request. */
 export interface RecallRequest {
@@ -104,7 +104,8 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
     if (when > 1 && saysWhen(text)) timed *= when;
     const score = base * adjust(r, deps.now, config.recall) * timed;
     const bonus = exact ? config.recall.exactBoost : 0;
-    // Whether the turn tells of the window is read (chrono) only if that could bring it into the results.
+    // Whether the turn tells of the window (`toldOf`: the cheap half here, the chrono parse in settleTold) is read only
+    // if that could bring it into the results.
     const mayTell = !inside && r.layer === 'episode' && toldMs > 0 && mayTellOf(time.windows, text, at, toldMs);
     scored.push({ r, score: score + bonus, exact, at, ...(mayTell ? { told: score * timeBoost + bonus } : {}) });
   }
@@ -112,7 +113,7 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   // source episode).
   const unique: RecallHit[] = [];
   for (let need = req.limit; ; need *= 2) {
-    const pending = settleTold(scored, need, (s) => toldOf(time.windows, s.r.row.content, s.at, toldMs));
+    const pending = settleTold(scored, need, (s) => landsIn(time.windows, s.r.row.content, s.at));
     scored.sort((a, b) => b.score - a.score || b.at - a.at);
     unique.length = 0;
     const seen = new Set<string>();

@@ -210,7 +210,11 @@ export function tellingReach(w: TimeWindow, minMs: number): number {
  * it: its own time words ("last week", "yesterday", "on the 15th") read as of when it was said land in the window.
  */
 export function toldOf(windows: readonly TimeWindow[], text: string, at: number, minReachMs: number): boolean {
-  if (!mayTellOf(windows, text, at, minReachMs)) return false;
+  return mayTellOf(windows, text, at, minReachMs) && landsIn(windows, text, at);
+}
+
+/** The costly half of `toldOf`: the text's time words, read as of `at`, name a span overlapping a window. */
+export function landsIn(windows: readonly TimeWindow[], text: string, at: number): boolean {
   return queryTime(text, at).windows.some((t) => windows.some((w) => t.start < w.end && t.end > w.start));
 }
 
