@@ -121,6 +121,9 @@ describe('HTTP API on loopback without tokens', () => {
   it('reads and writes a workspace .tide.json through the settings API', async () => {
     const root = mkdtempSync(join(tmpdir(), 'tidepool-ws-'));
     try {
+      // HTTP reaches only registered workspaces, tokenless callers included (a browser could send the request).
+      expect((await http.app.request('/v1/journal/config', json({ root, patch: { hotKeepDays: 11 } }, undefined, 'PUT'))).status).toBe(403);
+      await mem.memory.registerJournalWorkspace(root);
       const r = await http.app.request('/v1/journal/config', json({ root, patch: { hotKeepDays: 11 } }, undefined, 'PUT'));
       expect(r.status).toBe(200);
       expect(JSON.parse(readFileSync(join(root, 'memory', '.tide.json'), 'utf8')).hotKeepDays).toBe(11);

@@ -192,7 +192,7 @@ describe('roots over the app API', () => {
     mem = await tempMemory();
     const cwd = workspace();
     const other = workspace();
-    const journal = mem.memory.journal({ confineTo: cwd });
+    const journal = mem.memory.journal({ confined: true, home: cwd });
     const refused = { code: 'forbidden' };
     await expect(journal.search({ root: other, query: 'x' })).rejects.toMatchObject(refused);
     await expect(

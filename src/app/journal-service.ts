@@ -30,14 +30,15 @@ export {
   JournalTendInput,
 } from '../journal/journal-inputs.js';
 
-/** Who may name which workspace. */
+/**
+ * Who may name which workspace. Absent (`{}`): any existing directory, as for the local CLI, whose user can read the
+ * files anyway. `confined`: only the workspaces registered to this memory's own space (DESIGN §10), so a token of one
+ * space never reaches a folder registered to another; `home` adds one directory (the server's working directory, for
+ * the local user of a stdio or tokenless loopback server only, never for a token caller).
+ */
 export interface JournalAccess {
-  /**
-   * Confines `root` to this directory (the server's working directory) and to workspaces already registered, as
-   * for MCP and HTTP callers (DESIGN §10: journal roots confined to registered workspaces). Absent: any existing
-   * directory, as for the local CLI, whose user can read the files anyway.
-   */
-  confineTo?: string;
+  confined?: boolean;
+  home?: string;
 }
 
 // One Journal per memory context and policy: its in-process write queue must be shared by every caller of the process.
@@ -49,15 +50,15 @@ const journals = new WeakMap<AppContext, Map<string, Journal>>();
  * @example await journalFor(memory.ctx).add({ root: '/work/app', heading: 'fixed the sync race', content: '…' })
  */
 export function journalFor(ctx: AppContext, access: JournalAccess = {}): Journal {
-  const key = access.confineTo === undefined ? '' : `confined:${access.confineTo}`;
+  const key = access.confined ? `confined:${access.home ?? ''}` : '';
   let byPolicy = journals.get(ctx);
   if (!byPolicy) journals.set(ctx, (byPolicy = new Map()));
   const known = byPolicy.get(key);
   if (known) return known;
   const host = new StoreJournalHost(ctx);
   let allowRoot: ((root: string) => Promise<boolean>) | undefined;
-  if (access.confineTo !== undefined) {
-    const home = realpath(access.confineTo).catch(() => undefined);
+  if (access.confined) {
+    const home = access.home === undefined ? Promise.resolve(undefined) : realpath(access.home).catch(() => undefined);
     allowRoot = async (root) => root === (await home) || (await host.listWorkspaces()).includes(root);
   }
   const journal = new Journal({
@@ -68,6 +69,11 @@ export function journalFor(ctx: AppContext, access: JournalAccess = {}): Journal
   });
   byPolicy.set(key, journal);
   return journal;
+}
+
+/** The journal workspaces registered to `ctx`'s space. */
+export function journalRoots(ctx: AppContext): Promise<string[]> {
+  return new StoreJournalHost(ctx).listWorkspaces();
 }
 
 /**

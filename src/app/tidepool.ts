@@ -20,7 +20,7 @@ import { importSessionFile, type ImportFileInput, type ImportFileResult, type Im
 import { runAllScriptJobs, runScriptJob, type ScriptAllEntry, type ScriptAllResult, type ScriptJob, type ScriptJobOptions, type ScriptJobResult } from './script-jobs.js';
 import type { Journal } from '../journal/journal.js';
 import {
-  journalFor, registerJournalWorkspace, startJournalAutoTend, type AutoTendHandle, type AutoTendStartOptions, type JournalAccess,
+  journalFor, journalRoots, registerJournalWorkspace, startJournalAutoTend, type AutoTendHandle, type AutoTendStartOptions, type JournalAccess,
 } from './journal-service.js';
 
 /** Package version reported by `doctor` and the MCP server. */
@@ -144,11 +144,16 @@ export class Tidepool {
 
   /**
    * The journal (潮汐记忆 hot/cold markdown memory) bound to this memory: sections are recalled as `journal` episodes.
-   * `confineTo` limits roots to that directory and registered workspaces (MCP, HTTP).
+   * `{ confined: true }` limits roots to the workspaces registered to this space (plus `home`, for the local user).
    * @example await memory.journal().search({ root: '/work/app', query: '竞态', scope: 'all' })
    */
   journal(access?: JournalAccess): Journal {
     return journalFor(this.ctx, access);
+  }
+
+  /** The journal workspaces registered to this space (real paths). @example const [only] = await memory.journalRoots() */
+  journalRoots(): Promise<string[]> {
+    return journalRoots(this.ctx);
   }
 
   /** Registers a journal workspace (its real path is returned). @example await memory.registerJournalWorkspace('/work/app') */

@@ -25,7 +25,8 @@ export { isLoopback } from './bind-policy.js';
  * is read, so a bad `--toolsets` fails at once.
  */
 export async function serveStdio(memory: Tidepool, o: McpServeOptions): Promise<void> {
-  const server = await createMcpServer(memory, { toolsets: o.toolsets, soul: o.soul });
+  // stdio serves the local user: the working directory is the journal's default workspace.
+  const server = await createMcpServer(memory, { toolsets: o.toolsets, soul: o.soul, journalHome: process.cwd() });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -57,8 +58,17 @@ export async function startHttpServer(memory: Tidepool, o: McpServeOptions & { h
   const http = createHttpApp({
     memory,
     version: TIDEPOOL_VERSION,
-    mcpServer: (session, principal) =>
-      createMcpServer(principal?.memory ?? memory, { toolsets: o.toolsets, soul: o.soul, session, eraseSpace: principal === undefined || scopeAllows(principal.scope, 'admin') }),
+    mcpServer: (session, principal) => {
+      // Only the tokenless loopback caller is the local user; a token reaches its own space's registered workspaces.
+      const local = principal === undefined || principal.tokenId === null;
+      return createMcpServer(principal?.memory ?? memory, {
+        toolsets: o.toolsets,
+        soul: o.soul,
+        session,
+        eraseSpace: principal === undefined || scopeAllows(principal.scope, 'admin'),
+        ...(local ? { journalHome: process.cwd() } : {}),
+      });
+    },
     allowedHosts: [...new Set(['127.0.0.1', 'localhost', '::1', '[::1]', o.host.toLowerCase()])],
     tokensRequired,
     rateLimitPerMinute: memory.ctx.config.http.rateLimitPerMinute,

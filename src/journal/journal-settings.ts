@@ -25,7 +25,8 @@ export async function journalConfig(
   raw: z.input<typeof JournalConfigInput>,
 ): Promise<JournalConfigResult> {
   const input = parseInput(JournalConfigInput, raw);
-  const ws = await openWorkspace(ctx, input.root, { bootstrap: true });
+  // Reading creates nothing (a GET must not change anything); only a change lays out memory/.
+  const ws = await openWorkspace(ctx, input.root, { bootstrap: input.reset || input.patch !== undefined });
   if (!input.reset && input.patch === undefined) {
     return { root: ws.dir.root, config: ws.config, warnings: ws.configWarnings, changed: false };
   }

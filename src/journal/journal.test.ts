@@ -58,6 +58,7 @@ describe('Journal: first use', () => {
     fs.writeFileSync(mem(root, 'MEMORY.md'), 'mine\n');
     fs.writeFileSync(mem(root, '.tide.json'), '{"hotKeepDays": 3}\n');
     const journal = new Journal({ host: new MemoryJournalHost(), clock: clockAt('2026-11-05') });
+    await journal.stats({ root });
     const cfg = await journal.config({ root });
     expect(cfg.config.hotKeepDays).toBe(3);
     expect(fs.readFileSync(mem(root, 'MEMORY.md'), 'utf8')).toBe('mine\n');

@@ -13,10 +13,9 @@ import { jsonBody } from './rest-routes.js';
 const GRAPH_NODES = 40;
 
 function journalOf(c: Context) {
-  const p = principalOf(c);
-  // The local, tokenless user may name any folder (they can read it anyway); a token only registered workspaces
-  // and the server's directory (DESIGN §10).
-  return p.tokenId === null ? p.memory.journal() : p.memory.journal({ confineTo: process.cwd() });
+  // Over HTTP every caller, tokenless included (a browser could be made to send the request), reaches only the
+  // workspaces registered to its own space (DESIGN §10); registering one is the local CLI's job.
+  return principalOf(c).memory.journal({ confined: true });
 }
 
 /** Mounts the dashboard's API routes (behind `accessControl`). */

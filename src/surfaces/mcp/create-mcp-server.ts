@@ -18,6 +18,12 @@ export interface CreateMcpServerOptions {
   soul?: () => Promise<string | undefined>;
   /** May `forget` erase the whole space; default true (stdio, the local user). */
   eraseSpace?: boolean;
+  /**
+   * A directory the journal tools may use without registration, and their default `root` (the server's working
+   * directory for the local user). Never set it for a token caller: it would be shared by every space. Default none:
+   * only the workspaces registered to the space.
+   */
+  journalHome?: string;
 }
 
 /** Text shown when the memory has nothing to inject yet. */
@@ -52,7 +58,7 @@ export async function createMcpServer(memory: Tidepool, opts: CreateMcpServerOpt
     { name: 'tidepool', title: 'Tidepool memory', version: TIDEPOOL_VERSION },
     { instructions: await wakeState(memory, toolsets) },
   );
-  for (const t of toolsets) t.register(server, { memory, session, soul, eraseSpace: opts.eraseSpace ?? true });
+  for (const t of toolsets) t.register(server, { memory, session, soul, eraseSpace: opts.eraseSpace ?? true, journalHome: opts.journalHome });
 
   const contextText = async (maxTokens?: number) => {
     const block = await buildContext(memory.ctx, { session, maxTokens, soul: await soul() });

@@ -12,13 +12,15 @@ import {
   renderStats,
   renderTendReport,
 } from '../../app/journal-service.js';
+import { TidepoolError } from '../../core/errors.js';
 import type { ToolOutput } from './tool-result.js';
 import { addTool, defined, type Toolset } from './toolset.js';
 
 const root = JournalSearchInput.shape.root
   .optional()
   .describe(
-    "workspace directory (default: the server's working directory); only that one or a workspace already registered",
+    "workspace directory: one registered to this memory's space (tidepool journal workspaces --root DIR); default the local " +
+      "server's working directory, or the space's only registered workspace",
   );
 
 /** A tool output from a journal result and its text rendering (which ends with a newline). */
@@ -26,7 +28,10 @@ function out(result: object, text: string): ToolOutput {
   return { text: text.replace(/\n$/, ''), data: { ...result } };
 }
 
-/** The journal toolset. Every workspace is confined to the server's working directory or a registered one (DESIGN §10). */
+/**
+ * The journal toolset. Every workspace is confined to those registered to the caller's space, plus the server's
+ * working directory for the local user only (DESIGN §10): a token of one space never reaches another space's diary.
+ */
 export const toolset: Toolset = {
   name: 'journal',
   summary:
@@ -43,11 +48,23 @@ export const toolset: Toolset = {
     'journal_tend',
     'journal_stats',
   ],
-  register(server, { memory }) {
-    // Read once: the server's working directory is the workspace an agent means when it names none (SEEDS §2.3).
-    const cwd = process.cwd();
-    const journal = memory.journal({ confineTo: cwd });
-    const at = (r: string | undefined) => r ?? cwd;
+  register(server, { memory, journalHome }) {
+    const journal = memory.journal({ confined: true, ...(journalHome !== undefined ? { home: journalHome } : {}) });
+    // The workspace an agent means when it names none: the local server's directory (SEEDS §2.3), else the space's
+    // only registered one; a token caller with several must say which.
+    const at = async (r: string | undefined): Promise<string> => {
+      if (r !== undefined) return r;
+      if (journalHome !== undefined) return journalHome;
+      const roots = await memory.journalRoots();
+      if (roots.length === 1) return roots[0]!;
+      throw new TidepoolError(
+        'invalid_input',
+        roots.length === 0
+          ? 'root: no journal workspace is registered to this space (tidepool journal workspaces --root DIR --space S registers one)'
+          : `root: required, this space has ${roots.length} registered workspaces: ${roots.join(', ')}`,
+        { field: 'root' },
+      );
+    };
 
     addTool(server, {
       name: 'journal_search',
@@ -63,7 +80,7 @@ export const toolset: Toolset = {
       },
       hints: { readOnly: false, idempotent: true },
       async run(args) {
-        const r = await journal.search({ ...defined(args), query: args.query, root: at(args.root) });
+        const r = await journal.search({ ...defined(args), query: args.query, root: await at(args.root) });
         return out(r, renderSearchResult(r));
       },
     });
@@ -76,7 +93,7 @@ export const toolset: Toolset = {
       input: { date: JournalReadInput.shape.date.describe('YYYY-MM-DD, default today'), root },
       hints: { readOnly: false, idempotent: true },
       async run(args) {
-        const r = await journal.read({ ...defined(args), root: at(args.root) });
+        const r = await journal.read({ ...defined(args), root: await at(args.root) });
         return out(r, renderReadResult(r));
       },
     });
@@ -100,7 +117,7 @@ export const toolset: Toolset = {
           ...defined(args),
           heading: args.heading,
           content: args.content,
-          root: at(args.root),
+          root: await at(args.root),
         });
         return out(r, renderAddResult(r));
       },
@@ -114,7 +131,7 @@ export const toolset: Toolset = {
       input: { root },
       hints: { readOnly: false, idempotent: true },
       async run(args) {
-        const r = await journal.index({ root: at(args.root) });
+        const r = await journal.index({ root: await at(args.root) });
         return out(r, renderIndexResult(r));
       },
     });
@@ -128,7 +145,7 @@ export const toolset: Toolset = {
       // Not read-only: the first call of any journal tool in a workspace lays out memory/ (SEEDS §2.3).
       hints: { readOnly: false, idempotent: true },
       async run(args) {
-        const r = await journal.lint({ root: at(args.root) });
+        const r = await journal.lint({ root: await at(args.root) });
         return out(r, renderLintReport(r));
       },
     });
@@ -142,7 +159,7 @@ export const toolset: Toolset = {
       input: { dry_run: z.boolean().optional().describe('report the plan and change nothing'), root },
       hints: { readOnly: false, idempotent: true },
       async run(args) {
-        const r = await journal.tend({ root: at(args.root), dryRun: args.dry_run ?? false });
+        const r = await journal.tend({ root: await at(args.root), dryRun: args.dry_run ?? false });
         return out(r, renderTendReport(r));
       },
     });
@@ -154,7 +171,7 @@ export const toolset: Toolset = {
       input: { root },
       hints: { readOnly: false, idempotent: true },
       async run(args) {
-        const r = await journal.stats({ root: at(args.root) });
+        const r = await journal.stats({ root: await at(args.root) });
         return out(r, renderStats(r));
       },
     });

@@ -13,6 +13,11 @@ export interface ToolsetDeps {
   soul: () => Promise<string | undefined>;
   /** May `forget` erase the whole space? Over HTTP only an admin token may, as for `DELETE /v1/spaces`. */
   eraseSpace: boolean;
+  /**
+   * The journal's default workspace besides those registered to the space: the server's directory for the local user
+   * (stdio, tokenless loopback). Undefined for a token caller, who reaches only its own space's registered workspaces.
+   */
+  journalHome: string | undefined;
 }
 
 /** A named group of tools, enabled with `--toolsets`. */
