@@ -22,7 +22,7 @@ export const TOOL_NAMES = {
   ],
   continuity: ['set_goal', 'checkpoint', 'get_pending'],
   journal: ['journal_search', 'journal_read', 'journal_add', 'journal_index', 'journal_lint', 'journal_tend', 'journal_stats'],
-  sleep: ['sleep_status', 'sleep_next', 'sleep_submit'],
+  sleep: ['sleep_status', 'sleep_next', 'sleep_submit', 'review'],
 } as const;
 
 /** One tool's calls: `valid` must succeed (and `expect`, when given, appear in its text); `invalid` must fail naming `field`. */
@@ -88,6 +88,7 @@ export const TOOL_CASES: readonly ToolCase[] = [
   { name: 'sleep_status', valid: {}, expect: /Sleep status of space/, invalid: { args: { verbose: true }, field: 'verbose' } },
   { name: 'sleep_next', valid: { wait_seconds: 5 }, expect: /night is over|nothing to consolidate|staying awake/, invalid: { args: { wait_seconds: 1000 }, field: 'wait_seconds' } },
   { name: 'sleep_submit', valid: { packet_id: 'packet-999', answer: '{}' }, expect: /not waiting/, invalid: { args: { answer: '{}' }, field: 'packet_id' } },
+  { name: 'review', valid: {}, expect: /Nothing needs review/, invalid: { args: { id: 'k1', verdict: 'maybe' }, field: 'verdict' } },
   { name: 'forget', valid: { key: 'staging.db.port' }, expect: /Forgot 1 version/, invalid: { args: { all: true }, field: 'confirm' } },
 ];
 

@@ -1,11 +1,9 @@
 /** `review`: the "Needs review" list of quarantined knowledge, and a person's verdict on one entry (SEEDS §3.4). */
 import { z } from 'zod';
-import { DAY_MS } from '../core/clock.js';
 import { TidepoolError } from '../core/errors.js';
 import { formatId, parseId } from '../core/ids.js';
 import { parseInput } from '../core/schemas.js';
 import type { Knowledge } from '../core/types.js';
-import { LIFECYCLE } from '../script/lifecycle-policy.js';
 import type { AppContext } from './app-context.js';
 import { requireSpace } from './require-space.js';
 
@@ -28,18 +26,23 @@ export interface ReviewItem {
   createdAt: number;
 }
 
+/** A person's verdict on a quarantined entry. */
+export const reviewVerdict = z.enum(['approve', 'reject']);
+
 /** `review` verdict input. */
 export const reviewInput = z.object({
   id: z.string().trim().min(1),
-  verdict: z.enum(['approve', 'reject']),
+  verdict: reviewVerdict,
 });
+/** The body of `POST /v1/knowledge/:id/review` (REST and the dashboard): the verdict under its HTTP name. */
+export const reviewBody = z.object({ decision: reviewVerdict }).strict();
 /** Input of `review` as a caller writes it. */
 export type ReviewInput = z.input<typeof reviewInput>;
 
-/** What a verdict did. */
+/** What a verdict did: approval makes the entry reliable (and replaces what it contradicted), rejection forgets it. */
 export type ReviewResult =
-  | { kind: 'approved'; id: string; status: 'provisional' | 'reliable'; replaced: string | null }
-  | { kind: 'rejected'; id: string };
+  | { kind: 'approved'; id: string; status: 'reliable'; replaced: string | null }
+  | { kind: 'rejected'; id: string; status: 'forgotten' };
 
 function quarantineOf(k: Knowledge): Quarantine {
   const q = k.meta.quarantine;
@@ -76,10 +79,11 @@ export async function listReview(ctx: AppContext): Promise<ReviewItem[]> {
 }
 
 /**
- * Applies a verdict. approve: the entry leaves quarantine and follows the normal lifecycle — reliable when it already
- * meets the promotion rule (≥ 3 occurrences, ≥ 7 days), provisional otherwise — and the entry it contradicted or
- * would replace is superseded by it (kept as history), taking over that entry's key. reject: the entry is forgotten
- * (kept as history, never recalled).
+ * Applies a verdict — the one review path of every surface (CLI, MCP, REST, dashboard). approve: a person vouches
+ * for the entry, so it becomes **reliable** at once, and the entry it contradicted (`conflictsWith`) or would replace
+ * (`supersedes`) is superseded by it (kept as history), handing over its key. reject: the proposal is forgotten
+ * (kept as history, never recalled). The verdict is stamped in `meta.review`; the lifecycle never forgets an
+ * approved entry.
  */
 export async function review(ctx: AppContext, raw: ReviewInput): Promise<ReviewResult> {
   const input = parseInput(reviewInput, raw);
@@ -108,13 +112,14 @@ export async function review(ctx: AppContext, raw: ReviewInput): Promise<ReviewR
     if (input.verdict === 'reject') {
       await tx.knowledge.setStatus(ctx.space, [k.id], 'forgotten', now);
       await tx.knowledge.update(ctx.space, k.id, { meta }, undefined, now);
-      return { kind: 'rejected', id: input.id };
+      return { kind: 'rejected', id: formatId('knowledge', k.id), status: 'forgotten' };
     }
     const otherId = q.supersedes ?? q.conflictsWith;
     const other = otherId === undefined ? undefined : await tx.knowledge.get(ctx.space, otherId);
     const live = other !== undefined && (other.status === 'reliable' || other.status === 'provisional');
-    if (live) await tx.knowledge.setStatus(ctx.space, [other.id], 'superseded', now);
     const key = q.key ?? (live ? other.key : null);
+    // The superseded entry keeps its key as history (`forget --key` reaches every version); the live key moves on.
+    if (live) await tx.knowledge.supersede(ctx.space, other.id, k.id, now);
     if (key) {
       const holder = await tx.knowledge.getLiveByKey(ctx.space, key);
       if (holder && holder.id !== k.id)
@@ -125,17 +130,12 @@ export async function review(ctx: AppContext, raw: ReviewInput): Promise<ReviewR
         );
       await tx.sleep.setKnowledgeKey(ctx.space, k.id, key, now);
     }
-    const status =
-      k.occurrences >= LIFECYCLE.promoteOccurrences && now - k.createdAt >= LIFECYCLE.promoteAgeDays * DAY_MS
-        ? 'reliable'
-        : 'provisional';
-    await tx.knowledge.setStatus(ctx.space, [k.id], status, now);
+    await tx.knowledge.setStatus(ctx.space, [k.id], 'reliable', now);
     await tx.knowledge.update(ctx.space, k.id, { meta }, undefined, now);
-    if (live) await tx.knowledge.supersede(ctx.space, other.id, k.id, now);
     return {
       kind: 'approved',
-      id: input.id,
-      status,
+      id: formatId('knowledge', k.id),
+      status: 'reliable',
       replaced: live ? formatId('knowledge', other.id) : null,
     };
   });

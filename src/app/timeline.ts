@@ -18,10 +18,9 @@ export interface TimelinePage {
 export const ARCHIVE_RANGE_DAYS = 62;
 
 /**
- * Reads episodes between `from` and `to`. Without `from` it pages through the live memory (episodes not yet
- * archived). With `from`, archived episodes of the range are read transparently; when `from` lies more than 14
- * days back (where the archive starts, SEEDS §3.7) the range may span at most 62 days, else `invalid_input` says
- * how to split it.
+ * Reads episodes between `from` and `to`, archived ones included (transparently: the archive is a colder tier of
+ * the same history). When `from` lies more than 14 days back (where the archive starts, SEEDS §3.7) the range may
+ * span at most 62 days, else `invalid_input` says how to split it.
  */
 export async function timeline(ctx: AppContext, raw: TimelineInput = {}): Promise<TimelinePage> {
   const q = parseInput(timelineInput, raw);
@@ -49,7 +48,8 @@ export async function timeline(ctx: AppContext, raw: TimelineInput = {}): Promis
     limit: q.limit,
     offset: q.offset,
     order: q.order,
-    includeArchived: q.from !== undefined,
+    // The archive is a colder tier, not a wall: every page reads it (DESIGN §6).
+    includeArchived: true,
   });
   return { ...page, offset: q.offset };
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Tidepool } from '../app/tidepool.js';
 import { openMemory } from '../boot/open-memory.js';
 import { FixedClock } from '../core/clock.js';
+import { parseId } from '../core/ids.js';
 import type { ConfigInput } from '../core/config.js';
 import type { Embedder } from '../core/embedder.js';
 import { renderHitLine } from '../retrieval/recall-pipeline.js';
@@ -27,10 +28,16 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
   #dia = new Map<string, string>();
 
   readonly #config: ConfigInput | undefined;
+  readonly #archived: boolean;
 
-  /** `config` overrides Tidepool's configuration (e.g. `{ recall: { neighbourTurns: 3 } }`) for tuning runs. */
-  constructor(opts: { embedder?: BenchEmbedder; config?: ConfigInput } = {}) {
-    this.mode = opts.embedder ? 'hybrid' : 'lexical';
+  /**
+   * `config` overrides Tidepool's configuration (e.g. `{ recall: { neighbourTurns: 3 } }`) for tuning runs;
+   * `archived` moves every episode to the archive after loading (as the nightly lifecycle would 14 days after
+   * consolidation), to measure the archive as a searchable tier (mode `…-archived`).
+   */
+  constructor(opts: { embedder?: BenchEmbedder; config?: ConfigInput; archived?: boolean } = {}) {
+    this.#archived = opts.archived === true;
+    this.mode = `${opts.embedder ? 'hybrid' : 'lexical'}${this.#archived ? '-archived' : ''}`;
     this.#config = opts.config;
     this.#embedder = opts.embedder ? benchEmbedderAsEmbedder(opts.embedder) : undefined;
   }
@@ -57,6 +64,10 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
     );
     const r = await this.#memory.record({ turns }, { source: 'import', durable: true, kind: 'import' });
     this.#dia = new Map(r.ids.map((id, i) => [id, turns[i]!.ref.split(':').slice(2).join(':')]));
+    if (this.#archived) {
+      const ctx = this.#memory.ctx;
+      await ctx.store.sleep.markArchived(ctx.space, r.ids.map((id) => parseId(id).id), end);
+    }
   }
 
   async search(question: string, k: number): Promise<string[]> {

@@ -68,12 +68,15 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
     .option('--conversations <n>', 'only the first n conversations')
     .option('--no-mcp', 'skip the MCP memory server peer (slow: one stdio round trip per keyword)')
     .option('--hybrid', 'also run the hybrid modes with the deterministic 384-d hashing embedder')
+    .option('--archived', 'also run Tidepool with every episode moved to the archive (mode lexical-archived)')
     .option('--out <dir>', 'write report.json, report.md and recall.svg there')
     .option('--json', 'print the report as JSON')
-    .action(async (o: { data: string; conversations?: string; mcp: boolean; hybrid?: boolean; out?: string; json?: boolean }) => {
+    .action(async (o: { data: string; conversations?: string; mcp: boolean; hybrid?: boolean; archived?: boolean; out?: string; json?: boolean }) => {
       const systems = [
         new TidepoolRetrievalSystem(),
+        ...(o.archived ? [new TidepoolRetrievalSystem({ archived: true })] : []),
         ...(o.hybrid ? [new TidepoolRetrievalSystem({ embedder: hashEmbedder })] : []),
+        ...(o.hybrid && o.archived ? [new TidepoolRetrievalSystem({ embedder: hashEmbedder, archived: true })] : []),
         ...defaultRetrievalPeers({ mcp: o.mcp, ...(o.hybrid ? { embedder: hashEmbedder } : {}) }),
       ];
       const limit = o.conversations === undefined ? undefined : Number(o.conversations);

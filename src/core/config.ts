@@ -59,6 +59,11 @@ const recallConfig = z
     /** Newer hits weigh up to `1 + recencyBoost` times, fading with an e-folding time of `recencyDays`. */
     recencyBoost: z.number().min(0).max(5).default(0.05),
     recencyDays: z.number().positive().default(30),
+    /**
+     * Archived episodes (the colder tier, DESIGN §6) stay searchable and weigh this many times a live one, so of two
+     * equal hits the live one ranks first; 1 ranks them alike (docs/sleep.md, "Archive and timeline").
+     */
+    archivedWeight: z.number().min(0).max(1).default(0.9),
     /** Preceding turns of the same session indexed with each episode as its weaker `ctx` field. */
     contextTurns: z.number().int().min(0).max(5).default(2),
     /** Vector candidates kept above this cosine. */

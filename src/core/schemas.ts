@@ -159,7 +159,8 @@ export const recallInput = z
     session: label.optional(),
     minWeight: z.number().min(0).max(1).optional(),
     maxTokens: z.number().int().min(1).max(200_000).optional(),
-    includeArchived: z.boolean().default(false),
+    /** Archived episodes are searched too (the archive is a colder tier, not a wall); false keeps to the live memory. */
+    includeArchived: z.boolean().default(true),
   })
   .transform((v, ctx) => {
     const q = (v.query ?? v.topic ?? '').trim();

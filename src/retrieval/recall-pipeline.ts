@@ -24,6 +24,7 @@ export interface RecallRequest {
   session?: string;
   minWeight?: number;
   maxTokens?: number;
+  /** Archived episodes are searched unless this is false (they rank `recall.archivedWeight` times lower). */
   includeArchived?: boolean;
 }
 
@@ -55,7 +56,7 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   // A "when" question is answered by the turn that says when ("last week", a date) or that opens a session.
   const whenQuestion = config.recall.timeExpressions && asksWhen(req.query);
   const opts: LexicalOptions = {
-    limit: config.recall.candidates, since: req.since, until: req.until, includeArchived: req.includeArchived,
+    limit: config.recall.candidates, since: req.since, until: req.until, includeArchived: req.includeArchived !== false,
     statuses: RECALLABLE, kinds: req.kinds, session: req.session, minWeight: req.minWeight,
   };
   // A turn said shortly after a named window may tell of it ("last Friday I went to the castle").
@@ -284,7 +285,7 @@ function passes(r: Row, req: RecallRequest): boolean {
   if (req.since !== undefined && t < req.since) return false;
   if (req.until !== undefined && t > req.until) return false;
   if (r.layer === 'knowledge' && !RECALLABLE.includes(r.row.status)) return false;
-  if (r.layer === 'episode' && r.row.archivedAt !== null && !req.includeArchived) return false;
+  if (r.layer === 'episode' && r.row.archivedAt !== null && req.includeArchived === false) return false;
   // A remembered text lives on as its knowledge entry; its source episode would only repeat it (or, once the key
   // is superseded, bring back the outdated value).
   if (r.layer === 'episode' && r.row.kind === 'memory') return false;
@@ -304,7 +305,8 @@ function adjust(r: Row, now: number, o: Config['recall']): number {
     const s = strengthNow(r.row.strength, r.row.lastReinforcedAt, now);
     return recency * (0.9 + 0.3 * s) * (r.row.status === 'reliable' ? 1.1 : 1);
   }
-  return recency;
+  // The archive is a colder tier: searched like the live memory, an archived turn weighs a little less.
+  return r.row.archivedAt !== null ? recency * o.archivedWeight : recency;
 }
 
 function toHit(r: Row, score: number, exact: boolean): RecallHit {

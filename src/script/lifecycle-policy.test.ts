@@ -9,13 +9,14 @@ import {
 } from './lifecycle-policy.js';
 
 const NOW = Date.UTC(2026, 8, 30, 2, 17);
+// Never reinforced unless a case says so: strength stamped when the entry was created.
 const k = (over: Partial<LifecycleKnowledge>): LifecycleKnowledge => ({
   id: 1,
   status: 'provisional',
   occurrences: 1,
   createdAt: NOW,
   strength: 0.5,
-  lastReinforcedAt: NOW,
+  lastReinforcedAt: over.createdAt ?? NOW,
   durable: false,
   ...over,
 });
@@ -47,6 +48,18 @@ describe('planKnowledgeLifecycle', () => {
       { status: 'reliable', occurrences: 1, createdAt: NOW - 40 * DAY_MS },
       'keep',
     ],
+    // Being seen counts use (DESIGN §6): recall hits and injections, a reinforcement, a person's approval.
+    ['1 occurrence, 40 days old, recalled once', { occurrences: 1, uses: 1, createdAt: NOW - 40 * DAY_MS }, 'keep'],
+    ['1 occurrence, 40 days old, recalled 11 times', { occurrences: 1, uses: 11, createdAt: NOW - 40 * DAY_MS }, 'keep'],
+    ['0 occurrences, 40 days old, injected once', { occurrences: 0, uses: 1, createdAt: NOW - 40 * DAY_MS }, 'forget'],
+    [
+      '1 occurrence, 40 days old, reinforced after creation',
+      { occurrences: 1, createdAt: NOW - 40 * DAY_MS, lastReinforcedAt: NOW - 30 * DAY_MS },
+      'keep',
+    ],
+    ['1 occurrence, 40 days old, approved by a person', { occurrences: 1, approved: true, createdAt: NOW - 40 * DAY_MS }, 'keep'],
+    ['an open problem, 1 occurrence, 40 days old', { kind: 'open_problem', occurrences: 1, createdAt: NOW - 40 * DAY_MS }, 'keep'],
+    ['a fact, 1 occurrence, 40 days old, never used', { kind: 'fact', occurrences: 1, uses: 0, createdAt: NOW - 40 * DAY_MS }, 'forget'],
     [
       'quarantined, 5 occurrences, 40 days old',
       { status: 'quarantined', occurrences: 5, createdAt: NOW - 40 * DAY_MS },
@@ -76,6 +89,7 @@ describe('planKnowledgeLifecycle', () => {
       strength: fc.double({ min: 0, max: 1, noNaN: true }),
       lastReinforcedAt: fc.constant(NOW),
       durable: fc.boolean(),
+      uses: fc.nat({ max: 3 }),
     });
     fc.assert(
       fc.property(fc.uniqueArray(row, { selector: (r) => r.id, maxLength: 30 }), (rows) => {
@@ -85,7 +99,7 @@ describe('planKnowledgeLifecycle', () => {
         return (
           new Set(moved).size === moved.length &&
           moved.every((id) => byId.get(id)?.status === 'provisional') &&
-          plan.forget.every((id) => byId.get(id)?.durable === false)
+          plan.forget.every((id) => byId.get(id)?.durable === false && (byId.get(id)?.uses ?? 0) + byId.get(id)!.occurrences < 2)
         );
       }),
       { seed: 7 },

@@ -22,7 +22,8 @@ export interface CheckedProposals {
 }
 
 /**
- * Schema checks happened in `askStructured`; this checks meaning. merge: ≥ 2 distinct shown knowledge ids;
+ * Schema checks happened in `askStructured`; this checks meaning. confirm: a shown entry, once per answer, with
+ * evidence reduced to shown episodes (at least one left); merge: ≥ 2 distinct shown knowledge ids;
  * abstract: evidence reduced to shown episodes, at least one left; supersede: `old` is a shown entry; link: both
  * ends are shown entries or `ref`s of accepted new entries, not a self-link, not a duplicate. An entry can be merged
  * or superseded once per answer (the second proposal is a conflict). Any content or key for which
@@ -48,8 +49,20 @@ export function checkLibrarianProposals(
     verdicts.set(p, { ok: false, rejection: { proposal: p, reason, detail } });
 
   // Entries first, so that a link may point at a ref defined later in the answer.
+  const confirmed = new Set<string>();
   for (const p of proposals) {
     if (p.op === 'link') continue;
+    if (p.op === 'confirm') {
+      const evidence = [...new Set(p.evidence)].filter((e) => episodes.has(e));
+      if (!knowledge.has(p.id)) reject(p, 'scope', `confirm names an entry that was not shown: ${p.id}`);
+      else if (evidence.length === 0) reject(p, 'scope', 'confirm cites no episode of this group');
+      else if (confirmed.has(p.id)) reject(p, 'conflict', `${p.id} is already confirmed in this answer`);
+      else {
+        confirmed.add(p.id);
+        accept(p, { ...p, evidence });
+      }
+      continue;
+    }
     if (
       options.containsSecret(p.content) ||
       (p.op === 'abstract' && p.key !== undefined && options.containsSecret(p.key))
@@ -97,7 +110,7 @@ export function checkLibrarianProposals(
 
 /** The proposal with its evidence reduced to shown episodes, or a reason (prefixed `conflict` for clashes). */
 function checkEntry(
-  p: Exclude<LibrarianProposal, { op: 'link' }>,
+  p: Exclude<LibrarianProposal, { op: 'link' | 'confirm' }>,
   episodes: ReadonlySet<string>,
   knowledge: ReadonlySet<string>,
   consumed: ReadonlySet<string>,

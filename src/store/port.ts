@@ -216,6 +216,11 @@ export interface AttentionEntry {
 export interface AttentionStore {
   log(space: string, entries: readonly AttentionEntry[]): Promise<void>;
   since(space: string, from: number): Promise<AttentionEntry[]>;
+  /**
+   * How often each of `ids` (of `layer`) reached the agent: recall and search hits, context and prefetch injections
+   * (the night's dream reads do not count). Ids never seen are absent.
+   */
+  seenCounts(space: string, layer: Layer, ids: readonly number[]): Promise<Map<number, number>>;
   /** Ids already injected into `session` (prefetch never repeats them). */
   injectedInSession(space: string, session: string): Promise<Array<{ layer: Layer; itemId: number }>>;
 }
@@ -734,9 +739,12 @@ export interface SleepStore {
   releaseLock(space: string, owner: string): Promise<void>;
   /** Who holds the space's sleep lock (expired or not), if anyone. */
   lockOwner(space: string): Promise<string | undefined>;
-  /** Live episodes not yet consolidated, created at or before `createdBefore`, oldest first. */
+  /**
+   * Live episodes not yet consolidated that wait since at or before `createdBefore`, oldest first; an episode waits
+   * since the earlier of its own time (`occurredAt`) and its insertion, so imported history is eligible at once.
+   */
   pendingEpisodes(space: string, q: { createdBefore: number; limit: number }): Promise<Episode[]>;
-  /** Creation times of every live, unconsolidated episode (for the wake rule), oldest first. */
+  /** Since when every live, unconsolidated episode waits (earlier of `occurredAt` and insertion; the wake rule), oldest first. */
   pendingTimes(space: string, limit: number): Promise<number[]>;
   markConsolidated(space: string, ids: readonly number[], at: number): Promise<number>;
   /** Moves live episodes to the cold archive (still readable by timeline). */

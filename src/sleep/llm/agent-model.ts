@@ -14,11 +14,18 @@ export interface AgentPacket {
   json: boolean;
 }
 
-/** Result of `submit`: whether the packet was waiting. */
-export type AgentSubmitResult = { kind: 'accepted' } | { kind: 'unknown_packet'; id: string };
+/**
+ * Result of `submit`: taken, refused with the reason the night's schema check gave (the night then asks once more
+ * or skips the unit), or the packet was not waiting.
+ */
+export type AgentSubmitResult =
+  | { kind: 'accepted' }
+  | { kind: 'rejected'; reason: string; retry: boolean }
+  | { kind: 'unknown_packet'; id: string };
 
 interface Waiting {
   packet: AgentPacket;
+  check: ((text: string) => string | null) | undefined;
   resolve: (text: string) => void;
   reject: (e: Error) => void;
   timer: NodeJS.Timeout;
@@ -63,7 +70,7 @@ export class AgentModel implements Model {
           }),
         );
       }, this.#timeoutMs);
-      this.#waiting.set(packet.id, { packet, resolve, reject, timer });
+      this.#waiting.set(packet.id, { packet, check: req.check, resolve, reject, timer });
       for (const wake of this.#listeners.splice(0)) wake();
     });
     return { text, inputTokens: estimateRequestTokens(req), outputTokens: estimateTokens(text) };
@@ -97,8 +104,12 @@ export class AgentModel implements Model {
     if (w === undefined) return { kind: 'unknown_packet', id };
     this.#waiting.delete(id);
     clearTimeout(w.timer);
+    const reason = w.check?.(text) ?? null;
     w.resolve(text);
-    return { kind: 'accepted' };
+    if (reason === null) return { kind: 'accepted' };
+    // A first answer is asked for again (the request then carries it and the refusal); a second one is skipped.
+    const retry = !w.packet.messages.some((m) => m.role === 'assistant');
+    return { kind: 'rejected', reason, retry };
   }
 
   /** Number of packets waiting for the agent. */

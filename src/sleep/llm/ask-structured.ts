@@ -54,6 +54,10 @@ export async function askStructured<T>(
         maxTokens: options.maxTokens,
         json: true,
         step: options.step,
+        check: (t) => {
+          const c = checkAnswer(t, schema);
+          return c.ok ? null : c.error.slice(0, MAX_ERROR_CHARS);
+        },
         ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       });
       tokens.input += answer.inputTokens;

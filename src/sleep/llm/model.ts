@@ -20,6 +20,11 @@ export interface ModelRequest {
    * answers by it and the agent model shows it in the work packet.
    */
   step?: string;
+  /**
+   * Says why an answer would be refused (the caller's schema check), or null when it would be taken. Providers
+   * ignore it; the agent model uses it to tell the agent the truth about its submission at once.
+   */
+  check?: (text: string) => string | null;
 }
 
 /** A model's answer and what it cost. */

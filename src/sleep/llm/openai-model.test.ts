@@ -115,7 +115,7 @@ describe('OpenAiModel through the openai SDK', () => {
     const redact = (t: string) => pseudonymize(t, { knownPersons: ['Erika Mustermann'] }, map).text;
     const built = buildLibrarianPrompt(
       {
-        episodes: [{ id: '1', text: 'Erika Mustermann (erika@example.org) said she likes tea' }],
+        episodes: [{ id: '1', at: 0, speaker: 'Erika Mustermann', role: 'user', text: 'Erika Mustermann (erika@example.org) said she likes tea' }],
         nearest: [{ id: '9', kind: 'fact', status: 'reliable', content: 'Erika Mustermann lives in Berlin' }],
       },
       { redact },

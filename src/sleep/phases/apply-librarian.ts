@@ -16,7 +16,7 @@ import { briefItem, type NightDelta } from '../night-log.js';
 import type { LibrarianProposal } from '../prompts/librarian-prompt.js';
 import type { Applied, EmbedItem } from './phase.js';
 
-type EntryProposal = Exclude<LibrarianProposal, { op: 'link' }>;
+type EntryProposal = Exclude<LibrarianProposal, { op: 'link' | 'confirm' }>;
 
 /** Why a quarantined entry waits for review, as the briefing says it. */
 const REPLACES_RELIABLE = 'would replace reliable knowledge';
@@ -29,6 +29,8 @@ const REPLACES_RELIABLE = 'would replace reliable knowledge';
  * - merge: one new entry with the summed occurrences and joined evidence; the old ones are superseded (history).
  * - supersede: the old entry is superseded by the new one — unless it is reliable: then the new one is quarantined
  *   until a review approves it, so one note cannot overwrite confirmed knowledge (SEEDS §3.4).
+ * - confirm: the group says again what a shown entry says: one more occurrence (evidence joined, strength
+ *   reinforced), so a fact repeated over many sessions grows to reliable.
  * - link: ends may be shown ids or refs; an end merged or superseded in the same answer is redirected to its successor.
  */
 export async function applyLibrarian(
@@ -70,7 +72,7 @@ export async function applyLibrarian(
     embed.push({ layer: 'knowledge', id: k.id, text: k.content });
   };
 
-  for (const p of accepted.filter((x): x is EntryProposal => x.op !== 'link')) {
+  for (const p of accepted.filter((x): x is EntryProposal => x.op !== 'link' && x.op !== 'confirm')) {
     const content = restore(p.content);
     if (p.op === 'abstract') {
       const key = p.key === undefined ? null : restore(p.key);
@@ -196,6 +198,19 @@ export async function applyLibrarian(
       embed.push({ layer: 'knowledge', id: k.id, text: k.content });
       if (p.ref !== undefined) resolved.set(p.ref, k.id);
     }
+  }
+
+  // Confirmations after the entries, so one that names an entry merged or superseded tonight counts for its successor.
+  for (const p of accepted) {
+    if (p.op !== 'confirm') continue;
+    const id = resolved.get(p.id) ?? byShownId.get(p.id)?.id;
+    const k = id === undefined ? undefined : await tx.knowledge.get(night.space, id);
+    if (k === undefined || (k.status !== 'provisional' && k.status !== 'reliable')) continue;
+    const evidence = evidenceOf(p.evidence);
+    // Episodes it already cites were counted before (a resumed night, a repeated answer): no second occurrence.
+    if (evidence.episodes.every((e) => k.evidence.episodes.includes(e))) continue;
+    await addOccurrence(night, tx, k, evidence);
+    if (!d.reinforced.some((r) => r.id === k.id)) d.reinforced.push(briefItem(k));
   }
 
   for (const p of accepted) {

@@ -6,7 +6,7 @@ import { findSecrets } from '../../script/secret-scan.js';
 import { checkLibrarianProposals } from '../check-librarian-proposals.js';
 import { nearestKnowledge } from '../knowledge-writes.js';
 import { NightContext } from '../night-context.js';
-import { clip, type BuiltPrompt } from '../prompts/prompt.js';
+import { clip, roleLabel, type BuiltPrompt } from '../prompts/prompt.js';
 import {
   buildLibrarianPrompt,
   librarianResponseSchema,
@@ -35,11 +35,18 @@ export async function librarianPrompt(
   );
   const prompt = buildLibrarianPrompt(
     {
-      episodes: episodes.map((e) => ({ id: formatId('episode', e.id), text: e.content })),
+      episodes: episodes.map((e) => ({
+        id: formatId('episode', e.id),
+        at: e.occurredAt,
+        speaker: e.speaker,
+        role: roleLabel(e),
+        text: e.content,
+      })),
       nearest: shown.map((k) => ({
         id: formatId('knowledge', k.id),
         kind: k.kind,
         status: k.status,
+        key: k.key,
         content: k.content,
       })),
     },
@@ -53,8 +60,9 @@ export async function librarianPrompt(
 export const librarianPhase: Phase = async (night, unit) => {
   if (unit.payload.deferred === true) return { delta: { deferred: 1 } };
   const ids = unit.payload.episodeIds ?? [];
+  // In the order things happened (imported history is stored long after it was said).
   const episodes = (await night.store.episodes.getMany(night.space, ids)).sort(
-    (a, b) => a.createdAt - b.createdAt || a.id - b.id,
+    (a, b) => a.occurredAt - b.occurredAt || a.id - b.id,
   );
   const { prompt, shown } = await librarianPrompt(night, episodes, (s) => night.redactor.redact(s));
   const r = await night.ask(prompt, librarianResponseSchema);

@@ -9,15 +9,20 @@ import type { Phase } from './phase.js';
 const MAX_ROWS = 100_000;
 
 /**
- * Provisional knowledge becomes reliable (≥ 3 occurrences, ≥ 7 days) or is forgotten (< 2 occurrences, > 21 days;
- * status `forgotten`, kept as history, out of recall). Consolidated episodes older than 14 days move to the
+ * Provisional knowledge becomes reliable (≥ 3 occurrences, ≥ 7 days) or is forgotten (seen < 2 times, > 21 days,
+ * never approved or open problems; status `forgotten`, kept as history, out of recall). Consolidated episodes older than 14 days move to the
  * archive; non-durable ones older than 30 days leave the live memory — into the archive as well, so nothing is
  * silently lost (DESIGN §1) and timeline still reads them. Strength needs no step: it decays at read time.
  */
 export const lifecyclePhase: Phase = async (night) => {
   const { store, space, asOf } = night;
   const provisional = await store.knowledge.list(space, { statuses: ['provisional'], limit: MAX_ROWS });
-  const plan = planKnowledgeLifecycle(provisional, asOf);
+  // Being seen counts what reached the agent too (recall hits, injections), and a person's approval protects.
+  const uses = await store.attention.seenCounts(space, 'knowledge', provisional.map((k) => k.id));
+  const plan = planKnowledgeLifecycle(
+    provisional.map((k) => ({ ...k, uses: uses.get(k.id) ?? 0, approved: approvedInReview(k.meta) })),
+    asOf,
+  );
   const byId = new Map(provisional.map((k) => [k.id, k]));
   const candidates = await store.sleep.retentionCandidates(space, {
     consolidatedBefore: asOf - LIFECYCLE.archiveAfterDays * DAY_MS,
@@ -47,3 +52,9 @@ export const lifecyclePhase: Phase = async (night) => {
     },
   };
 };
+
+/** Whether a person approved the entry in review (`meta.review`, written by app/review.ts). */
+function approvedInReview(meta: Record<string, unknown>): boolean {
+  const r = meta.review;
+  return typeof r === 'object' && r !== null && (r as { verdict?: unknown }).verdict === 'approve';
+}

@@ -10,6 +10,7 @@ import {
   solidifyResponseSchema,
   type SolidifyChunk,
 } from '../prompts/solidify-prompt.js';
+import { roleLabel } from '../prompts/prompt.js';
 import type { EmbedItem, Phase } from './phase.js';
 
 /** Tags shown so the model reuses them (SEEDS §1.8 tag hygiene); the prompt shows at most 40. */
@@ -29,7 +30,15 @@ export async function solidifyChunks(
       const e = byId.get(id);
       return e === undefined
         ? []
-        : [{ id: formatId('episode', e.id), at: e.occurredAt, text: redact(e.content) }];
+        : [
+            {
+              id: formatId('episode', e.id),
+              at: e.occurredAt,
+              speaker: e.speaker === null ? null : redact(e.speaker),
+              role: roleLabel(e),
+              text: redact(e.content),
+            },
+          ];
     }),
   }));
 }

@@ -31,7 +31,7 @@ const ANSWER_TOKENS = 1_200;
 const CONTENT_CHARS = 1_000;
 
 /** Response schema of the comb step; every list may be omitted. */
-export const combResponseSchema = z.object({
+export const combResponseSchema = z.strictObject({
   rescore: list(
     z.object({ id, importance: score.optional(), emotional: score.optional(), unresolved: score.optional() }),
   ),

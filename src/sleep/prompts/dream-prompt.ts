@@ -16,7 +16,7 @@ const GESTURE_CHARS = 200;
 const ANSWER_TOKENS = 500;
 
 /** Response schema; more than 5 symbols are cut to 5 rather than refused. */
-export const dreamResponseSchema = z.object({
+export const dreamResponseSchema = z.strictObject({
   symbols: z
     .array(text(60))
     .min(MIN_SYMBOLS)

@@ -22,7 +22,7 @@ const GESTURE_CHARS = 300;
 const ANSWER_TOKENS = 300;
 
 /** Response schema: a connection to one far memory and an optional thread, or nothing (no pressure, SEEDS §1.8). */
-export const driftResponseSchema = z.object({
+export const driftResponseSchema = z.strictObject({
   connection: z
     .object({ to: id, insight: text(500) })
     .nullable()

@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { buildPrompt, clip, type BuiltPrompt, type PromptOptions } from './prompt.js';
-import { id, list, text } from './schema-parts.js';
+import { id, text } from './schema-parts.js';
 
 /** Input of the ideas step. */
 export interface IdeasInput {
@@ -18,8 +18,8 @@ const CONTENT_CHARS = 300;
 const ANSWER_TOKENS = 300;
 
 /** Response schema of the ideas step. */
-export const ideasResponseSchema = z.object({
-  ideas: list(z.object({ problem: id, next_step: text(400) })),
+export const ideasResponseSchema = z.strictObject({
+  ideas: z.array(z.object({ problem: id, next_step: text(400) })),
 });
 
 /** A parsed ideas answer. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDroppingInvalidItems } from '../llm/ask-structured.js';
 import { buildLibrarianPrompt, librarianResponseSchema } from './librarian-prompt.js';
 
+const T0 = Date.UTC(2026, 8, 12, 14, 30);
 const nearest = Array.from({ length: 7 }, (_, i) => ({
   id: `k${i}`,
   kind: 'fact',
@@ -12,16 +13,48 @@ const nearest = Array.from({ length: 7 }, (_, i) => ({
 describe('librarian prompt', () => {
   it('shows the episodes through the redactor and only the 5 nearest entries', () => {
     const p = buildLibrarianPrompt(
-      { episodes: [{ id: 'e1', text: 'Mara Berg wrote the plan' }], nearest },
+      { episodes: [{ id: 'e1', at: T0, speaker: 'Mara Berg', role: 'user', text: 'Mara Berg wrote the plan' }], nearest },
       { redact: (t) => t.replace('Mara Berg', '[person_1]') },
     );
     const payload = JSON.parse(p.messages[0]?.content ?? '') as {
+      who: string[];
       episodes: unknown[];
       knowledge: Array<{ id: string }>;
     };
-    expect(payload.episodes).toEqual([{ id: 'e1', text: '[person_1] wrote the plan' }]);
+    expect(payload.who).toEqual(['[person_1] (user)']);
+    expect(payload.episodes).toEqual([['e1', '2026-09-12 14:30', 0, '[person_1] wrote the plan']]);
     expect(payload.knowledge.map((k) => k.id)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4']);
     expect(p.messages[0]?.content).not.toContain('Mara');
+  });
+
+  it('shows who said each turn, when, and the keys of the existing entries', () => {
+    const p = buildLibrarianPrompt({
+      episodes: [
+        { id: 'e1', at: T0, speaker: 'Caroline', role: 'user', text: 'I won my first tournament' },
+        { id: 'e2', at: T0 + 60_000, speaker: 'Melanie', role: 'user', text: 'Congratulations!' },
+        { id: 'e3', at: T0 + 120_000, speaker: 'Caroline', role: 'user', text: 'Thanks' },
+      ],
+      nearest: [{ id: 'k1', kind: 'preference', status: 'provisional', key: 'user.editor', content: 'uses vim' }],
+    });
+    const payload = JSON.parse(p.messages[0]?.content ?? '') as { who: string[]; episodes: unknown[][]; knowledge: Array<{ key?: string }> };
+    expect(payload.who).toEqual(['Caroline (user)', 'Melanie (user)']);
+    expect(payload.episodes).toEqual([
+      ['e1', '2026-09-12 14:30', 0, 'I won my first tournament'],
+      ['e2', '14:31', 1, 'Congratulations!'],
+      ['e3', '14:32', 0, 'Thanks'],
+    ]);
+    expect(payload.knowledge[0]?.key).toBe('user.editor');
+  });
+
+  it('takes a missing proposals list or an unknown top-level key as a bad answer', () => {
+    expect(librarianResponseSchema.safeParse({ wrong: true }).success).toBe(false);
+    expect(librarianResponseSchema.safeParse({}).success).toBe(false);
+    expect(librarianResponseSchema.safeParse({ proposals: [], note: 'x' }).success).toBe(false);
+    expect(librarianResponseSchema.parse({ proposals: [{ op: 'confirm', id: 'k1', evidence: ['e2'] }] }).proposals[0]).toEqual({
+      op: 'confirm',
+      id: 'k1',
+      evidence: ['e2'],
+    });
   });
 
   it('parses all four operations, normalising kinds and link types', () => {

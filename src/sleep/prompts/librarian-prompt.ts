@@ -1,20 +1,19 @@
 /** The librarian: a group of episodes plus the 5 nearest knowledge entries → merge / abstract / link / supersede (SEEDS §3.3). */
 
 import { z } from 'zod';
-import { buildPrompt, clip, type BuiltPrompt, type PromptOptions } from './prompt.js';
-import { id, knowledgeKind, linkType, list, text } from './schema-parts.js';
+import { buildPrompt, clip, compactTurns, type BuiltPrompt, type PacketTurn, type PromptOptions } from './prompt.js';
+import { id, knowledgeKind, linkType, text } from './schema-parts.js';
 
-/** An episode of the group, as stored. */
-export interface LibrarianEpisode {
-  id: string;
-  text: string;
-}
+/** An episode of the group, as stored: who said it (speaker, role), when, and what. */
+export type LibrarianEpisode = PacketTurn;
 
-/** A nearby knowledge entry the librarian may merge, link or supersede. */
+/** A nearby knowledge entry the librarian may confirm, merge, link or supersede. */
 export interface LibrarianKnowledge {
   id: string;
   kind: string;
   status: string;
+  /** The entry's stable key, when it has one (an abstract under the same key updates it). */
+  key?: string | null;
   content: string;
 }
 
@@ -66,6 +65,8 @@ export const librarianProposalSchema = z.discriminatedUnion('op', [
     ref: ref.optional(),
   }),
   z.object({ op: z.literal('link'), from: id, to: id, type: linkType }),
+  // The episodes say again what a shown entry says: one more occurrence of it (how a repeated fact grows).
+  z.object({ op: z.literal('confirm'), id, evidence: z.array(id).min(1) }),
   z.object({
     op: z.literal('supersede'),
     old: id,
@@ -76,8 +77,8 @@ export const librarianProposalSchema = z.discriminatedUnion('op', [
   }),
 ]);
 
-/** Response schema of the librarian. */
-export const librarianResponseSchema = z.object({ proposals: list(librarianProposalSchema) });
+/** Response schema of the librarian: strict, so a missing `proposals` or an unknown top-level key is a bad answer. */
+export const librarianResponseSchema = z.strictObject({ proposals: z.array(librarianProposalSchema) });
 
 /** One parsed proposal. */
 export type LibrarianProposal = z.infer<typeof librarianProposalSchema>;
@@ -90,12 +91,17 @@ export function buildLibrarianPrompt(
   options: LibrarianPromptOptions = {},
 ): BuiltPrompt {
   const redact = options.redact ?? ((s: string) => s);
+  const { who, turns } = compactTurns(
+    input.episodes.map((e) => ({ ...e, speaker: e.speaker === null ? null : redact(e.speaker), text: clip(redact(e.text), EPISODE_CHARS) })),
+  );
   const payload = {
-    episodes: input.episodes.map((e) => ({ id: e.id, text: clip(redact(e.text), EPISODE_CHARS) })),
+    who,
+    episodes: turns,
     knowledge: input.nearest.slice(0, NEAREST_KNOWLEDGE).map((k) => ({
       id: k.id,
       kind: k.kind,
       status: k.status,
+      ...(k.key ? { key: redact(k.key) } : {}),
       content: redact(k.content),
     })),
   };

@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { buildPrompt, clip, type BuiltPrompt, type PromptOptions } from './prompt.js';
-import { id, list, text } from './schema-parts.js';
+import { id, text } from './schema-parts.js';
 
 /** Input of the PII watch: texts that already went through the placeholder redactor. */
 export interface PiiWatchInput {
@@ -17,8 +17,8 @@ const ANSWER_TOKENS = 300;
 const PLACEHOLDER = /^[[<{]+[a-z]+[_-]?\d*[\]>}]+$/i;
 
 /** Response schema of the PII watch. */
-export const piiWatchResponseSchema = z.object({
-  names: list(z.object({ name: text(120), ids: z.array(id).min(1) })),
+export const piiWatchResponseSchema = z.strictObject({
+  names: z.array(z.object({ name: text(120), ids: z.array(id).min(1) })),
 });
 
 /** A parsed PII-watch answer. */

@@ -17,7 +17,7 @@ const ENTRY_CHARS = 240;
 const ANSWER_TOKENS = 400;
 
 /** Response schema of the self-image step. */
-export const selfImageResponseSchema = z.object({
+export const selfImageResponseSchema = z.strictObject({
   works_on: text(800),
   user_wants: text(800),
   stuck_on: text(800),

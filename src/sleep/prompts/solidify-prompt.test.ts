@@ -11,12 +11,12 @@ const chunks: SolidifyChunk[] = [
   {
     id: 'c1',
     turns: [
-      { id: '11', at: T0, text: '[USER] shall we ship on Friday?' },
-      { id: '12', at: T0 + 60_000, text: `[ASSISTANT] ${'long '.repeat(100)}` },
-      { id: '13', at: T0 + 120_000, text: '[USER] yes' },
+      { id: '11', at: T0, speaker: 'Mara', role: 'user', text: 'shall we ship on Friday?' },
+      { id: '12', at: T0 + 60_000, speaker: null, role: 'assistant', text: `${'long '.repeat(100)}` },
+      { id: '13', at: T0 + 120_000, speaker: 'Mara', role: 'user', text: 'yes' },
     ],
   },
-  { id: 'c2', turns: [{ id: '21', at: T0 + 3_600_000, text: '[USER] hi' }] },
+  { id: 'c2', turns: [{ id: '21', at: T0 + 86_400_000, speaker: 'Jon', role: 'user', text: 'hi' }] },
 ];
 
 const narrative = (chunk: string, gesture: string) => ({
@@ -29,20 +29,32 @@ const narrative = (chunk: string, gesture: string) => ({
 });
 
 describe('solidify prompt', () => {
-  it('sends the chunks as compact JSON with times and turns cut to 300 characters', () => {
+  it('sends the chunks as compact JSON: speakers once, one line per turn with its date and time, cut to 300 characters', () => {
     const p = buildSolidifyPrompt({ chunks, knownTags: ['release'] });
     expect(p.step).toBe('solidify');
     const content = p.messages[0]?.content ?? '';
     expect(content).not.toContain('\n  ');
     const payload = JSON.parse(content) as {
       tags: string[];
-      chunks: Array<{ chunk: string; from: string; turns: string[][] }>;
+      who: string[];
+      chunks: Array<{ chunk: string; turns: Array<[string, string, number, string]> }>;
     };
     expect(payload.tags).toEqual(['release']);
-    expect(payload.chunks[0]?.from).toBe('2026-09-12T14:30Z');
-    expect(payload.chunks[0]?.turns[0]).toEqual(['11', '14:30', '[USER] shall we ship on Friday?']);
-    expect(payload.chunks[0]?.turns[1]?.[2]).toHaveLength(300);
+    expect(payload.who).toEqual(['Mara (user)', 'assistant', 'Jon (user)']);
+    expect(payload.chunks[0]?.turns[0]).toEqual(['11', '2026-09-12 14:30', 0, 'shall we ship on Friday?']);
+    expect(payload.chunks[0]?.turns[1]?.slice(0, 3)).toEqual(['12', '14:31', 1]);
+    expect(payload.chunks[0]?.turns[1]?.[3]).toHaveLength(300);
+    // A new day shows its date again.
+    expect(payload.chunks[1]?.turns[0]).toEqual(['21', '2026-09-13 14:30', 2, 'hi']);
+    expect(content.match(/Mara/g)).toHaveLength(1);
     expect(p.maxTokens).toBe(700);
+  });
+
+  it('takes a missing narratives list or an unknown top-level key as a bad answer', () => {
+    expect(solidifyResponseSchema.safeParse({ wrong: true }).success).toBe(false);
+    expect(solidifyResponseSchema.safeParse({}).success).toBe(false);
+    expect(solidifyResponseSchema.safeParse({ narratives: [], extra: 1 }).success).toBe(false);
+    expect(solidifyResponseSchema.safeParse({ narratives: [] }).success).toBe(true);
   });
 
   it('uses the Chinese text on request', () => {

@@ -1,13 +1,13 @@
 /** L0 solidify: unindexed conversation chunks → 0-3 narratives each, linked back to their episodes (SEEDS §1.8). */
 
 import { z } from 'zod';
-import { buildPrompt, clip, isoMinute, type BuiltPrompt, type PromptOptions } from './prompt.js';
-import { id, list, score, text } from './schema-parts.js';
+import { buildPrompt, clip, compactTurns, type BuiltPrompt, type PacketTurn, type PromptOptions } from './prompt.js';
+import { id, score, text } from './schema-parts.js';
 
 /** One chunk of the Layer-0 scan (track B): consecutive turns with ≤ 10-minute gaps (SEEDS §1.7). */
 export interface SolidifyChunk {
   id: string;
-  turns: Array<{ id: string; at: number; text: string }>;
+  turns: PacketTurn[];
 }
 
 /** Input of the solidify step. */
@@ -25,9 +25,12 @@ const KNOWN_TAGS_SHOWN = 40;
 const TOKENS_PER_CHUNK = 350;
 const MAX_ANSWER_TOKENS = 3_000;
 
-/** Response schema: narratives naming the chunk they came from; source links are filled in by `acceptSolidified`. */
-export const solidifyResponseSchema = z.object({
-  narratives: list(
+/**
+ * Response schema: narratives naming the chunk they came from; source links are filled in by `acceptSolidified`.
+ * Strict: a missing `narratives` or an unknown top-level key is a bad answer (retried once, then skipped).
+ */
+export const solidifyResponseSchema = z.strictObject({
+  narratives: z.array(
     z.object({
       chunk: id,
       gesture: text(500),
@@ -48,14 +51,13 @@ export type SolidifyResponse = z.infer<typeof solidifyResponseSchema>;
 
 /** Builds the solidify prompt. */
 export function buildSolidifyPrompt(input: SolidifyInput, options: PromptOptions = {}): BuiltPrompt {
-  const payload = {
-    tags: (input.knownTags ?? []).slice(0, KNOWN_TAGS_SHOWN),
-    chunks: input.chunks.map((c) => ({
-      chunk: c.id,
-      from: c.turns[0] === undefined ? undefined : isoMinute(c.turns[0].at),
-      turns: c.turns.map((t) => [t.id, isoMinute(t.at).slice(11, 16), clip(t.text, TURN_CHARS)]),
-    })),
-  };
+  // Speakers once for the whole packet; each chunk opens with its date.
+  const who: string[] = [];
+  const chunks = input.chunks.map((c) => ({
+    chunk: c.id,
+    turns: compactTurns(c.turns.map((t) => ({ ...t, text: clip(t.text, TURN_CHARS) })), who).turns,
+  }));
+  const payload = { tags: (input.knownTags ?? []).slice(0, KNOWN_TAGS_SHOWN), who, chunks };
   const maxTokens = Math.min(MAX_ANSWER_TOKENS, TOKENS_PER_CHUNK * Math.max(1, input.chunks.length));
   return buildPrompt('solidify', payload, maxTokens, options);
 }

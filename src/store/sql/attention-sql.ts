@@ -1,8 +1,11 @@
 /** The attention log and per-cluster stats over portable SQL. */
-import type { Layer } from '../../core/types.js';
+import type { AttentionSource, Layer } from '../../core/types.js';
 import type { AttentionEntry, AttentionStore } from '../port.js';
 import type { SqlDriver } from '../sql-driver.js';
-import { num } from './sql-util.js';
+import { chunks, marks, num } from './sql-util.js';
+
+/** Sources of hits that reached the agent or its user (the night's own dream reads are not "seen"). */
+const SEEN_SOURCES: readonly AttentionSource[] = ['t0_inject', 't1_prefetch', 'search', 'recall'];
 
 /** Attention store written once for every engine. */
 export class AttentionSql implements AttentionStore {
@@ -42,6 +45,19 @@ export class AttentionSql implements AttentionStore {
       session: (r.session as string | null) ?? null,
       at: num(r.created_at),
     }));
+  }
+
+  async seenCounts(space: string, layer: Layer, ids: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (const part of chunks(ids)) {
+      const rows = await this.#db.all<{ item_id: unknown; n: unknown }>(
+        `SELECT item_id, COUNT(*) AS n FROM attention_log WHERE space = ? AND layer = ? AND item_id IN (${marks(part.length)})
+         AND source IN (${marks(SEEN_SOURCES.length)}) GROUP BY item_id`,
+        [space, layer, ...part, ...SEEN_SOURCES],
+      );
+      for (const r of rows) out.set(num(r.item_id), num(r.n));
+    }
+    return out;
   }
 
   async injectedInSession(space: string, session: string): Promise<Array<{ layer: Layer; itemId: number }>> {

@@ -111,6 +111,20 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
     await store.sleep.releaseLock('b', 'two');
   });
 
+  it('counts the wait of imported history from when the turn happened, not from its insertion', async () => {
+    await store.spaces.ensure('imp', T0);
+    const { ids } = await store.episodes.insertMany('imp', [
+      episode('a week-old imported turn', { occurredAt: T0 - 7 * DAY, createdAt: T0 }),
+      episode('a live turn', { occurredAt: T0, createdAt: T0 }),
+      episode('stamped in the future', { occurredAt: T0 + DAY, createdAt: T0 - 1000 }),
+    ]);
+    const [imported, live, future] = ids as [number, number, number];
+    expect(await store.sleep.pendingTimes('imp', 10)).toEqual([T0 - 7 * DAY, T0 - 1000, T0]);
+    // Thirty minutes before now: only what happened (or arrived) before then is eligible.
+    expect((await store.sleep.pendingEpisodes('imp', { createdBefore: T0 - 30 * 60_000, limit: 10 })).map((e) => e.id)).toEqual([imported]);
+    expect((await store.sleep.pendingEpisodes('imp', { createdBefore: T0, limit: 10 })).map((e) => e.id)).toEqual([imported, future, live]);
+  });
+
   it('lists pending episodes, marks them consolidated and archived, and finds retention candidates', async () => {
     const { ids } = await store.episodes.insertMany('a', [
       episode('old turn', { createdAt: T0 - 40 * DAY }),

@@ -32,6 +32,13 @@ function toRun(r: Record<string, unknown>): SleepRunRow {
   };
 }
 
+/**
+ * Since when an episode waits for the night: the turn's own time when it happened before it was stored (imported
+ * history: a week-old transcript waits since a week), else its insertion (a turn stamped in the future waits from
+ * when it arrived). Portable SQL (no LEAST/MIN over two columns).
+ */
+const WAITING_SINCE = 'CASE WHEN occurred_at < created_at THEN occurred_at ELSE created_at END';
+
 /** The lock row's name: JSON, so no space name can be crafted to collide with a job lease (job-sql uses `["job",…]`). */
 export function sleepLockName(space: string): string {
   return JSON.stringify(['sleep', space]);
@@ -180,19 +187,20 @@ export class SleepSql implements SleepStore {
 
   async pendingEpisodes(space: string, q: { createdBefore: number; limit: number }): Promise<Episode[]> {
     const rows = await this.#db.all(
-      `SELECT ${EPISODE_COLS} FROM episodes WHERE space = ? AND consolidated_at IS NULL AND archived_at IS NULL AND created_at <= ?
-       ORDER BY created_at, id LIMIT ?`,
+      `SELECT ${EPISODE_COLS} FROM episodes WHERE space = ? AND consolidated_at IS NULL AND archived_at IS NULL AND ${WAITING_SINCE} <= ?
+       ORDER BY ${WAITING_SINCE}, id LIMIT ?`,
       [space, q.createdBefore, q.limit],
     );
     return rows.map(toEpisode);
   }
 
   async pendingTimes(space: string, limit: number): Promise<number[]> {
-    const rows = await this.#db.all<{ created_at: unknown }>(
-      `SELECT created_at FROM episodes WHERE space = ? AND consolidated_at IS NULL AND archived_at IS NULL ORDER BY created_at, id LIMIT ?`,
+    const rows = await this.#db.all<{ since: unknown }>(
+      `SELECT ${WAITING_SINCE} AS since FROM episodes WHERE space = ? AND consolidated_at IS NULL AND archived_at IS NULL
+       ORDER BY ${WAITING_SINCE}, id LIMIT ?`,
       [space, limit],
     );
-    return rows.map((r) => num(r.created_at));
+    return rows.map((r) => num(r.since));
   }
 
   async markConsolidated(space: string, ids: readonly number[], at: number): Promise<number> {

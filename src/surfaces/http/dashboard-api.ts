@@ -4,7 +4,8 @@ import { browseKnowledge } from '../../app/browse-knowledge.js';
 import { readHeatmap, readSoftClusters } from '../../app/read-clusters.js';
 import { readTopicClusters } from '../../app/read-derived.js';
 import { readGraph } from '../../app/read-graph.js';
-import { reviewKnowledge } from '../../app/review-knowledge.js';
+import { review, reviewBody } from '../../app/review.js';
+import { parseInput } from '../../core/schemas.js';
 import { denyUnless, principalOf } from './auth.js';
 import { defined, numParam } from './query-params.js';
 import { jsonBody } from './rest-routes.js';
@@ -28,8 +29,9 @@ export function mountDashboardApi(app: Hono): void {
   app.post('/v1/knowledge/:id/review', async (c) => {
     const denied = denyUnless(c, 'write');
     if (denied) return denied;
-    const body = (await jsonBody(c)) as { decision?: unknown };
-    return c.json(await reviewKnowledge(principalOf(c).memory.ctx, { id: c.req.param('id'), decision: body?.decision }));
+    const { decision } = parseInput(reviewBody, await jsonBody(c));
+    // The one review path (app/review.ts), as the CLI and MCP take it.
+    return c.json(await review(principalOf(c).memory.ctx, { id: c.req.param('id'), verdict: decision }));
   });
 
   app.get('/v1/map', async (c) => {

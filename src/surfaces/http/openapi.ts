@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { browseKnowledgeInput } from '../../app/browse-knowledge.js';
 import { knowInput } from '../../app/know.js';
-import { reviewInput } from '../../app/review-knowledge.js';
+import { reviewBody } from '../../app/review.js';
 import { recallInput, recordInput, rememberInput, timelineInput } from '../../core/schemas.js';
 
 function schema(s: z.ZodType): Record<string, unknown> {
@@ -56,7 +56,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
       '/v1/export': { get: { summary: 'the space as JSON lines (streamed)', responses: { 200: ok('jsonl', 'application/x-ndjson'), ...errors(401, 429) } } },
       '/v1/spaces/{space}': { delete: { summary: "erase the token's own space (admin)", parameters: [{ name: 'space', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: ok('erased'), ...errors(401, 403, 429) } } },
       '/v1/knowledge': { get: { summary: 'browse knowledge by kind and status (dashboard)', parameters: queryParams(browseKnowledgeInput), responses: { 200: ok('items and counts'), ...errors(400, 401) } } },
-      '/v1/knowledge/{id}/review': { post: { summary: 'approve or reject a quarantined entry', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], requestBody: body(reviewInput.pick({ decision: true })), responses: { 200: ok('new status'), ...errors(400, 401, 403, 404, 409) } } },
+      '/v1/knowledge/{id}/review': { post: { summary: 'approve or reject a quarantined entry', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], requestBody: body(reviewBody), responses: { 200: ok('new status'), ...errors(400, 401, 403, 404, 409) } } },
       '/v1/map': { get: { summary: 'topic and soft clusters, attention heatmap', responses: { 200: ok('map') } } },
       '/v1/graph': { get: { summary: 'entity co-occurrence graph (top entities and their edges)', responses: { 200: ok('nodes and edges') } } },
       '/v1/journal/workspaces': { get: { summary: 'registered journal workspaces', responses: { 200: ok('workspaces') } } },

@@ -1,6 +1,8 @@
 /** The `sleep` toolset: the agent runs the night itself (sleep_status, sleep_next, sleep_submit; dream_* prompts). */
 import { z } from 'zod';
 import { agentSleep, type AgentNext, type AgentPacket } from '../../app/agent-sleep.js';
+import { reviewInput } from '../../app/review.js';
+import { TidepoolError } from '../../core/errors.js';
 import { describeNight, describeWake, sleepStatus } from '../../app/sleep.js';
 import { jsonObject } from '../../core/schemas.js';
 import { addTool, isoMinute, type Toolset } from './toolset.js';
@@ -81,11 +83,11 @@ const PROMPTS = [
 export const toolset: Toolset = {
   name: 'sleep',
   summary:
-    "sleep_status, sleep_next, sleep_submit: the agent itself does the night's thinking (no API key needed)",
+    "sleep_status, sleep_next, sleep_submit: the agent itself does the night's thinking (no API key needed); review: the user's verdict on quarantined knowledge",
   guide:
     'When asked to sleep (or by a dream_* prompt): call sleep_next, answer each packet as the model would with ' +
     'sleep_submit (JSON only), and repeat until the night is over; sleep_status says whether there is anything to consolidate.',
-  tools: ['sleep_status', 'sleep_next', 'sleep_submit'],
+  tools: ['sleep_status', 'sleep_next', 'sleep_submit', 'review'],
   register(server, { memory }) {
     addTool(server, {
       name: 'sleep_status',
@@ -161,7 +163,7 @@ export const toolset: Toolset = {
       title: 'Submit a sleep answer',
       description:
         'Answer a packet from sleep_next with JSON in the shape its instructions ask for. The reply is the next packet ' +
-        '(a rejected answer comes back once with the reason) or the end of the night with its briefing headline.',
+        '(an answer of the wrong shape is rejected with the reason and asked for once more, then its unit is skipped) or the end of the night with its briefing headline.',
       input: {
         packet_id: z.string().trim().min(1).max(100).describe('the packet_id sleep_next gave'),
         answer: z
@@ -181,10 +183,46 @@ export const toolset: Toolset = {
           };
         }
         const next = nextOutput(await hub.next((args.wait_seconds ?? DEFAULT_WAIT_S) * 1000));
+        if (r.kind === 'rejected') {
+          const what = r.retry
+            ? 'The night asks once more: answer the next packet in the requested shape.'
+            : 'That was the second bad answer: this unit is skipped, its episodes wait for the next night.';
+          return {
+            text: `Rejected ${args.packet_id}: ${r.reason}\n${what}\n\n${next.text}`,
+            data: { rejected: args.packet_id, reason: r.reason, retry: r.retry, next: next.data },
+          };
+        }
         return {
           text: `Accepted ${args.packet_id}.\n\n${next.text}`,
           data: { accepted: args.packet_id, next: next.data },
         };
+      },
+    });
+
+    addTool(server, {
+      name: 'review',
+      title: 'Review quarantined knowledge',
+      description:
+        'The "Needs review" list: knowledge the night held back because it contradicts reliable knowledge. Without an id it ' +
+        "lists them with what each clashes with. With an id and the user's verdict: approve makes the entry reliable and " +
+        'replaces the one it contradicted; reject forgets it. Decide only as the user tells you.',
+      input: {
+        id: reviewInput.shape.id.optional().describe('the entry to decide on, e.g. k12 (omit to list)'),
+        verdict: reviewInput.shape.verdict.optional().describe('approve or reject (with id)'),
+      },
+      hints: { readOnly: false, idempotent: false },
+      async run(args) {
+        if (args.id === undefined) {
+          if (args.verdict !== undefined)
+            throw new TidepoolError('invalid_input', 'id: name the entry to approve or reject (review without arguments lists them)', { field: 'id' });
+          const items = await memory.reviewList();
+          const lines = items.map((i) => `- ${i.id} "${i.content}": ${i.reason}${i.against ? ` (${i.against.id} "${i.against.content}")` : ''}`);
+          return { text: items.length === 0 ? 'Nothing needs review.' : lines.join('\n'), data: { items } };
+        }
+        if (args.verdict === undefined) throw new TidepoolError('invalid_input', 'verdict: approve or reject', { field: 'verdict' });
+        const r = await memory.review({ id: args.id, verdict: args.verdict });
+        const text = r.kind === 'rejected' ? `${r.id} rejected: forgotten.` : `${r.id} approved: now reliable${r.replaced ? `, replaces ${r.replaced}` : ''}.`;
+        return { text, data: { ...r } };
       },
     });
 
