@@ -1,6 +1,7 @@
 /** The deterministic lifecycle through real nights (model none, fake clock): every threshold at its boundary. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { know } from '../src/app/know.js';
+import { prefetch } from '../src/app/injection/prefetch.js';
 import { listReview, review } from '../src/app/review.js';
 import { sleep } from '../src/app/sleep.js';
 import { timeline } from '../src/app/timeline.js';
@@ -63,6 +64,21 @@ describe('when a space sleeps', () => {
   });
 });
 
+describe('when things happened', () => {
+  it('consolidates imported history at once: the wait counts from when each turn was said', async () => {
+    tm = await tempMemory();
+    const weekAgo = T0 - 7 * DAY;
+    await tm.memory.record(
+      { turns: [1, 2, 3].map((i) => ({ content: `an old imported turn ${i}`, session: 'old', at: weekAgo + i * MIN })) },
+      { durable: true, source: 'import', kind: 'import' },
+    );
+    // Stored a second ago, said a week ago: three turns that have waited more than 3 days.
+    const r = await nightAt(T0 + 1000, false);
+    expect(r).toMatchObject({ kind: 'slept', decision: { reason: 'oldest_waited', eligible: 3 } });
+    if (r.kind === 'slept') expect(r.log.episodes).toBe(3);
+  });
+});
+
 describe('knowledge lifecycle', () => {
   it('makes provisional knowledge reliable at 3 occurrences and 7 days, not a millisecond earlier', async () => {
     tm = await tempMemory();
@@ -97,6 +113,28 @@ describe('knowledge lifecycle', () => {
       'While you were away: 0 new, 0 reinforced, 1 forgotten from 0 episodes.',
     );
     expect(await know(tm.memory.ctx, { query: 'passing remark' })).toEqual([]);
+  });
+
+  it('counts use as being seen: a recalled, an injected, an approved entry and an open problem outlive the 21-day rule', async () => {
+    tm = await tempMemory();
+    await tm.memory.remember({ text: 'Never touched again', durable: false });
+    await tm.memory.remember({ text: 'The user prefers tabs over spaces', durable: false });
+    await tm.memory.remember({ text: 'Commit messages use the imperative mood', durable: false });
+    await tm.memory.remember({ text: 'Why does the nightly export stall?', kind: 'open_problem', durable: false });
+    await tm.memory.remember({ text: 'Staging moved to port 6543', durable: false });
+    await store().knowledge.update(space(), 5, { meta: { review: { verdict: 'approve', at: T0 } } }, undefined, T0);
+    tm.clock.set(T0 + 10 * DAY);
+    // A recall hit and a prefetch injection that reached the agent.
+    expect((await tm.memory.recall({ query: 'tabs over spaces', layers: ['knowledge'] })).map((h) => h.id)).toEqual(['k2']);
+    expect((await prefetch(tm.memory.ctx, { text: 'write the commit message in the imperative mood', session: 's1' })).hits.map((h) => h.id)).toContain('k3');
+    await slept(T0 + 40 * DAY);
+    expect((await store().knowledge.getMany(space(), [1, 2, 3, 4, 5])).map((k) => k.status)).toEqual([
+      'forgotten',
+      'provisional',
+      'provisional',
+      'provisional',
+      'provisional',
+    ]);
   });
 
   it('decays strength with a 30-day half-life at read time and each recall hit reinforces it', async () => {
@@ -155,15 +193,17 @@ describe('quarantine and review', () => {
       [`k${paris}`, 'k1'],
       [`k${ten}`, 'k2'],
     ]);
+    // A person's approval makes the entry reliable at once, whatever its occurrences (DESIGN §6).
     expect(await review(tm.memory.ctx, { id: `k${paris}`, verdict: 'approve' })).toEqual({
       kind: 'approved',
       id: `k${paris}`,
-      status: 'provisional',
+      status: 'reliable',
       replaced: 'k1',
     });
     expect(await store().knowledge.getLiveByKey(space(), 'office.city')).toMatchObject({
       id: paris,
-      status: 'provisional',
+      status: 'reliable',
+      meta: { review: { verdict: 'approve', at: T0 } },
     });
     expect(await store().knowledge.get(space(), 1)).toMatchObject({
       status: 'superseded',
@@ -178,6 +218,7 @@ describe('quarantine and review', () => {
     expect(await review(tm.memory.ctx, { id: `k${standup}`, verdict: 'reject' })).toEqual({
       kind: 'rejected',
       id: `k${standup}`,
+      status: 'forgotten',
     });
     expect((await store().knowledge.get(space(), standup))?.status).toBe('forgotten');
     expect((await store().knowledge.get(space(), ten))?.status).toBe('reliable');
@@ -192,7 +233,7 @@ describe('quarantine and review', () => {
 });
 
 describe('episode retention and the archive', () => {
-  it('archives consolidated episodes 14 days after consolidation and timeline reads them from the archive', async () => {
+  it('archives consolidated episodes 14 days after consolidation; timeline and recall still reach them', async () => {
     tm = await tempMemory();
     await tm.memory.record({
       turns: [1, 2, 3, 4, 5].map((i) => ({ content: `release note ${i}`, session: 's' })),
@@ -203,13 +244,28 @@ describe('episode retention and the archive', () => {
     r = await slept(T0 + 15 * DAY);
     expect(r.log.counts.archived).toBe(5);
     expect((await store().episodes.get(space(), 1))?.archivedAt).toBe(T0 + 15 * DAY);
-    expect((await timeline(tm.memory.ctx, {})).total).toBe(0);
+    // The archive is a colder tier, not a wall (DESIGN §6): every page of the timeline and every search reads it.
+    expect((await timeline(tm.memory.ctx, {})).total).toBe(5);
     const old = await timeline(tm.memory.ctx, { from: T0 - DAY, order: 'asc' });
     expect(old.items.map((e) => e.content)).toEqual([1, 2, 3, 4, 5].map((i) => `release note ${i}`));
     expect(old.items.every((e) => e.archivedAt !== null)).toBe(true);
-    expect((await tm.memory.recall({ query: 'release note' })).filter((h) => h.layer === 'episode')).toEqual(
-      [],
-    );
+    const hits = (await tm.memory.recall({ query: 'release note 3' })).filter((h) => h.layer === 'episode');
+    expect(hits[0]?.text).toBe('release note 3');
+    expect(hits).toHaveLength(5);
+    // Only a caller who asks for the live memory alone leaves the archive out.
+    expect(await tm.memory.recall({ query: 'release note', includeArchived: false })).toEqual([]);
+  });
+
+  it('ranks an archived turn a little below a live one that matches as well', async () => {
+    tm = await tempMemory();
+    await tm.memory.record({ turns: [{ content: 'the deploy key rotates monthly', session: 'a' }] });
+    await slept(T0 + DAY);
+    await slept(T0 + 15 * DAY);
+    tm.clock.set(T0 + 15 * DAY);
+    await tm.memory.record({ turns: [{ content: 'the deploy key rotates monthly now', session: 'b' }] });
+    const hits = await tm.memory.recall({ query: 'deploy key rotates', layers: ['episode'] });
+    expect(hits.map((h) => h.text)).toEqual(['the deploy key rotates monthly now', 'the deploy key rotates monthly']);
+    expect(hits[1]!.score).toBeLessThan(hits[0]!.score);
   });
 
   it('caps a timeline request reaching into the archive at 62 days, with an error that says how to split it', async () => {
@@ -243,8 +299,10 @@ describe('episode retention and the archive', () => {
       T0 + 30 * DAY,
       null,
     ]);
-    expect((await timeline(tm.memory.ctx, {})).items.map((e) => e.content)).toEqual([
-      'an imported conversation',
+    // It left the live memory for the archive: timeline still shows it, marked archived.
+    expect((await timeline(tm.memory.ctx, { order: 'asc' })).items.map((e) => [e.content, e.archivedAt])).toEqual([
+      ['a passing chat', T0 + 30 * DAY],
+      ['an imported conversation', null],
     ]);
   });
 });
