@@ -6,6 +6,7 @@ import { registerImportCommand } from '../../src/surfaces/cli/import-command.js'
 import { registerInjectCommands } from '../../src/surfaces/cli/inject-commands.js';
 import { registerJournalCommand } from '../../src/surfaces/cli/journal-command.js';
 import { CORE_REGISTRARS, runCli } from '../../src/surfaces/cli/run-cli.js';
+import { registerSleepCommands } from '../../src/surfaces/cli/sleep-commands.js';
 import { within } from './hostile.js';
 import type { CliRun } from './run-cli.js';
 
@@ -18,7 +19,7 @@ function sink(): NodeJS.WritableStream & { text(): string } {
 }
 
 /**
- * Runs `argv` with the core, import, journal and context commands; `cwd` is what the commands see as the current
+ * Runs `argv` with the core, import, journal, context and sleep commands; `cwd` is what the commands see as the current
  * directory (relative paths still resolve from `process.cwd()`, so callers chdir there too).
  */
 export async function runInProcess(argv: readonly string[], o: { db: string; cwd: string; stdin?: string; timeoutMs?: number }): Promise<CliRun> {
@@ -36,7 +37,7 @@ export async function runInProcess(argv: readonly string[], o: { db: string; cwd
   const saved = process.exitCode;
   process.exitCode = undefined;
   try {
-    const registrars = [...CORE_REGISTRARS, registerImportCommand, registerJournalCommand, registerInjectCommands];
+    const registrars = [...CORE_REGISTRARS, registerImportCommand, registerJournalCommand, registerInjectCommands, registerSleepCommands];
     const code = await within(o.timeoutMs ?? 30_000, `tidepool ${argv.join(' ').slice(0, 200)}`, runCli(argv, deps, registrars));
     await new Promise((r) => setImmediate(r));
     return { code, stdout: stdout.text(), stderr: stderr.text() };
