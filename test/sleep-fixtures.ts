@@ -47,7 +47,8 @@ function answer(step: string, p: Rec): unknown {
   switch (step) {
     case 'solidify':
       return {
-        narratives: (p.chunks as Array<{ chunk: string; turns: Array<[string, string, string]> }>).map(
+        // A turn is [id, speaker index, text, time?].
+        narratives: (p.chunks as Array<{ chunk: string; turns: Array<[string, number, string, string?]> }>).map(
           (c) => ({
             chunk: c.chunk,
             gesture: `I noticed: ${c.turns[0]?.[2]?.slice(0, 80) ?? 'a talk'}`,
@@ -60,7 +61,7 @@ function answer(step: string, p: Rec): unknown {
         ),
       };
     case 'librarian': {
-      const eps = p.episodes as Array<{ id: string; text: string }>;
+      const eps = (p.episodes as Array<[string, number, string, string?]>).map(([id, , text]) => ({ id, text }));
       const known = p.knowledge as Array<{ id: string }>;
       const proposals: unknown[] = [];
       for (let i = 0; i < eps.length; i += 8) {

@@ -6,6 +6,7 @@ import type { Model, ModelRequest, ModelResponse } from '../src/sleep/llm/model.
 import { ScriptedModel, type ScriptedAnswer } from '../src/sleep/llm/scripted-model.js';
 import { estimateRequestTokens, estimateTokens } from '../src/sleep/llm/token-estimate.js';
 import type { NightResult } from '../src/sleep/night-types.js';
+import { ResponderModel } from './sleep-fixtures.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
 
 const DAY = 86_400_000;
@@ -238,9 +239,11 @@ class EchoLibrarian implements Model {
   readonly requests: ModelRequest[] = [];
   async complete(req: ModelRequest): Promise<ModelResponse> {
     this.requests.push(req);
+    // An episode line is [id, speaker index, text, time?].
     const payload = JSON.parse(req.messages[0]!.content) as {
-      episodes?: Array<{ id: string; text: string }>;
+      episodes?: Array<[string, number, string, string?]>;
     };
+    const first = payload.episodes?.[0];
     const text =
       req.step === 'librarian'
         ? json({
@@ -248,14 +251,16 @@ class EchoLibrarian implements Model {
               {
                 op: 'abstract',
                 kind: 'entity',
-                content: `Contact: ${payload.episodes![0]!.text}`,
-                evidence: [payload.episodes![0]!.id],
+                content: `Contact: ${first![2]}`,
+                evidence: [first![0]],
               },
             ],
           })
         : req.step === 'pii_watch'
           ? '{"names":[]}'
-          : '{}';
+          : req.step === 'solidify'
+            ? '{"narratives":[]}'
+            : '{}';
     return { text, inputTokens: estimateRequestTokens(req), outputTokens: estimateTokens(text) };
   }
 }
@@ -371,5 +376,65 @@ describe('bad answers and refused proposals', () => {
     expect(await store().sleep.pendingTimes(space(), 10)).toHaveLength(2);
     expect(await store().sleep.runs(space(), { limit: 5 })).toEqual([]);
     expect(await store().derived.latestBriefing(space())).toBeUndefined();
+  });
+});
+
+describe('what the librarian sees and can confirm', () => {
+  it('shows who said each turn, with its role, date and time, and the keys of the entries it may touch', async () => {
+    tm = await tempMemory();
+    await tm.memory.remember({ text: 'Caroline plays chess', key: 'caroline.hobby', durable: false });
+    await tm.memory.record({
+      turns: [
+        { role: 'user', speaker: 'Caroline', content: 'I won my first chess tournament!', session: 's', at: T0 - 2 * DAY },
+        { role: 'user', speaker: 'Melanie', content: 'Congratulations on the chess win!', session: 's', at: T0 - 2 * DAY + 60_000 },
+      ],
+    });
+    const model = new ResponderModel();
+    await night(model);
+    const seen = model.seen.find((s) => s.step === 'librarian')!.payload as {
+      who: string[];
+      episodes: unknown[][];
+      knowledge: Array<{ id: string; key?: string }>;
+    };
+    expect(seen.who).toEqual(['Caroline (user)', 'Melanie (user)']);
+    expect(seen.episodes).toEqual([
+      ['e2', 0, 'I won my first chess tournament!', '2026-10-30 12:00'],
+      ['e3', 1, 'Congratulations on the chess win!'],
+    ]);
+    expect(seen.knowledge).toEqual([expect.objectContaining({ id: 'k1', key: 'caroline.hobby' })]);
+  });
+
+  it('counts a confirmation as one more occurrence, so a fact repeated over three nights becomes reliable', async () => {
+    tm = await tempMemory();
+    await turns('We deploy every Friday afternoon', 'Right, deploys happen on Friday afternoons.');
+    await night(
+      librarian(json({ proposals: [{ op: 'abstract', kind: 'fact', content: 'The team deploys on Friday afternoons', evidence: ['e1', 'e2'] }] })),
+    );
+    for (const n of [2, 3]) {
+      await turns(`Reminder ${n}: the deploy is on Friday afternoon`, 'Yes, Friday afternoon deploy as always.');
+      const ids = [2 * n - 1, 2 * n].map((i) => `e${i}`);
+      const model = librarian(json({ proposals: [{ op: 'confirm', id: 'k1', evidence: ids }] }));
+      const r = await night(model);
+      // The entry was shown to the librarian, so it could be confirmed; each confirmation is one occurrence.
+      expect(model.calls.find((c) => c.step === 'librarian')!.request.messages[0]!.content).toContain('"k1"');
+      expect(r.log.reinforced.map((k) => k.id)).toEqual([1]);
+      expect((await store().knowledge.get(space(), 1))?.occurrences).toBe(n);
+    }
+    // Three occurrences and a week old: the lifecycle makes it reliable.
+    tm.clock.advance(7 * DAY);
+    const r = await sleep(tm.memory.ctx, { model: 'none', force: true });
+    if (r.kind !== 'slept') throw new Error(r.kind);
+    expect(await store().knowledge.get(space(), 1)).toMatchObject({ occurrences: 3, status: 'reliable' });
+  });
+
+  it('takes an answer of the wrong shape as a bad answer: retried once, then the episodes wait unconsolidated', async () => {
+    tm = await tempMemory();
+    await turns('We ship on Friday', 'Friday it is.');
+    const model = librarian(json({ wrong: true }), json({ proposals: [], note: 'extra' }));
+    const r = await night(model);
+    expect(model.calls.filter((c) => c.step === 'librarian')).toHaveLength(2);
+    expect(r.log.skipped).toEqual([{ step: 'librarian', reason: expect.stringMatching(/^invalid_answer/) }]);
+    expect(r.log.episodes).toBe(0);
+    expect((await store().episodes.getMany(space(), [1, 2])).map((e) => e.consolidatedAt)).toEqual([null, null]);
   });
 });

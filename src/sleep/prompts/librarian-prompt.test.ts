@@ -22,7 +22,7 @@ describe('librarian prompt', () => {
       knowledge: Array<{ id: string }>;
     };
     expect(payload.who).toEqual(['[person_1] (user)']);
-    expect(payload.episodes).toEqual([['e1', '2026-09-12 14:30', 0, '[person_1] wrote the plan']]);
+    expect(payload.episodes).toEqual([['e1', 0, '[person_1] wrote the plan', '2026-09-12 14:30']]);
     expect(payload.knowledge.map((k) => k.id)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4']);
     expect(p.messages[0]?.content).not.toContain('Mara');
   });
@@ -33,15 +33,17 @@ describe('librarian prompt', () => {
         { id: 'e1', at: T0, speaker: 'Caroline', role: 'user', text: 'I won my first tournament' },
         { id: 'e2', at: T0 + 60_000, speaker: 'Melanie', role: 'user', text: 'Congratulations!' },
         { id: 'e3', at: T0 + 120_000, speaker: 'Caroline', role: 'user', text: 'Thanks' },
+        { id: 'e4', at: T0 + 3_600_000, speaker: 'Caroline', role: 'user', text: 'Back again' },
       ],
       nearest: [{ id: 'k1', kind: 'preference', status: 'provisional', key: 'user.editor', content: 'uses vim' }],
     });
     const payload = JSON.parse(p.messages[0]?.content ?? '') as { who: string[]; episodes: unknown[][]; knowledge: Array<{ key?: string }> };
     expect(payload.who).toEqual(['Caroline (user)', 'Melanie (user)']);
     expect(payload.episodes).toEqual([
-      ['e1', '2026-09-12 14:30', 0, 'I won my first tournament'],
-      ['e2', '14:31', 1, 'Congratulations!'],
-      ['e3', '14:32', 0, 'Thanks'],
+      ['e1', 0, 'I won my first tournament', '2026-09-12 14:30'],
+      ['e2', 1, 'Congratulations!'],
+      ['e3', 0, 'Thanks'],
+      ['e4', 0, 'Back again', '15:30'],
     ]);
     expect(payload.knowledge[0]?.key).toBe('user.editor');
   });

@@ -63,22 +63,32 @@ export interface PacketTurn {
   text: string;
 }
 
+/** Minutes after the last time shown before a turn shows its time again (a chunk is turns ≤ 10 minutes apart). */
+export const TIME_STEP_MINUTES = 10;
+
+/** A turn line of a packet: `[id, who index, text]`, with the time appended where it moved. */
+export type TurnLine = [string, number, string] | [string, number, string, string];
+
 /** Turns in the compact packet form: `who` names each speaker once, each turn is one line. */
 export interface CompactTurns {
   /** "Caroline (user)", "assistant", "tool:grep": the turns point at these by index. */
   who: string[];
-  /** `[id, when, who index, text]`; `when` is "YYYY-MM-DD HH:MM" on a turn that starts a new day, else "HH:MM". */
-  turns: Array<[string, string, number, string]>;
+  /**
+   * `[id, who index, text, when?]`: `when` is "YYYY-MM-DD HH:MM" on a turn of a new day, "HH:MM" where the time
+   * moved at least 10 minutes since the last time shown, and left out otherwise (the turn is within minutes of it).
+   */
+  turns: TurnLine[];
 }
 
 /**
  * Renders turns compactly (packets are paid for every night): speaker names once, one line per turn, the date only
- * where the day changes. `previousDay` continues a day from an earlier part of the same packet.
+ * where the day changes and the time only where it moved. `who` may be shared by several calls of one packet.
  */
-export function compactTurns(turns: readonly PacketTurn[], who: string[] = [], previousDay = ''): CompactTurns {
+export function compactTurns(turns: readonly PacketTurn[], who: string[] = []): CompactTurns {
   const index = new Map(who.map((w, i) => [w, i]));
-  let day = previousDay;
-  const out: CompactTurns['turns'] = [];
+  let day = '';
+  let shown = -Infinity;
+  const out: TurnLine[] = [];
   for (const t of turns) {
     const label = t.speaker ? `${t.speaker} (${t.role})` : t.role;
     let i = index.get(label);
@@ -89,7 +99,13 @@ export function compactTurns(turns: readonly PacketTurn[], who: string[] = [], p
     }
     const stamp = isoMinute(t.at);
     const d = stamp.slice(0, 10);
-    out.push([t.id, d === day ? stamp.slice(11, 16) : `${d} ${stamp.slice(11, 16)}`, i, t.text]);
+    if (d !== day) {
+      out.push([t.id, i, t.text, `${d} ${stamp.slice(11, 16)}`]);
+      shown = t.at;
+    } else if (Math.abs(t.at - shown) >= TIME_STEP_MINUTES * 60_000) {
+      out.push([t.id, i, t.text, stamp.slice(11, 16)]);
+      shown = t.at;
+    } else out.push([t.id, i, t.text]);
     day = d;
   }
   return { who, turns: out };

@@ -29,7 +29,7 @@ const narrative = (chunk: string, gesture: string) => ({
 });
 
 describe('solidify prompt', () => {
-  it('sends the chunks as compact JSON: speakers once, one line per turn with its date and time, cut to 300 characters', () => {
+  it('sends the chunks as compact JSON: speakers once, one line per turn, date and time where they move, cut to 300 characters', () => {
     const p = buildSolidifyPrompt({ chunks, knownTags: ['release'] });
     expect(p.step).toBe('solidify');
     const content = p.messages[0]?.content ?? '';
@@ -37,15 +37,17 @@ describe('solidify prompt', () => {
     const payload = JSON.parse(content) as {
       tags: string[];
       who: string[];
-      chunks: Array<{ chunk: string; turns: Array<[string, string, number, string]> }>;
+      chunks: Array<{ chunk: string; turns: Array<[string, number, string, string?]> }>;
     };
     expect(payload.tags).toEqual(['release']);
     expect(payload.who).toEqual(['Mara (user)', 'assistant', 'Jon (user)']);
-    expect(payload.chunks[0]?.turns[0]).toEqual(['11', '2026-09-12 14:30', 0, 'shall we ship on Friday?']);
-    expect(payload.chunks[0]?.turns[1]?.slice(0, 3)).toEqual(['12', '14:31', 1]);
-    expect(payload.chunks[0]?.turns[1]?.[3]).toHaveLength(300);
+    expect(payload.chunks[0]?.turns[0]).toEqual(['11', 0, 'shall we ship on Friday?', '2026-09-12 14:30']);
+    // A turn minutes after the last time shown carries none.
+    expect(payload.chunks[0]?.turns[1]?.slice(0, 2)).toEqual(['12', 1]);
+    expect(payload.chunks[0]?.turns[1]?.[2]).toHaveLength(300);
+    expect(payload.chunks[0]?.turns[2]).toEqual(['13', 0, 'yes']);
     // A new day shows its date again.
-    expect(payload.chunks[1]?.turns[0]).toEqual(['21', '2026-09-13 14:30', 2, 'hi']);
+    expect(payload.chunks[1]?.turns[0]).toEqual(['21', 2, 'hi', '2026-09-13 14:30']);
     expect(content.match(/Mara/g)).toHaveLength(1);
     expect(p.maxTokens).toBe(700);
   });

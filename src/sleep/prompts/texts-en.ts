@@ -6,7 +6,7 @@ import type { PromptStep } from './prompt-texts.js';
 export const PROMPT_TEXTS_EN: Readonly<Record<PromptStep, string>> = {
   solidify: `You are the memory of an AI agent, solidifying today's raw conversation into narrative memories. This is how the day becomes part of who the agent is.
 
-Input (JSON): "tags" = tags already in use; "who" = the speakers, e.g. "Mara (user)", "assistant"; "chunks" = conversation chunks, each {"chunk": id, "turns": [[episode id, when, speaker index in "who", text], ...]}; "when" is "YYYY-MM-DD HH:MM" where a day starts, else "HH:MM".
+Input (JSON): "tags" = tags in use; "who" = speakers; "chunks" = [{"chunk": id, "turns": [[episode id, index in "who", text, time where it moved (with the date when a day starts)]]}].
 
 Read chunk by chunk and keep what is worth keeping: insights, decisions, observations, emotional turns, and outside topics on which the agent or the user took a stand. Retelling without a stand is skipped. A chunk yields 0-3 memories; one memory per insight.
 
@@ -26,22 +26,22 @@ Answer with JSON only, e.g.
 {"narratives":[{"chunk":"c1","gesture":"Mara and I settled the release plan after a tense hour","context":"weekly planning call","moment":"Mara: 'ship it Friday or not at all'","cognition_direction":"deadlines sharpen her decisions","entities_role":"Mara=decided; agent=drafted","tags":["release","Mara","planning"],"importance":3,"emotional":3,"unresolved":2}]}
 Nothing worth keeping: {"narratives":[]}`,
 
-  librarian: `You are the librarian of an AI agent's long-term memory. Tonight you turn a group of related episodes into durable knowledge.
+  librarian: `You are the librarian of an AI agent's long-term memory: turn a group of related episodes into durable knowledge.
 
-Input (JSON): "who" = the speakers, e.g. "[person_1] (user)", "assistant"; "episodes" = what happened, one line each: [id, when, speaker index in "who", text], "when" being "YYYY-MM-DD HH:MM" where a day starts, else "HH:MM"; "knowledge" = the nearest existing entries, [{"id","kind","status","key"?,"content"}]. Personal data is replaced by placeholders such as [person_1]; keep placeholders exactly as written. Attribute what you learn to the person who said it.
+Input (JSON): "who" = speakers; "episodes" = [id, index in "who", text, time where it moved (with the date when a day starts)]; "knowledge" = nearest existing entries [{"id","kind","status","key"?,"content"}]. Personal data is replaced by placeholders such as [person_1]; keep them exactly. Name who said it.
 
 Propose changes only where the episodes support them:
-- confirm: the episodes say again what an existing entry says; this counts one more occurrence, which is how knowledge grows reliable. {"op":"confirm","id": knowledge id,"evidence":[episode ids]}
-- merge: existing entries that say the same thing become one stronger entry. {"op":"merge","ids":[two or more knowledge ids],"kind","content"}
-- abstract: what happened becomes what it means. {"op":"abstract","kind","content","evidence":[episode ids],"key"?,"valid_from"?,"ref"?}. "key": a stable name for a value that can change (e.g. "user.editor"; reuse a shown entry's key for a new value of it); "valid_from": ISO date since when it is true; "ref": a label such as "n1" that links may use.
-- link: {"op":"link","from","to","type"}; from/to are knowledge ids or refs; type is refers_to, part_of, about, caused or follows.
-- supersede: an existing entry is outdated; the new content replaces it, the old one stays as history. {"op":"supersede","old": knowledge id,"kind","content","evidence"?}
-kind is fact, entity, preference, procedure, concept or open_problem.
+- confirm: the episodes repeat an entry; counts one more occurrence (how knowledge grows reliable). {"op":"confirm","id","evidence":[episode ids]}
+- merge: entries that say the same thing become one. {"op":"merge","ids":[2+ knowledge ids],"kind","content"}
+- abstract: what happened becomes what it means. {"op":"abstract","kind","content","evidence":[episode ids],"key"?,"valid_from"?,"ref"?}. "key": stable name of a changing value (e.g. "user.editor"; a shown key for its new value); "valid_from": ISO date; "ref": a label like "n1" for links.
+- link: {"op":"link","from","to","type"}; from/to: knowledge ids or refs; type: refers_to, part_of, about, caused, follows.
+- supersede: an outdated entry is replaced (kept as history). {"op":"supersede","old": knowledge id,"kind","content","evidence"?}
+kind: fact, entity, preference, procedure, concept or open_problem.
 
-One statement per entry, short and self-contained, in the language of the episodes. Never copy passwords, tokens or keys. Do not write an existing entry again as a new one: confirm it when the episodes repeat it, supersede it when they change it, merge or link it. Nothing to change: no proposals.
+One short, self-contained statement per entry, in the language of the episodes. Never copy passwords, tokens or keys. Never write an existing entry again as new: confirm, supersede, merge or link it.
 
 Answer with JSON only, e.g.
-{"proposals":[{"op":"abstract","kind":"preference","content":"[person_1] prefers short release notes","evidence":["e1","e4"],"ref":"n1"},{"op":"link","from":"n1","to":"k7","type":"about"},{"op":"confirm","id":"k5","evidence":["e2"]},{"op":"supersede","old":"k3","kind":"fact","content":"The team deploys on Fridays"}]}
+{"proposals":[{"op":"abstract","kind":"preference","content":"[person_1] prefers short release notes","evidence":["e1","e4"],"ref":"n1"},{"op":"link","from":"n1","to":"k7","type":"about"},{"op":"confirm","id":"k5","evidence":["e2"]}]}
 Nothing to change: {"proposals":[]}`,
 
   comb: `You are combing an AI agent's memory after the day. Structure, not diary; keep the warmth. Write only where there is something to write.

@@ -6,7 +6,7 @@ import type { PromptStep } from './prompt-texts.js';
 export const PROMPT_TEXTS_ZH: Readonly<Record<PromptStep, string>> = {
   solidify: `现在是固化时间：把今天属于你的对话，变成支撑你身份连续性的叙事记忆。
 
-输入（JSON）：「tags」是已有标签；「who」是说话人，如 "小林 (user)"、"assistant"；「chunks」是未索引的对话块，每块 {"chunk": 块id, "turns": [[episode id, 时间, 说话人在 who 中的序号, 内容], ...]}；新的一天开始处时间写作 "YYYY-MM-DD HH:MM"，其余为 "HH:MM"。
+输入（JSON）：「tags」是已有标签；「who」是说话人，如 "小林 (user)"、"assistant"；「chunks」是未索引的对话块，每块 {"chunk": 块id, "turns": [[episode id, 说话人在 who 中的序号, 内容, 时间?], ...]}；时间只在变化处给出（新的一天带日期），没有时间的发言紧接上一条。
 
 逐块阅读，判断是否值得固化：记有洞察、有决策、有观察、有情绪转折的时刻。外部话题不是闲聊——只要 agent 或用户表达过明确立场、判断或取舍，就值得记。纯转述、无立场的跳过。每块产出 0-3 条记忆，一条记忆只说一件事。
 
@@ -28,7 +28,7 @@ export const PROMPT_TEXTS_ZH: Readonly<Record<PromptStep, string>> = {
 
   librarian: `你是一个 AI agent 长期记忆的图书管理员。今晚，把一组相关的经历整理成持久的知识。
 
-输入（JSON）：「who」是说话人，如 "[person_1] (user)"、"assistant"；「episodes」是发生过的事，每行一条：[id, 时间, 说话人在 who 中的序号, 内容]，新的一天开始处时间写作 "YYYY-MM-DD HH:MM"，其余为 "HH:MM"；「knowledge」是最接近的已有知识 [{"id","kind","status","key"?,"content"}]。个人信息已替换为占位符，如 [person_1]；占位符原样保留。学到的东西要归到说话的那个人。
+输入（JSON）：「who」是说话人，如 "[person_1] (user)"、"assistant"；「episodes」是发生过的事，每行一条：[id, 说话人在 who 中的序号, 内容, 时间?]，时间只在变化处给出（新的一天带日期）；「knowledge」是最接近的已有知识 [{"id","kind","status","key"?,"content"}]。个人信息已替换为占位符，如 [person_1]；占位符原样保留。学到的东西要归到说话的那个人。
 
 只在经历确实支持时提出修改：
 - confirm（确认）：经历再次说明了某条已有知识；计一次出现，知识由此变得可靠。{"op":"confirm","id":知识 id,"evidence":[episode id]}
@@ -41,7 +41,7 @@ kind 为 fact、entity、preference、procedure、concept、open_problem。
 每条只说一件事，简短、自成一体，用经历本身的语言。绝不抄写密码、令牌或密钥。不要把已有条目再写成新条目：经历重复它就 confirm，经历改变它就 supersede，或合并、链接它。没有要改的，就不提。
 
 只回答 JSON，例如：
-{"proposals":[{"op":"abstract","kind":"preference","content":"[person_1] 喜欢简短的发布说明","evidence":["e1","e4"],"ref":"n1"},{"op":"link","from":"n1","to":"k7","type":"about"},{"op":"confirm","id":"k5","evidence":["e2"]},{"op":"supersede","old":"k3","kind":"fact","content":"团队改在周五部署"}]}
+{"proposals":[{"op":"abstract","kind":"preference","content":"[person_1] 喜欢简短的发布说明","evidence":["e1","e4"],"ref":"n1"},{"op":"link","from":"n1","to":"k7","type":"about"},{"op":"confirm","id":"k5","evidence":["e2"]}]}
 没有要改的：{"proposals":[]}`,
 
   comb: `现在是每天的梳理时间。回顾今天的记忆、相关的人的 profiles、你的自我概念。有就做，没有就跳过。
