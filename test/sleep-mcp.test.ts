@@ -90,6 +90,9 @@ describe('the agent-driven night', () => {
       answer: 'I would rather not',
       wait_seconds: 10,
     });
+    // sleep_submit tells the truth: the answer was rejected, with the reason, not "Accepted".
+    expect(reply.content[0]?.text).toMatch(/^Rejected packet-1: .+\nThe night asks once more/);
+    expect(reply.structuredContent).toMatchObject({ rejected: 'packet-1', retry: true, reason: expect.any(String) });
     packet = reply.structuredContent!.next as Record<string, unknown>;
     expect(packet).toMatchObject({ packet_id: 'packet-2', step: 'solidify' });
     expect(JSON.stringify(packet.messages)).toContain('Your answer was rejected');
@@ -118,6 +121,30 @@ describe('the agent-driven night', () => {
       undefined,
       expect.stringMatching(/^Packet packet-1 is not waiting/),
     ]);
+  });
+
+  it('rejects a wrong-shaped answer twice with the reason; the unit is skipped and its episodes wait for the next night', async () => {
+    tm = await tempMemory();
+    await tm.memory.record({ turns: [{ content: 'just one thing' }] });
+    tm.clock.set(T0 + DAY);
+    const client = await connect();
+    const first = await call(client, 'sleep_next', { force: true, wait_seconds: 5 });
+    expect(first.structuredContent).toMatchObject({ packet_id: 'packet-1', step: 'librarian' });
+    let reply = await call(client, 'sleep_submit', { packet_id: 'packet-1', answer: { wrong: true }, wait_seconds: 10 });
+    expect(reply.content[0]?.text).toMatch(/^Rejected packet-1: /);
+    expect(reply.structuredContent).toMatchObject({ retry: true, next: { packet_id: 'packet-2', step: 'librarian' } });
+    reply = await call(client, 'sleep_submit', { packet_id: 'packet-2', answer: '{"proposals":[],"extra":1}', wait_seconds: 10 });
+    expect(reply.content[0]?.text).toMatch(/^Rejected packet-2: .+\nThat was the second bad answer: this unit is skipped/s);
+    expect(reply.structuredContent).toMatchObject({ rejected: 'packet-2', retry: false });
+    // Answer whatever else the night asks, then check the episode still waits.
+    const agent = new ResponderModel();
+    let packet = reply.structuredContent!.next as Record<string, unknown>;
+    while (typeof packet.packet_id === 'string') {
+      const r = await call(client, 'sleep_submit', { packet_id: packet.packet_id, answer: await think(agent, packet), wait_seconds: 10 });
+      packet = r.structuredContent!.next as Record<string, unknown>;
+    }
+    await agentSleep(tm.memory.ctx).settled();
+    expect((await tm.memory.ctx.store.episodes.get(tm.memory.space, 1))?.consolidatedAt).toBeNull();
   });
 
   it('does not start a night with nothing to consolidate unless forced', async () => {
