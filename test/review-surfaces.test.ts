@@ -59,7 +59,7 @@ const SURFACES: Record<string, Surface> = {
     expect(r.code, r.stderr).toBe(0);
   },
   mcp: async (m, id, verdict) => {
-    http ??= await startHttpServer(m.memory, { host: '127.0.0.1', port: 0, toolsets: ['core', 'sleep'] });
+    http ??= await startHttpServer(m.memory, { host: '127.0.0.1', port: 0, toolsets: 'core,sleep' });
     const client = new Client({ name: 'review-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`)));
     try {

@@ -134,12 +134,12 @@ describe('tidepool review', () => {
     ]);
     expect((await tp('review', 'k2')).code).toBe(2);
     const ok = await tp('review', 'k2', '--approve');
-    expect([ok.code, ok.stdout.trim()]).toEqual([0, 'k2 approved: now provisional, replaces k1']);
+    expect([ok.code, ok.stdout.trim()]).toEqual([0, 'k2 approved: now reliable, replaces k1']);
     expect((await tp('review')).stdout.trim()).toBe('nothing needs review');
     const again = await tp('review', 'k2', '--reject');
     expect([again.code, again.stderr]).toEqual([
       5,
-      expect.stringContaining('k2 is provisional, not waiting for review'),
+      expect.stringContaining('k2 is reliable, not waiting for review'),
     ]);
   });
 });

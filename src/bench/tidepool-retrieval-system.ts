@@ -28,16 +28,18 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
   #dia = new Map<string, string>();
 
   readonly #config: ConfigInput | undefined;
-  readonly #archived: boolean;
+  readonly #archived: number;
 
   /**
    * `config` overrides Tidepool's configuration (e.g. `{ recall: { neighbourTurns: 3 } }`) for tuning runs;
-   * `archived` moves every episode to the archive after loading (as the nightly lifecycle would 14 days after
-   * consolidation), to measure the archive as a searchable tier (mode `…-archived`).
+   * `archived` moves episodes to the archive after loading (as the nightly lifecycle would 14 days after
+   * consolidation), to measure the archive as a searchable tier: `true` every episode (mode `…-archived`), a
+   * number the oldest share of them (mode `…-archived-0.5`).
    */
-  constructor(opts: { embedder?: BenchEmbedder; config?: ConfigInput; archived?: boolean } = {}) {
-    this.#archived = opts.archived === true;
-    this.mode = `${opts.embedder ? 'hybrid' : 'lexical'}${this.#archived ? '-archived' : ''}`;
+  constructor(opts: { embedder?: BenchEmbedder; config?: ConfigInput; archived?: boolean | number } = {}) {
+    this.#archived = opts.archived === true ? 1 : typeof opts.archived === 'number' ? opts.archived : 0;
+    const tier = this.#archived === 0 ? '' : this.#archived === 1 ? '-archived' : `-archived-${this.#archived}`;
+    this.mode = `${opts.embedder ? 'hybrid' : 'lexical'}${tier}`;
     this.#config = opts.config;
     this.#embedder = opts.embedder ? benchEmbedderAsEmbedder(opts.embedder) : undefined;
   }
@@ -64,9 +66,11 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
     );
     const r = await this.#memory.record({ turns }, { source: 'import', durable: true, kind: 'import' });
     this.#dia = new Map(r.ids.map((id, i) => [id, turns[i]!.ref.split(':').slice(2).join(':')]));
-    if (this.#archived) {
+    if (this.#archived > 0) {
+      // Turns are recorded in time order, so the first ids are the oldest.
       const ctx = this.#memory.ctx;
-      await ctx.store.sleep.markArchived(ctx.space, r.ids.map((id) => parseId(id).id), end);
+      const old = r.ids.slice(0, Math.round(r.ids.length * this.#archived)).map((id) => parseId(id).id);
+      await ctx.store.sleep.markArchived(ctx.space, old, end);
     }
   }
 
