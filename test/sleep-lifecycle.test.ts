@@ -256,8 +256,8 @@ describe('episode retention and the archive', () => {
     expect(await tm.memory.recall({ query: 'release note', includeArchived: false })).toEqual([]);
   });
 
-  it('ranks an archived turn a little below a live one that matches as well', async () => {
-    tm = await tempMemory();
+  it('ranks an archived turn below a live one that matches as well when recall.archivedWeight asks for it', async () => {
+    tm = await tempMemory({ config: { recall: { archivedWeight: 0.5 } } });
     await tm.memory.record({ turns: [{ content: 'the deploy key rotates monthly', session: 'a' }] });
     await slept(T0 + DAY);
     await slept(T0 + 15 * DAY);
