@@ -12,6 +12,8 @@ export interface MockNightUsage {
   output: number;
   /** Prompt tokens served from a cache; the mock has none and reports 0, as a provider without caching would. */
   cached: number;
+  /** Requests answered with HTTP 4xx (a malformed body or a system prompt of no known step). */
+  rejected: number;
 }
 
 /** A running mock: its base URL (for `sleep.openaiBaseUrl`) and the tokens counted so far. */
@@ -140,9 +142,10 @@ function stepOf(system: string): PromptStep | undefined {
  * An unknown prompt or a malformed body gets HTTP 400, so a changed prompt fails loudly instead of being guessed.
  */
 export async function startMockNightServer(): Promise<MockNightServer> {
-  const total: MockNightUsage = { requests: 0, input: 0, output: 0, cached: 0 };
+  const total: MockNightUsage = { requests: 0, input: 0, output: 0, cached: 0, rejected: 0 };
   const answer = (req: IncomingMessage, res: ServerResponse, raw: string): void => {
     const send = (status: number, body: unknown): void => {
+      if (status >= 400) total.rejected += 1;
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };

@@ -343,6 +343,8 @@ export async function runLifetimeBench(options: LifetimeBenchOptions): Promise<{
       }
     } finally {
       info.cachedTokens[mode] = server?.usage().cached ?? 0;
+      const rejected = server?.usage().rejected ?? 0;
+      if (rejected > 0) stats.failures.push(`the mock model rejected ${rejected} request(s): a prompt it does not know`);
       await server?.close();
     }
     const names = ['end', ...later.map((c) => c.name)];
