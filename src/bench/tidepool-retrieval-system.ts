@@ -10,6 +10,7 @@ import type { ConfigInput } from '../core/config.js';
 import type { Embedder } from '../core/embedder.js';
 import { renderHitLine } from '../retrieval/recall-pipeline.js';
 import type { BenchConversation } from './locomo.js';
+import { locomoTurns, questionTime } from './locomo-turns.js';
 import type { RenderedBlock } from './metrics.js';
 import type { BenchEmbedder, RetrievalSystem } from './retrieval-system.js';
 
@@ -47,10 +48,8 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
   async load(conv: BenchConversation): Promise<void> {
     await this.close();
     this.#dir = mkdtempSync(join(tmpdir(), 'tidepool-bench-'));
-    // The questions are asked the day after the last session, so "last week" or "in June" mean what they meant then.
-    const end = Math.max(...conv.sessions.map((s) => s.at + s.turns.length * 1000));
     this.#memory = await openMemory({
-      clock: new FixedClock(end + 86_400_000),
+      clock: new FixedClock(questionTime(conv)),
       path: join(this.#dir, 'memory.db'),
       space: 'bench',
       embedder: this.#embedder ?? 'none',
@@ -58,12 +57,7 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
       ...(this.#config ? { config: this.#config } : {}),
     });
     // One dialog turn = one episode, at its session's time (turns a second apart keep their order), speaker kept.
-    const turns = conv.sessions.flatMap((s) =>
-      s.turns.map((t, i) => ({
-        role: 'user' as const, content: t.text, speaker: t.speaker, session: `${conv.id}:S${s.n}`, at: s.at + i * 1000,
-        ref: `locomo:${conv.id}:${t.diaId}`,
-      })),
-    );
+    const turns = locomoTurns(conv).map(({ diaId: _d, sessionN: _n, ...t }) => t);
     const r = await this.#memory.record({ turns }, { source: 'import', durable: true, kind: 'import' });
     this.#dia = new Map(r.ids.map((id, i) => [id, turns[i]!.ref.split(':').slice(2).join(':')]));
     if (this.#archived > 0) {

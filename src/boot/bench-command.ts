@@ -18,6 +18,8 @@ import { renderSoakMarkdown, runSoakBench } from '../bench/soak/run-soak-bench.j
 import { renderDetectorBenchMarkdown, runDetectorBench } from '../bench/detector-bench.js';
 import { generateParallelCorpus } from '../bench/bilingual/parallel-corpus.js';
 import { renderBilingualMarkdown, runBilingualBench } from '../bench/bilingual/run-bilingual-bench.js';
+import { NIGHT_MODES, runLifetimeBench, type NightMode } from '../bench/lifetime/run-lifetime-bench.js';
+import { renderLifetimeChart, renderLifetimeMarkdown } from '../bench/lifetime/render-lifetime-markdown.js';
 import type { CliDeps } from '../surfaces/cli/cli-deps.js';
 
 /** Where the benchmarks look for LoCoMo when `--data` is not given: the shared development split. */
@@ -55,11 +57,11 @@ function emitReport(
   deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
 }
 
-/** Registers `bench` with its `retrieval`, `bilingual`, `scale`, `http`, `script`, `soak` and `detectors` subcommands. */
+/** Registers `bench` with its `retrieval`, `lifetime`, `bilingual`, `scale`, `http`, `script`, `soak` and `detectors` subcommands. */
 export function registerBenchCommand(program: Command, deps: CliDeps): void {
   const bench = program
     .command('bench')
-    .description('benchmarks: retrieval quality on LoCoMo and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, secret and PII detectors (npm run bench)');
+    .description('benchmarks: retrieval quality on LoCoMo (on day 0 and over a year of nights) and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, secret and PII detectors (npm run bench)');
 
   bench
     .command('retrieval', { isDefault: true })
@@ -88,6 +90,30 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
         onProgress: (l) => deps.stderr.write(`${l}\n`),
       });
       emitReport(deps, o, 'retrieval', report, renderRetrievalMarkdown(report), { 'recall.svg': renderRecallChart(report) });
+    });
+
+  bench
+    .command('lifetime')
+    .description('memory over time: LoCoMo conversations lived session by session with a night after every session day, then a night a day for a year; Recall@k, injected recall, tokens, knowledge and episodes at day0, end, +30d, +180d, +365d')
+    .option('--data <file>', 'a LoCoMo-shaped JSON file', DEFAULT_LOCOMO)
+    .option('--nights <mode>', 'none (no model) or mock (a deterministic OpenAI-compatible server on 127.0.0.1); default both')
+    .option('--conversations <n>', 'only the first n conversations')
+    .option('--write <dir>', 'write lifetime.json, lifetime.md and lifetime.svg there')
+    .option('--json', 'print the report as JSON')
+    .action(async (o: { data: string; nights?: string; conversations?: string; write?: string; json?: boolean }) => {
+      if (o.nights !== undefined && !(NIGHT_MODES as readonly string[]).includes(o.nights)) {
+        throw new TidepoolError('invalid_input', `--nights must be one of ${NIGHT_MODES.join(', ')}, got "${o.nights}"`, { field: 'nights' });
+      }
+      const limit = o.conversations === undefined ? undefined : positiveInt('--conversations', o.conversations);
+      const { report, info } = await runLifetimeBench({
+        dataPath: resolve(deps.env.cwd, o.data),
+        modes: o.nights === undefined ? NIGHT_MODES : [o.nights as NightMode],
+        limitConversations: limit,
+        onProgress: (l) => deps.stderr.write(`${l}\n`),
+      });
+      emitReport(deps, { out: o.write, json: o.json }, 'lifetime', report, renderLifetimeMarkdown(report, info), {
+        'lifetime.svg': renderLifetimeChart(report),
+      });
     });
 
   bench

@@ -21,6 +21,15 @@ export const contextInput = z.object({
 /** Input of `context`. */
 export type ContextInput = z.input<typeof contextInput>;
 
+/** Options of {@link buildContext} beyond its input. */
+export interface InjectOptions {
+  /**
+   * `false`: build the same block without writing anything (no `t0_inject`/`t1_prefetch` attention, no
+   * reinforcement), for benchmarks that look without touching; rankings and text are unchanged. Default true.
+   */
+  sideEffects?: boolean;
+}
+
 /** The block and what went into it. */
 export interface ContextBlock {
   /** Markdown; empty when the memory holds nothing to inject. */
@@ -39,7 +48,7 @@ export interface ContextBlock {
  * Builds the block for a new session. Narratives and episodes it shows are logged as `t0_inject` attention in the
  * session, so per-turn prefetch will not repeat them.
  */
-export async function buildContext(ctx: AppContext, raw: ContextInput = {}): Promise<ContextBlock> {
+export async function buildContext(ctx: AppContext, raw: ContextInput = {}, opts: InjectOptions = {}): Promise<ContextBlock> {
   const input = parseInput(contextInput, raw ?? {});
   const maxTokens = input.maxTokens ?? ctx.config.injection.maxTokens;
   const lang = labelLanguage(ctx.config);
@@ -53,7 +62,7 @@ export async function buildContext(ctx: AppContext, raw: ContextInput = {}): Pro
   ];
   const fitted = fitBlock(items, maxTokens, bridge.note ? { bridge: bridge.note } : {});
   const shown = fitted.kept.filter((i) => i.ref !== undefined && i.ref.layer !== 'episode');
-  if (shown.length > 0) {
+  if (shown.length > 0 && opts.sideEffects !== false) {
     const hits = shown.map((i) => ({ id: formatId(i.ref!.layer, i.ref!.id), score: 0 }));
     await noteHits(ctx, hits, 't0_inject', input.session ?? null, ctx.clock.now());
   }

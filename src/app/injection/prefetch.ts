@@ -6,6 +6,7 @@ import type { Knowledge, Narrative } from '../../core/types.js';
 import { RECALLABLE } from '../../retrieval/recall-pipeline.js';
 import { countTokens } from '../../core/token-count.js';
 import type { AppContext } from '../app-context.js';
+import type { InjectOptions } from './context-block.js';
 import { noteHits, recall } from '../recall.js';
 import { clipAtBoundary, oneLine, stripBracketTags } from './inject-text.js';
 import { keyOf, keywordFallback } from './keyword-fallback.js';
@@ -92,9 +93,10 @@ async function load(ctx: AppContext, refs: ReadonlyArray<{ layer: 'narrative' | 
 
 /**
  * Recalls memories for a new message: T1 keeps the top `t1Top`; when fewer than 2 are new to the session, T4
- * adds keyword hits. Every hit is logged as `t1_prefetch` in the session, so it is not shown again there.
+ * adds keyword hits. Every hit is logged as `t1_prefetch` in the session, so it is not shown again there (unless
+ * `opts.sideEffects` is false: then nothing is written).
  */
-export async function prefetch(ctx: AppContext, raw: PrefetchInput): Promise<PrefetchResult> {
+export async function prefetch(ctx: AppContext, raw: PrefetchInput, opts: InjectOptions = {}): Promise<PrefetchResult> {
   const input = parseInput(prefetchInput, raw);
   const text = input.text.trim();
   if ([...text].length < MIN_QUERY_CHARS) return { text: '', hits: [], skipped: 'short' };
@@ -114,7 +116,7 @@ export async function prefetch(ctx: AppContext, raw: PrefetchInput): Promise<Pre
     }
   }
   const kept = input.maxTokens === undefined ? hits : fitPrefetch(hits, input.maxTokens);
-  if (kept.length > 0) await noteHits(ctx, kept.map((h) => ({ id: h.id, score: h.score })), 't1_prefetch', session, now);
+  if (kept.length > 0 && opts.sideEffects !== false) await noteHits(ctx, kept.map((h) => ({ id: h.id, score: h.score })), 't1_prefetch', session, now);
   return { text: renderPrefetch(kept), hits: kept };
 }
 
