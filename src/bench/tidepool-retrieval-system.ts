@@ -64,7 +64,7 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
       // Turns are recorded in time order, so the first ids are the oldest.
       const ctx = this.#memory.ctx;
       const old = r.ids.slice(0, Math.round(r.ids.length * this.#archived)).map((id) => parseId(id).id);
-      await ctx.store.sleep.markArchived(ctx.space, old, end);
+      await ctx.store.sleep.markArchived(ctx.space, old, questionTime(conv) - 86_400_000);
     }
   }
 

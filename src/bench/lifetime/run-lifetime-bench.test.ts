@@ -78,8 +78,8 @@ describe('bench lifetime', () => {
 
   it('answers every step with a schema-valid answer that has exactly the schema keys', () => {
     const cases: Array<[PromptStep, BuiltPrompt, z.ZodObject]> = [
-      ['solidify', buildSolidifyPrompt({ chunks: [{ id: 'c1', turns: [{ id: 'e1', at: 0, text: 'We painted the garden fence yesterday' }] }] }), solidifyResponseSchema],
-      ['librarian', buildLibrarianPrompt({ episodes: [{ id: 'e1', text: 'Melanie loves pottery classes' }], nearest: [] }), librarianResponseSchema],
+      ['solidify', buildSolidifyPrompt({ chunks: [{ id: 'c1', turns: [{ id: 'e1', at: 0, speaker: 'Melanie', role: 'user', text: 'We painted the garden fence yesterday' }] }] }), solidifyResponseSchema],
+      ['librarian', buildLibrarianPrompt({ episodes: [{ id: 'e1', at: 0, speaker: 'Melanie', role: 'user', text: 'Melanie loves pottery classes' }], nearest: [] }), librarianResponseSchema],
       ['comb', buildCombPrompt({ narratives: [{ id: 'n1', kind: 'narrative', gesture: 'talked', tags: ['pottery'], scores: { importance: 3, emotional: 2, recurrence: 1, unresolved: 1 } }], profiles: [], selfConcept: [], threads: [] }), combResponseSchema],
       ['drift', buildDriftPrompt({ seed: { id: 'n1', gesture: 'talked', tags: ['a'] }, far: [] }), driftResponseSchema],
       ['dream', buildDreamPrompt({ memories: [{ id: 'n1', gesture: 'talked', tags: ['pottery'] }] }), dreamResponseSchema],
@@ -94,7 +94,7 @@ describe('bench lifetime', () => {
       for (const k of required) expect(Object.keys(answer), `${step} ${k}`).toContain(k);
     }
     // The mock never copies a turn into what it writes: a librarian fact is a digest of words.
-    const lib = mockAnswer('librarian', { episodes: [{ id: 'e1', text: 'Melanie loves pottery classes' }] }) as { proposals: Array<{ content: string }> };
+    const lib = mockAnswer('librarian', { episodes: [{ id: 'e1', at: 0, speaker: 'Melanie', role: 'user', text: 'Melanie loves pottery classes' }] }) as { proposals: Array<{ content: string }> };
     expect(lib.proposals[0]!.content).not.toContain('Melanie loves pottery');
   });
 
