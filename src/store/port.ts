@@ -169,7 +169,7 @@ export interface KnowledgeStore {
   insert(space: string, row: NewKnowledge): Promise<number>;
   get(space: string, id: number): Promise<Knowledge | undefined>;
   getMany(space: string, ids: readonly number[]): Promise<Knowledge[]>;
-  /** The live (not superseded or forgotten) entry with `key`. */
+  /** The live (not superseded or forgotten) entry with `key`. Inside a transaction on PostgreSQL it also holds the key until commit, so writers of one key take turns. */
   getLiveByKey(space: string, key: string): Promise<Knowledge | undefined>;
   /** Ids of every version (live and superseded) of the entry with `key`. */
   idsByKey(space: string, key: string): Promise<number[]>;

@@ -6,7 +6,7 @@ import { PG_JOB_HOOKS } from './job-claim.js';
 import { migratePostgres, type PgFeatures } from './migrate-postgres.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import type { PgFamilyDriver } from './pg-driver.js';
-import { PgSearch } from './pg-search.js';
+import { PgSearch, PgSearchMemo } from './pg-search.js';
 import { PgVectors, type PgVectorState } from './pg-vectors.js';
 
 /** Where a URL points, parsed. */
@@ -66,9 +66,11 @@ export async function openPostgresStore(url: string): Promise<SqlStore> {
   if (target.kind === 'pglite') await driver.exec('ANALYZE');
   const { features } = migrated;
   const state: PgVectorState = { indexed: new Set(), iterative: versionAtLeast(features.versions.pgvector, 0, 8) };
+  // The planner's per-space statistics and term counts, shared by the store and its transactions.
+  const memo = new PgSearchMemo();
   const parts: EngineParts = {
     engine: 'postgres',
-    makeSearch: (db) => new PgSearch(db),
+    makeSearch: (db) => new PgSearch(db, memo),
     columnsOf: async (db, table) =>
       (
         await db.all<{ name: string }>(

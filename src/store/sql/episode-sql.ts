@@ -2,7 +2,13 @@
 import type { Episode, EpisodeKind } from '../../core/types.js';
 import type { EpisodeStore, NewEpisode, RecallEpisode, SearchIndex, TimelineQuery } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
-import { bit, bool, chunks, json, marks, num, numOrNull, toJson } from './sql-util.js';
+import { bit, bool, chunks, json, jsonRecords, marks, num, numOrNull, toJson } from './sql-util.js';
+
+/** The episode columns a PostgreSQL batch insert reads from its JSON records, in `values` order. */
+const EPISODE_FIELDS = [
+  'kind', 'role', 'speaker', 'content', 'session', 'tool', 'ok', 'source', 'ref', 'meta', 'durable', 'occurred_at',
+  'created_at', 'consolidated_at', 'embed_pending',
+] as const;
 
 const COLS =
   'id, space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable, occurred_at, created_at, consolidated_at, archived_at';
@@ -50,19 +56,36 @@ export class EpisodeSql implements EpisodeStore {
     const ids: number[] = [];
     const docs: Array<{ id: number; body: string; extra: string; raw: string }> = [];
     let skipped = 0;
-    // Multi-row INSERTs (200 rows, 3,200 parameters: inside both engines' limits): one round trip per chunk instead
-    // of one per row, which is what a network database pays for most.
-    for (const part of chunks(rows, 200)) {
-      const got = await this.#db.all<{ id: unknown; ref: unknown }>(
-        `INSERT INTO episodes (space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable,
-           occurred_at, created_at, consolidated_at, embed_pending)
-         VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
-         ON CONFLICT DO NOTHING RETURNING id, ref`,
-        part.flatMap((r) => [
-          space, r.kind, r.role, r.speaker, r.content, r.session, r.tool, bit(r.ok), r.source, r.ref, toJson(r.meta),
-          bit(r.durable), r.occurredAt, r.createdAt, r.consolidatedAt ?? null, bit(r.embedPending),
-        ]),
-      );
+    const pg = this.#db.dialect === 'postgres';
+    // SQLite: multi-row INSERTs (200 rows, 3,200 parameters: inside its limit). PostgreSQL: a whole batch of up to
+    // 2,000 rows as one JSON parameter expanded by json_to_recordset — one statement, one parse and one plan per
+    // batch instead of per 200 rows, which is what a network database pays for most (4.7k -> 20k+ rows/s, issue 20).
+    for (const part of chunks(rows, pg ? 2000 : 200)) {
+      const values = (r: NewEpisode): SqlValue[] => [
+        r.kind, r.role, r.speaker, r.content, r.session, r.tool, bit(r.ok), r.source, r.ref, toJson(r.meta),
+        bit(r.durable), r.occurredAt, r.createdAt, r.consolidatedAt ?? null, bit(r.embedPending),
+      ];
+      const got = pg
+        ? await this.#db.all<{ id: unknown; ref: unknown }>(
+            // ORDER BY the ordinal: identity values are drawn in input order, which the matching below relies on.
+            `INSERT INTO episodes (space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable,
+               occurred_at, created_at, consolidated_at, embed_pending)
+             SELECT ?, u.kind, u.role, u.speaker, u.content, u.session, u.tool, u.ok, u.source, u.ref, u.meta, u.durable,
+               u.occurred_at, u.created_at, u.consolidated_at, u.embed_pending
+             FROM ROWS FROM (json_to_recordset(?::json) AS (kind text, role text, speaker text, content text, session text,
+               tool text, ok bigint, source text, ref text, meta text, durable bigint, occurred_at bigint, created_at bigint,
+               consolidated_at bigint, embed_pending bigint)) WITH ORDINALITY AS u
+             ORDER BY u.ordinality
+             ON CONFLICT DO NOTHING RETURNING id, ref`,
+            [space, jsonRecords(EPISODE_FIELDS, part.map(values))],
+          )
+        : await this.#db.all<{ id: unknown; ref: unknown }>(
+            `INSERT INTO episodes (space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable,
+               occurred_at, created_at, consolidated_at, embed_pending)
+             VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+             ON CONFLICT DO NOTHING RETURNING id, ref`,
+            part.flatMap((r) => [space, ...values(r)]),
+          );
       // Ids grow in insertion order within one statement, so the inserted rows sorted by id line up with the input;
       // an input row whose ref does not match the next inserted row was skipped (its ref already existed).
       const inserted = got.map((g) => ({ id: num(g.id), ref: (g.ref as string | null) ?? null })).sort((a, b) => a.id - b.id);

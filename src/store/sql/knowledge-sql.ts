@@ -78,6 +78,13 @@ export class KnowledgeSql implements KnowledgeStore {
   }
 
   async getLiveByKey(space: string, key: string): Promise<Knowledge | undefined> {
+    if (this.#db.dialect === 'postgres') {
+      // Servers sharing a database write one key in turn: the caller's transaction holds the key until it commits,
+      // and the SELECT below (a statement of its own, so a fresh READ COMMITTED snapshot) sees the entry written by
+      // the transaction it waited for. Without it two writers both see no live entry and the second insert breaks
+      // ux_knowledge_live_key (issue 22.6). SQLite's single writer already serialises them.
+      await this.#db.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`tidepool.key\u001f${space}\u001f${key}`]);
+    }
     const r = await this.#db.get(
       `SELECT ${COLS} FROM knowledge WHERE space = ? AND key = ? AND status NOT IN ('superseded', 'forgotten')`,
       [space, key],
@@ -136,9 +143,14 @@ export class KnowledgeSql implements KnowledgeStore {
 
   async reinforce(space: string, ids: readonly number[], step: number, at: number): Promise<void> {
     // Decay to `at` first, then add the step: a hit restores what it earns, not everything lost since the last one.
-    for (const part of chunks(ids)) {
+    // PostgreSQL: the rows are locked before they are read, in id order. Concurrent recalls on several servers then
+    // queue for a shared entry instead of locking two in opposite orders (a deadlock, answered as an HTTP 500), and
+    // no reinforcement is lost to a read-modify-write race. SQLite's single writer already serialises them.
+    const lock = this.#db.dialect === 'postgres' ? ' FOR UPDATE' : '';
+    for (const part of chunks([...ids].sort((a, b) => a - b))) {
       const rows = await this.#db.all<{ id: unknown; strength: unknown; last_reinforced_at: unknown }>(
-        `SELECT id, strength, last_reinforced_at FROM knowledge WHERE (space || '') = ? AND id IN (${marks(part.length)})`,
+        `SELECT id, strength, last_reinforced_at FROM knowledge WHERE (space || '') = ? AND id IN (${marks(part.length)})
+         ORDER BY id${lock}`,
         [space, ...part],
       );
       for (const r of rows) {

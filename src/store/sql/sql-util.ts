@@ -1,4 +1,5 @@
 /** Small helpers shared by the portable SQL stores: placeholders, JSON columns, booleans. */
+import { storableParams, type SqlValue } from '../sql-driver.js';
 
 /** `?, ?, ?` for an IN list of `n` values (n ≥ 1). */
 export function marks(n: number): string {
@@ -18,6 +19,22 @@ export function json<T>(v: unknown, fallback: T): T {
 /** Serialises a JSON column; UTF-8 as written (no \\u escapes, unlike Tideline's BUG T-3). */
 export function toJson(v: unknown): string {
   return JSON.stringify(v);
+}
+
+/**
+ * Rows as a JSON array of objects with the given field names, for PostgreSQL's `json_to_recordset` (one parameter
+ * for a whole batch). Text is made storable first (`storableParams`): a NUL or lone surrogate would otherwise reach
+ * the server as a `\u0000` or `\ud800` escape, which its JSON reader refuses.
+ */
+export function jsonRecords(fields: readonly string[], rows: ReadonlyArray<readonly SqlValue[]>): string {
+  return JSON.stringify(
+    rows.map((r) => {
+      const v = storableParams(r);
+      const o: Record<string, unknown> = {};
+      fields.forEach((f, i) => (o[f] = typeof v[i] === 'bigint' ? String(v[i]) : v[i]));
+      return o;
+    }),
+  );
 }
 
 /** 0/1 integer from a boolean, null kept. */
