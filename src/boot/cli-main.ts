@@ -50,7 +50,9 @@ export async function benchRegistrar(argv: readonly string[]): Promise<CommandRe
   } catch (e) {
     if ((e as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw e;
     const missing = /Cannot find (?:package|module) '([^']+)'/.exec(String((e as Error).message))?.[1] ?? String(e);
-    const message = `the benchmarks need the development dependencies (${missing} is missing): run them from a clone of the repository after \`npm install\` (npm run bench)`;
+    const message = /bench-command\.js$/.test(missing)
+      ? 'the benchmarks are not part of the installed package: run them from a clone of the repository after `npm install` (npm run bench)'
+      : `the benchmarks need the development dependencies (${missing} is missing): run them from a clone of the repository after \`npm install\` (npm run bench)`;
     return (program) =>
       void program
         .command('bench')

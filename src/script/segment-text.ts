@@ -1,6 +1,7 @@
 /** Word segmentation for the lexical indexes: jieba search-mode cuts for CJK, Latin text left to the tokenizer. */
 import { createRequire } from 'node:module';
 import type { Jieba } from '@node-rs/jieba';
+import type * as JiebaModule from '@node-rs/jieba';
 
 let jieba: Jieba | undefined;
 
@@ -12,7 +13,7 @@ let jieba: Jieba | undefined;
 export function getJieba(): Jieba {
   if (!jieba) {
     const require = createRequire(import.meta.url);
-    const { Jieba: JiebaClass } = require('@node-rs/jieba') as typeof import('@node-rs/jieba');
+    const { Jieba: JiebaClass } = require('@node-rs/jieba') as typeof JiebaModule;
     const { dict } = require('@node-rs/jieba/dict.js') as { dict: Uint8Array };
     jieba = JiebaClass.withDict(dict);
   }
