@@ -50,8 +50,19 @@ const ownUrl = {
   },
 };
 
+/**
+ * zod's `locales` namespace holds error messages in ~45 languages (a quarter of a megabyte to parse at every start);
+ * Tidepool's messages are English, so inside the bundle the namespace carries `en` only.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
+  },
+};
+
 rmSync(out, { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: [join(dist, 'boot', 'cli-main.js')],
   outdir: out,
   bundle: true,
@@ -60,11 +71,13 @@ await build({
   platform: 'node',
   target: 'node20',
   external,
-  plugins: [benchOutside, ownUrl],
+  plugins: [benchOutside, ownUrl, zodEnglishOnly],
   // CommonJS dependencies inside an ES module bundle call require for Node's built-ins.
   banner: { js: "import { createRequire as __tidepoolRequire } from 'node:module'; const require = __tidepoolRequire(import.meta.url);" },
   // Whitespace and syntax only: names stay, so stack traces still read; less text is less to parse at start-up.
   minifyWhitespace: true,
   minifySyntax: true,
+  metafile: process.argv.includes('--metafile'),
   logLevel: 'warning',
 });
+if (result.metafile) await (await import('node:fs/promises')).writeFile(join(dist, 'cli-meta.json'), JSON.stringify(result.metafile));
