@@ -8,7 +8,8 @@
 import { rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -80,4 +81,9 @@ const result = await build({
   metafile: process.argv.includes('--metafile'),
   logLevel: 'warning',
 });
-if (result.metafile) await (await import('node:fs/promises')).writeFile(join(dist, 'cli-meta.json'), JSON.stringify(result.metafile));
+// `--metafile` writes what the bundle holds, for esbuild's analyser, outside dist/ (it is not shipped).
+if (result.metafile) {
+  const file = join(tmpdir(), 'tidepool-cli-bundle-meta.json');
+  await writeFile(file, JSON.stringify(result.metafile));
+  process.stdout.write(`${file}\n`);
+}
