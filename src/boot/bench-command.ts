@@ -58,61 +58,11 @@ function emitReport(
   deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
 }
 
-<<<<<<< HEAD
 /** Registers `bench` with its `retrieval`, `lifetime`, `bilingual`, `scale`, `http`, `script`, `soak`, `startup` and `detectors` subcommands. */
 export function registerBenchCommand(program: Command, deps: CliDeps): void {
   const bench = program
     .command('bench')
     .description('benchmarks: retrieval quality on LoCoMo (on day 0 and over a year of nights) and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, start-up, secret and PII detectors (npm run bench)');
-import type { CliDeps } from '../surfaces/cli/cli-deps.js';
-
-/** Where the benchmarks look for LoCoMo when `--data` is not given: the shared development split. */
-export const DEFAULT_LOCOMO = '../shared/data/locomo/dev.json';
-
-/** Parses a positive integer option or throws an invalid_input error naming the flag. */
-function positiveInt(flag: string, raw: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new TidepoolError('invalid_input', `${flag} must be a positive integer, got "${raw}"`);
-  return n;
-}
-
-/** Writes a bench's files into `dir` (created when missing); an object is written as indented JSON. */
-function writeOutputs(dir: string, files: Record<string, string | object>): void {
-  mkdirSync(dir, { recursive: true });
-  for (const [name, body] of Object.entries(files)) {
-    writeFileSync(join(dir, name), typeof body === 'string' ? body : `${JSON.stringify(body, null, 2)}\n`);
-  }
-}
-
-/**
- * Prints a report (JSON with --json, else the machine line and its markdown) and, with --out, writes `<name>.json`,
- * `<name>.md` and the `extra` files there.
- */
-function emitReport(
-  deps: CliDeps,
-  o: { out?: string; json?: boolean },
-  name: string,
-  report: object,
-  markdown: string,
-  extra: Record<string, string> = {},
-): void {
-  const md = `${formatMachine(describeMachine())}\n\n${markdown}`;
-  if (o.out) writeOutputs(o.out, { [`${name}.json`]: report, [`${name}.md`]: md, ...extra });
-  deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
-}
-
-<<<<<<< HEAD
-/** Registers `bench` with its `retrieval`, `lifetime`, `bilingual`, `scale`, `http`, `script`, `soak` and `detectors` subcommands. */
-export function registerBenchCommand(program: Command, deps: CliDeps): void {
-  const bench = program
-    .command('bench')
-    .description('benchmarks: retrieval quality on LoCoMo (on day 0 and over a year of nights) and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, secret and PII detectors (npm run bench)');
-=======
-/** Registers `bench` with its `retrieval`, `bilingual`, `scale`, `http`, `script`, `soak`, `startup` and `detectors` subcommands. */
-export function registerBenchCommand(program: Command, deps: CliDeps): void {
-  const bench = program
-    .command('bench')
-    .description('benchmarks: retrieval quality on LoCoMo and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, start-up, secret and PII detectors (npm run bench)');
 
   bench
     .command('retrieval', { isDefault: true })

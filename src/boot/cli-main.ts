@@ -36,7 +36,7 @@ export const EXTRA_REGISTRARS: CommandRegistrar[] = [
 
 /** What `tidepool help` shows for `bench`; the command itself is registered only when it runs (see `benchRegistrar`). */
 const BENCH_SUMMARY =
-  'benchmarks: retrieval quality on LoCoMo and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, start-up, secret and PII detectors (from a clone: npm run bench)';
+  'benchmarks: retrieval quality on LoCoMo (on day 0 and over a year of nights) and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, start-up, secret and PII detectors (from a clone: npm run bench)';
 
 /**
  * The `bench` command group. Its modules import the peers it compares against (minisearch, Orama, autocannon…),
