@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// Launches the compiled CLI; `npm install` builds dist/ through the prepare script.
-import { existsSync } from 'node:fs';
+// Launches the compiled CLI: the bundle in dist/cli/ (quick to start) unless it is older than dist/boot/ (a `tsc`
+// without the bundling step), else the modules in dist/boot/. `npm run build` writes both.
+import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const main = fileURLToPath(new URL('../dist/boot/cli-main.js', import.meta.url));
-if (!existsSync(main)) {
-  process.stderr.write('tidepool: dist/ is missing; run `npm run build` (npm install does it for you)\n');
+const modules = fileURLToPath(new URL('../dist/boot/cli-main.js', import.meta.url));
+const bundle = fileURLToPath(new URL('../dist/cli/cli-main.js', import.meta.url));
+if (!existsSync(modules)) {
+  process.stderr.write('tidepool: dist/ is missing; run `npm run build` (npm install does it for you in a clone)\n');
   process.exit(1);
 }
-await import(main);
+const fresh = existsSync(bundle) && statSync(bundle).mtimeMs >= statSync(modules).mtimeMs;
+await import(fresh ? bundle : modules);

@@ -27,6 +27,11 @@ export default function setup(): void {
       { stdio: 'ignore' },
     );
   }
+  // The CLI's bundle (dist/cli/, what bin/tidepool.js runs when it is fresh) follows the modules it is made of.
+  if (stale(join(root, 'dist', 'cli', 'cli-main.js'), statSync(join(root, 'dist', 'boot', 'cli-main.js')).mtimeMs)) {
+    const r = spawnSync(process.execPath, [join(root, 'scripts', 'bundle-cli.mjs')], { cwd: root, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`bundling the CLI failed:\n${r.stderr || r.stdout}`);
+  }
   const viteConfig = join(root, 'vite.config.ts');
   if (stale(join(root, 'dist', 'web', 'index.html'), Math.max(newest(web), statSync(viteConfig).mtimeMs))) {
     const r = spawnSync(

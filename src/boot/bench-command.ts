@@ -20,6 +20,7 @@ import { generateParallelCorpus } from '../bench/bilingual/parallel-corpus.js';
 import { renderBilingualMarkdown, runBilingualBench } from '../bench/bilingual/run-bilingual-bench.js';
 import { NIGHT_MODES, runLifetimeBench, type NightMode } from '../bench/lifetime/run-lifetime-bench.js';
 import { renderLifetimeChart, renderLifetimeMarkdown } from '../bench/lifetime/render-lifetime-markdown.js';
+import { renderStartupMarkdown, runStartupBench } from '../bench/startup/run-startup-bench.js';
 import type { CliDeps } from '../surfaces/cli/cli-deps.js';
 
 /** Where the benchmarks look for LoCoMo when `--data` is not given: the shared development split. */
@@ -57,11 +58,11 @@ function emitReport(
   deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
 }
 
-/** Registers `bench` with its `retrieval`, `lifetime`, `bilingual`, `scale`, `http`, `script`, `soak` and `detectors` subcommands. */
+/** Registers `bench` with its `retrieval`, `lifetime`, `bilingual`, `scale`, `http`, `script`, `soak`, `startup` and `detectors` subcommands. */
 export function registerBenchCommand(program: Command, deps: CliDeps): void {
   const bench = program
     .command('bench')
-    .description('benchmarks: retrieval quality on LoCoMo (on day 0 and over a year of nights) and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, secret and PII detectors (npm run bench)');
+    .description('benchmarks: retrieval quality on LoCoMo (on day 0 and over a year of nights) and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, start-up, secret and PII detectors (npm run bench)');
 
   bench
     .command('retrieval', { isDefault: true })
@@ -204,6 +205,18 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
         model: o.model, seedTurns: positiveInt('--seed', o.seed), onProgress: (l) => deps.stderr.write(`${l}\n`),
       });
       deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${formatMachine(describeMachine())}\n\n${renderSoakMarkdown(report)}\n`);
+    });
+
+  bench
+    .command('startup')
+    .description('start-up: medians of repeated whole-process runs of `tidepool --version`, `recall` and the Claude Code prompt hook, with bare node and node + better-sqlite3 beside them')
+    .option('--runs <n>', 'timed runs per command (after one warm-up)', '15')
+    .option('--bin <path>', 'the tidepool to measure (default: this clone\'s bin/tidepool.js); e.g. an installed package\'s node_modules/.bin/tidepool')
+    .option('--out <dir>', 'also write startup.json and startup.md there')
+    .option('--json', 'print the report as JSON')
+    .action((o: { runs: string; bin?: string; out?: string; json?: boolean }) => {
+      const report = runStartupBench({ runs: positiveInt('--runs', o.runs), ...(o.bin ? { bin: resolve(deps.env.cwd, o.bin) } : {}), onProgress: (l) => deps.stderr.write(`${l}\n`) });
+      emitReport(deps, o, 'startup', report, renderStartupMarkdown(report));
     });
 
   bench

@@ -12,8 +12,8 @@ import { registerScriptCommand } from '../surfaces/cli/script-command.js';
 import { registerJournalCommand } from '../surfaces/cli/journal-command.js';
 import { registerTokenCommand } from '../surfaces/cli/token-command.js';
 import { registerSleepCommands } from '../surfaces/cli/sleep-commands.js';
-import { registerBenchCommand } from './bench-command.js';
 import { assertBindAllowed } from './bind-policy.js';
+import { TidepoolError } from '../core/errors.js';
 
 /** Command groups beyond the core ones, added by the composition root. */
 export const EXTRA_REGISTRARS: CommandRegistrar[] = [
@@ -25,7 +25,6 @@ export const EXTRA_REGISTRARS: CommandRegistrar[] = [
       return (await import('./serve.js')).serveRunners.http(m, o);
     },
   }),
-  registerBenchCommand,
   registerTokenCommand,
   registerInjectCommands,
   registerSleepCommands,
@@ -34,6 +33,38 @@ export const EXTRA_REGISTRARS: CommandRegistrar[] = [
   registerScriptCommand,
   registerImportCommand,
 ];
+
+/** What `tidepool help` shows for `bench`; the command itself is registered only when it runs (see `benchRegistrar`). */
+const BENCH_SUMMARY =
+  'benchmarks: retrieval quality on LoCoMo (on day 0 and over a year of nights) and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, start-up, secret and PII detectors (from a clone: npm run bench)';
+
+/**
+ * The `bench` command group. Its modules import the peers it compares against (minisearch, Orama, autocannon…),
+ * which are devDependencies, so they are loaded only when `bench` is the command, and an installed package says
+ * what to do instead of failing on a missing module.
+ */
+export async function benchRegistrar(argv: readonly string[]): Promise<CommandRegistrar> {
+  if (argv[0] !== 'bench') return (program) => void program.command('bench').description(BENCH_SUMMARY);
+  try {
+    return (await import('./bench-command.js')).registerBenchCommand;
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw e;
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec(String((e as Error).message))?.[1] ?? String(e);
+    const message = /bench-command\.js$/.test(missing)
+      ? 'the benchmarks are not part of the installed package: run them from a clone of the repository after `npm install` (npm run bench)'
+      : `the benchmarks need the development dependencies (${missing} is missing): run them from a clone of the repository after \`npm install\` (npm run bench)`;
+    return (program) =>
+      void program
+        .command('bench')
+        .description(BENCH_SUMMARY)
+        .helpOption(false)
+        .allowUnknownOption()
+        .allowExcessArguments()
+        .action(() => {
+          throw new TidepoolError('unavailable', message, { cause: e });
+        });
+  }
+}
 
 /** Opens the memory named by common options, env and config file. */
 export async function openFromOptions(o: CommonOptions) {
@@ -51,7 +82,7 @@ export async function main(argv: readonly string[]): Promise<void> {
     version: TIDEPOOL_VERSION,
     env: { defaultDb: defaultDbPath(), cwd: process.cwd() },
   };
-  const code = await runCli(argv, deps, [...CORE_REGISTRARS, ...EXTRA_REGISTRARS]);
+  const code = await runCli(argv, deps, [...CORE_REGISTRARS, ...EXTRA_REGISTRARS, await benchRegistrar(argv)]);
   process.exitCode = code;
 }
 

@@ -35,7 +35,11 @@ export class TidepoolError extends Error {
   }
 }
 
-/** True when `e` is a TidepoolError, optionally with the given code. */
+/**
+ * True when `e` is a TidepoolError, optionally with the given code. An error of another copy of this module counts
+ * too (the bundled CLI and the modules it loads lazily, or two installed copies), so it is recognised by name and code.
+ */
 export function isTidepoolError(e: unknown, code?: TidepoolErrorCode): e is TidepoolError {
-  return e instanceof TidepoolError && (code === undefined || e.code === code);
+  const tidepool = e instanceof TidepoolError || (e instanceof Error && e.name === 'TidepoolError' && typeof (e as { code?: unknown }).code === 'string');
+  return tidepool && (code === undefined || (e as TidepoolError).code === code);
 }

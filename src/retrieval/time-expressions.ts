@@ -2,7 +2,8 @@
  * Time expressions in a query ("on 13 October, 2023", "in June", "2023年5月3日", "yesterday") become time windows
  * that recall searches inside and boosts, with chrono-node parsing English and Chinese.
  */
-import * as chrono from 'chrono-node';
+import { createRequire } from 'node:module';
+import type * as chrono from 'chrono-node';
 import { hasCjk } from '../script/segment-text.js';
 
 /** A span of time a query names. */
@@ -154,10 +155,19 @@ function zhRelativeWindows(text: string, now: number): TimeWindow[] {
 const RANGE_OPEN = /(?:\b(?:between|from)|从|自|在)\s*$/iu;
 const RANGE_JOIN = /^\s*(?:and|to|until|till|through|thru|-|–|—|~|和|与|到|至)\s*$/iu;
 
+let chronoModule: typeof chrono | undefined;
+
+/** chrono-node, loaded on the first query that looks like it names a time (its locales cost ~0.2 s of start-up). */
+function loadChrono(): typeof chrono {
+  chronoModule ??= createRequire(import.meta.url)('chrono-node') as typeof chrono;
+  return chronoModule;
+}
+
 /** Reads the time expressions of `query`; relative ones ("last week") count back from `now`. */
 export function queryTime(query: string, now: number): QueryTime {
   if (!TIMEISH.test(query)) return { windows: [], rest: query };
-  const parser = hasCjk(query) ? chrono.zh : chrono;
+  const chronoLib = loadChrono();
+  const parser = hasCjk(query) ? chronoLib.zh : chronoLib;
   const windows: TimeWindow[] = [];
   let rest = query;
   const parsed = parser.parse(query, { instant: new Date(now), timezone: 0 });
@@ -183,7 +193,7 @@ export function queryTime(query: string, now: number): QueryTime {
     // A date's words leave the query; relative words ("today", "Friday") may be what the text itself says.
     if (ABSOLUTE.test(r.text)) rest = rest.replace(`${refined.said}${r.text}`, ' ').replace(r.text, ' ');
   }
-  if (parser === chrono.zh) windows.push(...zhRelativeWindows(query, now));
+  if (parser === chronoLib.zh) windows.push(...zhRelativeWindows(query, now));
   for (const m of rest.matchAll(BARE_YEAR)) {
     const y = Number(m[1] ?? m[2]);
     windows.push({ start: Date.UTC(y, 0, 1) - SLACK_MS, end: Date.UTC(y + 1, 0, 1) + SLACK_MS });

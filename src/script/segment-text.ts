@@ -1,15 +1,22 @@
 /** Word segmentation for the lexical indexes: jieba search-mode cuts for CJK, Latin text left to the tokenizer. */
 import { createRequire } from 'node:module';
-import { Jieba } from '@node-rs/jieba';
-
-// The package has no "exports" map, so its dict entry is reached through require (nodenext cannot see dict.d.ts).
-const { dict } = createRequire(import.meta.url)('@node-rs/jieba/dict.js') as { dict: Uint8Array };
+import type { Jieba } from '@node-rs/jieba';
+import type * as JiebaModule from '@node-rs/jieba';
 
 let jieba: Jieba | undefined;
 
-/** The shared jieba instance, loaded on first use (the dictionary takes ~100 ms to load). */
+/**
+ * The shared jieba instance, loaded on first use: the native module and its dictionary cost a few hundred ms of
+ * start-up, which English-only commands never pay. The package has no "exports" map, so its dict entry is reached
+ * through require (nodenext cannot see dict.d.ts).
+ */
 export function getJieba(): Jieba {
-  jieba ??= Jieba.withDict(dict);
+  if (!jieba) {
+    const require = createRequire(import.meta.url);
+    const { Jieba: JiebaClass } = require('@node-rs/jieba') as typeof JiebaModule;
+    const { dict } = require('@node-rs/jieba/dict.js') as { dict: Uint8Array };
+    jieba = JiebaClass.withDict(dict);
+  }
   return jieba;
 }
 

@@ -1,6 +1,7 @@
 /** A `Model` over the Anthropic Messages API (`anthropic:<model>`), through `@anthropic-ai/sdk`. */
 
 import type { default as AnthropicClient } from '@anthropic-ai/sdk';
+import { loadOptional } from '../../core/load-optional.js';
 import { TidepoolError } from '../../core/errors.js';
 import type { Model, ModelRequest, ModelResponse } from './model.js';
 import { providerError } from './provider-error.js';
@@ -59,7 +60,7 @@ export class AnthropicModel implements Model {
   #getClient(): Promise<AnthropicClient> {
     const o = this.#options;
     // Optional dependency, loaded only when this provider is used (STYLE §9).
-    this.#client ??= import('@anthropic-ai/sdk').then(
+    this.#client ??= loadOptional('@anthropic-ai/sdk', 'the anthropic model provider', () => import('@anthropic-ai/sdk')).then(
       ({ default: Anthropic }) =>
         new Anthropic({
           apiKey: o.apiKey,

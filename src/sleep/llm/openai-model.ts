@@ -1,6 +1,7 @@
 /** A `Model` over any OpenAI-compatible chat endpoint: OpenAI, DeepSeek, Ollama, vLLM, llama.cpp server, LM Studio. */
 
 import type { default as OpenAIClient } from 'openai';
+import { loadOptional } from '../../core/load-optional.js';
 import { TidepoolError } from '../../core/errors.js';
 import type { Model, ModelRequest, ModelResponse } from './model.js';
 import { providerError } from './provider-error.js';
@@ -71,7 +72,7 @@ export class OpenAiModel implements Model {
   #getClient(): Promise<OpenAIClient> {
     const o = this.#options;
     // The SDK is an optional dependency: load it only when this provider is actually used (STYLE §9).
-    this.#client ??= import('openai').then(
+    this.#client ??= loadOptional('openai', 'the openai model provider', () => import('openai')).then(
       ({ default: OpenAI }) =>
         new OpenAI({
           apiKey: o.apiKey,

@@ -1,5 +1,6 @@
 /** Opens a PostgreSQL memory (a server via `pg`, or embedded PGlite): connection, migrations, the portable store. */
 import type { StoreInfo } from '../port.js';
+import { loadOptional } from '../../core/load-optional.js';
 import type { SqlDriver } from '../sql-driver.js';
 import { SqlStore, type EngineParts } from '../sql/sql-store.js';
 import { PG_JOB_HOOKS } from './job-claim.js';
@@ -51,7 +52,7 @@ export async function openPostgresStore(url: string): Promise<SqlStore> {
     driver = await PgliteDriver.open(target.connection);
     driverName = 'pglite';
   } else {
-    const { PgDriver } = await import('./pg-driver.js');
+    const { PgDriver } = await loadOptional('pg', 'a postgres:// database', () => import('./pg-driver.js'));
     driver = new PgDriver({ connectionString: target.connection!, ...(target.schema ? { schema: target.schema } : {}) });
     driverName = 'pg';
   }

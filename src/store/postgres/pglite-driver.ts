@@ -1,5 +1,6 @@
 /** PGlite (PostgreSQL compiled to WebAssembly, in-process) behind the SqlDriver port, for tests and laptops. */
 import type { Extensions, PGlite, Transaction } from '@electric-sql/pglite';
+import { loadOptional } from '../../core/load-optional.js';
 import type { RunResult, SqlValue } from '../sql-driver.js';
 import type { PgFamilyDriver } from './pg-driver.js';
 import { pgParams, toPositional } from './positional-params.js';
@@ -22,7 +23,7 @@ export class PgliteDriver implements PgFamilyDriver {
 
   /** Starts PGlite on `dataDir` (in memory when undefined) with pg_trgm and, when installed, pgvector. */
   static async open(dataDir: string | undefined): Promise<PgliteDriver> {
-    const { PGlite } = await import('@electric-sql/pglite');
+    const { PGlite } = await loadOptional('@electric-sql/pglite', 'a pglite:// database', () => import('@electric-sql/pglite'));
     const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
     const extensions: Extensions = { pg_trgm };
     try {

@@ -51,10 +51,10 @@ export function registerDemoCommand(program: Command, deps: CliDeps): void {
           say(`   ${isoMinute(e.occurredAt)} ${e.speaker ?? e.role}: ${e.content}`);
         }
         say('\nNext:');
-        say('   npx tidepool remember "…" / recall "…"        your own memory in ~/.tidepool/memory.db');
-        say('   npx tidepool serve --stdio                     MCP server for any MCP client');
-        say('   npx tidepool mcp-config claude-code             the config snippet for your client');
-        say('   npx tidepool --help                             every command');
+        say('   tidepool remember "…" / recall "…"            your own memory in ~/.tidepool/memory.db');
+        say('   tidepool serve --stdio                         MCP server for any MCP client');
+        say('   tidepool mcp-config claude-code                 the config snippet for your client');
+        say('   tidepool --help                                 every command');
         print(deps, opts, { db, space: m.space, writes, record: rec, narrative: n }, () => out.join('\n'));
       });
     },

@@ -25,7 +25,7 @@ function defaultLauncher(): string[] {
   return [process.execPath, fileURLToPath(new URL('../../../bin/tidepool.js', import.meta.url))];
 }
 
-/** The launcher words: `--launcher "npx tidepool"` or the default. */
+/** The launcher words: `--launcher "npx -y -p tidepool-memory tidepool"` or the default. */
 function launcherWords(launcher: string | undefined): string[] {
   return launcher ? launcher.trim().split(/\s+/) : defaultLauncher();
 }

@@ -1,0 +1,122 @@
+/** Start-up benchmark: medians of repeated whole-process runs of CLI commands, with bare node beside them. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { percentile } from '../percentile.js';
+
+/** One measured command. */
+export interface StartupRow {
+  readonly name: string;
+  readonly median_ms: number;
+  readonly p90_ms: number;
+  /** Median CPU time (user + system) of the child, which the machine's load disturbs less than wall time; null where unknown. */
+  readonly cpu_median_ms: number | null;
+  /** Median wall time over the bare `node` + better-sqlite3 baseline's. */
+  readonly x_baseline: number;
+}
+
+/** The report. */
+export interface StartupReport {
+  readonly runs: number;
+  readonly bin: string;
+  readonly rows: readonly StartupRow[];
+}
+
+/** Options. */
+export interface StartupBenchOptions {
+  /** Timed runs per command (one untimed warm-up run precedes them). */
+  readonly runs: number;
+  /** The launcher measured (default: this clone's bin/tidepool.js run by this node). */
+  readonly bin?: string;
+  readonly onProgress?: (line: string) => void;
+}
+
+const HOOK_INPUT = JSON.stringify({ session_id: 's1', prompt: 'Which port does the staging database use?', hook_event_name: 'UserPromptSubmit' });
+
+/**
+ * CPU time (user + system, ms) of this process's reaped children, from /proc/self/stat (Linux; 10 ms ticks), or
+ * undefined elsewhere.
+ */
+function childrenCpuMs(): number | undefined {
+  try {
+    // The command name (field 2) may hold spaces; the fields after its closing parenthesis start at field 3.
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100; // cutime + cstime, at USER_HZ = 100
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `argv` `runs` times after a warm-up; returns wall and CPU times in ms. */
+function time(argv: readonly string[], env: NodeJS.ProcessEnv, runs: number, input = ''): { wall: number[]; cpu: number[] } {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const cpuBefore = childrenCpuMs();
+    const start = process.hrtime.bigint();
+    const r = spawnSync(argv[0]!, argv.slice(1), { input, env, stdio: ['pipe', 'ignore', 'pipe'] });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    const cpuAfter = childrenCpuMs();
+    if (r.status !== 0) throw new Error(`${argv.join(' ')} exited with ${r.status}: ${String(r.stderr).slice(0, 300)}`);
+    if (i === 0) continue;
+    wall.push(ms);
+    if (cpuBefore !== undefined && cpuAfter !== undefined) cpu.push(cpuAfter - cpuBefore);
+  }
+  return { wall, cpu };
+}
+
+const round = (n: number, digits = 0): number => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/**
+ * Measures bare node, node loading better-sqlite3, and `tidepool --version`, `recall` on a one-memory English
+ * database and `hook user-prompt-submit`, each as whole processes.
+ */
+export function runStartupBench(o: StartupBenchOptions): StartupReport {
+  const bin = o.bin ?? fileURLToPath(new URL('../../../bin/tidepool.js', import.meta.url));
+  const tp = bin.endsWith('.js') ? [process.execPath, bin] : [bin];
+  const dir = mkdtempSync(join(tmpdir(), 'tidepool-startup-'));
+  const env = { ...process.env, TIDEPOOL_DB: join(dir, 'm.db'), TIDEPOOL_CONFIG: join(dir, 'none.json'), HOME: dir };
+  try {
+    for (const args of [['init'], ['remember', 'The staging database moved to port 6543']]) {
+      const r = spawnSync(tp[0]!, [...tp.slice(1), ...args], { env, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`tidepool ${args[0]} failed: ${r.stderr}`);
+    }
+    const cases: Array<[string, string[], string?]> = [
+      ['node -e 0', [process.execPath, '-e', '0']],
+      ["node + require('better-sqlite3') (baseline)", [process.execPath, '-e', `require(${JSON.stringify(createRequire(import.meta.url).resolve('better-sqlite3'))})`]],
+      ['tidepool --version', [...tp, '--version']],
+      ['tidepool recall "staging port"', [...tp, 'recall', 'staging port']],
+      ['tidepool hook user-prompt-submit', [...tp, 'hook', 'user-prompt-submit'], HOOK_INPUT],
+    ];
+    const measured = cases.map(([name, argv, input]) => {
+      o.onProgress?.(`startup: ${name}`);
+      return { name, ...time(argv, env, o.runs, input) };
+    });
+    const base = percentile(measured[1]!.wall, 50);
+    const rows = measured.map((m) => ({
+      name: m.name,
+      median_ms: round(percentile(m.wall, 50)),
+      p90_ms: round(percentile(m.wall, 90)),
+      cpu_median_ms: m.cpu.length ? round(percentile(m.cpu, 50)) : null,
+      x_baseline: round(percentile(m.wall, 50) / base, 2),
+    }));
+    return { runs: o.runs, bin, rows };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The report as a markdown table. */
+export function renderStartupMarkdown(r: StartupReport): string {
+  const lines = [
+    `Whole-process start-up, median of ${r.runs} runs after one warm-up (${r.bin}):`,
+    '',
+    '| command | median wall ms | p90 wall ms | median CPU ms | × baseline (wall) |',
+    '|---|---:|---:|---:|---:|',
+    ...r.rows.map((x) => `| ${x.name} | ${x.median_ms} | ${x.p90_ms} | ${x.cpu_median_ms ?? '–'} | ${x.x_baseline} |`),
+  ];
+  return lines.join('\n');
+}
