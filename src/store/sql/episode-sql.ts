@@ -227,4 +227,16 @@ export class EpisodeSql implements EpisodeStore {
     const r = await this.#db.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM episodes WHERE space = ?', [space]);
     return num(r?.n ?? 0);
   }
+
+  async idsWithContent(space: string, contents: readonly string[], source?: string): Promise<number[]> {
+    const out: number[] = [];
+    for (const part of chunks(contents)) {
+      const rows = await this.#db.all<{ id: unknown }>(
+        `SELECT id FROM episodes WHERE space = ?${source === undefined ? '' : ' AND source = ?'} AND content IN (${marks(part.length)}) ORDER BY id`,
+        [space, ...(source === undefined ? [] : [source]), ...part],
+      );
+      out.push(...rows.map((r) => num(r.id)));
+    }
+    return out;
+  }
 }

@@ -233,4 +233,16 @@ export class KnowledgeSql implements KnowledgeStore {
     ]);
     return num(r?.n ?? 0);
   }
+  async idsWithContent(space: string, contents: readonly string[]): Promise<number[]> {
+    const out: number[] = [];
+    for (const part of chunks(contents)) {
+      const rows = await this.#db.all<{ id: unknown }>(
+        `SELECT id FROM knowledge WHERE space = ? AND content IN (${marks(part.length)}) ORDER BY id`,
+        [space, ...part],
+      );
+      out.push(...rows.map((r) => num(r.id)));
+    }
+    return out;
+  }
+
 }

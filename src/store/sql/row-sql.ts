@@ -106,6 +106,25 @@ export class RowSql implements RowStore {
     }
   }
 
+  async dropQuoting(space: string, texts: readonly string[]): Promise<number> {
+    let n = 0;
+    for (const t of texts) {
+      if (t.length === 0) continue;
+      // Packets hold the text inside JSON: match it raw and as JSON writes it (quotes, newlines escaped).
+      for (const needle of new Set([t, JSON.stringify(t).slice(1, -1)])) {
+        const like = `%${needle.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+        n += (
+          await this.#db.run(`DELETE FROM sleep_work WHERE space = ? AND (payload LIKE ? ESCAPE '!' OR result LIKE ? ESCAPE '!')`, [
+            space,
+            like,
+            like,
+          ])
+        ).changes;
+      }
+    }
+    return n;
+  }
+
   async spaceIsEmpty(space: string): Promise<boolean> {
     for (const t of SPACE_TABLES) {
       if (t.name === 'spaces') continue;
