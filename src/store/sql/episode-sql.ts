@@ -2,7 +2,7 @@
 import type { Episode, EpisodeKind } from '../../core/types.js';
 import type { EpisodeStore, NewEpisode, RecallEpisode, SearchIndex, TimelineQuery } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
-import { bit, bool, chunks, json, marks, num, numOrNull, toJson } from './sql-util.js';
+import { bit, bool, chunks, json, marks, num, timeOf, timeOrNull, toJson } from './sql-util.js';
 
 const COLS =
   'id, space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable, occurred_at, created_at, consolidated_at, archived_at';
@@ -16,8 +16,8 @@ function toRecallEpisode(r: Record<string, unknown>): RecallEpisode {
     speaker: (r.speaker as string | null) ?? null,
     content: String(r.content),
     session: (r.session as string | null) ?? null,
-    occurredAt: num(r.occurred_at),
-    archivedAt: numOrNull(r.archived_at),
+    occurredAt: timeOf(r.occurred_at),
+    archivedAt: timeOrNull(r.archived_at),
   };
 }
 
@@ -32,8 +32,8 @@ export function toEpisode(r: Record<string, unknown>): Episode {
     ref: (r.ref as string | null) ?? null,
     meta: json(r.meta, {}),
     durable: bool(r.durable) ?? false,
-    createdAt: num(r.created_at),
-    consolidatedAt: numOrNull(r.consolidated_at),
+    createdAt: timeOf(r.created_at),
+    consolidatedAt: timeOrNull(r.consolidated_at),
   };
 }
 
@@ -156,7 +156,7 @@ export class EpisodeSql implements EpisodeStore {
         [space, ...part],
       );
       for (const r of rows) {
-        out.push({ id: num(r.id), session: (r.session as string | null) ?? null, occurredAt: num(r.occurred_at), speaker: (r.speaker as string | null) ?? null });
+        out.push({ id: num(r.id), session: (r.session as string | null) ?? null, occurredAt: timeOf(r.occurred_at), speaker: (r.speaker as string | null) ?? null });
       }
     }
     return out;
