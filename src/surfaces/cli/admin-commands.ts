@@ -33,7 +33,7 @@ export function registerAdminCommands(program: Command, deps: CliDeps): void {
   withCommon(
     program
       .command('forget')
-      .description('remove one item by id (e12, n3, k7), every version of a --key, or the whole space (--all --yes)')
+      .description('remove one item by id (e12, n3, k7), every version of a --key, or the whole space (--all --yes), with every copy of its text, to the byte')
       .argument('[id]', 'item id')
       .option('--key <key>', 'forget every version of this key')
       .option('--all', 'erase the whole space')
