@@ -9,8 +9,8 @@ import { episodeIndexText } from './index-text.js';
 
 /** What `forget` removed. */
 export type ForgetResult =
-  | { kind: 'item'; id: string; removed: number }
-  | { kind: 'key'; key: string; removed: number }
+  | { kind: 'item'; id: string; removed: number; copies: number }
+  | { kind: 'key'; key: string; removed: number; copies: number }
   | { kind: 'space'; space: string };
 
 type Targets = Record<Layer, Set<number>>;
@@ -39,16 +39,17 @@ export async function forget(ctx: AppContext, raw: ForgetInput): Promise<ForgetR
     }
     return eraseWithCopies(ctx, tx, named);
   });
-  if (removed.total === 0) {
+  if (removed.named === 0) {
     if ('key' in input) throw new TidepoolError('not_found', `no memory with key "${input.key}"`, { field: 'key' });
     throw new TidepoolError('not_found', `no item ${input.id} in space "${ctx.space}"`, { field: 'id' });
   }
   await purge(ctx, removed.layers);
-  return 'key' in input ? { kind: 'key', key: input.key, removed: removed.total } : { kind: 'item', id: input.id, removed: removed.total };
+  const counts = { removed: removed.named, copies: removed.total - removed.named };
+  return 'key' in input ? { kind: 'key', key: input.key, ...counts } : { kind: 'item', id: input.id, ...counts };
 }
 
-/** Deletes `named` and the copies of their texts inside one transaction; the layers that lost rows. */
-async function eraseWithCopies(ctx: AppContext, tx: Store, named: Targets): Promise<{ total: number; layers: Layer[] }> {
+/** Deletes `named` and the copies of their texts inside one transaction: rows named and found, all rows, layers touched. */
+async function eraseWithCopies(ctx: AppContext, tx: Store, named: Targets): Promise<{ named: number; total: number; layers: Layer[] }> {
   const { space } = ctx;
   const texts = new Set<string>();
   const episodes = await tx.episodes.getMany(space, [...named.episode]);
@@ -83,7 +84,7 @@ async function eraseWithCopies(ctx: AppContext, tx: Store, named: Targets): Prom
   }
   if (total > 0) await tx.rows.dropQuoting(space, [...texts]);
   const layers = (Object.keys(target) as Layer[]).filter((l) => target[l].size > 0);
-  return { total, layers };
+  return { named: episodes.length + knowledge.length + narratives.length, total, layers };
 }
 
 /** The `n` turns of the session before episode `id`, oldest first (the context `record` indexes a turn with). */

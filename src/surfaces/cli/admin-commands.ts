@@ -44,7 +44,9 @@ export function registerAdminCommands(program: Command, deps: CliDeps): void {
     if (given !== 1) throw new TidepoolError('invalid_input', 'give exactly one of: an id, --key, or --all --yes');
     await withMemory(deps, o, async (m) => {
       const r = await m.forget(o.all ? { all: true, confirm: true } : o.key !== undefined ? { key: o.key } : { id: id! });
-      print(deps, o, r, () => (r.kind === 'space' ? `erased space ${r.space}` : `forgot ${r.removed} item(s)`));
+      print(deps, o, r, () =>
+        r.kind === 'space' ? `erased space ${r.space}` : `forgot ${r.removed} item(s)${r.copies > 0 ? ` and ${r.copies} copy(ies) of the text` : ''}`,
+      );
     });
   });
 
