@@ -1,6 +1,8 @@
 /** export → restore into an empty database → export gives the same lines; restore is all or nothing. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { activeTokenCount, createToken, hashToken, verifyToken } from '../src/app/tokens.js';
+import { assertBindAllowed } from '../src/boot/bind-policy.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 
@@ -78,3 +80,68 @@ describe('export and restore', () => {
 function lines0(): string {
   return JSON.stringify({ format: 'tidepool-export/1', space: 'default' });
 }
+
+describe('restore never brings credentials (issue 22)', () => {
+  it('an export carries no API tokens, and export → restore → export is still lossless', async () => {
+    await seed();
+    await createToken(t.memory.ctx, { space: 'default', scope: 'admin', label: 'ops' });
+    const lines = await collect(t.memory.export());
+    expect(lines.some((l) => l.includes('"api_tokens"'))).toBe(false);
+    const other = await openMemory({ path: join(t.dir, 'no-tokens.db') });
+    try {
+      expect((await other.restore(lines)).excluded).toBeUndefined();
+      expect(await collect(other.export())).toEqual(lines);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a crafted export with a token row restores no live token, and the public bind stays refused', async () => {
+    await seed();
+    const lines = await collect(t.memory.export());
+    const secret = 'tp_attacker_knows_this_secret_0123456789';
+    const planted = JSON.stringify({
+      table: 'api_tokens',
+      row: { id: 77, space: 'default', scope: 'admin', hash: hashToken(secret), label: 'planted', created_at: 1, last_used_at: null, revoked_at: null },
+    });
+    const warnings: string[] = [];
+    const other = await openMemory({ path: join(t.dir, 'crafted.db'), warn: (m) => warnings.push(m) });
+    try {
+      const r = await other.restore([...lines, planted]);
+      expect(r.excluded).toEqual({ api_tokens: 1 });
+      expect(warnings.join('\n')).toMatch(/API token row\(s\)/);
+      expect(await activeTokenCount(other.ctx)).toBe(0);
+      expect(await verifyToken(other.ctx, secret)).toBeUndefined();
+      await expect(assertBindAllowed(other, '0.0.0.0')).rejects.toMatchObject({ code: 'forbidden' });
+      // Everything else of the file came in.
+      expect(await collect(other.export())).toEqual(lines);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a space that holds only tokens counts as empty for a restore', async () => {
+    await seed();
+    const lines = await collect(t.memory.export());
+    const other = await openMemory({ path: join(t.dir, 'token-first.db') });
+    try {
+      await createToken(other.ctx, { space: 'default', scope: 'write' });
+      await other.restore(lines);
+      expect(await activeTokenCount(other.ctx)).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('restoring into another space of the same database is a clean conflict, not a raw constraint error', async () => {
+    await seed();
+    const lines = await collect(t.memory.export());
+    const other = await openMemory({ path: t.path, space: 'copy' });
+    try {
+      await expect(other.restore(lines)).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/ids are already used in this database/) });
+      expect(await collect(t.memory.export())).toEqual(lines);
+    } finally {
+      await other.close();
+    }
+  });
+});

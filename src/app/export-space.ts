@@ -8,6 +8,20 @@ import { episodeIndexText, knowledgeIndexText, narrativeIndexText } from './inde
 /** Format version written on the first line of every export. */
 export const EXPORT_FORMAT = 'tidepool-export/1';
 
+/**
+ * Tables an export never carries and a restore never loads: credentials. Exports of earlier versions held the
+ * space's API token hashes; a restore skips those rows (and says so), so a crafted file cannot plant a live token.
+ */
+export const NOT_RESTORED: readonly string[] = ['api_tokens'];
+
+/** What a restore loaded, and what it left out on purpose. */
+export interface RestoreResult {
+  rows: number;
+  tables: Record<string, number>;
+  /** Rows of tables never restored (`api_tokens`), by table; absent when the file had none. */
+  excluded?: Record<string, number>;
+}
+
 function encodeValue(v: unknown): unknown {
   if (v instanceof Uint8Array) return { $b64: Buffer.from(v).toString('base64') };
   if (typeof v === 'bigint') return Number(v);
@@ -34,8 +48,9 @@ export async function* exportSpace(ctx: AppContext): AsyncGenerator<string> {
 }
 
 /** Restores export lines into the context's space, which must be empty; all or nothing. */
-export async function restoreSpace(ctx: AppContext, lines: AsyncIterable<string> | Iterable<string>): Promise<{ rows: number; tables: Record<string, number> }> {
+export async function restoreSpace(ctx: AppContext, lines: AsyncIterable<string> | Iterable<string>): Promise<RestoreResult> {
   const byTable = new Map<string, Array<Record<string, unknown>>>();
+  const excluded: Record<string, number> = {};
   let n = 0;
   let lineNo = 0;
   let sawHeader = false;
@@ -57,6 +72,10 @@ export async function restoreSpace(ctx: AppContext, lines: AsyncIterable<string>
       continue;
     }
     const rec = obj as { table?: unknown; row?: unknown };
+    if (typeof rec?.table === 'string' && NOT_RESTORED.includes(rec.table)) {
+      excluded[rec.table] = (excluded[rec.table] ?? 0) + 1;
+      continue;
+    }
     if (typeof rec?.table !== 'string' || !ctx.store.rows.tables().includes(rec.table) || !rec.row || typeof rec.row !== 'object') {
       throw new TidepoolError('invalid_input', `line ${lineNo}: expected {"table","row"} of a known table`, { field: 'file' });
     }
@@ -82,12 +101,26 @@ export async function restoreSpace(ctx: AppContext, lines: AsyncIterable<string>
       try {
         await tx.rows.load(table, rows);
       } catch (e) {
+        if (/UNIQUE|duplicate key/i.test((e as Error).message)) {
+          // Rows keep their ids (lossless round trip), so the ids of one space cannot be loaded twice into a database.
+          throw new TidepoolError(
+            'conflict',
+            `restore failed in table ${table}: its rows' ids are already used in this database (by another space, or the space this export came from); restore into a new database file instead`,
+            { cause: e },
+          );
+        }
         throw new TidepoolError('conflict', `restore failed in table ${table}: ${(e as Error).message}`, { cause: e });
       }
     }
     await reindexSpace(tx, ctx.space, ctx.config.recall.contextTurns, ctx.config.index.episodeTrigram);
   });
-  return { rows: n, tables: Object.fromEntries([...byTable].map(([t, r]) => [t, r.length])) };
+  const skipped = Object.values(excluded).reduce((a, b) => a + b, 0);
+  if (skipped > 0) ctx.warn(`restore: left out ${skipped} API token row(s): credentials are never restored; create tokens with \`tidepool token create\``);
+  return {
+    rows: n,
+    tables: Object.fromEntries([...byTable].map(([t, r]) => [t, r.length])),
+    ...(skipped > 0 ? { excluded } : {}),
+  };
 }
 
 /** Rebuilds the lexical index entries of every item of a space from its rows. */

@@ -1,35 +1,100 @@
-/** `forget`: removes one item (by id or key) or erases a whole space. */
+/** `forget`: removes one item (by id or key) with every copy of its text, or erases a whole space, to the byte. */
 import { TidepoolError } from '../core/errors.js';
 import { parseId } from '../core/ids.js';
+import type { Layer } from '../core/types.js';
 import { forgetInput, parseInput, type ForgetInput } from '../core/schemas.js';
+import type { Store } from '../store/port.js';
 import type { AppContext } from './app-context.js';
+import { episodeIndexText } from './index-text.js';
 
 /** What `forget` removed. */
 export type ForgetResult =
-  | { kind: 'item'; id: string; removed: number }
-  | { kind: 'key'; key: string; removed: number }
+  | { kind: 'item'; id: string; removed: number; copies: number }
+  | { kind: 'key'; key: string; removed: number; copies: number }
   | { kind: 'space'; space: string };
 
-/** Deletes for real: forgetting is the user's right, not a status change. */
+type Targets = Record<Layer, Set<number>>;
+
+/**
+ * Deletes for real: forgetting is the user's right, not a status change. One implementation for every surface
+ * (CLI, REST, MCP, library). An item goes with every copy of its text: all versions of a key, the episode
+ * `remember` wrote beside each entry, other entries with the same text, the search-index rows (its own and the
+ * preceding-turn context its session neighbours were indexed with), its vectors and the night's work records that
+ * quote it. Then the store purges what its files keep of deleted rows (`Store.purge`, docs/RELIABILITY.md).
+ */
 export async function forget(ctx: AppContext, raw: ForgetInput): Promise<ForgetResult> {
   const input = parseInput(forgetInput, raw);
   if ('all' in input) {
     await ctx.store.transaction((tx) => tx.rows.eraseSpace(ctx.space));
+    await purge(ctx, 'all');
     return { kind: 'space', space: ctx.space };
   }
-  if ('key' in input) {
-    const removed = await ctx.store.transaction(async (tx) => {
-      return tx.knowledge.delete(ctx.space, await tx.knowledge.idsByKey(ctx.space, input.key));
-    });
-    if (removed === 0) throw new TidepoolError('not_found', `no memory with key "${input.key}"`, { field: 'key' });
-    return { kind: 'key', key: input.key, removed };
-  }
-  const { layer, id } = parseId(input.id);
+  const named: Targets = { episode: new Set(), narrative: new Set(), knowledge: new Set() };
   const removed = await ctx.store.transaction(async (tx) => {
-    if (layer === 'episode') return tx.episodes.delete(ctx.space, [id]);
-    if (layer === 'narrative') return tx.narratives.delete(ctx.space, [id]);
-    return tx.knowledge.delete(ctx.space, [id]);
+    if ('key' in input) {
+      for (const id of await tx.knowledge.idsByKey(ctx.space, input.key)) named.knowledge.add(id);
+    } else {
+      const { layer, id } = parseId(input.id);
+      named[layer].add(id);
+    }
+    return eraseWithCopies(ctx, tx, named);
   });
-  if (removed === 0) throw new TidepoolError('not_found', `no item ${input.id} in space "${ctx.space}"`, { field: 'id' });
-  return { kind: 'item', id: input.id, removed };
+  if (removed.named === 0) {
+    if ('key' in input) throw new TidepoolError('not_found', `no memory with key "${input.key}"`, { field: 'key' });
+    throw new TidepoolError('not_found', `no item ${input.id} in space "${ctx.space}"`, { field: 'id' });
+  }
+  await purge(ctx, removed.layers);
+  const counts = { removed: removed.named, copies: removed.total - removed.named };
+  return 'key' in input ? { kind: 'key', key: input.key, ...counts } : { kind: 'item', id: input.id, ...counts };
+}
+
+/** Deletes `named` and the copies of their texts inside one transaction: rows named and found, all rows, layers touched. */
+async function eraseWithCopies(ctx: AppContext, tx: Store, named: Targets): Promise<{ named: number; total: number; layers: Layer[] }> {
+  const { space } = ctx;
+  const texts = new Set<string>();
+  const episodes = await tx.episodes.getMany(space, [...named.episode]);
+  const knowledge = await tx.knowledge.getMany(space, [...named.knowledge]);
+  const narratives = await tx.narratives.getMany(space, [...named.narrative]);
+  for (const r of [...episodes, ...knowledge, ...narratives]) texts.add(r.content);
+  // Copies: what `remember` wrote beside an entry (its episode, source 'remember') and entries with the same text.
+  const copyTexts = [...episodes.filter((e) => e.source === 'remember'), ...knowledge].map((r) => r.content);
+  const target: Targets = {
+    episode: new Set([...episodes.map((e) => e.id), ...(await tx.episodes.idsWithContent(space, copyTexts, 'remember'))]),
+    narrative: new Set(narratives.map((n) => n.id)),
+    knowledge: new Set([...knowledge.map((k) => k.id), ...(await tx.knowledge.idsWithContent(space, copyTexts))]),
+  };
+  // The turns after a forgotten one were indexed with its text as their context (recall.contextTurns).
+  const n = ctx.config.recall.contextTurns;
+  const followers = new Set<number>();
+  if (n > 0) {
+    for (const e of await tx.episodes.getMany(space, [...target.episode])) {
+      texts.add(e.content);
+      if (e.session === null) continue;
+      for (const f of await tx.episodes.neighbours(space, e.id, n)) if (!target.episode.has(f.id)) followers.add(f.id);
+    }
+  }
+  const total =
+    (await tx.episodes.delete(space, [...target.episode])) +
+    (await tx.narratives.delete(space, [...target.narrative])) +
+    (await tx.knowledge.delete(space, [...target.knowledge]));
+  for (const id of [...followers].sort((a, b) => a - b)) {
+    const e = await tx.episodes.get(space, id);
+    if (!e) continue;
+    await tx.sleep.reindexEpisode(space, id, episodeIndexText(e.content, e.speaker, await previousTurns(tx, space, id, n), ctx.config.index.episodeTrigram));
+  }
+  if (total > 0) await tx.rows.dropQuoting(space, [...texts]);
+  const layers = (Object.keys(target) as Layer[]).filter((l) => target[l].size > 0);
+  return { named: episodes.length + knowledge.length + narratives.length, total, layers };
+}
+
+/** The `n` turns of the session before episode `id`, oldest first (the context `record` indexes a turn with). */
+async function previousTurns(tx: Store, space: string, id: number, n: number): Promise<string[]> {
+  const around = await tx.episodes.neighbours(space, id, n);
+  const at = around.findIndex((e) => e.id === id);
+  return at <= 0 ? [] : around.slice(0, at).map((e) => e.content);
+}
+
+async function purge(ctx: AppContext, layers: readonly Layer[] | 'all'): Promise<void> {
+  const r = await ctx.store.purge(layers);
+  if (!r.complete) ctx.warn('forget: another process kept the database log busy; the next forget or checkpoint clears what it still holds');
 }

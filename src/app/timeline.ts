@@ -1,5 +1,5 @@
 /** `timeline`: the raw verbatim history in time order; ranges reaching past 14 days read the cold archive too. */
-import { DAY_MS } from '../core/clock.js';
+import { DAY_MS, MAX_TIME_MS } from '../core/clock.js';
 import { TidepoolError } from '../core/errors.js';
 import { parseInput, timelineInput, type TimelineInput } from '../core/schemas.js';
 import type { Episode } from '../core/types.js';
@@ -51,5 +51,8 @@ export async function timeline(ctx: AppContext, raw: TimelineInput = {}): Promis
     // The archive is a colder tier, not a wall: every page reads it (DESIGN §6).
     includeArchived: true,
   });
+  // A row written before times were checked reads clamped (store `timeOf`); say so instead of failing the page.
+  const clamped = page.items.filter((e) => e.occurredAt === MAX_TIME_MS).length;
+  if (clamped > 0) ctx.warn(`timeline: ${clamped} episode(s) hold a time past 9999-12-31 (written before times were checked); shown at 9999-12-31`);
   return { ...page, offset: q.offset };
 }

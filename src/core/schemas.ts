@@ -1,5 +1,6 @@
 /** Zod input schemas: the one source of truth for the types, the MCP tools, the HTTP routes and the CLI. */
 import { z } from 'zod';
+import { MAX_TIME_MS } from './clock.js';
 import { TidepoolError } from './errors.js';
 import {
   KNOWLEDGE_KINDS,
@@ -59,15 +60,27 @@ export const jsonObject = z
 /** A 1-5 score. */
 export const score = z.number().int('must be an integer').min(1).max(5);
 
-/** A point in time: epoch ms, or an ISO 8601 / `YYYY-MM-DD[ HH:MM[:SS]]` string read as UTC. */
-export const time = z.union([z.number().int().nonnegative(), z.string()]).transform((v, ctx) => {
-  const ms = typeof v === 'number' ? v : parseTime(v);
-  if (ms === undefined) {
-    ctx.addIssue({ code: 'custom', message: `is not a valid time: "${String(v)}" (use ISO 8601 or YYYY-MM-DD)` });
-    return z.NEVER;
-  }
-  return ms;
-});
+/**
+ * A point in time: epoch ms, or an ISO 8601 / `YYYY-MM-DD[ HH:MM[:SS]]` string read as UTC; from 1970-01-01 to
+ * 9999-12-31 (`MAX_TIME_MS`), so every stored time can be formatted and compared (issue 22).
+ */
+export const time = z
+  .union([
+    z.number().int('must be an integer (epoch milliseconds)').min(0, 'must not be before 1970-01-01').max(MAX_TIME_MS, 'must not be after 9999-12-31'),
+    z.string(),
+  ])
+  .transform((v, ctx) => {
+    const ms = typeof v === 'number' ? v : parseTime(v);
+    if (ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: `is not a valid time: "${String(v)}" (use ISO 8601 or YYYY-MM-DD)` });
+      return z.NEVER;
+    }
+    if (ms < 0 || ms > MAX_TIME_MS) {
+      ctx.addIssue({ code: 'custom', message: `is out of range: "${String(v)}" (from 1970-01-01 to 9999-12-31)` });
+      return z.NEVER;
+    }
+    return ms;
+  });
 
 /** Parses ISO 8601 or `YYYY-MM-DD[ HH:MM[:SS]]` (no zone = UTC) into epoch ms, or undefined. */
 export function parseTime(s: string): number | undefined {

@@ -526,6 +526,40 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
       });
     });
 
+    describe('erasure (issue 22)', () => {
+      it('finds copies by exact content, drops work records quoting a text, and purges outside a transaction', async () => {
+        const s = newSpace('erase');
+        await store.spaces.ensure(s, T0);
+        const text = 'the vault "code" is\nzq77purge';
+        const { ids } = await store.episodes.insertMany(s, [
+          ep({ content: text, source: 'remember' }),
+          ep({ content: text, source: 'record' }),
+          ep({ content: `${text} and more` , source: 'remember' }),
+        ]);
+        const k = await store.knowledge.insert(s, kn({ content: text }));
+        await store.knowledge.insert(s, kn({ content: 'other' }));
+        expect(await store.episodes.idsWithContent(s, [text], 'remember')).toEqual([ids[0]]);
+        expect(await store.episodes.idsWithContent(s, [text])).toEqual([ids[0], ids[1]]);
+        expect(await store.knowledge.idsWithContent(s, [text, 'nothing'])).toEqual([k]);
+        expect(await store.knowledge.idsWithContent(newSpace('erase-other'), [text])).toEqual([]);
+        const run = await store.sleep.createRun(s, { night: '2024-01-01', model: 'm', startedAt: T0, log: {} });
+        await store.sleep.planWork(s, run, [
+          { step: 'solidify', unit: 'a', payload: { packet: [[1, '10:00', text]] } },
+          { step: 'solidify', unit: 'b', payload: { packet: [[2, '10:01', 'unrelated']] } },
+        ], T0);
+        expect(await store.rows.dropQuoting(s, [text])).toBe(1);
+        expect((await store.sleep.work(s, run)).map((w) => w.unit)).toEqual(['b']);
+        await store.knowledge.delete(s, [k]);
+        await store.episodes.delete(s, ids);
+        await expect(store.transaction((tx) => tx.purge(['episode']))).rejects.toThrow(/transaction/);
+        const r = await store.purge(['episode', 'knowledge']);
+        expect(r.complete).toBe(true);
+        expect(await store.search.lexical(s, 'episode', ['zq77purge'], LEX)).toEqual([]);
+        expect(await store.search.substring(s, 'knowledge', 'zq77purge', LEX)).toEqual([]);
+        expect((await store.purge('all')).complete).toBe(true);
+      });
+    });
+
     describe('transactions', () => {
       it('rolls back every area when the callback throws', async () => {
         const s = newSpace('tx');

@@ -93,6 +93,8 @@ export interface EpisodeStore {
   neighbours(space: string, id: number, n: number): Promise<Episode[]>;
   delete(space: string, ids: readonly number[]): Promise<number>;
   count(space: string): Promise<number>;
+  /** Ids of the space's episodes whose content is exactly one of `contents` (and, when given, whose source is `source`). */
+  idsWithContent(space: string, contents: readonly string[], source?: string): Promise<number[]>;
 }
 
 /** A new narrative row. */
@@ -184,6 +186,8 @@ export interface KnowledgeStore {
   links(space: string, id: number): Promise<KnowledgeLink[]>;
   delete(space: string, ids: readonly number[]): Promise<number>;
   count(space: string, statuses?: readonly KnowledgeStatus[]): Promise<number>;
+  /** Ids of the space's entries (any status) whose content is exactly one of `contents`. */
+  idsWithContent(space: string, contents: readonly string[]): Promise<number[]>;
 }
 
 /** Profiles, self-concept, snapshots and threads. */
@@ -280,16 +284,29 @@ export interface SearchIndex {
 
 /** Generic row access for export and restore: every table that carries a `space` column. */
 export interface RowStore {
-  /** Table names in dependency order. */
+  /** Table names in dependency order: what export writes and restore loads. Credentials (`api_tokens`) are not among them. */
   tables(): readonly string[];
   /** Rows of one table for a space, ordered by primary key; BLOBs as Uint8Array. */
   dump(space: string, table: string): AsyncIterable<Record<string, unknown>>;
   /** Inserts rows exactly as dumped (explicit ids). */
   load(table: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<void>;
-  /** Deletes every row of a space in every table (and its index entries). */
+  /** Deletes every row of a space in every table, its API tokens included (and its index entries). */
   eraseSpace(space: string): Promise<void>;
-  /** Rebuilds the search indexes of a space from its tables. */
+  /** Whether no table of `tables()` holds a row of the space (its API tokens do not count). */
   spaceIsEmpty(space: string): Promise<boolean>;
+  /**
+   * Deletes the space's work records that quote one of `texts` verbatim (the night's packets and answers in
+   * `sleep_work`): what a forget must not leave behind. Returns the rows deleted.
+   */
+  dropQuoting(space: string, texts: readonly string[]): Promise<number>;
+}
+
+/** What {@link Store.purge} could do. */
+export interface PurgeResult {
+  /** False when part of it could not finish now (a SQLite reader kept the WAL busy); the next purge retries it. */
+  complete: boolean;
+  /** Milliseconds it took. */
+  ms: number;
 }
 
 /** Spaces. */
@@ -353,6 +370,14 @@ export interface Store {
   readonly jobs: JobClaims;
   /** Runs `fn` with a store bound to one write transaction: all or nothing. */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /**
+   * Erasure to the byte (issue 22): after rows were deleted, removes what the engine's files still keep of them.
+   * SQLite rewrites the touched full-text indexes (FTS5 keeps deleted tokens in its segments until they merge) and
+   * checkpoints and truncates the WAL (deleted pages are zeroed by `secure_delete`); PostgreSQL vacuums the touched
+   * tables. `layers` names the item layers that lost rows, `'all'` every table (a space was erased). Call it on the
+   * store, never inside a transaction, after the delete committed.
+   */
+  purge(layers: readonly Layer[] | 'all'): Promise<PurgeResult>;
   info(): Promise<StoreInfo>;
   close(): Promise<void>;
 }

@@ -9,6 +9,7 @@ import { POSTGRES_MIGRATIONS } from './migrations.js';
 import type { PgFamilyDriver } from './pg-driver.js';
 import { PgSearch, PgSearchMemo } from './pg-search.js';
 import { PgVectors, type PgVectorState } from './pg-vectors.js';
+import { purgePostgres } from './purge-postgres.js';
 
 /** Where a URL points, parsed. */
 export interface PgTarget {
@@ -83,6 +84,7 @@ export async function openPostgresStore(url: string): Promise<SqlStore> {
     info: (db) => info(db, target, driverName, features),
     ...(features.pgvector ? { makeVectors: (db: SqlDriver) => new PgVectors(db, state) } : {}),
     jobHooks: PG_JOB_HOOKS,
+    purge: (db, layers) => purgePostgres(db, layers),
   };
   return new SqlStore(driver, parts);
 }

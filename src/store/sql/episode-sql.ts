@@ -2,7 +2,7 @@
 import type { Episode, EpisodeKind } from '../../core/types.js';
 import type { EpisodeStore, NewEpisode, RecallEpisode, SearchIndex, TimelineQuery } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
-import { bit, bool, chunks, json, jsonRecords, marks, num, numOrNull, toJson } from './sql-util.js';
+import { bit, bool, chunks, json, jsonRecords, marks, num, timeOf, timeOrNull, toJson } from './sql-util.js';
 
 /** The episode columns a PostgreSQL batch insert reads from its JSON records, in `values` order. */
 const EPISODE_FIELDS = [
@@ -22,8 +22,8 @@ function toRecallEpisode(r: Record<string, unknown>): RecallEpisode {
     speaker: (r.speaker as string | null) ?? null,
     content: String(r.content),
     session: (r.session as string | null) ?? null,
-    occurredAt: num(r.occurred_at),
-    archivedAt: numOrNull(r.archived_at),
+    occurredAt: timeOf(r.occurred_at),
+    archivedAt: timeOrNull(r.archived_at),
   };
 }
 
@@ -38,8 +38,8 @@ export function toEpisode(r: Record<string, unknown>): Episode {
     ref: (r.ref as string | null) ?? null,
     meta: json(r.meta, {}),
     durable: bool(r.durable) ?? false,
-    createdAt: num(r.created_at),
-    consolidatedAt: numOrNull(r.consolidated_at),
+    createdAt: timeOf(r.created_at),
+    consolidatedAt: timeOrNull(r.consolidated_at),
   };
 }
 
@@ -179,7 +179,7 @@ export class EpisodeSql implements EpisodeStore {
         [space, ...part],
       );
       for (const r of rows) {
-        out.push({ id: num(r.id), session: (r.session as string | null) ?? null, occurredAt: num(r.occurred_at), speaker: (r.speaker as string | null) ?? null });
+        out.push({ id: num(r.id), session: (r.session as string | null) ?? null, occurredAt: timeOf(r.occurred_at), speaker: (r.speaker as string | null) ?? null });
       }
     }
     return out;
@@ -249,5 +249,17 @@ export class EpisodeSql implements EpisodeStore {
   async count(space: string): Promise<number> {
     const r = await this.#db.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM episodes WHERE space = ?', [space]);
     return num(r?.n ?? 0);
+  }
+
+  async idsWithContent(space: string, contents: readonly string[], source?: string): Promise<number[]> {
+    const out: number[] = [];
+    for (const part of chunks(contents)) {
+      const rows = await this.#db.all<{ id: unknown }>(
+        `SELECT id FROM episodes WHERE space = ?${source === undefined ? '' : ' AND source = ?'} AND content IN (${marks(part.length)}) ORDER BY id`,
+        [space, ...(source === undefined ? [] : [source]), ...part],
+      );
+      out.push(...rows.map((r) => num(r.id)));
+    }
+    return out;
   }
 }

@@ -3,7 +3,7 @@ import type { Knowledge, KnowledgeKind, KnowledgeLink, KnowledgeStatus, LinkType
 import type { IndexText, KnowledgeStore, NewKnowledge, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
 import { strengthNow } from '../../script/strength.js';
-import { bit, bool, chunks, json, marks, num, numOrNull, toJson } from './sql-util.js';
+import { bit, bool, chunks, json, marks, num, numOrNull, timeOf, timeOrNull, toJson } from './sql-util.js';
 
 const COLS = `id, space, kind, key, subject, content, status, occurrences, strength, last_reinforced_at, importance,
   durable, tags, evidence, source, valid_from, valid_to, created_at, updated_at, superseded_by, meta`;
@@ -20,16 +20,16 @@ export function toKnowledge(r: Record<string, unknown>): Knowledge {
     status: r.status as KnowledgeStatus,
     occurrences: num(r.occurrences),
     strength: num(r.strength),
-    lastReinforcedAt: num(r.last_reinforced_at),
+    lastReinforcedAt: timeOf(r.last_reinforced_at),
     importance: num(r.importance),
     durable: bool(r.durable) ?? false,
     tags: json(r.tags, []),
     evidence: json(r.evidence, { episodes: [], narratives: [] }),
     source: String(r.source),
-    validFrom: numOrNull(r.valid_from),
-    validTo: numOrNull(r.valid_to),
-    createdAt: num(r.created_at),
-    updatedAt: num(r.updated_at),
+    validFrom: timeOrNull(r.valid_from),
+    validTo: timeOrNull(r.valid_to),
+    createdAt: timeOf(r.created_at),
+    updatedAt: timeOf(r.updated_at),
     supersededBy: numOrNull(r.superseded_by),
     meta: json(r.meta, {}),
   };
@@ -245,4 +245,16 @@ export class KnowledgeSql implements KnowledgeStore {
     ]);
     return num(r?.n ?? 0);
   }
+  async idsWithContent(space: string, contents: readonly string[]): Promise<number[]> {
+    const out: number[] = [];
+    for (const part of chunks(contents)) {
+      const rows = await this.#db.all<{ id: unknown }>(
+        `SELECT id FROM knowledge WHERE space = ? AND content IN (${marks(part.length)}) ORDER BY id`,
+        [space, ...part],
+      );
+      out.push(...rows.map((r) => num(r.id)));
+    }
+    return out;
+  }
+
 }

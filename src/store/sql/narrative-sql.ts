@@ -2,7 +2,7 @@
 import type { Narrative, NarrativeKind } from '../../core/types.js';
 import type { NarrativeStore, NewNarrative, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
-import { bit, chunks, json, marks, num, toJson } from './sql-util.js';
+import { bit, chunks, json, marks, num, timeOf, toJson } from './sql-util.js';
 
 const COLS = `id, space, kind, ntype, content, gesture, context, moment, cognition_direction, tags, entities_role,
   related_entities, source_links, importance, emotional, recurrence, unresolved, weight, created_at, updated_at`;
@@ -28,8 +28,8 @@ export function toNarrative(r: Record<string, unknown>): Narrative {
     recurrence: num(r.recurrence),
     unresolved: num(r.unresolved),
     weight: num(r.weight),
-    createdAt: num(r.created_at),
-    updatedAt: num(r.updated_at),
+    createdAt: timeOf(r.created_at),
+    updatedAt: timeOf(r.updated_at),
   };
 }
 

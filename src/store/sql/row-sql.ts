@@ -4,8 +4,11 @@ import type { RowStore, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
 import { marks, num } from './sql-util.js';
 
-/** Tables that hold a space's data, in the order a restore must load them; each has its ordering key. */
-export const SPACE_TABLES: ReadonlyArray<{ name: string; order: string }> = [
+/**
+ * Tables that hold a space's data, in the order a restore must load them; each has its ordering key. A table marked
+ * `credentials` is erased with its space but never exported or restored (issue 22: a restore must not plant a token).
+ */
+export const SPACE_TABLES: ReadonlyArray<{ name: string; order: string; credentials?: true }> = [
   { name: 'spaces', order: 'id' },
   { name: 'episodes', order: 'id' },
   { name: 'narratives', order: 'id' },
@@ -37,7 +40,7 @@ export const SPACE_TABLES: ReadonlyArray<{ name: string; order: string }> = [
   { name: 'job_state', order: 'job' },
   { name: 'workspaces', order: 'id' },
   { name: 'journal_archive', order: 'id' },
-  { name: 'api_tokens', order: 'id' },
+  { name: 'api_tokens', order: 'id', credentials: true },
 ];
 
 const INDEXED: ReadonlyArray<{ table: string; layer: Layer }> = [
@@ -58,11 +61,11 @@ export class RowSql implements RowStore {
   }
 
   tables(): readonly string[] {
-    return SPACE_TABLES.map((t) => t.name);
+    return SPACE_TABLES.filter((t) => !t.credentials).map((t) => t.name);
   }
 
   #table(name: string) {
-    const t = SPACE_TABLES.find((x) => x.name === name);
+    const t = SPACE_TABLES.find((x) => x.name === name && !x.credentials);
     if (!t) throw new Error(`unknown table ${name}`);
     return t;
   }
@@ -106,9 +109,29 @@ export class RowSql implements RowStore {
     }
   }
 
+  async dropQuoting(space: string, texts: readonly string[]): Promise<number> {
+    let n = 0;
+    for (const t of texts) {
+      if (t.length === 0) continue;
+      // Packets hold the text inside JSON: match it raw and as JSON writes it (quotes, newlines escaped).
+      for (const needle of new Set([t, JSON.stringify(t).slice(1, -1)])) {
+        const like = `%${needle.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+        n += (
+          await this.#db.run(`DELETE FROM sleep_work WHERE space = ? AND (payload LIKE ? ESCAPE '!' OR result LIKE ? ESCAPE '!')`, [
+            space,
+            like,
+            like,
+          ])
+        ).changes;
+      }
+    }
+    return n;
+  }
+
   async spaceIsEmpty(space: string): Promise<boolean> {
     for (const t of SPACE_TABLES) {
-      if (t.name === 'spaces') continue;
+      // A token names a space before anything is written to it; it does not make the space's memory non-empty.
+      if (t.name === 'spaces' || t.credentials) continue;
       const r = await this.#db.get(`SELECT 1 AS x FROM ${t.name} WHERE space = ? LIMIT 1`, [space]);
       if (r) return false;
     }

@@ -1,5 +1,6 @@
 /** The portable Store: every area written once over a SqlDriver, plus the engine's search index. */
-import type { Store, StoreInfo, SearchIndex } from '../port.js';
+import type { Layer } from '../../core/types.js';
+import type { PurgeResult, Store, StoreInfo, SearchIndex } from '../port.js';
 import type { SqlDriver } from '../sql-driver.js';
 import { AttentionSql } from './attention-sql.js';
 import { ContinuitySql } from './continuity-sql.js';
@@ -27,6 +28,8 @@ export interface EngineParts {
   makeVectors?(db: SqlDriver): VectorSql;
   /** Engine additions to job claims (PostgreSQL: a non-blocking advisory lock). */
   jobHooks?: JobClaimHooks;
+  /** What the engine's files keep of deleted rows, removed (Store.purge); run on the connection, never in a transaction. */
+  purge(db: SqlDriver, layers: readonly Layer[] | 'all'): Promise<{ complete: boolean }>;
 }
 
 /** A Store bound to one driver (the connection, or one open transaction). */
@@ -50,8 +53,10 @@ export class SqlStore implements Store {
   readonly sleep: SleepSql;
   readonly tokens: TokenSql;
   readonly #parts: EngineParts;
+  readonly #inTx: boolean;
 
-  constructor(db: SqlDriver, parts: EngineParts) {
+  constructor(db: SqlDriver, parts: EngineParts, inTx = false) {
+    this.#inTx = inTx;
     this.engine = parts.engine;
     this.db = db;
     this.#parts = parts;
@@ -74,7 +79,14 @@ export class SqlStore implements Store {
   }
 
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
-    return this.db.transaction((txDb) => fn(new SqlStore(txDb, this.#parts)));
+    return this.db.transaction((txDb) => fn(new SqlStore(txDb, this.#parts, true)));
+  }
+
+  async purge(layers: readonly Layer[] | 'all'): Promise<PurgeResult> {
+    if (this.#inTx) throw new Error('purge runs after the transaction that deleted, not inside it');
+    const t = performance.now();
+    const { complete } = await this.#parts.purge(this.db, layers);
+    return { complete, ms: Math.round(performance.now() - t) };
   }
 
   info(): Promise<StoreInfo> {

@@ -1,4 +1,5 @@
 /** Small helpers shared by the portable SQL stores: placeholders, JSON columns, booleans. */
+import { representableTime } from '../../core/clock.js';
 import { storableParams, type SqlValue } from '../sql-driver.js';
 
 /** `?, ?, ?` for an IN list of `n` values (n ≥ 1). */
@@ -50,6 +51,16 @@ export function bool(v: unknown): boolean | null {
 /** Number from an integer column that a driver may hand back as string or bigint. */
 export function num(v: unknown): number {
   return typeof v === 'number' ? v : Number(v);
+}
+
+/** A stored time, made representable: see `representableTime` (a poisoned row must not break a space's reads). */
+export function timeOf(v: unknown): number {
+  return representableTime(num(v));
+}
+
+/** Nullable stored time. */
+export function timeOrNull(v: unknown): number | null {
+  return v === null || v === undefined ? null : timeOf(v);
 }
 
 /** Nullable number. */

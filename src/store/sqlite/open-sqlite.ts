@@ -6,6 +6,7 @@ import type { StoreInfo } from '../port.js';
 import type { SqlDriver } from '../sql-driver.js';
 import { SqlStore, type EngineParts } from '../sql/sql-store.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
+import { purgeSqlite } from './purge-sqlite.js';
 import { SqliteDriver } from './sqlite-driver.js';
 import { SqliteSearch } from './sqlite-search.js';
 import { SqliteVectors } from './sqlite-vectors.js';
@@ -37,6 +38,7 @@ export async function openSqliteStore(path: string, opts: OpenSqliteOptions = {}
     columnsOf: async (db, table) =>
       (await db.all<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [table])).map((r) => r.name),
     info: (db) => info(db, driver, vec),
+    purge: (db, layers) => purgeSqlite(driver, db, layers),
   };
   return new SqlStore(driver, parts);
 }

@@ -29,6 +29,9 @@ export class SqliteDriver implements SqlDriver {
       // FULL syncs the WAL on every commit, so an acknowledged write survives power loss too, not only a
       // process crash (DESIGN §10); batched ingest pays it once per batch.
       this.db.pragma('synchronous = FULL');
+      // Deleted rows are overwritten with zeros, in their pages and in pages that fall free, so a forgotten text
+      // leaves no bytes in the file (issue 22; its cost on ingest is in docs/RELIABILITY.md).
+      this.db.pragma('secure_delete = ON');
     }
     this.db.pragma('foreign_keys = ON');
   }
@@ -101,6 +104,20 @@ export class SqliteDriver implements SqlDriver {
       this.#inTx = false;
       release();
     }
+  }
+
+  /**
+   * Checkpoints the WAL into the database file and truncates it to zero bytes, once no transaction of this process
+   * is open; retries while another process's reader keeps it busy. False when it stayed busy.
+   */
+  async checkpointTruncate(tries = 5): Promise<boolean> {
+    for (let i = 0; i < tries; i++) {
+      while (this.#inTx) await this.#gate;
+      const r = this.db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+      if ((r[0]?.busy ?? 0) === 0) return true;
+      await new Promise((res) => setTimeout(res, 50 * (i + 1)));
+    }
+    return false;
   }
 
   async close(): Promise<void> {

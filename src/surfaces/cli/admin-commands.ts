@@ -33,7 +33,7 @@ export function registerAdminCommands(program: Command, deps: CliDeps): void {
   withCommon(
     program
       .command('forget')
-      .description('remove one item by id (e12, n3, k7), every version of a --key, or the whole space (--all --yes)')
+      .description('remove one item by id (e12, n3, k7), every version of a --key, or the whole space (--all --yes), with every copy of its text, to the byte')
       .argument('[id]', 'item id')
       .option('--key <key>', 'forget every version of this key')
       .option('--all', 'erase the whole space')
@@ -44,7 +44,9 @@ export function registerAdminCommands(program: Command, deps: CliDeps): void {
     if (given !== 1) throw new TidepoolError('invalid_input', 'give exactly one of: an id, --key, or --all --yes');
     await withMemory(deps, o, async (m) => {
       const r = await m.forget(o.all ? { all: true, confirm: true } : o.key !== undefined ? { key: o.key } : { id: id! });
-      print(deps, o, r, () => (r.kind === 'space' ? `erased space ${r.space}` : `forgot ${r.removed} item(s)`));
+      print(deps, o, r, () =>
+        r.kind === 'space' ? `erased space ${r.space}` : `forgot ${r.removed} item(s)${r.copies > 0 ? ` and ${r.copies} copy(ies) of the text` : ''}`,
+      );
     });
   });
 

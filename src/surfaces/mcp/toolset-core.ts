@@ -214,7 +214,8 @@ function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void 
       if (Object.keys(given).length === 0) throw new TidepoolError('invalid_input', 'id: give an id, a key, or all: true with confirm: true', { field: 'id' });
       if (given.all === true && !eraseSpace) throw new TidepoolError('forbidden', 'erasing the whole space needs an admin token; forget items by id or key instead', { field: 'all' });
       const r = await memory.forget(given as never);
-      const text = r.kind === 'space' ? `Erased space ${r.space}.` : r.kind === 'key' ? `Forgot ${r.removed} version(s) of key ${r.key}.` : `Forgot ${r.id}.`;
+      const copies = r.kind !== 'space' && r.copies > 0 ? ` Also removed ${r.copies} copy(ies) of the text.` : '';
+      const text = r.kind === 'space' ? `Erased space ${r.space}.` : r.kind === 'key' ? `Forgot ${r.removed} version(s) of key ${r.key}.${copies}` : `Forgot ${r.id}.${copies}`;
       return { text, data: { ...r } };
     },
   });

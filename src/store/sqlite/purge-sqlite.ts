@@ -1,0 +1,27 @@
+/** Erasure to the byte on SQLite: rewrites the touched FTS5 indexes, then checkpoints and truncates the WAL. */
+import type { Layer } from '../../core/types.js';
+import type { SqlDriver } from '../sql-driver.js';
+import type { SqliteDriver } from './sqlite-driver.js';
+
+const INDEXES: Record<Layer, readonly string[]> = {
+  episode: ['episodes_fts', 'episodes_tri'],
+  narrative: ['narratives_fts', 'narratives_tri'],
+  knowledge: ['knowledge_fts', 'knowledge_tri'],
+};
+
+/**
+ * A contentless FTS5 table forgets a deleted row through a tombstone; the row's terms stay in the index segment
+ * until that segment is merged. `optimize` merges every segment into one, dropping the deleted rows' terms;
+ * `secure_delete` (set by the driver) zeroes the pages the old segments leave, and the TRUNCATE checkpoint moves
+ * the zeroed pages into the file and empties the WAL that still held the inserts. The rewrite costs a pass over the
+ * layer's index (docs/RELIABILITY.md has the figures); an index already in one segment with no deletions is free.
+ */
+export async function purgeSqlite(driver: SqliteDriver, db: SqlDriver, layers: readonly Layer[] | 'all'): Promise<{ complete: boolean }> {
+  const touched = layers === 'all' ? (Object.keys(INDEXES) as Layer[]) : [...new Set(layers)];
+  await db.transaction(async (tx) => {
+    for (const layer of touched) {
+      for (const t of INDEXES[layer]) await tx.run(`INSERT INTO ${t}(${t}) VALUES('optimize')`);
+    }
+  });
+  return { complete: await driver.checkpointTruncate() };
+}
