@@ -99,6 +99,8 @@ const injectionConfig = z
     profileLineChars: z.number().int().positive().default(100),
     t1MinCosine: z.number().default(0.25),
     t1Top: z.number().int().positive().default(5),
+    /** Turns shown before and after each recalled turn of the same session (the exchange it belongs to). */
+    t1Neighbours: z.number().int().min(0).max(5).default(1),
     t4Keywords: z.number().int().positive().default(5),
     openThreads: z.number().int().positive().default(5),
   })
