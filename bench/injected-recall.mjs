@@ -70,4 +70,5 @@ for (const conv of data) {
   process.stderr.write(`${conv.sample_id}: ${found}/${total} so far (context ${ctxTokens} tokens)\n`);
 }
 const cats = Object.entries(perCat).map(([k, [f, t]]) => `cat ${k} ${(f / t).toFixed(3)}`).join(', ');
-console.log(`injected recall ${(found / total).toFixed(3)} (${found}/${total} evidence turns${only ? `, ${only}` : ''}); ${cats}`);
+const meanChars = Math.round(prefetchTokens.reduce((a, b) => a + b, 0) / Math.max(1, prefetchTokens.length));
+console.log(`injected recall ${(found / total).toFixed(3)} (${found}/${total} evidence turns${only ? `, ${only}` : ''}); ${cats}; prefetch ${meanChars} chars on average`);

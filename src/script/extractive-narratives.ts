@@ -37,7 +37,7 @@ export interface ExtractOptions {
 
 const DEFAULTS = { perChunk: 3, turnsPerNarrative: 8, tags: 5, turnChars: 400 } as const;
 // Capitalised words that open or fill sentences without naming anyone or anything.
-const NOT_NAMES = new Set(['I', 'The', 'A', 'An', 'And', 'But', 'So', 'Oh', 'Yes', 'No', 'Hey', 'Hi', 'Wow', 'Thanks', 'Thank', 'It', 'That', 'This', 'What', 'How', 'Why', 'When', 'Where', 'Who', 'We', 'You', 'My', 'Your', 'Our', 'They', 'He', 'She', 'Me', 'Mom', 'Dad', 'OK', 'Okay', 'Sure', 'Great', 'Good', 'Well', 'Also', 'Just', 'Yeah', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']);
+const NOT_NAMES = new Set(['I', 'The', 'A', 'An', 'And', 'But', 'So', 'Oh', 'Yes', 'No', 'Hey', 'Hi', 'Wow', 'Thanks', 'Thank', 'It', 'That', 'This', 'What', 'How', 'Why', 'When', 'Where', 'Who', 'We', 'You', 'My', 'Your', 'Our', 'They', 'He', 'She', 'Me', 'Mom', 'Dad', 'OK', 'Okay', 'Sure', 'Great', 'Good', 'Well', 'Also', 'Just', 'Yeah', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']);
 const CAPITALISED = /(?<![.!?]\s|^)\b[A-Z][a-z]+(?:\s[A-Z][a-z]+)*\b/g;
 
 /**

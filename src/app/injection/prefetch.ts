@@ -75,11 +75,20 @@ function renderTurn(h: RecallHit, now: number, lang: 'en' | 'zh'): string {
  * T1: the recall pipeline itself (its fusion of words, vectors when an embedder is set, session context, speakers
  * and time) over every layer, episodes included, without side effects; what the session already has is skipped.
  */
-async function semantic(ctx: AppContext, text: string, exclude: ReadonlySet<string>, top: number, now: number, lang: 'en' | 'zh'): Promise<PrefetchHit[]> {
-  const limit = Math.min(200, top * 2 + exclude.size);
+async function semantic(ctx: AppContext, text: string, exclude: ReadonlySet<string>, now: number, lang: 'en' | 'zh'): Promise<PrefetchHit[]> {
+  const { t1Top, t1Turns } = ctx.config.injection;
+  const limit = Math.min(200, (t1Top + t1Turns) * 2 + exclude.size);
   const hits = (await recall(ctx, { query: text.slice(0, QUERY_CHARS), limit }, { sideEffects: false })).filter((h) => !exclude.has(h.id));
   const floor = await cosineFloor(ctx, text, hits);
-  const fresh = hits.filter((h) => floor(h.id)).slice(0, top);
+  // In recall's order: up to t1Top memories (narratives, knowledge: Tideline's 3-5) and up to t1Turns raw turns, which
+  // say less each, so more of them are needed to carry the same.
+  let memories = 0;
+  let turns = 0;
+  const fresh = hits.filter((h) => {
+    if (!floor(h.id)) return false;
+    if (h.layer === 'episode') return turns++ < t1Turns;
+    return memories++ < t1Top;
+  });
   const refs = fresh.filter((h) => h.layer !== 'episode').map((h) => parseId(h.id) as { layer: 'narrative' | 'knowledge'; id: number });
   const rows = await load(ctx, refs);
   const around = await neighbours(ctx, fresh, exclude);
@@ -170,9 +179,10 @@ async function load(ctx: AppContext, refs: ReadonlyArray<{ layer: 'narrative' | 
 }
 
 /**
- * Recalls memories for a new message: T1 keeps the top `t1Top`; when fewer than 2 are new to the session, T4
- * adds keyword hits. Every hit is logged as `t1_prefetch` in the session, so it is not shown again there (unless
- * `opts.sideEffects` is false: then nothing is written).
+ * Recalls memories for a new message: T1 keeps, in recall's order, the top `t1Top` memories and `t1Turns` turns; when
+ * fewer than 2 are new to the session, T4 adds keyword hits. The block fits `maxTokens` (default
+ * `injection.prefetchMaxTokens`) with whole lines. Every hit is logged as `t1_prefetch` in the session, so it is not
+ * shown again there (unless `opts.sideEffects` is false: then nothing is written).
  */
 export async function prefetch(ctx: AppContext, raw: PrefetchInput, opts: InjectOptions = {}): Promise<PrefetchResult> {
   const input = parseInput(prefetchInput, raw);
@@ -184,7 +194,7 @@ export async function prefetch(ctx: AppContext, raw: PrefetchInput, opts: Inject
   const session = input.session ?? null;
   const seen = session ? await ctx.store.attention.injectedInSession(ctx.space, session) : [];
   const exclude = new Set(seen.map((s) => formatId(s.layer, s.itemId)));
-  const hits = await semantic(ctx, text, exclude, top, now, lang);
+  const hits = await semantic(ctx, text, exclude, now, lang);
   // SEEDS §1.6: T4 runs when T1 found fewer than 2.
   if (hits.length < 2) {
     const shown = new Set([...exclude, ...hits.map((h) => h.id)]);
@@ -192,7 +202,7 @@ export async function prefetch(ctx: AppContext, raw: PrefetchInput, opts: Inject
       hits.push({ id: keyOf(f), via: 't4', score: f.weight, line: render(f, now, lang), createdAt: f.row.createdAt });
     }
   }
-  const kept = input.maxTokens === undefined ? hits : fitPrefetch(hits, input.maxTokens);
+  const kept = fitPrefetch(hits, input.maxTokens ?? ctx.config.injection.prefetchMaxTokens);
   const logged = kept.flatMap((h) => [{ id: h.id, score: h.score }, ...(h.also ?? []).map((id) => ({ id, score: 0 }))]);
   if (logged.length > 0 && opts.sideEffects !== false) await noteHits(ctx, logged, 't1_prefetch', session, now);
   return { text: renderPrefetch(kept), hits: kept };
