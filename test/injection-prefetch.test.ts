@@ -79,6 +79,27 @@ describe('prefetch on the lexical path (no embedder)', () => {
   });
 });
 
+describe('prefetch of raw turns', () => {
+  it('shows whole turns with date and speaker, with their neighbours when asked, and never repeats them in a session', async () => {
+    mem = await tempMemory({ config: { injection: { t1Neighbours: 1, t1Turns: 1 } } });
+    const at = mem.clock.now() - 2 * DAY_MS;
+    const lines = ['Hi Mel!', 'What have you been up to lately?', 'Researching adoption agencies, it has been my dream to have a family.', 'That is wonderful news!', 'See you soon.'];
+    await mem.memory.record({ turns: lines.map((content, i) => ({ role: 'user' as const, speaker: i % 2 ? 'Melanie' : 'Caroline', content, session: 's1', at: at + i * 1000 })) });
+    const r = await prefetch(mem.memory.ctx, { text: 'What did Caroline research?', session: 'q' });
+    const day = new Date(at).toISOString().slice(0, 10);
+    expect(r.hits[0]!.line).toBe(
+      `- [${day}, 2 days ago] Caroline: Researching adoption agencies, it has been my dream to have a family.\n` +
+        '  before: Melanie: What have you been up to lately?\n  after: Melanie: That is wonderful news!',
+    );
+    // The neighbours were shown with it: a later prefetch in the session does not bring them again.
+    const again = await prefetch(mem.memory.ctx, { text: 'What has Melanie been up to lately? wonderful news', session: 'q' });
+    expect(again.text).not.toContain('What have you been up to lately?');
+    expect(again.text).not.toContain('That is wonderful news!');
+    const elsewhere = await prefetch(mem.memory.ctx, { text: 'What has Melanie been up to lately? wonderful news', session: 'other' });
+    expect(elsewhere.text).toContain('That is wonderful news!');
+  });
+});
+
 describe('prefetch with an embedder (T1 cosine, T4 fallback)', () => {
   it('keeps T1 hits above the cosine floor and skips T4 when T1 found at least 2', async () => {
     mem = await tempMemory({ config: { embedder: { provider: 'tideline', url: embedUrl, attempts: 1 } } });

@@ -37,7 +37,8 @@ describe('sleep --model none on an imported history', () => {
     const narratives = await tm.memory.ctx.store.narratives.list(tm.memory.space, { limit: 100 });
     expect(narratives.length).toBeGreaterThanOrEqual(3);
     expect(narratives.every((n) => n.ntype === 'extractive' && n.sourceLinks.length >= 3)).toBe(true);
-    expect(narratives.some((n) => n.gesture?.startsWith('Caroline: Researching adoption agencies'))).toBe(true);
+    // Each gesture is a whole turn of its run, with its speaker.
+    expect(narratives.every((n) => WEEK.some(([who, said]) => n.gesture?.startsWith(`${who}: ${said}`)))).toBe(true);
     await tm.memory.scriptAll();
     const graph = await readGraph(tm.memory.ctx, {});
     expect(graph.kind).toBe('top');
