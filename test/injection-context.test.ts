@@ -1,7 +1,9 @@
 /** The session-start block on a seeded memory: T0, T2, T2b and T3 rules, the token budget, attention logging. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkpoint, setGoal } from '../src/app/continuity.js';
+import { fitBlock } from '../src/app/injection/block-budget.js';
 import { buildContext } from '../src/app/injection/context-block.js';
+import { knowledgeItems } from '../src/app/injection/knowledge-items.js';
 import { countTokens } from '../src/core/token-count.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 import { seedBriefing, seedNarrative, seedTopicCluster } from './injection-seed.js';
@@ -90,6 +92,41 @@ describe('context block layers', () => {
     expect(section(b.text, 'Morning briefing')[0]).toMatch(/^While you were away: 4 new, 2 reinforced, 1 forgotten from 23 episodes\. \(2026-10-31/);
   });
 
+  it('carries what the memory knows: preferences and facts, open problems, what needs review; stale entries lose first', async () => {
+    const m = mem.memory;
+    const now = mem.clock.now();
+    // Stored 80 days ago and never used since: its strength has decayed to about a sixth.
+    mem.clock.set(now - 80 * 24 * HOUR);
+    await m.remember({ text: 'The old build server is called Heron' });
+    mem.clock.set(now - 24 * HOUR);
+    await m.remember({ text: 'Ana prefers squash merges', kind: 'preference' });
+    await m.remember({ text: 'The staging Postgres listens on port 6543', key: 'staging.pg.port' });
+    await m.remember({ text: 'Flaky lock test in sync.ts still fails on CI', kind: 'open_problem' });
+    mem.clock.set(now);
+    const against = (await m.ctx.store.knowledge.getLiveByKey(m.space, 'staging.pg.port'))!.id;
+    await m.ctx.store.knowledge.insert(m.space, {
+      kind: 'fact', key: null, subject: null, content: 'The staging Postgres moved to port 5433', status: 'quarantined',
+      occurrences: 1, strength: 0.5, importance: 3, durable: false, tags: [], evidence: { episodes: [], narratives: [] },
+      source: 'sleep', validFrom: now, validTo: null, createdAt: now,
+      meta: { quarantine: { conflictsWith: against, reason: 'contradicts reliable knowledge' } },
+      embedPending: false, index: { body: 'the staging postgres moved to port 5433', extra: '', raw: 'The staging Postgres moved to port 5433' },
+    });
+    const b = await buildContext(m.ctx, { session: 'k-s' });
+    const knows = section(b.text, 'What I know about working with you');
+    expect(knows[0]).toBe('- Ana prefers squash merges (preference, yesterday)');
+    expect(knows).toContain('- The staging Postgres listens on port 6543 (fact, yesterday)');
+    expect(knows[knows.length - 1]).toBe('- The old build server is called Heron (fact, 2 months ago)');
+    expect(section(b.text, 'Open problems')).toEqual(['- Flaky lock test in sync.ts still fails on CI (yesterday)']);
+    const review = section(b.text, 'Needs review');
+    expect(review[0]).toBe('1 entry waits for a person\'s verdict (call review).');
+    expect(review[1]).toMatch(/^- k\d+: The staging Postgres moved to port 5433 — clashes with k\d+: The staging Postgres listens on port 6543$/);
+    // A tight budget drops the stale fact before the fresh ones.
+    const known = (await knowledgeItems(m.ctx, 'en')).filter((i) => i.section === 'knows');
+    const full = fitBlock(known, 10_000);
+    const tight = fitBlock(known, full.tokens - 3);
+    expect(tight.dropped.map((i) => i.text)).toEqual(['- The old build server is called Heron (fact, 2 months ago)']);
+  });
+
   it('picks the prefetch pool (T2): weight above 0.6, last 7 days, heaviest first, 3 that share no tag', async () => {
     const ids = await seedAll();
     const b = await buildContext(mem.memory.ctx, { session: 'pool-s' });
@@ -99,9 +136,13 @@ describe('context block layers', () => {
       '- Ana approved the design',
       '- The CI cache was poisoned',
     ]);
-    expect(b.injected).toEqual([`n${ids.p1}`, `n${ids.p3}`, `n${ids.p4}`]);
+    expect(b.injected.filter((i) => i.startsWith('n'))).toEqual([`n${ids.p1}`, `n${ids.p3}`, `n${ids.p4}`]);
+    // The bridge's turns are logged too, so prefetch does not bring them again in this session.
+    const bridged = b.injected.filter((i) => i.startsWith('e'));
+    expect(bridged).toHaveLength(section(b.text, 'Last conversation').length);
     const logged = await mem.memory.ctx.store.attention.injectedInSession('default', 'pool-s');
-    expect(logged.map((l) => `${l.layer}:${l.itemId}`).sort()).toEqual([ids.p1, ids.p3, ids.p4].map((id) => `narrative:${id}`).sort());
+    expect(logged.filter((l) => l.layer === 'narrative').map((l) => `${l.layer}:${l.itemId}`).sort()).toEqual([ids.p1, ids.p3, ids.p4].map((id) => `narrative:${id}`).sort());
+    expect(logged.filter((l) => l.layer === 'episode').map((l) => `e${l.itemId}`).sort()).toEqual([...bridged].sort());
     const sources = await mem.memory.ctx.store.attention.since('default', 0);
     expect(new Set(sources.map((s) => s.source))).toEqual(new Set(['t0_inject']));
   });

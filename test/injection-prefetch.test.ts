@@ -79,6 +79,27 @@ describe('prefetch on the lexical path (no embedder)', () => {
   });
 });
 
+describe('prefetch of raw turns', () => {
+  it('shows whole turns with date and speaker, with their neighbours when asked, and never repeats them in a session', async () => {
+    mem = await tempMemory({ config: { injection: { t1Neighbours: 1, t1Turns: 1 } } });
+    const at = mem.clock.now() - 2 * DAY_MS;
+    const lines = ['Hi Mel!', 'What have you been up to lately?', 'Researching adoption agencies, it has been my dream to have a family.', 'That is wonderful news!', 'See you soon.'];
+    await mem.memory.record({ turns: lines.map((content, i) => ({ role: 'user' as const, speaker: i % 2 ? 'Melanie' : 'Caroline', content, session: 's1', at: at + i * 1000 })) });
+    const r = await prefetch(mem.memory.ctx, { text: 'What did Caroline research?', session: 'q' });
+    const day = new Date(at).toISOString().slice(0, 10);
+    expect(r.hits[0]!.line).toBe(
+      `- [${day}, 2 days ago] Caroline: Researching adoption agencies, it has been my dream to have a family.\n` +
+        '  before: Melanie: What have you been up to lately?\n  after: Melanie: That is wonderful news!',
+    );
+    // The neighbours were shown with it: a later prefetch in the session does not bring them again.
+    const again = await prefetch(mem.memory.ctx, { text: 'What has Melanie been up to lately? wonderful news', session: 'q' });
+    expect(again.text).not.toContain('What have you been up to lately?');
+    expect(again.text).not.toContain('That is wonderful news!');
+    const elsewhere = await prefetch(mem.memory.ctx, { text: 'What has Melanie been up to lately? wonderful news', session: 'other' });
+    expect(elsewhere.text).toContain('That is wonderful news!');
+  });
+});
+
 describe('prefetch with an embedder (T1 cosine, T4 fallback)', () => {
   it('keeps T1 hits above the cosine floor and skips T4 when T1 found at least 2', async () => {
     mem = await tempMemory({ config: { embedder: { provider: 'tideline', url: embedUrl, attempts: 1 } } });
@@ -92,16 +113,25 @@ describe('prefetch with an embedder (T1 cosine, T4 fallback)', () => {
     expect(r.text).not.toContain('twenty');
   });
 
-  it('falls back to keywords (T4) when T1 finds fewer than 2, heaviest first, and 2-character CJK words match', async () => {
+  it('finds through recall what has no vector yet (a 2-character CJK word included), ranked by recall', async () => {
     mem = await tempMemory({ config: { embedder: { provider: 'tideline', url: embedUrl, attempts: 1 } } });
     await seedNarrative(mem.memory, { gesture: '用户爱喝咖啡，每天早上两杯', weight: 0.5, daysAgo: 2 });
     await seedNarrative(mem.memory, { gesture: 'Kestrel build notes: the cache, the runners, the flaky lock and the long queue', weight: 0.9, daysAgo: 1 });
     await seedNarrative(mem.memory, { gesture: 'Kestrel retro: too many meetings, not enough tests, and a slow review loop', weight: 0.4, daysAgo: 9 });
     const cjk = await prefetch(mem.memory.ctx, { text: '我今天想喝咖啡', session: 'z' });
-    expect(cjk.hits.map((h) => h.via)).toEqual(['t4']);
-    expect(cjk.text).toBe('## Older memories (keyword match)\n- 用户爱喝咖啡，每天早上两杯 (2 days ago)');
+    expect(cjk.text).toBe('## Related memories (auto-recalled)\n- 用户爱喝咖啡，每天早上两杯 (2 days ago)');
     const en = await prefetch(mem.memory.ctx, { text: 'what about kestrel?', session: 'z' });
-    expect(en.hits.map((h) => [h.via, /^- Kestrel (\w+)/.exec(h.line)?.[1]])).toEqual([['t4', 'build'], ['t4', 'retro']]);
+    expect(en.hits.map((h) => [h.via, /^- Kestrel (\w+)/.exec(h.line)?.[1]])).toEqual([['t1', 'build'], ['t1', 'retro']]);
+  });
+
+  it('falls back to keywords (T4) when fewer than 2 hits pass the cosine floor', async () => {
+    mem = await tempMemory({ config: { embedder: { provider: 'tideline', url: embedUrl, attempts: 1 } } });
+    await mem.memory.remember({ text: 'kiln glaze cone six' });
+    // Shares "kiln" only, among many other words: below the floor for T1, found again by the keyword fallback.
+    await mem.memory.remember({ text: 'kiln one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty' });
+    const r = await prefetch(mem.memory.ctx, { text: 'kiln glaze', session: 's' });
+    expect(r.hits.map((h) => h.via)).toEqual(['t1', 't4']);
+    expect(r.text).toMatch(/^## Related memories \(auto-recalled\)\n- kiln glaze cone six .*\n\n## Older memories \(keyword match\)\n- kiln one two/);
   });
 });
 
@@ -160,14 +190,19 @@ describe('MemoryProvider (Tideline plugin hooks)', () => {
   it('builds the block once per session, prefetches with a queued result for short messages, syncs and rescues', async () => {
     mem = await tempMemory();
     await mem.memory.writeSelfConcept({ field: 'fact', content: 'I am the Kestrel build agent.' });
-    await mem.memory.remember({ text: 'The Kestrel runners use 8 GB of memory' });
+    await mem.memory.remember({ text: 'The Kestrel runners use 4 CPU cores' });
     const p = new MemoryProvider(mem.memory, { session: 'rt-1', soul: async () => 'SOUL: patient.' });
     const block = await p.systemPromptBlock();
     expect(block).toContain('SOUL: patient.');
+    // What was remembered is in the block; prefetch in this session does not repeat it.
+    expect(block).toContain('The Kestrel runners use 4 CPU cores');
+    await mem.memory.remember({ text: 'The Kestrel runners use 8 GB of memory' });
     await mem.memory.writeSelfConcept({ field: 'terrain', content: 'Added later.' });
     expect(await p.systemPromptBlock()).toBe(block);
     p.queuePrefetch('how much memory do the Kestrel runners use');
-    expect(await p.prefetch('ok')).toContain('8 GB of memory');
+    const queued = await p.prefetch('ok');
+    expect(queued).toContain('8 GB of memory');
+    expect(queued).not.toContain('4 CPU cores');
     await p.syncTurn('how much memory?', 'They use 8 GB.');
     expect(await p.onPreCompress([{ role: 'user', content: 'a message about to be compressed away' }])).toBe('');
     await p.onSessionEnd([{ role: 'user', content: 'how much memory?' }, { role: 'user', content: 'thanks, bye' }]);

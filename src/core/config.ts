@@ -99,6 +99,12 @@ const injectionConfig = z
     profileLineChars: z.number().int().positive().default(100),
     t1MinCosine: z.number().default(0.25),
     t1Top: z.number().int().positive().default(5),
+    /** Raw turns (episodes) prefetch shows at most, beside `t1Top` narratives and knowledge entries. */
+    t1Turns: z.number().int().min(0).default(20),
+    /** Turns shown before and after each recalled turn of the same session (the exchange it belongs to). */
+    t1Neighbours: z.number().int().min(0).max(5).default(0),
+    /** Token budget of one prefetch block when the caller gives none (whole lines, in rank order). */
+    prefetchMaxTokens: z.number().int().positive().default(1200),
     t4Keywords: z.number().int().positive().default(5),
     openThreads: z.number().int().positive().default(5),
   })

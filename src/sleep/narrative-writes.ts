@@ -19,6 +19,13 @@ export interface NightNarrative {
   importance: number;
   emotional: number;
   unresolved: number;
+  /** `extractive`: drawn by a night without a model from its source turns (see `searchable`). */
+  ntype?: string;
+  /**
+   * False for a narrative that only quotes turns which are searchable themselves: it gets no search-index text, so
+   * recall finds the turns, not copies that would crowd them out (topics, graph, pool and vectors still use it).
+   */
+  searchable?: boolean;
 }
 
 /**
@@ -46,7 +53,7 @@ export async function insertNarrative(night: NightContext, tx: Store, n: NightNa
   const persons = new Set(night.config.relatedPersons);
   const id = await tx.narratives.insert(night.space, {
     kind: n.kind,
-    ntype: n.kind === 'narrative' ? 'general' : n.kind,
+    ntype: n.ntype ?? (n.kind === 'narrative' ? 'general' : n.kind),
     content,
     gesture,
     context,
@@ -60,7 +67,7 @@ export async function insertNarrative(night: NightContext, tx: Store, n: NightNa
     weight: computeWeight(scores),
     createdAt: night.asOf,
     embedPending: true,
-    index: night.indexes.narrative({
+    index: n.searchable === false ? { body: '', extra: '', raw: '' } : night.indexes.narrative({
       content,
       gesture,
       context,

@@ -2,13 +2,16 @@
 import { countTokens } from '../../core/token-count.js';
 import type { Layer } from '../../core/types.js';
 
-/** Sections of the block, in the order they are shown (DESIGN §4: T0, T2, T2b, T3). */
+/** Sections of the block, in the order they are shown (DESIGN §4: T0 with what the memory knows, T2, T2b, T3). */
 export const SECTIONS = [
   { id: 'identity', title: 'Who I am', layer: 'T0' },
   { id: 'goal', title: 'Current goal', layer: 'T0' },
   { id: 'state', title: 'Latest state', layer: 'T0' },
   { id: 'threads', title: 'Open threads', layer: 'T0' },
   { id: 'briefing', title: 'Morning briefing', layer: 'T0' },
+  { id: 'knows', title: 'What I know about working with you', layer: 'T0' },
+  { id: 'problems', title: 'Open problems', layer: 'T0' },
+  { id: 'review', title: 'Needs review', layer: 'T0' },
   { id: 'pool', title: 'Weighty recent memories', layer: 'T2' },
   { id: 'bridge', title: 'Last conversation', layer: 'T2b' },
   { id: 'map', title: 'Memory map', layer: 'T3' },

@@ -1,4 +1,4 @@
-/** `context`: the session-start block (T0 identity, T2 pool, T2b bridge, T3 map) fitted to a token budget. */
+/** `context`: the session-start block (T0 identity and what the memory knows, T2 pool, T2b bridge, T3 map) fitted to a token budget. */
 import { z } from 'zod';
 import { formatId } from '../../core/ids.js';
 import { label, parseInput } from '../../core/schemas.js';
@@ -6,6 +6,7 @@ import type { AppContext } from '../app-context.js';
 import { noteHits } from '../recall.js';
 import { fitBlock, SECTIONS, type BlockItem, type SectionId } from './block-budget.js';
 import { labelLanguage } from './relative-time.js';
+import { knowledgeItems } from './knowledge-items.js';
 import { identityItems } from './t0-identity.js';
 import { poolItems } from './t2-prefetch-pool.js';
 import { bridgeItems } from './t2b-context-bridge.js';
@@ -45,8 +46,8 @@ export interface ContextBlock {
 }
 
 /**
- * Builds the block for a new session. Narratives and episodes it shows are logged as `t0_inject` attention in the
- * session, so per-turn prefetch will not repeat them.
+ * Builds the block for a new session. Every memory it shows (narratives, knowledge, the bridge's turns) is logged as
+ * `t0_inject` attention in the session, so per-turn prefetch will not repeat it.
  */
 export async function buildContext(ctx: AppContext, raw: ContextInput = {}, opts: InjectOptions = {}): Promise<ContextBlock> {
   const input = parseInput(contextInput, raw ?? {});
@@ -55,13 +56,15 @@ export async function buildContext(ctx: AppContext, raw: ContextInput = {}, opts
   const bridge = await bridgeItems(ctx, lang);
   const items: BlockItem[] = [
     ...(await identityItems(ctx, input.soul, lang)),
+    ...(await knowledgeItems(ctx, lang)),
     ...(await poolItems(ctx)),
     ...bridge.items,
     ...(await topicItems(ctx)),
     ...(await profileItems(ctx)),
   ];
   const fitted = fitBlock(items, maxTokens, bridge.note ? { bridge: bridge.note } : {});
-  const shown = fitted.kept.filter((i) => i.ref !== undefined && i.ref.layer !== 'episode');
+  // Every memory shown is logged, bridge turns included, so prefetch does not bring them again in this session.
+  const shown = fitted.kept.filter((i) => i.ref !== undefined);
   if (shown.length > 0 && opts.sideEffects !== false) {
     const hits = shown.map((i) => ({ id: formatId(i.ref!.layer, i.ref!.id), score: 0 }));
     await noteHits(ctx, hits, 't0_inject', input.session ?? null, ctx.clock.now());

@@ -7,7 +7,7 @@ const NOW = Date.UTC(2026, 10, 1, 12);
 describe('relativeTime', () => {
   it.each([
     [0, 'today', '今天'],
-    [0.9, 'today', '今天'],
+    [0.4, 'today', '今天'],
     [1, 'yesterday', '昨天'],
     [3, '3 days ago', '3天前'],
     [6, '6 days ago', '6天前'],
@@ -22,6 +22,12 @@ describe('relativeTime', () => {
   ])('labels %s days ago as "%s" / "%s" (SEEDS §1.6 bands)', (days, en, zh) => {
     expect(relativeTime(NOW - days * DAY_MS, NOW)).toBe(en);
     expect(relativeTime(NOW - days * DAY_MS, NOW, 'zh')).toBe(zh);
+  });
+
+  it('counts calendar days: 21 hours ago at noon is yesterday, not today', () => {
+    expect(relativeTime(NOW - 0.9 * DAY_MS, NOW)).toBe('yesterday');
+    expect(relativeTime(Date.UTC(2026, 9, 31, 23), Date.UTC(2026, 10, 1, 9))).toBe('yesterday');
+    expect(relativeTime(Date.UTC(2026, 10, 1, 0, 5), Date.UTC(2026, 10, 1, 23))).toBe('today');
   });
 
   it('reads a time in the future as today', () => {

@@ -5,11 +5,13 @@ import { DAY_MS } from '../../core/clock.js';
 export type LabelLanguage = 'en' | 'zh';
 
 /**
- * Whole days between `then` and `now` mapped as Tideline does: 0 today, 1 yesterday, ≤ 6 N days ago, ≤ 13 last
- * week, ≤ 29 N weeks ago, ≤ 59 last month, else N months ago (SEEDS §1.6). A time in the future reads as today.
+ * Calendar days (UTC) between `then` and `now` mapped as Tideline does: 0 today, 1 yesterday, ≤ 6 N days ago, ≤ 13
+ * last week, ≤ 29 N weeks ago, ≤ 59 last month, else N months ago (SEEDS §1.6). Calendar days, not 24-hour spans:
+ * a session at 23:00 yesterday read at 09:00 today is "yesterday" (Tideline's floor of hours called it "today").
+ * A time in the future reads as today.
  */
 export function relativeTime(then: number, now: number, lang: LabelLanguage = 'en'): string {
-  const days = Math.max(0, Math.floor((now - then) / DAY_MS));
+  const days = Math.max(0, Math.floor(now / DAY_MS) - Math.floor(then / DAY_MS));
   const zh = lang === 'zh';
   if (days === 0) return zh ? '今天' : 'today';
   if (days === 1) return zh ? '昨天' : 'yesterday';

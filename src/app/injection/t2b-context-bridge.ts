@@ -19,7 +19,7 @@ export interface Bridge {
 /**
  * Tries the windows in order (24 → 48 → 72 h): among the newest conversation rows of the first window that has
  * any, the session with the latest row wins, and its newest `bridgeChunks` rows are shown in time order (fixing
- * SEEDS T-9, which took the oldest five).
+ * SEEDS T-9, which took the oldest five). When no window has any, the newest conversation of the memory is taken.
  */
 export async function findBridge(ctx: AppContext): Promise<Bridge | undefined> {
   const c = ctx.config.injection;
@@ -35,7 +35,13 @@ export async function findBridge(ctx: AppContext): Promise<Bridge | undefined> {
     const mine = rows.filter((e) => e.session === session).slice(0, c.bridgeChunks);
     return { session, rows: mine.reverse() };
   }
-  return undefined;
+  // No conversation in the windows (a history imported today, a memory left alone for a week): the newest
+  // conversation there is, whenever it was; its note says how long ago.
+  const page = await ctx.store.episodes.timeline(ctx.space, { limit: ROWS_PER_WINDOW * 4, offset: 0, order: 'desc', includeArchived: false });
+  const rows = page.items.filter((e) => e.kind === 'turn' || e.kind === 'note').slice(0, ROWS_PER_WINDOW);
+  if (rows.length === 0) return undefined;
+  const session = rows[0]!.session;
+  return { session, rows: rows.filter((e) => e.session === session).slice(0, c.bridgeChunks).reverse() };
 }
 
 /** Builds the T2b items and the section note naming the session and when it was. */

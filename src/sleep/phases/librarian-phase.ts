@@ -2,7 +2,11 @@
 
 import { formatId } from '../../core/ids.js';
 import type { Episode, Knowledge } from '../../core/types.js';
+import { extractNarratives, type ExtractTurn } from '../../script/extractive-narratives.js';
+import { createKeywordExtractor } from '../../script/keywords.js';
+import { scanUnindexed } from '../../script/layer0-scan.js';
 import { findSecrets } from '../../script/secret-scan.js';
+import { loadStopwords } from '../../script/stopwords.js';
 import { checkLibrarianProposals } from '../check-librarian-proposals.js';
 import { nearestKnowledge } from '../knowledge-writes.js';
 import { NightContext } from '../night-context.js';
@@ -12,8 +16,9 @@ import {
   librarianResponseSchema,
   NEAREST_KNOWLEDGE,
 } from '../prompts/librarian-prompt.js';
+import { insertNarrative } from '../narrative-writes.js';
 import { applyLibrarian } from './apply-librarian.js';
-import type { Phase } from './phase.js';
+import type { EmbedItem, Phase } from './phase.js';
 
 /**
  * Episode and entry texts are cut to 300 characters after redaction (the prompt would allow 800): a group is about meaning,
@@ -85,13 +90,50 @@ export const librarianPhase: Phase = async (night, unit) => {
   };
 };
 
-/** Without a model the night still consumes its eligible episodes (recipes and lifecycle read them), so they do not wake it again. */
+let extractor: ((text: string) => string[]) | undefined;
+function keywordsOf(text: string): string[] {
+  extractor ??= createKeywordExtractor({ stopwords: loadStopwords() });
+  return extractor(text);
+}
+
+/**
+ * Without a model the night still reads its eligible episodes: the conversation turns that no narrative links yet are
+ * chunked as the solidify step would chunk them (Layer-0 scan: by session, ≤ 10-minute gaps, ≥ 3 turns) and become
+ * extractive narratives (their salient turns, keywords as tags, speakers and named people as `entities_role`,
+ * source_links to the turns), so topics, the entity graph, attention and the map have material; then every episode is
+ * marked consolidated (recipes and the lifecycle read them), so they do not wake the space again.
+ */
 export const consumePhase: Phase = async (night, unit) => {
   const ids = unit.payload.episodeIds ?? [];
+  const episodes = await night.store.episodes.getMany(night.space, ids);
+  const chunks = await unlinkedChunks(night, episodes);
+  const extracted = extractNarratives(chunks, { keywords: keywordsOf });
   return {
-    proposals: { consolidate: ids.length },
-    apply: async (tx) => ({
-      delta: { episodes: await tx.sleep.markConsolidated(night.space, ids, night.asOf) },
-    }),
+    proposals: { consolidate: ids.length, narratives: extracted },
+    apply: async (tx) => {
+      const embed: EmbedItem[] = [];
+      for (const n of extracted) embed.push(await insertNarrative(night, tx, { kind: 'narrative', ntype: 'extractive', searchable: false, ...n }));
+      const consumed = await tx.sleep.markConsolidated(night.space, ids, night.asOf);
+      return { delta: { episodes: consumed, counts: { narratives: extracted.length } }, embed };
+    },
   };
 };
+
+/** Conversation turns among `episodes` that no narrative links, in the Layer-0 scan's chunks. */
+async function unlinkedChunks(night: NightContext, episodes: readonly Episode[]): Promise<ExtractTurn[][]> {
+  if (episodes.length === 0) return [];
+  const byId = new Map(episodes.map((e) => [e.id, e]));
+  const oldest = Math.min(...episodes.map((e) => e.createdAt));
+  const narratives = await night.store.narratives.list(night.space, { since: oldest, limit: 5_000 });
+  const scan = scanUnindexed(
+    narratives.map((n) => ({ id: n.id, sourceLinks: n.sourceLinks, createdAt: n.createdAt, hasEmbedding: true })),
+    episodes.map((e) => ({ id: e.id, content: e.content, role: e.role, session: e.session, createdAt: e.occurredAt, hasEmbedding: true })),
+    { since: Math.min(...episodes.map((e) => e.occurredAt)) - 1 },
+  );
+  return scan.trackB.chunks.map((c) =>
+    c.episodeIds.map((id) => {
+      const e = byId.get(id)!;
+      return { id, speaker: e.speaker, content: e.content, at: e.occurredAt };
+    }),
+  );
+}

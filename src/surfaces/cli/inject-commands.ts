@@ -58,7 +58,7 @@ export function registerInjectCommands(program: Command, deps: CliDeps): void {
   withCommon(
     program
       .command('context')
-      .description('print the session-start memory block (identity, goal, weighty memories, last conversation, memory map)')
+      .description('print the session-start memory block (identity, goal, what the memory knows, open problems, needs review, weighty memories, last conversation, memory map)')
       .option('--session <id>', 'the session it is injected into (prefetch then skips what it showed)')
       .option('--max-tokens <n>', 'token budget (default 4000, or injection.maxTokens)')
       .option('--soul <file>', 'SOUL.md to put first (default: soulPath from config, else ./SOUL.md if present)')
@@ -74,10 +74,10 @@ export function registerInjectCommands(program: Command, deps: CliDeps): void {
   withCommon(
     program
       .command('prefetch')
-      .description('print memories related to a new message (T1 recall, T4 keyword fallback); stdin when no text')
+      .description('print memories related to a new message (T1 recall over every layer, whole turns with speaker and date; T4 keyword fallback); stdin when no text')
       .argument('[text]', 'the user message; omit to read it from stdin')
       .option('--session <id>', 'session: memories already shown in it are not repeated')
-      .option('--max-tokens <n>', 'token budget of the block'),
+      .option('--max-tokens <n>', 'token budget of the block (default 1200, or injection.prefetchMaxTokens)'),
   ).action(async (text: string | undefined, o: CommonOptions & { session?: string; maxTokens?: string }) => {
     const message = text ?? (deps.stdin.isTTY ? undefined : await readStdin(deps));
     if (message === undefined) throw new TidepoolError('invalid_input', 'give the message text, or pipe it on stdin', { field: 'text' });

@@ -67,7 +67,7 @@ export async function createMcpServer(memory: Tidepool, opts: CreateMcpServerOpt
   server.registerResource(
     'context',
     'tidepool://context',
-    { title: 'Session context', description: 'The session-start memory block: identity, goal, weighty recent memories, last conversation, memory map.', mimeType: 'text/markdown' },
+    { title: 'Session context', description: 'The session-start memory block: identity, goal, what the memory knows (preferences, facts, open problems, needs review), weighty recent memories, last conversation, memory map.', mimeType: 'text/markdown' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await contextText() }] }),
   );
   server.registerResource(
