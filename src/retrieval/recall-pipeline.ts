@@ -52,7 +52,8 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   const layers = req.layers ?? (['knowledge', 'narrative', 'episode'] as const);
   const time = config.recall.timeExpressions ? queryTime(req.query, deps.now) : { windows: [], rest: req.query };
   const restTerms = queryTerms(time.rest);
-  const terms = restTerms.length > 0 ? restTerms : queryTerms(req.query);
+  const asked = restTerms.length > 0 ? restTerms : queryTerms(req.query);
+  const terms = [...asked, ...latestLineTerms(time.rest, asked)];
   // A "when" question is answered by the turn that says when ("last week", a date) or that opens a session.
   const whenQuestion = config.recall.timeExpressions && asksWhen(req.query);
   const opts: LexicalOptions = {
@@ -166,6 +167,17 @@ function attachContext(hits: RecallHit[], scored: readonly Scored[], max: number
     const c: RecallContext = { id: formatId('episode', e.id), text: e.content, createdAt: e.occurredAt, session: e.session, speaker: e.speaker ?? e.role, score: round(s.score), neighbourOf: hit.id };
     hit.context = [...(hit.context ?? []), c].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
   }
+}
+
+/**
+ * A query of several lines is a conversation: its last line is what is being said now, so its terms are asked once
+ * more (BM25 sums a repeated query term; MADial archive-recall R@10 0.635 -> see docs/BENCHMARKS.md). One line: none.
+ */
+function latestLineTerms(query: string, asked: readonly string[]): string[] {
+  const lines = query.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  if (lines.length < 2) return [];
+  const known = new Set(asked);
+  return queryTerms(lines.at(-1)!).filter((t) => known.has(t));
 }
 
 /** A scored candidate; `told` is its score if it turns out to tell of a named window (not read yet). */

@@ -14,18 +14,18 @@ export interface TunedDefault {
 }
 
 /**
- * The recall defaults chosen on LoCoMo's development split, each with the values a fold may choose from (the shipped
- * value, off where that means anything, and a step either side).
+ * The recall defaults chosen on LoCoMo's development split, each with the values a fold may choose from: off first
+ * (or the weaker setting), the shipped value last, a half step between for some. A small grid: each value is one
+ * pass over the split.
  */
 export const TUNED_DEFAULTS: readonly TunedDefault[] = [
-  { key: 'neighbourWeights', shipped: [0.5, 0.25], values: [[0.3, 0.15], [0.5, 0.25], [0.7, 0.35]] },
-  { key: 'speakerBoost', shipped: 1, values: [0, 0.5, 1, 1.5] },
-  { key: 'timeBoost', shipped: 1, values: [0, 0.5, 1, 2] },
-  { key: 'whenBoost', shipped: 0.3, values: [0, 0.3, 0.6] },
-  { key: 'openingBoost', shipped: 0.8, values: [0, 0.4, 0.8, 1.2] },
-  { key: 'toldWithinDays', shipped: 7, values: [0, 3, 7, 14] },
-  { key: 'recencyBoost', shipped: 0.05, values: [0, 0.05, 0.1] },
-  { key: 'contextTurns', shipped: 2, values: [0, 1, 2, 3] },
+  { key: 'neighbourWeights', shipped: [0.5, 0.25], values: [[0.25, 0.125], [0.5, 0.25]] },
+  { key: 'speakerBoost', shipped: 1, values: [0, 0.5, 1] },
+  { key: 'whenBoost', shipped: 0.3, values: [0, 0.3] },
+  { key: 'openingBoost', shipped: 0.8, values: [0, 0.4, 0.8] },
+  { key: 'toldWithinDays', shipped: 7, values: [0, 7] },
+  { key: 'recencyBoost', shipped: 0.05, values: [0, 0.05] },
+  { key: 'contextTurns', shipped: 2, values: [0, 2] },
 ];
 
 /** What a fold chose and scored. */
