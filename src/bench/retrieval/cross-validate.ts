@@ -80,7 +80,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /**
  * Leave-one-conversation-out: for each conversation, every tuned default takes the value with the best R@10 on the
- * other conversations (one key at a time, the rest as shipped; ties keep the shipped value), and the held-out
+ * other conversations (one key at a time, the rest as shipped; a tie keeps the first listed, off or weaker), and the held-out
  * conversation is scored with all the chosen values together. Each conversation's R@10 under each single-key
  * change is measured once and reused by every fold.
  */
@@ -128,11 +128,13 @@ export async function crossValidate(o: CrossValidateOptions): Promise<CvReport> 
     const train = convs.filter((c) => c !== held);
     const chosen: Record<string, unknown> = {};
     for (const d of defaults) {
-      let best = { v: d.shipped, s: -Infinity };
+      let best = { v: d.values[0], s: -Infinity };
       for (const v of d.values) {
         const per = sums.get(`${d.key} ${JSON.stringify(v)}`)!;
         const s = train.reduce((a, c) => a + per.get(c.id)!, 0);
-        if (s > best.s + 1e-9 || (Math.abs(s - best.s) <= 1e-9 && same(v, d.shipped))) best = { v, s };
+        // Strictly better only: a tie keeps the value listed first (off or weaker), so a default that helps no
+        // training conversation is not carried to the held-out one.
+        if (s > best.s + 1e-9) best = { v, s };
       }
       if (!same(best.v, d.shipped)) chosen[d.key] = best.v;
     }
