@@ -70,12 +70,12 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
 
   async search(question: string, k: number): Promise<string[]> {
     const hits = await this.#memory!.recall({ query: question, limit: k, layers: ['episode'] }, { sideEffects: false });
-    // Every turn the hits show, in the order of the memory's scores: a hit, the same text said again (its repeats, at
-    // its score) and the neighbours shown as its context (at their share of its score). The harness cuts at k turns.
+    // Every turn the hits show, in the order of the memory's scores: a hit, the same text said again (its repeats, each at
+    // its own score) and the neighbours shown as its context (at their share of its score). The harness cuts at k turns.
     return hits
       .flatMap((h) => [
         { id: h.id, s: h.score },
-        ...(h.repeats ?? []).map((id) => ({ id, s: h.score })),
+        ...(h.repeats ?? []).map((r) => ({ id: r.id, s: r.score })),
         ...(h.context ?? []).map((c) => ({ id: c.id, s: c.score })),
       ])
       .sort((a, b) => b.s - a.s)

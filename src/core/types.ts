@@ -208,8 +208,8 @@ export interface RecallHit {
   tags?: string[];
   /** Why the hit is in the list. */
   why?: HitReason;
-  /** Lower-ranked items with the same text, not listed again. */
-  repeats?: string[];
+  /** Lower-ranked items with the same text (id and own score), not listed again. */
+  repeats?: Array<{ id: string; score: number }>;
   /** Turns of the same session next to this hit that hold no query word: shown with it, not as hits of their own. */
   context?: RecallContext[];
 }

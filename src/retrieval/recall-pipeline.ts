@@ -65,7 +65,7 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   const lists: RankedList[] = [];
   // Where each candidate came from: why it is a hit, or only the context of one (a neighbour holding no query word).
   const found = { substring: new Set<string>(), vector: new Set<string>() };
-  const neighbourOf = new Map<number, number>();
+  const neighbourOf = new Map<number, number[]>();
   const qvec = await embedQuery(deps, req.query);
   for (const layer of layers) {
     const lex = await lexicalInTime(store, space, layer, terms, opts, time.windows, layer === 'episode' ? toldMs : 0);
@@ -135,7 +135,7 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
       const first = seen.get(key);
       if (first) {
         // The same text again (a repeated line, a fact and its source turn): named on the first, not shown twice.
-        first.repeats = [...(first.repeats ?? []), formatId(s.r.layer, s.r.row.id)];
+        first.repeats = [...(first.repeats ?? []), { id: formatId(s.r.layer, s.r.row.id), score: round(s.score) }];
         continue;
       }
       const hit: RecallHit = { ...toHit(s.r, s.score, s.exact), why: reason(s, terms, found) };
@@ -156,12 +156,13 @@ function reason(s: Scored, terms: readonly string[], found: { substring: Set<str
   return { words: terms.filter((t) => text.includes(t)), window: s.inside, substring: found.substring.has(key), vector: found.vector.has(key) };
 }
 
-/** Gives each hit the neighbours it brought in (at most `max`, in session order). */
+/** Gives each listed hit the neighbours it brought in (at most `max`, in session order). */
 function attachContext(hits: RecallHit[], scored: readonly Scored[], max: number): void {
   const byId = new Map(hits.map((h) => [h.id, h]));
   for (const s of scored) {
     if (!s.context || s.r.layer !== 'episode') continue;
-    const hit = byId.get(formatId('episode', s.neighbourOf ?? -1));
+    // Shown under the listed hit that gave it most.
+    const hit = (s.neighbourOf ?? []).map((id) => byId.get(formatId('episode', id))).find((h) => h !== undefined);
     if (!hit || (hit.context?.length ?? 0) >= max) continue;
     const e = s.r.row;
     const c: RecallContext = { id: formatId('episode', e.id), text: e.content, createdAt: e.occurredAt, session: e.session, speaker: e.speaker ?? e.role, score: round(s.score), neighbourOf: hit.id };
@@ -190,8 +191,8 @@ interface Scored {
   inside: boolean;
   /** Only a neighbour of a hit (no query word, no other list found it): shown as that hit's context. */
   context: boolean;
-  /** The hit whose neighbour it is. */
-  neighbourOf?: number;
+  /** The hits whose neighbour it is, the one that gave it most first. */
+  neighbourOf?: number[];
   told?: number;
 }
 
@@ -266,7 +267,7 @@ async function withSessionContext(
   query: string,
   whenQuestion: boolean,
   lex: ReadonlyArray<{ id: number; score: number }>,
-  neighbourOf: Map<number, number>,
+  neighbourOf: Map<number, number[]>,
 ): Promise<Array<{ id: number; score: number }>> {
   const { neighbourTurns, neighbourWeights, speakerBoost, openingBoost, openingTurns } = deps.config.recall;
   if (lex.length === 0) return [];

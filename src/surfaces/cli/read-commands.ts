@@ -29,7 +29,7 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
         id: h.id, layer: h.layer, text: h.text, score: h.score, created_at: h.createdAt, exact: h.exact,
         ...(h.kind ? { kind: h.kind } : {}), ...(h.status ? { status: h.status } : {}), ...(h.session ? { session: h.session } : {}),
         ...(h.speaker ? { speaker: h.speaker } : {}), ...(h.weight !== undefined ? { weight: h.weight } : {}),
-        ...(h.why ? { why: h.why } : {}),
+        ...(h.why ? { why: h.why } : {}), ...(h.repeats ? { repeats: h.repeats.map((r) => r.id) } : {}),
         ...(h.context && h.context.length > 0
           ? { context: h.context.map((c) => ({ id: c.id, text: c.text, created_at: c.createdAt, session: c.session, speaker: c.speaker, why: { neighbour_of: c.neighbourOf } })) }
           : {}),

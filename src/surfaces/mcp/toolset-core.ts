@@ -26,7 +26,7 @@ export function hitData(h: RecallHit): Record<string, unknown> {
   return defined({
     id: h.id, layer: h.layer, text: h.text, score: h.score, created_at: h.createdAt, exact: h.exact, kind: h.kind,
     status: h.status, session: h.session ?? undefined, speaker: h.speaker ?? undefined, weight: h.weight, tags: h.tags,
-    why: h.why,
+    why: h.why, repeats: h.repeats?.map((r) => r.id),
     context: h.context?.map((c) => ({ id: c.id, text: c.text, created_at: c.createdAt, session: c.session, speaker: c.speaker, why: { neighbour_of: c.neighbourOf } })),
   });
 }
