@@ -81,15 +81,17 @@ describe('MCP toolsets', () => {
     expect(await exerciseAllTools(client, new Set(TOOL_CASES.map((c) => c.name)))).toBe(TOOL_CASES.length * 2);
   });
 
-  it('honours the advertised defaults: memory_search returns at most 5, memory_read_snapshot 1', async () => {
+  it('honours the advertised defaults: memory_search returns up to 2×5 as Tideline did, memory_read_snapshot 1', async () => {
     mem = await tempMemory();
     const client = await connect(mem.memory, { toolsets: 'tideline' });
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 12; i++) {
       await client.callTool({ name: 'memory_write', arguments: { gesture: `Lantern note ${i}: the lantern flickered`, tags: ['lantern'] } });
       await client.callTool({ name: 'memory_write_snapshot', arguments: { content: `state ${i}` } });
     }
     const search = await client.callTool({ name: 'memory_search', arguments: { query: 'lantern' } });
-    expect((search.structuredContent as { results: unknown[] }).results).toHaveLength(5);
+    expect((search.structuredContent as { results: unknown[] }).results).toHaveLength(10);
+    const three = await client.callTool({ name: 'memory_search', arguments: { query: 'lantern', limit: 3 } });
+    expect((three.structuredContent as { results: unknown[] }).results).toHaveLength(6);
     const snap = await client.callTool({ name: 'memory_read_snapshot', arguments: {} });
     expect((snap.structuredContent as { snapshots: unknown[] }).snapshots).toHaveLength(1);
   });

@@ -8,7 +8,7 @@ import { FixedClock } from '../core/clock.js';
 import { parseId } from '../core/ids.js';
 import type { ConfigInput } from '../core/config.js';
 import type { Embedder } from '../core/embedder.js';
-import { renderHitLine } from '../retrieval/recall-pipeline.js';
+import { renderContextLine, renderHitLine } from '../retrieval/recall-pipeline.js';
 import type { BenchConversation } from './locomo.js';
 import { locomoTurns, questionTime } from './locomo-turns.js';
 import type { RenderedBlock } from './metrics.js';
@@ -70,7 +70,18 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
 
   async search(question: string, k: number): Promise<string[]> {
     const hits = await this.#memory!.recall({ query: question, limit: k, layers: ['episode'] }, { sideEffects: false });
-    return hits.map((h) => this.#dia.get(h.id)).filter((d): d is string => d !== undefined);
+    // Every turn the hits show, in the order of the memory's scores: a hit, the same text said again (its repeats, each at
+    // its own score) and the neighbours shown as its context (at their share of its score). The harness cuts at k turns.
+    return hits
+      .flatMap((h) => [
+        { id: h.id, s: h.score },
+        ...(h.repeats ?? []).map((r) => ({ id: r.id, s: r.score })),
+        ...(h.context ?? []).map((c) => ({ id: c.id, s: c.score })),
+      ])
+      .sort((a, b) => b.s - a.s)
+      .map((x) => x.id)
+      .map((id) => this.#dia.get(id))
+      .filter((d): d is string => d !== undefined);
   }
 
   /** The block recall would inject: its own rendered lines, in rank order. */
@@ -78,11 +89,14 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
     const hits = await this.#memory!.recall({ query: question, limit: 200, layers: ['episode'] }, { sideEffects: false });
     let text = '';
     const diaIdsInOrder: Array<{ diaId: string; offsetChars: number; endChars: number }> = [];
-    for (const h of hits) {
-      const line = renderHitLine(h);
-      const diaId = this.#dia.get(h.id);
+    const add = (id: string, line: string) => {
+      const diaId = this.#dia.get(id);
       if (diaId) diaIdsInOrder.push({ diaId, offsetChars: text.length, endChars: text.length + line.length });
       text += `${line}\n`;
+    };
+    for (const h of hits) {
+      add(h.id, renderHitLine(h));
+      for (const c of h.context ?? []) add(c.id, renderContextLine(c));
     }
     return { text, diaIdsInOrder };
   }

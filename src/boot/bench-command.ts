@@ -1,10 +1,11 @@
 /** `tidepool bench retrieval|bilingual|scale|…`: runs the benchmarks with Tidepool and its peers in one run (a composition root). */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { TidepoolError } from '../core/errors.js';
 import { defaultRetrievalPeers, defaultScalePeers } from '../bench/peers/default-peers.js';
 import { renderRecallChart, renderRetrievalMarkdown } from '../bench/retrieval/render-retrieval-markdown.js';
+import { crossValidate, recallConfig, renderCvMarkdown } from '../bench/retrieval/cross-validate.js';
 import { runRetrievalBench } from '../bench/retrieval/run-retrieval-bench.js';
 import { hashEmbedder } from '../bench/scale/hash-embedding.js';
 import { renderLatencyChart, renderScaleMarkdown } from '../bench/scale/render-scale-markdown.js';
@@ -72,9 +73,19 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
     .option('--no-mcp', 'skip the MCP memory server peer (slow: one stdio round trip per keyword)')
     .option('--hybrid', 'also run the hybrid modes with the deterministic 384-d hashing embedder')
     .option('--archived', 'also run Tidepool with every episode moved to the archive (mode lexical-archived)')
+    .option('--cv', 'leave-one-conversation-out cross-validation of the recall defaults instead (Tidepool only)')
     .option('--out <dir>', 'write report.json, report.md and recall.svg there')
     .option('--json', 'print the report as JSON')
-    .action(async (o: { data: string; conversations?: string; mcp: boolean; hybrid?: boolean; archived?: boolean; out?: string; json?: boolean }) => {
+    .action(async (o: { data: string; conversations?: string; mcp: boolean; hybrid?: boolean; archived?: boolean; cv?: boolean; out?: string; json?: boolean }) => {
+      if (o.cv) {
+        const report = await crossValidate({
+          dataPath: resolve(deps.env.cwd, o.data), datasetName: basename(o.data),
+          system: (recall) => new TidepoolRetrievalSystem({ config: recallConfig(recall) }),
+          onProgress: (l) => deps.stderr.write(`${l}\n`),
+        });
+        emitReport(deps, o, 'retrieval-cv', report, renderCvMarkdown(report));
+        return;
+      }
       const systems = [
         new TidepoolRetrievalSystem(),
         ...(o.archived ? [new TidepoolRetrievalSystem({ archived: true })] : []),

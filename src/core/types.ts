@@ -206,4 +206,35 @@ export interface RecallHit {
   status?: KnowledgeStatus;
   weight?: number;
   tags?: string[];
+  /** Why the hit is in the list. */
+  why?: HitReason;
+  /** Lower-ranked items with the same text (id and own score), not listed again. */
+  repeats?: Array<{ id: string; score: number }>;
+  /** Turns of the same session next to this hit that hold no query word: shown with it, not as hits of their own. */
+  context?: RecallContext[];
+}
+
+/** Why a recall hit is in the list. */
+export interface HitReason {
+  /** Query words the text holds (as typed; stemmed matches count). */
+  words: string[];
+  /** It lies in (or tells of) a time window the query names. */
+  window: boolean;
+  /** The query's text occurs in it (substring search). */
+  substring: boolean;
+  /** Its vector is near the query's (hybrid search). */
+  vector: boolean;
+}
+
+/** A neighbouring turn shown as context of a hit. */
+export interface RecallContext {
+  id: string;
+  text: string;
+  createdAt: number;
+  session: string | null;
+  speaker: string | null;
+  /** Its share of its neighbours' scores, on the hits' scale. */
+  score: number;
+  /** The hit it neighbours. */
+  neighbourOf: string;
 }

@@ -1,5 +1,5 @@
 /** Turns a user's query into safe index terms: words, minus stop words, with CJK segmented by jieba. */
-import { cjkWords, splitCjk } from '../script/segment-text.js';
+import { characterBigrams, cjkWords, splitCjk } from '../script/segment-text.js';
 
 // A compact English stop list for queries: function words that carry no topic (BM25 would weigh them low anyway,
 // but dropping them keeps OR-queries from matching nearly every document).
@@ -20,10 +20,13 @@ const ZH_STOP = new Set([
   ...'的了是在和也就都而及与着或吗呢吧啊把被给让从对向到很才又还过我你他她它这那哪谁个些有没不会地得之其',
 ]);
 
-/** Query terms for the word index, lower-cased, de-duplicated, in order. */
+/** Query terms for the word index, lower-cased, in order; de-duplicated but for repeated Chinese bigrams. */
 export function queryTerms(query: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
+  // A bigram said again counts again (BM25 sums repeated query terms): a long Chinese query, such as a conversation,
+  // says what it is about more than once (MADial archive-recall R@10 0.601 -> 0.619 with the repeats).
+  const bigram = (b: string) => (seen.has(b) ? out.push(b) : add(b));
   const add = (t: string) => {
     if (t && !seen.has(t)) {
       seen.add(t);
@@ -33,6 +36,8 @@ export function queryTerms(query: string): string[] {
   for (const part of splitCjk(query)) {
     if (part.cjk) {
       for (const w of cjkWords(part.text)) if (!ZH_STOP.has(w)) add(w);
+      // The run's bigrams as well (the index holds them beside the words), but not those of two particles.
+      for (const b of characterBigrams(part.text)) if (![...b].every((c) => ZH_STOP.has(c))) bigram(b);
       continue;
     }
     for (const m of part.text.toLowerCase().matchAll(/[\p{L}\p{N}][\p{L}\p{N}'_-]*/gu)) {

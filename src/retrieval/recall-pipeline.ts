@@ -2,7 +2,7 @@
 import type { Config } from '../core/config.js';
 import type { Embedder } from '../core/embedder.js';
 import { formatId } from '../core/ids.js';
-import type { Knowledge, KnowledgeStatus, Layer, Narrative, RecallHit } from '../core/types.js';
+import type { HitReason, Knowledge, KnowledgeStatus, Layer, Narrative, RecallContext, RecallHit } from '../core/types.js';
 import { strengthNow } from '../script/strength.js';
 import type { LexicalOptions, RecallEpisode, Store } from '../store/port.js';
 import { hasCjk } from '../script/segment-text.js';
@@ -52,7 +52,8 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   const layers = req.layers ?? (['knowledge', 'narrative', 'episode'] as const);
   const time = config.recall.timeExpressions ? queryTime(req.query, deps.now) : { windows: [], rest: req.query };
   const restTerms = queryTerms(time.rest);
-  const terms = restTerms.length > 0 ? restTerms : queryTerms(req.query);
+  const asked = restTerms.length > 0 ? restTerms : queryTerms(req.query);
+  const terms = [...asked, ...latestLineTerms(time.rest, asked)];
   // A "when" question is answered by the turn that says when ("last week", a date) or that opens a session.
   const whenQuestion = config.recall.timeExpressions && asksWhen(req.query);
   const opts: LexicalOptions = {
@@ -62,22 +63,27 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   // A turn said shortly after a named window may tell of it ("last Friday I went to the castle").
   const toldMs = config.recall.toldWithinDays * 86_400_000;
   const lists: RankedList[] = [];
+  // Where each candidate came from: why it is a hit, or only the context of one (a neighbour holding no query word).
+  const found = { substring: new Set<string>(), vector: new Set<string>() };
+  const neighbourOf = new Map<number, number[]>();
   const qvec = await embedQuery(deps, req.query);
   for (const layer of layers) {
     const lex = await lexicalInTime(store, space, layer, terms, opts, time.windows, layer === 'episode' ? toldMs : 0);
-    const ranked = layer === 'episode' ? await withSessionContext(deps, space, req.query, whenQuestion, lex) : lex;
+    const ranked = layer === 'episode' ? await withSessionContext(deps, space, req.query, whenQuestion, lex, neighbourOf) : lex;
     lists.push({ keys: ranked.map((h) => `${layer}:${h.id}`), weight: 1 });
     // Substring hits catch what word search misses (inside compounds, a short CJK word, a code or id): asked for
     // short queries, CJK queries, or when the words found little. A long sentence is never a substring anyway.
     if (lex.length < 3 || terms.length <= 2 || hasCjk(req.query)) {
       const sub = await store.search.substring(space, layer, req.query, { ...opts, limit: Math.min(50, opts.limit) });
       lists.push({ keys: sub.map((h) => `${layer}:${h.id}`), weight: 0.5 });
+      for (const h of sub) found.substring.add(`${layer}:${h.id}`);
     }
     if (qvec && deps.embedder) {
       const quantizeAbove = config.recall.vectorQuantizeAbove;
       const near = await store.vectors.nearest(space, layer, deps.embedder.model, qvec, opts.limit, quantizeAbove === null ? {} : { quantizeAbove });
       const kept = near.filter((h) => h.score > config.recall.minCosine);
       lists.push({ keys: kept.map((h) => `${layer}:${h.id}`), weight: 1 });
+      for (const h of kept) found.vector.add(`${layer}:${h.id}`);
       if (layer === 'narrative' && config.recall.routeClusters) {
         // One hop through the soft clusters reaches narratives near the query's neighbourhood, not only the query.
         const routed = await routedNarratives(store, space, qvec, opts.limit);
@@ -108,27 +114,71 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
     // Whether the turn tells of the window (`toldOf`: the cheap half here, the chrono parse in settleTold) is read only
     // if that could bring it into the results.
     const mayTell = !inside && r.layer === 'episode' && toldMs > 0 && mayTellOf(time.windows, text, at, toldMs);
-    scored.push({ r, score: score + bonus, exact, at, ...(mayTell ? { told: score * timeBoost + bonus } : {}) });
+    const key = `${r.layer}:${r.row.id}`;
+    const context = r.layer === 'episode' && neighbourOf.has(r.row.id) && !found.substring.has(key) && !found.vector.has(key);
+    scored.push({ r, score: score + bonus, exact, at, inside, context, ...(context ? { neighbourOf: neighbourOf.get(r.row.id) } : {}), ...(mayTell ? { told: score * timeBoost + bonus } : {}) });
   }
   // Hits are built for the winners only; of identical texts the best-ranked stays (a remembered fact and its
   // source episode).
   const unique: RecallHit[] = [];
+  const tells = (s: Scored) => (s.inside = landsIn(time.windows, s.r.row.content, s.at));
   for (let need = req.limit; ; need *= 2) {
-    const pending = settleTold(scored, need, (s) => landsIn(time.windows, s.r.row.content, s.at));
+    const pending = settleTold(scored, need, tells);
     scored.sort((a, b) => b.score - a.score || b.at - a.at);
     unique.length = 0;
-    const seen = new Set<string>();
+    const seen = new Map<string, RecallHit>();
     for (const s of scored) {
       if (unique.length >= req.limit) break;
+      // A neighbour holding no query word is shown as context of its hit (below), never in a hit's place.
+      if (s.context) continue;
       const key = normaliseForMatch(s.r.row.content);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      unique.push(toHit(s.r, s.score, s.exact));
+      const first = seen.get(key);
+      if (first) {
+        // The same text again (a repeated line, a fact and its source turn): named on the first, not shown twice.
+        first.repeats = [...(first.repeats ?? []), { id: formatId(s.r.layer, s.r.row.id), score: round(s.score) }];
+        continue;
+      }
+      const hit: RecallHit = { ...toHit(s.r, s.score, s.exact), why: reason(s, terms, found) };
+      seen.set(key, hit);
+      unique.push(hit);
     }
     // Duplicates took places: settle more of the turns that may tell of the window, or stop when none is left.
     if (unique.length >= req.limit || pending === 0) break;
   }
-  return fitToBudget(unique, renderHitLine, req.maxTokens);
+  attachContext(unique, scored, deps.config.recall.neighbourTurns * 2);
+  return fitToBudget(unique, renderHitBlock, req.maxTokens);
+}
+
+/** Why a candidate is a hit: the query words its text holds, the window it lies in, the lists that found it. */
+function reason(s: Scored, terms: readonly string[], found: { substring: Set<string>; vector: Set<string> }): HitReason {
+  const key = `${s.r.layer}:${s.r.row.id}`;
+  const text = s.r.row.content.toLowerCase();
+  return { words: terms.filter((t) => text.includes(t)), window: s.inside, substring: found.substring.has(key), vector: found.vector.has(key) };
+}
+
+/** Gives each listed hit the neighbours it brought in (at most `max`, in session order). */
+function attachContext(hits: RecallHit[], scored: readonly Scored[], max: number): void {
+  const byId = new Map(hits.map((h) => [h.id, h]));
+  for (const s of scored) {
+    if (!s.context || s.r.layer !== 'episode') continue;
+    // Shown under the listed hit that gave it most.
+    const hit = (s.neighbourOf ?? []).map((id) => byId.get(formatId('episode', id))).find((h) => h !== undefined);
+    if (!hit || (hit.context?.length ?? 0) >= max) continue;
+    const e = s.r.row;
+    const c: RecallContext = { id: formatId('episode', e.id), text: e.content, createdAt: e.occurredAt, session: e.session, speaker: e.speaker ?? e.role, score: round(s.score), neighbourOf: hit.id };
+    hit.context = [...(hit.context ?? []), c].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+  }
+}
+
+/**
+ * A query of several lines is a conversation: its last line is what is being said now, so its terms are asked once
+ * more (BM25 sums a repeated query term; MADial archive-recall R@10 0.635 -> see docs/BENCHMARKS.md). One line: none.
+ */
+function latestLineTerms(query: string, asked: readonly string[]): string[] {
+  const lines = query.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  if (lines.length < 2) return [];
+  const known = new Set(asked);
+  return queryTerms(lines.at(-1)!).filter((t) => known.has(t));
 }
 
 /** A scored candidate; `told` is its score if it turns out to tell of a named window (not read yet). */
@@ -137,6 +187,12 @@ interface Scored {
   score: number;
   exact: boolean;
   at: number;
+  /** In (or, once settled, telling of) a named window. */
+  inside: boolean;
+  /** Only a neighbour of a hit (no query word, no other list found it): shown as that hit's context. */
+  context: boolean;
+  /** The hits whose neighbour it is, the one that gave it most first. */
+  neighbourOf?: number[];
   told?: number;
 }
 
@@ -211,13 +267,14 @@ async function withSessionContext(
   query: string,
   whenQuestion: boolean,
   lex: ReadonlyArray<{ id: number; score: number }>,
+  neighbourOf: Map<number, number[]>,
 ): Promise<Array<{ id: number; score: number }>> {
   const { neighbourTurns, neighbourWeights, speakerBoost, openingBoost, openingTurns } = deps.config.recall;
   if (lex.length === 0) return [];
   const weights = neighbourWeights.slice(0, neighbourTurns);
   // Read a little wider than the neighbours themselves, so interleaved sessions still find their turns.
   const rows = await deps.store.episodes.around(space, lex.map((h) => h.id), neighbourTurns + 2);
-  const scores = smoothBySession(new Map(lex.map((h) => [h.id, h.score])), rows, weights);
+  const scores = smoothBySession(new Map(lex.map((h) => [h.id, h.score])), rows, weights, neighbourOf);
   if (speakerBoost > 0) {
     const named = namedSpeakers(query, [...new Set(rows.map((r) => r.speaker).filter((x): x is string => x !== null))]);
     if (named.size > 0) {
@@ -252,10 +309,21 @@ function namedSpeakers(query: string, speakers: readonly string[]): Set<string> 
   return out;
 }
 
-/** The line an agent sees for a hit; the budget counts exactly this. */
+/** The line an agent sees for a hit. */
 export function renderHitLine(h: RecallHit): string {
   const who = h.speaker ? `${h.speaker}: ` : '';
   return `- [${h.id} ${new Date(h.createdAt).toISOString().slice(0, 10)}] ${who}${h.text}`;
+}
+
+/** The line of a context turn, indented under its hit. */
+export function renderContextLine(c: RecallContext): string {
+  const who = c.speaker ? `${c.speaker}: ` : '';
+  return `  [${c.id} ${new Date(c.createdAt).toISOString().slice(0, 10)}] ${who}${c.text}`;
+}
+
+/** A hit's line and its context lines; the budget counts exactly this. */
+export function renderHitBlock(h: RecallHit): string {
+  return [renderHitLine(h), ...(h.context ?? []).map(renderContextLine)].join('\n');
 }
 
 async function embedQuery(deps: RecallDeps, query: string): Promise<Float32Array | undefined> {

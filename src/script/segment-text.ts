@@ -1,4 +1,4 @@
-/** Word segmentation for the lexical indexes: jieba search-mode cuts for CJK, Latin text left to the tokenizer. */
+/** Word segmentation for the lexical indexes: jieba search-mode cuts and character bigrams for CJK, Latin text left to the tokenizer. */
 import { createRequire } from 'node:module';
 import type { Jieba } from '@node-rs/jieba';
 import type * as JiebaModule from '@node-rs/jieba';
@@ -29,8 +29,9 @@ export function hasCjk(text: string): boolean {
 }
 
 /**
- * Text for the word index: each CJK run is replaced by its jieba search-mode words separated by spaces, so that
- * `咖啡` matches `用户爱喝咖啡` (search mode also emits the short words inside long ones: 喝咖啡 → 咖啡, 喝咖啡).
+ * Text for the word index: each CJK run is replaced by its jieba search-mode words and its character bigrams (those
+ * that are not already words), separated by spaces, so that `咖啡` matches `用户爱喝咖啡` (search mode also emits the
+ * short words inside long ones: 喝咖啡 → 咖啡, 喝咖啡) and a name jieba cuts apart still matches as bigrams.
  */
 export function segmentForIndex(text: string): string {
   // "de-stress" is indexed as de, stress and destress, so a query spelling it either way finds it.
@@ -38,7 +39,23 @@ export function segmentForIndex(text: string): string {
   if (joined.length > 0) text = `${text} ${joined.join(' ')}`;
   if (!hasCjk(text)) return text;
   const j = getJieba();
-  return text.replace(CJK_RUN, (run) => ` ${j.cutForSearch(run, true).join(' ')} `);
+  return text.replace(CJK_RUN, (run) => {
+    const words = j.cutForSearch(run, true);
+    const have = new Set(words);
+    return ` ${[...words, ...characterBigrams(run).filter((b) => !have.has(b))].join(' ')} `;
+  });
+}
+
+/**
+ * The overlapping character bigrams of a CJK run (`北京大学` → 北京, 京大, 大学; none for one character). Indexed
+ * beside jieba's words, they find what jieba's dictionary splits badly in real chats (names, slang, new words):
+ * a query's bigrams match a text's whatever either was cut into.
+ */
+export function characterBigrams(run: string): string[] {
+  const chars = [...run];
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+  return out;
 }
 
 /**

@@ -450,7 +450,9 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         const hits = await store.search.lexical(s, 'episode', ['搬'], LEX);
         expect(hits.map((h) => h.id).sort((a, b) => a - b)).toEqual([ids[0], ids[1]]);
         expect((await store.search.lexical(s, 'episode', ['箱'], LEX)).map((h) => h.id)).toEqual([ids[2]]);
-        expect(await store.search.lexical(s, 'episode', ['家了'], LEX)).toEqual([]);
+        // Character bigrams are indexed beside jieba's words: 家了 (no word) finds the text it is in; 搬了 is in none.
+        expect((await store.search.lexical(s, 'episode', ['家了'], LEX)).map((h) => h.id)).toEqual([ids[0]]);
+        expect(await store.search.lexical(s, 'episode', ['搬了'], LEX)).toEqual([]);
       });
 
       it('never reads user text as query syntax', async () => {
@@ -660,6 +662,25 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.search.lexical(a, 'knowledge', ['overwritten'], LEX)).toEqual([]);
         expect(await store.spaces.exists(a)).toBe(true);
       });
+
+      it('plans a word search from its own space: a small space keeps its hits when another grows large', async () => {
+        const small = newSpace('plan-small');
+        const big = newSpace('plan-big');
+        const { ids } = await store.episodes.insertMany(small, Array.from({ length: 5 }, (_, i) => ep({ content: `we deploy release ${i} today` })));
+        const found = async () => (await store.search.lexical(small, 'episode', ['deploy'], LEX)).map((h) => h.id).sort((x, y) => x - y);
+        expect(await found()).toEqual(ids);
+        // 25,000 turns in another space, every one holding "deploy": a word common there, rare in the small space.
+        for (let i = 0; i < 25_000; i += 5000) {
+          const batch = Array.from({ length: 5000 }, (_, j) => ep({ content: `deploy build ${i + j} w${(i + j) % 97}` }));
+          await store.transaction((tx) => tx.episodes.insertMany(big, batch));
+        }
+        expect(await found()).toEqual(ids);
+        expect(await store.search.lexical(small, 'episode', ['deploy', 'build'], LEX)).toHaveLength(5);
+        // The large space still answers from its own rows.
+        const inBig = await store.search.lexical(big, 'episode', ['deploy', 'w5'], { limit: 5 });
+        expect(inBig).toHaveLength(5);
+        expect((await store.episodes.getMany(big, inBig.map((h) => h.id))).every((e) => e.content.includes('deploy'))).toBe(true);
+      }, 600_000);
     });
 
     describe('job claims', () => {

@@ -2,6 +2,7 @@
 import type { Layer } from '../../core/types.js';
 import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
+import { LexicalPlanner, type PlanCounter } from '../sql/lexical-planner.js';
 import { isHanPrefixTerm, marks, num } from '../sql/sql-util.js';
 
 const T: Record<Layer, { table: string; fts: string; tri: string; vocab: string; time: string }> = {
@@ -10,43 +11,12 @@ const T: Record<Layer, { table: string; fts: string; tri: string; vocab: string;
   knowledge: { table: 'knowledge', fts: 'knowledge_fts', tri: 'knowledge_tri', vocab: 'knowledge_vocab', time: 'created_at' },
 };
 
-/** Below this many indexed rows every query term is used as given. */
-const PRUNE_MIN_DOCS = 5000;
-/**
- * A term in more than this share of rows adds little to BM25 (idf < 3) but costs a score per row: it leaves the OR
- * query, and the rows holding every term are fetched first instead. On the scale bench's 100k corpus, the query's
- * source row in the top 10: every term scored 0.555, the 10 % cut without that first fetch 0.455, this 0.550, at a
- * quarter of the time (docs/scaling.md).
- */
-const COMMON_SHARE = 0.05;
-/**
- * …and a term in more rows than this counts as common on any index: the cost of the OR query is the rows it scores
- * (~0.45 µs each), not their share. At 1M rows the cut falls at 3 %: p95 59 -> 37 ms with the same known-item
- * recall (0.285); at 100k the 5 % share stays the lower cut (3 % there lost 5 points).
- */
-const COMMON_ROWS = 30_000;
-/** When every term is that common, only the newest this-many rows are scored. */
-const COMMON_WINDOW = 20_000;
-/** Terms whose commonness `#plan` remembers before starting over. */
-const COMMON_MEMO = 10_000;
 /**
  * Above this many rows the window is read by walking the newest matches down: FTS5 walks a rowid range from the
  * start of every posting list (50 ms for two common terms at 1M rows), but a descending walk stops early. Below it,
  * the range walk is the cheaper one (it scores only rows inside the window).
  */
 const DESCENDING_WALK_ROWS = 250_000;
-/** Newest matches read per term to tell which of several common terms is rarest lately. */
-const RECENT_SAMPLE = 2000;
-
-/** A lexical query's plan: the terms scored and, when all are common, the oldest rowid left out. */
-interface LexicalPlan {
-  terms: readonly string[];
-  /** Some asked terms were left out of the OR query as too common. */
-  dropped?: boolean;
-  /** Highest rowid in the index. */
-  rows: number;
-  minRowid?: number;
-}
 
 /** Quotes a term as an FTS5 string, so user text is never read as query syntax (DESIGN §3). */
 export function ftsQuote(term: string): string {
@@ -107,15 +77,14 @@ export interface SqliteSearchOptions {
 export class SqliteSearch implements SearchIndex {
   readonly #db: SqlDriver;
   readonly #descendingWalkRows: number;
-  readonly #commonShare: number;
   readonly #commonWindow: number;
-  /** Whether a term was common, per layer, and the index size it was counted at (`#plan`). */
-  readonly #common = new Map<string, { common: boolean; rows: number }>();
+  /** Which words are common, per space, from that space's own counts (`sqlitePlanCounter`). */
+  readonly #planner: LexicalPlanner;
   constructor(db: SqlDriver, opts: SqliteSearchOptions = {}) {
     this.#db = db;
     this.#descendingWalkRows = opts.descendingWalkRows ?? DESCENDING_WALK_ROWS;
-    this.#commonShare = opts.commonShare ?? COMMON_SHARE;
-    this.#commonWindow = opts.commonWindow ?? COMMON_WINDOW;
+    this.#planner = new LexicalPlanner(sqlitePlanCounter(db), opts);
+    this.#commonWindow = this.#planner.commonWindow;
   }
 
   async index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void> {
@@ -147,7 +116,7 @@ export class SqliteSearch implements SearchIndex {
   ): Promise<Array<{ id: number; score: number }>> {
     if (terms.length === 0) return [];
     const t = T[layer];
-    const plan = await this.#plan(layer, terms);
+    const plan = await this.#planner.plan(space, layer, terms);
     // bm25() is lower-is-better. The body weighs most; speaker/tags and the preceding turns (ctx) weigh 0.3,
     // the weight that gave the best LoCoMo dev recall (docs/BENCHMARKS.md).
     const weights = layer === 'episode' ? '1.0, 0.3, 0.3' : '1.0, 0.5';
@@ -161,7 +130,7 @@ export class SqliteSearch implements SearchIndex {
     // Score in the FTS index alone, then keep the rows of this space that pass the filters: a join per matching
     // row costs four times as much. Over-fetch, and fall back to the join when filters drop too many.
     const fetch = o.limit * 3;
-    const descending = !span && plan.minRowid !== undefined && plan.rows > this.#descendingWalkRows;
+    const descending = !span && plan.minRowid !== undefined && plan.top > this.#descendingWalkRows;
     const scored = () => this.#db.all<{ id: unknown; s: number }>(
       descending
         ? // The window holds at most commonWindow rowids, so its matches are all among the newest that many.
@@ -233,57 +202,6 @@ export class SqliteSearch implements SearchIndex {
     return { lo: num(b.lo), hi: num(b.hi) };
   }
 
-  /**
-   * Which terms to score: on a large index, terms in more than 5 % of rows are dropped when rarer ones exist
-   * (their IDF is near zero); when all are that common, the two rarest of late are scored over the newest rows only.
-   */
-  async #plan(layer: Layer, terms: readonly string[]): Promise<LexicalPlan> {
-    const t = T[layer];
-    const top = await this.#db.get<{ n: unknown }>(`SELECT MAX(rowid) AS n FROM ${t.fts}`);
-    const n = num(top?.n ?? 0);
-    if (n < PRUNE_MIN_DOCS) return { terms, rows: n };
-    // Count each term's rows as FTS5 matches it (stemming included), stopping once it is common: a count walks
-    // ~35 ns a row, and the fts5vocab table walks the whole posting list.
-    const cap = Math.floor(Math.min(n * this.#commonShare, COMMON_ROWS));
-    const rare: string[] = [];
-    for (const w of terms) if (!(await this.#isCommon(layer, w, n, cap))) rare.push(w);
-    if (rare.length > 0) return { terms: rare, rows: n, dropped: rare.length < terms.length };
-    return { terms: terms.length <= 2 ? terms : await this.#rarestOfLate(layer, terms, n), rows: n, minRowid: Math.max(0, n - this.#commonWindow) };
-  }
-
-  /**
-   * Whether more than `cap` rows hold the term. The answer is kept while the index grows by less than 1 % (a
-   * common word's count walks thousands of rows, and the words asked again are mostly the common ones).
-   */
-  async #isCommon(layer: Layer, w: string, n: number, cap: number): Promise<boolean> {
-    const key = `${layer} ${w}`;
-    const known = this.#common.get(key);
-    if (known && n >= known.rows && n - known.rows <= known.rows / 100) return known.common;
-    const t = T[layer];
-    const r = await this.#db.get<{ c: unknown }>(
-      `SELECT count(*) AS c FROM (SELECT 1 FROM ${t.fts} WHERE ${t.fts} MATCH ? LIMIT ?)`,
-      [ftsTerm(w), cap + 1],
-    );
-    const common = num(r?.c ?? 0) > cap;
-    if (this.#common.size >= COMMON_MEMO) this.#common.clear();
-    this.#common.set(key, { common, rows: n });
-    return common;
-  }
-
-  /** The two terms with the fewest matches among the newest rows, judged by each one's newest RECENT_SAMPLE matches. */
-  async #rarestOfLate(layer: Layer, terms: readonly string[], n: number): Promise<string[]> {
-    const t = T[layer];
-    const density: Array<{ w: string; d: number }> = [];
-    for (const w of terms) {
-      const r = await this.#db.get<{ c: unknown; low: unknown }>(
-        `SELECT count(*) AS c, min(id) AS low FROM (SELECT rowid AS id FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY rowid DESC LIMIT ?)`,
-        [ftsTerm(w), RECENT_SAMPLE],
-      );
-      density.push({ w, d: num(r?.c ?? 0) / (n - num(r?.low ?? 0) + 1) });
-    }
-    return density.sort((a, b) => a.d - b.d).slice(0, 2).map((x) => x.w);
-  }
-
   async substring(
     space: string,
     layer: Layer,
@@ -310,4 +228,57 @@ export class SqliteSearch implements SearchIndex {
     );
     return rows.map((r) => ({ id: num(r.id), score: 1 }));
   }
+}
+
+/**
+ * The planner's counts over FTS5: a term's rows are counted as FTS5 matches it (stemming included), stopping once
+ * it is common (a count walks ~35 ns a row; the fts5vocab table walks the whole posting list). When the space holds
+ * every row the index alone answers; otherwise each match's space is looked up (a join per row).
+ */
+export function sqlitePlanCounter(db: SqlDriver): PlanCounter {
+  const matchesIn = (layer: Layer, alone: boolean) => {
+    const t = T[layer];
+    return alone
+      ? `SELECT rowid AS id FROM ${t.fts} WHERE ${t.fts} MATCH ?`
+      : `SELECT f.rowid AS id FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.rowid WHERE ${t.fts} MATCH ? AND x.space = ?`;
+  };
+  return {
+    async top(layer) {
+      return num((await db.get<{ n: unknown }>(`SELECT MAX(rowid) AS n FROM ${T[layer].fts}`))?.n ?? 0);
+    },
+    async spaceRows(space, layer) {
+      const t = T[layer];
+      const r = await db.get<{ n: unknown }>(`SELECT count(*) AS n FROM ${t.table} WHERE space = ?`, [space]);
+      // Two seeks on the space index tell whether any other space has rows.
+      const other =
+        (await db.get(`SELECT 1 AS o FROM ${t.table} WHERE space < ? LIMIT 1`, [space])) ??
+        (await db.get(`SELECT 1 AS o FROM ${t.table} WHERE space > ? LIMIT 1`, [space]));
+      return { rows: num(r?.n ?? 0), alone: other === undefined };
+    },
+    async termRows(space, layer, term, cap, alone) {
+      const r = await db.get<{ c: unknown }>(
+        `SELECT count(*) AS c FROM (${matchesIn(layer, alone)} LIMIT ?)`,
+        [ftsTerm(term), ...(alone ? [] : [space]), cap + 1],
+      );
+      return num(r?.c ?? 0);
+    },
+    async windowFloor(space, layer, window, alone) {
+      const t = T[layer];
+      const r = alone
+        ? await db.get<{ low: unknown }>(`SELECT min(id) AS low FROM (SELECT id FROM ${t.table} ORDER BY id DESC LIMIT ?)`, [window])
+        : await db.get<{ low: unknown }>(
+            `SELECT min(id) AS low FROM (SELECT id FROM ${t.table} WHERE space = ? ORDER BY id DESC LIMIT ?)`,
+            [space, window],
+          );
+      // Rows above the floor: the lowest of the newest `window` is kept (the floor is exclusive).
+      return Math.max(0, num(r?.low ?? 1) - 1);
+    },
+    async recentMatches(space, layer, term, sample, alone) {
+      const r = await db.get<{ c: unknown; low: unknown }>(
+        `SELECT count(*) AS c, min(id) AS low FROM (${matchesIn(layer, alone)} ORDER BY id DESC LIMIT ?)`,
+        [ftsTerm(term), ...(alone ? [] : [space]), sample],
+      );
+      return { count: num(r?.c ?? 0), low: num(r?.low ?? 0) };
+    },
+  };
 }

@@ -29,10 +29,22 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
         id: h.id, layer: h.layer, text: h.text, score: h.score, created_at: h.createdAt, exact: h.exact,
         ...(h.kind ? { kind: h.kind } : {}), ...(h.status ? { status: h.status } : {}), ...(h.session ? { session: h.session } : {}),
         ...(h.speaker ? { speaker: h.speaker } : {}), ...(h.weight !== undefined ? { weight: h.weight } : {}),
+        ...(h.why ? { why: h.why } : {}), ...(h.repeats ? { repeats: h.repeats.map((r) => r.id) } : {}),
+        ...(h.context && h.context.length > 0
+          ? { context: h.context.map((c) => ({ id: c.id, text: c.text, created_at: c.createdAt, session: c.session, speaker: c.speaker, why: { neighbour_of: c.neighbourOf } })) }
+          : {}),
       }));
-      print(deps, o, { results }, () =>
-        hits.length === 0 ? 'nothing found' : hits.map((h) => `${h.id.padEnd(7)} ${h.layer.padEnd(9)} ${isoMinute(h.createdAt)}  ${h.text}`).join('\n'),
-      );
+      // One line per hit: id, layer, date, speaker, why (matched words, window, substring, vector); its context below.
+      const line = (h: (typeof hits)[number]) => {
+        const why = h.why
+          ? [h.why.words.length > 0 ? `words: ${h.why.words.join(' ')}` : '', h.why.window ? 'window' : '', h.why.substring ? 'substring' : '', h.why.vector ? 'vector' : '']
+              .filter(Boolean).join(', ')
+          : '';
+        const head = `${h.id.padEnd(7)} ${h.layer.padEnd(9)} ${isoMinute(h.createdAt)}  ${h.speaker ? `${h.speaker}: ` : ''}${h.text}`;
+        const ctx = (h.context ?? []).map((c) => `  ↳ ${c.id.padEnd(7)} ${'context'.padEnd(9)} ${isoMinute(c.createdAt)}  ${c.speaker ? `${c.speaker}: ` : ''}${c.text}`);
+        return [why ? `${head}  (${why})` : head, ...ctx].join('\n');
+      };
+      print(deps, o, { results }, () => (hits.length === 0 ? 'nothing found' : hits.map(line).join('\n')));
     });
   });
 

@@ -17,7 +17,8 @@ const forgetByKey = forgetInput.options[1].shape;
 export function hitLine(h: RecallHit): string {
   const who = h.speaker ? `${h.speaker}: ` : '';
   const status = h.status && h.status !== 'reliable' ? `, ${h.status}` : '';
-  return `- [${h.id} ${h.layer}${status} ${isoMinute(h.createdAt)}] ${who}${h.text}`;
+  const ctx = (h.context ?? []).map((c) => `\n  [${c.id} context ${isoMinute(c.createdAt)}] ${c.speaker ? `${c.speaker}: ` : ''}${c.text}`);
+  return `- [${h.id} ${h.layer}${status} ${isoMinute(h.createdAt)}] ${who}${h.text}${ctx.join('')}`;
 }
 
 /** A hit as structured content. */
@@ -25,6 +26,8 @@ export function hitData(h: RecallHit): Record<string, unknown> {
   return defined({
     id: h.id, layer: h.layer, text: h.text, score: h.score, created_at: h.createdAt, exact: h.exact, kind: h.kind,
     status: h.status, session: h.session ?? undefined, speaker: h.speaker ?? undefined, weight: h.weight, tags: h.tags,
+    why: h.why, repeats: h.repeats?.map((r) => r.id),
+    context: h.context?.map((c) => ({ id: c.id, text: c.text, created_at: c.createdAt, session: c.session, speaker: c.speaker, why: { neighbour_of: c.neighbourOf } })),
   });
 }
 

@@ -127,11 +127,12 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
   addTool(server, {
     name: 'memory_search',
     title: 'Search memory',
-    description: 'Hybrid search (keywords + meaning) over narratives and the raw life log. Exact keyword hits rank first. since/until take YYYY-MM-DD[ HH:MM:SS].',
+    description: 'Hybrid search (keywords + meaning) over narratives and the raw life log; returns up to 2×limit results. Exact keyword hits rank first. since/until take YYYY-MM-DD[ HH:MM:SS].',
     input: { query: text.describe('what to look for'), limit: limit(5), since: time.optional().describe('inclusive start'), until: time.optional().describe('inclusive end') },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
-      const hits = await memory.recall({ ...defined(args), layers: ['narrative', 'episode'] }, { source: 'search' });
+      // Tideline's memory_search returns up to 2×limit (SEEDS §1.5.4), within recall's 200.
+      const hits = await memory.recall({ ...defined(args), limit: Math.min(2 * args.limit, 200), layers: ['narrative', 'episode'] }, { source: 'search' });
       return { text: hits.length === 0 ? 'Nothing found.' : hits.map(hitLine).join('\n'), data: { results: hits.map(hitData) } };
     },
   });

@@ -1,0 +1,149 @@
+/** The lexical search plan of one space: which query words are common there, from that space's own statistics. */
+import type { Layer } from '../../core/types.js';
+
+/** Below this many rows in a space every query term is used as given. */
+export const PRUNE_MIN_DOCS = 5000;
+/**
+ * A term in more than this share of a space's rows adds little to BM25 (idf < 3) but costs a score per row: it
+ * leaves the OR query, and the rows holding every term are fetched first instead. On the scale bench's 100k corpus,
+ * the query's source row in the top 10: every term scored 0.555, the 10 % cut without that first fetch 0.455, this
+ * 0.550, at a quarter of the time (docs/scaling.md).
+ */
+export const COMMON_SHARE = 0.05;
+/**
+ * …and a term in more rows than this counts as common in any space: the cost of the OR query is the rows it scores
+ * (~0.45 µs each), not their share. At 1M rows the cut falls at 3 %: p95 59 -> 37 ms with the same known-item
+ * recall (0.285); at 100k the 5 % share stays the lower cut (3 % there lost 5 points).
+ */
+export const COMMON_ROWS = 30_000;
+/** When every term is that common, only the space's newest this-many rows are scored. */
+export const COMMON_WINDOW = 20_000;
+/** Terms whose commonness the planner remembers before starting over. */
+const COMMON_MEMO = 10_000;
+/** Newest matches read per term to tell which of several common terms is rarest lately. */
+export const RECENT_SAMPLE = 2000;
+
+/**
+ * The counts an engine answers for the planner, over one layer's word index. `alone` says the space holds every row
+ * of the layer: the engine may then count in its index alone, without asking each row's space.
+ */
+export interface PlanCounter {
+  /** Highest id in the layer's word index: it grows with every write, so it tells the memos when to recount. */
+  top(layer: Layer): Promise<number>;
+  /** Rows of the layer in `space`, and whether no other space has any. */
+  spaceRows(space: string, layer: Layer): Promise<{ rows: number; alone: boolean }>;
+  /** Rows of the space holding `term`, counted up to `cap + 1` at most. */
+  termRows(space: string, layer: Layer, term: string, cap: number, alone: boolean): Promise<number>;
+  /** The lowest id among the space's newest `window` rows (0 when it has fewer). */
+  windowFloor(space: string, layer: Layer, window: number, alone: boolean): Promise<number>;
+  /** Of the term's newest `sample` matches in the space: how many, and the lowest id among them. */
+  recentMatches(space: string, layer: Layer, term: string, sample: number, alone: boolean): Promise<{ count: number; low: number }>;
+}
+
+/** A lexical query's plan: the terms scored and, when all are common, the oldest id left out. */
+export interface LexicalPlan {
+  terms: readonly string[];
+  /** Some asked terms were left out of the OR query as too common in this space. */
+  dropped?: boolean;
+  /** Highest id in the layer's word index (all spaces): what a walk over the index costs. */
+  top: number;
+  /** Rows of the space in the layer. */
+  rows: number;
+  /** The space holds every row of the layer. */
+  alone: boolean;
+  /** When every term is common: only rows above this id are scored (the space's newest `commonWindow`). */
+  minRowid?: number;
+}
+
+/** Options of {@link LexicalPlanner}. */
+export interface LexicalPlannerOptions {
+  /** Share of a space's rows above which a term counts as common (default 0.05). */
+  commonShare?: number;
+  /** Newest rows of the space scored when every term is common (default 20,000). */
+  commonWindow?: number;
+}
+
+interface SpaceStats {
+  rows: number;
+  alone: boolean;
+  /** `top` when counted. */
+  at: number;
+  floor?: number;
+}
+
+/**
+ * Plans lexical queries per space: a word is common when it is common in the asking space, so one space's data
+ * never changes what another finds (issue 17). Every count is remembered per space and recounted once the index
+ * has grown by more than 1 % of that space's rows since (the space cannot have grown by more than that).
+ */
+export class LexicalPlanner {
+  readonly #counter: PlanCounter;
+  readonly #commonShare: number;
+  readonly #commonWindow: number;
+  readonly #spaces = new Map<string, SpaceStats>();
+  readonly #common = new Map<string, { common: boolean; rows: number; at: number }>();
+
+  constructor(counter: PlanCounter, opts: LexicalPlannerOptions = {}) {
+    this.#counter = counter;
+    this.#commonShare = opts.commonShare ?? COMMON_SHARE;
+    this.#commonWindow = opts.commonWindow ?? COMMON_WINDOW;
+  }
+
+  /** Rows scored when every term is common. */
+  get commonWindow(): number {
+    return this.#commonWindow;
+  }
+
+  /**
+   * Which terms to score: in a large space, terms in more than 5 % of its rows are dropped when rarer ones exist
+   * (their IDF is near zero); when all are that common, the two rarest of late are scored over the space's newest
+   * rows only.
+   */
+  async plan(space: string, layer: Layer, terms: readonly string[]): Promise<LexicalPlan> {
+    const top = await this.#counter.top(layer);
+    const s = await this.#space(space, layer, top);
+    const base = { top, rows: s.rows, alone: s.alone };
+    if (s.rows < PRUNE_MIN_DOCS) return { terms, ...base };
+    // Count each term's rows as the index matches it (stemming included), stopping once it is common.
+    const cap = Math.floor(Math.min(s.rows * this.#commonShare, COMMON_ROWS));
+    const rare: string[] = [];
+    for (const w of terms) if (!(await this.#isCommon(space, layer, w, s, top, cap))) rare.push(w);
+    if (rare.length > 0) return { terms: rare, ...base, dropped: rare.length < terms.length };
+    s.floor ??= await this.#counter.windowFloor(space, layer, this.#commonWindow, s.alone);
+    const scored = terms.length <= 2 ? terms : await this.#rarestOfLate(space, layer, terms, s.alone);
+    return { terms: scored, ...base, minRowid: s.floor };
+  }
+
+  async #space(space: string, layer: Layer, top: number): Promise<SpaceStats> {
+    const key = `${layer} ${space}`;
+    const known = this.#spaces.get(key);
+    if (known && top >= known.at && top - known.at <= known.rows / 100) return known;
+    const { rows, alone } = await this.#counter.spaceRows(space, layer);
+    const s: SpaceStats = { rows, alone, at: top };
+    if (this.#spaces.size >= COMMON_MEMO) this.#spaces.clear();
+    this.#spaces.set(key, s);
+    return s;
+  }
+
+  /** Whether more than `cap` of the space's rows hold the term; remembered as the space's size is. */
+  async #isCommon(space: string, layer: Layer, w: string, s: SpaceStats, top: number, cap: number): Promise<boolean> {
+    const key = `${layer} ${space} ${w}`;
+    const known = this.#common.get(key);
+    if (known && top >= known.at && top - known.at <= known.rows / 100) return known.common;
+    const common = (await this.#counter.termRows(space, layer, w, cap, s.alone)) > cap;
+    if (this.#common.size >= COMMON_MEMO) this.#common.clear();
+    this.#common.set(key, { common, rows: s.rows, at: top });
+    return common;
+  }
+
+  /** The two terms with the fewest matches among the space's newest rows, judged by each one's newest matches. */
+  async #rarestOfLate(space: string, layer: Layer, terms: readonly string[], alone: boolean): Promise<string[]> {
+    const top = await this.#counter.top(layer);
+    const density: Array<{ w: string; d: number }> = [];
+    for (const w of terms) {
+      const r = await this.#counter.recentMatches(space, layer, w, RECENT_SAMPLE, alone);
+      density.push({ w, d: r.count / (top - r.low + 1) });
+    }
+    return density.sort((a, b) => a.d - b.d).slice(0, 2).map((x) => x.w);
+  }
+}
