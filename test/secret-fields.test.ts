@@ -63,7 +63,7 @@ describe('secrets in every stored field', () => {
     const refusals: Array<[string, Promise<{ ok: boolean; field?: string; detail: string }>]> = [
       ['REST remember tags', post('/v1/remember', { text: 'deploy notes', tags: ['infra', GH] }).then((r) => ({ ok: r.status === 422, field: r.body.error?.field, detail: JSON.stringify(r.body) }))],
       ['REST remember subject', post('/v1/remember', { text: 'deploy notes', subject: GH }).then((r) => ({ ok: r.status === 422, field: r.body.error?.field, detail: JSON.stringify(r.body) }))],
-      ['REST import tags', http.app.request('/v1/import', { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: JSON.stringify({ text: 'x', tags: [GH] }) }).then(async (r) => ({ ok: r.status === 422, detail: await r.text() }))],
+      ['REST import tags', Promise.resolve(http.app.request('/v1/import', { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: JSON.stringify({ text: 'x', tags: [GH] }) })).then(async (r: Response) => ({ ok: r.status === 422, detail: await r.text() }))],
       ['MCP remember tags', tool('remember', { text: 'deploy notes', tags: [GH] }).then((r) => ({ ok: r.isError && /tags\.0/.test(r.text), detail: r.text }))],
       ['MCP memory_write tags', tool('memory_write', { gesture: 'I rotated the deploy key today', tags: [GH] }).then((r) => ({ ok: r.isError && /tags/.test(r.text), detail: r.text }))],
       ['MCP memory_write related_entities', tool('memory_write', { gesture: 'I met the ops team', related_entities: [GH] }).then((r) => ({ ok: r.isError, detail: r.text }))],
