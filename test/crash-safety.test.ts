@@ -179,9 +179,10 @@ describe('a writer killed at random moments', () => {
         unacked = await verifyWriterFile(path, acked);
         expect(unacked, `round ${round}: committed but not acknowledged`).toBeLessThanOrEqual(round + 1);
       }
-      // The kills hit real work: many acknowledged writes of both kinds (about 15 a round on a loaded machine).
-      expect(acked.filter((a) => a.op === 'rec').length).toBeGreaterThan(30);
-      expect(acked.filter((a) => a.op === 'rem').length).toBeGreaterThan(10);
+      // The kills hit real work: acknowledged writes of both kinds. How many depends on the machine's speed, so the
+      // count is logged below, not asserted (throughput belongs to `tidepool bench crash`).
+      expect(acked.filter((a) => a.op === 'rec').length).toBeGreaterThan(0);
+      expect(acked.filter((a) => a.op === 'rem').length).toBeGreaterThan(0);
       console.log(
         `writer: ${ROUNDS} kills (${beforeReady} before the file was open), ${acked.length} acknowledged writes, ${unacked} committed unacknowledged`,
       );

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { label, parseInput, text } from '../core/schemas.js';
 import type { CheckpointRow, GoalRow, PendingEventRow } from '../store/port.js';
 import type { AppContext } from './app-context.js';
-import { refuseSecrets } from './guard-secrets.js';
+import { refuseSecretsIn } from './guard-secrets.js';
 
 /** `set_goal`: makes `goal` the one active goal (the previous one is kept as replaced), or `done: true` closes it. */
 export const setGoalInput = z
@@ -30,7 +30,7 @@ export interface PendingState {
 /** Sets or closes the active goal; either way an event tells a later session. */
 export async function setGoal(ctx: AppContext, raw: unknown): Promise<SetGoalResult> {
   const input = parseInput(setGoalInput, raw);
-  refuseSecrets('goal', input.goal);
+  refuseSecretsIn({ ...input });
   const now = ctx.clock.now();
   const session = input.session ?? null;
   return ctx.store.transaction(async (tx) => {
@@ -52,7 +52,7 @@ export async function setGoal(ctx: AppContext, raw: unknown): Promise<SetGoalRes
 /** Saves a resume plan, tied to the active goal. */
 export async function checkpoint(ctx: AppContext, raw: unknown): Promise<CheckpointRow> {
   const input = parseInput(checkpointInput, raw);
-  refuseSecrets('plan', input.plan);
+  refuseSecretsIn({ ...input });
   const now = ctx.clock.now();
   const session = input.session ?? null;
   return ctx.store.transaction(async (tx) => {

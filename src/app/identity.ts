@@ -10,12 +10,12 @@ import {
 import type { Profile, ProfileType, SelfConcept, Snapshot, Thread, ThreadStatus } from '../core/types.js';
 import { computeWeight } from '../script/weight-policy.js';
 import type { AppContext } from './app-context.js';
-import { refuseSecrets } from './guard-secrets.js';
+import { refuseSecretsIn } from './guard-secrets.js';
 
 /** Upserts a profile; the previous content is kept as history. */
 export async function writeProfile(ctx: AppContext, raw: unknown): Promise<{ id: number; entity: string; ptype: ProfileType; replaced: boolean }> {
   const p = parseInput(profileInput, raw);
-  refuseSecrets('content', p.content);
+  refuseSecretsIn({ ...p });
   const now = ctx.clock.now();
   const r = await ctx.store.transaction(async (tx) => {
     await tx.spaces.ensure(ctx.space, now);
@@ -32,7 +32,7 @@ export async function readProfiles(ctx: AppContext, entity?: string): Promise<Pr
 /** Upserts one self-concept field; the previous content is kept as history. */
 export async function writeSelfConcept(ctx: AppContext, raw: unknown): Promise<{ field: string; replaced: boolean }> {
   const s = parseInput(selfConceptInput, raw);
-  refuseSecrets('content', s.content);
+  refuseSecretsIn({ ...s });
   const now = ctx.clock.now();
   const r = await ctx.store.transaction(async (tx) => {
     await tx.spaces.ensure(ctx.space, now);
@@ -49,7 +49,7 @@ export async function readSelfConcept(ctx: AppContext): Promise<SelfConcept[]> {
 /** Adds a "how I am right now" snapshot. */
 export async function writeSnapshot(ctx: AppContext, raw: unknown): Promise<{ id: number }> {
   const s = parseInput(snapshotInput, raw);
-  refuseSecrets('content', s.content);
+  refuseSecretsIn({ ...s });
   const now = ctx.clock.now();
   const id = await ctx.store.transaction(async (tx) => {
     await tx.spaces.ensure(ctx.space, now);
@@ -66,7 +66,7 @@ export async function readSnapshots(ctx: AppContext, limit = 1): Promise<Snapsho
 /** Inserts a thread, or updates one when `thread_id` is given (explored_at set when it leaves `open`). */
 export async function writeThread(ctx: AppContext, raw: unknown): Promise<{ id: number; weight: number; created: boolean }> {
   const t = parseInput(threadInput, raw);
-  refuseSecrets('content', t.content);
+  refuseSecretsIn({ ...t });
   const now = ctx.clock.now();
   const weight = computeWeight(t);
   return ctx.store.transaction(async (tx) => {

@@ -5,7 +5,7 @@ import type { EpisodeKind } from '../core/types.js';
 import type { NewEpisode } from '../store/port.js';
 import type { AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
-import { redact } from './guard-secrets.js';
+import { redact, redactJson, redactOptional } from './guard-secrets.js';
 import { episodeIndexText } from './index-text.js';
 
 /** What `record` stored. */
@@ -32,17 +32,21 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
   const input = parseInput(recordInput, raw);
   const turns = 'turns' in input ? input.turns : [input];
   const now = ctx.clock.now();
-  let redacted = 0;
+  const counter = { count: 0 };
   const previous = await precedingTurns(ctx, turns.map((t) => t.session));
   const rows: NewEpisode[] = turns.map((t) => {
+    // Every stored field, not only the text: speaker, session, tool, ref and free meta are stored and searchable.
     const r = redact(t.content);
-    redacted += r.count;
+    counter.count += r.count;
+    const speaker = redactOptional(t.speaker, counter);
+    const session = redactOptional(t.session, counter);
     const kind: EpisodeKind = t.kind ?? opts.kind ?? (t.role === 'tool' ? 'tool_result' : 'turn');
     return {
-      kind, role: t.role, speaker: t.speaker ?? null, content: r.text, session: t.session ?? null,
-      tool: t.tool ?? null, ok: t.ok ?? null, source: opts.source ?? 'record', ref: t.ref ?? null, meta: t.meta ?? {},
+      kind, role: t.role, speaker: speaker ?? null, content: r.text, session: session ?? null,
+      tool: redactOptional(t.tool, counter) ?? null, ok: t.ok ?? null, source: opts.source ?? 'record',
+      ref: redactOptional(t.ref, counter) ?? null, meta: redactJson(t.meta ?? {}, counter),
       durable: opts.durable ?? false, occurredAt: t.at ?? now, createdAt: now, embedPending: true,
-      index: episodeIndexText(r.text, t.speaker ?? null, nextContext(previous, t.session, r.text, ctx.config.recall.contextTurns), ctx.config.index.episodeTrigram),
+      index: episodeIndexText(r.text, speaker ?? null, nextContext(previous, session, r.text, ctx.config.recall.contextTurns), ctx.config.index.episodeTrigram),
     };
   });
   const { ids, skipped } = await ctx.store.transaction(async (tx) => {
@@ -54,7 +58,7 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
     const stored = await ctx.store.episodes.getMany(ctx.space, ids);
     await embedItems(ctx, 'episode', stored.filter((e) => byId.has(e.id)).map((e) => ({ id: e.id, text: e.content })));
   }
-  return { ids: ids.map((id) => formatId('episode', id)), skipped, redacted };
+  return { ids: ids.map((id) => formatId('episode', id)), skipped, redacted: counter.count };
 }
 
 /** The last turns already stored for each session of the batch, oldest first. */

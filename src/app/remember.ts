@@ -4,7 +4,7 @@ import { formatId } from '../core/ids.js';
 import { parseInput, rememberInput, type RememberInput } from '../core/schemas.js';
 import type { AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
-import { refuseSecrets } from './guard-secrets.js';
+import { refuseSecretsIn } from './guard-secrets.js';
 import { episodeIndexText, knowledgeIndexText } from './index-text.js';
 
 /** What `remember` did. */
@@ -19,8 +19,8 @@ export type RememberResult =
  */
 export function parseRememberInput(raw: unknown): z.output<typeof rememberInput> {
   const input = parseInput(rememberInput, raw);
-  refuseSecrets('text', input.text);
-  refuseSecrets('key', input.key);
+  // Every stored field: a tag or a subject is searchable too.
+  refuseSecretsIn({ text: input.text, key: input.key, subject: input.subject, tags: input.tags });
   return input;
 }
 

@@ -7,7 +7,7 @@ import { ANTI_INFLATION, antiInflate, computeWeight, recurrenceFromFrequency } f
 import type { Store } from '../store/port.js';
 import type { AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
-import { refuseSecrets } from './guard-secrets.js';
+import { refuseSecretsIn } from './guard-secrets.js';
 import { narrativeIndexText } from './index-text.js';
 
 /** What `memory_write` stored. */
@@ -31,7 +31,8 @@ export async function writeNarrative(ctx: AppContext, raw: NarrativeInput): Prom
   const context = clean(input.context);
   const moment = clean(input.moment);
   const direction = clean(input.cognition_direction);
-  refuseSecrets('narrative', gesture, context, moment, direction, input.content, input.entities_role);
+  // Every field the narrative stores, tags and entity names included (the error names the field).
+  refuseSecretsIn({ ...input });
   // SEEDS §1.4: content = non-empty fields joined by " | ", else the legacy content, else the gesture.
   const joined = [gesture, context, moment, direction].filter((s): s is string => s !== null).join(' | ');
   const content = joined || clean(input.content) || '';

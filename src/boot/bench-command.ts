@@ -17,6 +17,7 @@ import { renderHttpMarkdown, runHttpBench } from '../bench/http/run-http-bench.j
 import { renderScriptBenchMarkdown, runScriptBench } from '../bench/script-bench.js';
 import { renderSoakMarkdown, runSoakBench } from '../bench/soak/run-soak-bench.js';
 import { renderDetectorBenchMarkdown, runDetectorBench } from '../bench/detector-bench.js';
+import { renderRuleSetBenchMarkdown, runRuleSetBench } from '../bench/rule-set-bench.js';
 import { generateParallelCorpus } from '../bench/bilingual/parallel-corpus.js';
 import { renderBilingualMarkdown, runBilingualBench } from '../bench/bilingual/run-bilingual-bench.js';
 import { NIGHT_MODES, runLifetimeBench, type NightMode } from '../bench/lifetime/run-lifetime-bench.js';
@@ -236,9 +237,16 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
     .option('--n <n>', 'cases to generate', '2000')
     .option('--seed <n>', 'generator seed', '1')
     .option('--json', 'print the report as JSON')
-    .action((o: { n: string; seed: string; json?: boolean }) => {
+    .option('--rules', 'instead: the secret detector on examples generated from the gitleaks rule set\'s own regexes, the issue\'s missed formats and the near-misses (needs the devDependency randexp)')
+    .option('--per-rule <n>', 'with --rules: examples per gitleaks rule', '5')
+    .action(async (o: { n: string; seed: string; json?: boolean; rules?: boolean; perRule: string }) => {
       const seed = Number(o.seed);
       if (!Number.isInteger(seed) || seed < 0) throw new TidepoolError('invalid_input', `--seed must be a non-negative integer, got "${o.seed}"`);
+      if (o.rules) {
+        const r = await runRuleSetBench({ seed, perRule: positiveInt('--per-rule', o.perRule) });
+        deps.stdout.write(o.json ? `${JSON.stringify(r)}\n` : `${renderRuleSetBenchMarkdown(r)}\n`);
+        return;
+      }
       const report = runDetectorBench({ n: positiveInt('--n', o.n), seed });
       deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${renderDetectorBenchMarkdown(report)}\n`);
     });

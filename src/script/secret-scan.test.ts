@@ -59,6 +59,11 @@ describe('secret corpus', () => {
       'connection_string',
       'bearer_token',
       'basic_auth',
+      'telegram_token',
+      'discord_token',
+      'mailgun_key',
+      'shopify_token',
+      'service_token',
       'api_key',
     ];
     expect([...kinds].sort()).toEqual([...all].sort());

@@ -1,4 +1,5 @@
 /** Deterministic credential detector: `remember` refuses what it finds, automatic capture redacts it (DESIGN §10). */
+import { findRuleSecrets } from './gitleaks-scan.js';
 
 // Over 500 lines on purpose (STYLE §4): the rule table, the value heuristics, the overlap resolution and the
 // rescan that keeps redaction idempotent only make sense together. The two generic span helpers at the end
@@ -25,6 +26,11 @@ export type SecretKind =
   | 'connection_string'
   | 'bearer_token'
   | 'basic_auth'
+  | 'telegram_token'
+  | 'discord_token'
+  | 'mailgun_key'
+  | 'shopify_token'
+  | 'service_token'
   | 'api_key';
 
 /** One detected secret: `text.slice(start, end)` is exactly the secret value (never its key or URL around it). */
@@ -63,6 +69,12 @@ const TOKEN_RULES: ReadonlyArray<{ kind: SecretKind; re: RegExp; mixed?: true }>
   { kind: 'sendgrid_key', re: /(?<!\w)SG\.[\w-]{22}\.[\w-]{43}(?![\w-])/g },
   // Header and payload are base64url JSON, so both start with `ey` ("{" + quote or space).
   { kind: 'jwt', re: /(?<![\w-])eyJ[\w-]{10,}\.ey[\w-]{10,}\.[\w-]{16,}/g },
+  // Bot id, a colon, then 35 characters that begin with `AA` (BotFather's format).
+  { kind: 'telegram_token', re: /(?<![\w:])\d{8,10}:AA[\w-]{33}(?![\w-])/g },
+  // Base64 user id (starts M, N or O), a 6-character timestamp and a 27-38 character HMAC.
+  { kind: 'discord_token', re: /(?<![\w.-])[MNO][A-Za-z\d_-]{23,27}\.[\w-]{6}\.[\w-]{27,38}(?![\w.-])/g },
+  { kind: 'mailgun_key', re: /(?<![\w-])key-[0-9a-z]{32}(?![\w-])/g },
+  { kind: 'shopify_token', re: /(?<!\w)shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?!\w)/g },
 ];
 
 const RANK: Partial<Record<SecretKind, number>> = {
@@ -76,11 +88,15 @@ const RANK: Partial<Record<SecretKind, number>> = {
   api_key: 6,
 };
 const VENDOR_RANK = 1;
+const GITLEAKS_RANK = 5.5;
 
 const PRIVATE_KEY_BEGIN = /-----BEGIN [A-Z0-9 ]{0,30}?PRIVATE KEY(?: BLOCK)?-----/g;
 const PRIVATE_KEY_MAX = 65_536; // a 16384-bit RSA PEM is ~12 KiB; anything longer is not one block
 // What follows `scheme://` in a URL with a password; scanned from each `://` (a leading scheme pattern is slow).
-const URL_USERINFO = /[^\s:/@?#'"<>]*:([^\s@/?#'"<>]+)@([\w.-]+|\[[\da-fA-F:.]+\])/dy;
+// The password may hold `#` and `@` (people write them unescaped): it runs to the last `@` before the host.
+const URL_USERINFO = /[^\s:/@?#'"<>]*:([^\s/?'"<>]+)@([\w.-]+|\[[\da-fA-F:.]+\])/dy;
+// `mysql -u root -pS3cret`, `mysqldump -p'S3cret'`: the password glued to `-p` (a bare `-p` prompts for it).
+const MYSQL_PASSWORD = /\bmysql(?:dump|admin|import|sh|slap|check)?\b[^\n]{0,200}?[ \t]-p(?:'([^'\n]{2,128})'|"([^"\n]{2,128})"|([^\s'"]{2,128}))/dg;
 // RFC 2606 documentation hosts: `https://abc:xyz@example.com` is an example, not a credential.
 const EXAMPLE_HOST = /(?:^|\.)(?:example\.(?:com|org|net)|example|invalid)$/i;
 // `postgres://user:somepassword@host`, `…:your_secret@…`: the word itself stands in for the password.
@@ -88,6 +104,7 @@ const PASSWORD_WORD = /^(?:some|my|your|the|db|user)?[_-]?(?:password|passwd|pas
 const BEARER = /\b[Bb]earer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)/dg;
 const BASIC = /\bAuthorization["']?[ \t]*[:=][ \t]*["']?Basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})/dgi;
 const REDACTED = /\[secret:[a-z_]+\]/g;
+const REDACTED_INSIDE = /\[secret:|secret:[a-z_]+\]/;
 // Prose gives a password with a verb instead of an operator: "the wifi password is Winter2026!", "密码是Tr0ub4dor&3",
 // "密码改成了 …" (`password: x` and `密码：x` are assignments). The value runs to whitespace or a quote.
 const PROSE_PASSWORD =
@@ -224,6 +241,21 @@ function scanOnce(text: string): { found: SecretFinding[]; rescan: boolean } {
       values.push([s, e]);
       if (looksRandom(text.slice(s, e), kind === 'basic_auth' ? 8 : 20)) add(kind, s, e);
     }
+  }
+  for (const m of text.matchAll(MYSQL_PASSWORD)) {
+    const [s, e] = m.indices?.[1] ?? m.indices?.[2] ?? m.indices?.[3] ?? [0, 0];
+    const pw = text.slice(s, e);
+    if (!isPlaceholder(pw) && !pw.startsWith('$')) add('password', s, e);
+  }
+  // The gitleaks rule set (data, MIT): the vendor formats it knows. Its `generic-api-key` rule is left to the
+  // assignment check below, which knows names whose value is no secret (cache_key, next_page_token) and publishable
+  // keys: gitleaks' generic rule flagged 3 of the 69 near-misses of the hand corpus.
+  for (const f of findRuleSecrets(text)) {
+    const value = text.slice(f.start, f.end);
+    if (f.rule === 'generic-api-key' || TOKEN_PLACEHOLDER.test(value) || REDACTED_INSIDE.test(value)) continue;
+    // Ranked after this file's own rules (same span, a more precise kind) and before generic keys.
+    const kind: SecretKind = f.rule.endsWith('private-key') ? 'private_key' : f.rule === 'jwt' ? 'jwt' : 'service_token';
+    candidates.push({ kind, start: f.start, end: f.end, rank: GITLEAKS_RANK });
   }
   for (const m of text.matchAll(ASSIGNMENT)) scanAssignment(text, m, values, add);
   for (const m of text.matchAll(PROSE_PASSWORD)) scanProsePassword(text, m, values, add);
@@ -527,6 +559,11 @@ const KIND_PHRASES: Record<SecretKind, string> = {
   connection_string: 'a connection string with a password',
   bearer_token: 'a bearer token',
   basic_auth: 'HTTP basic-auth credentials',
+  telegram_token: 'a Telegram bot token',
+  discord_token: 'a Discord bot token',
+  mailgun_key: 'a Mailgun API key',
+  shopify_token: 'a Shopify access token',
+  service_token: 'a service credential (gitleaks rule)',
   api_key: 'an API key or secret',
 };
 

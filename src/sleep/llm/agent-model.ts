@@ -70,6 +70,9 @@ export class AgentModel implements Model {
           }),
         );
       }, this.#timeoutMs);
+      // A packet waiting for an agent must not keep the process alive: `serve` stopping (SIGTERM) exits at once and
+      // the night resumes from its last finished unit at the next start, as after a crash.
+      timer.unref();
       this.#waiting.set(packet.id, { packet, check: req.check, resolve, reject, timer });
       for (const wake of this.#listeners.splice(0)) wake();
     });
@@ -94,6 +97,7 @@ export class AgentModel implements Model {
         this.#listeners = this.#listeners.filter((l) => l !== wake);
         resolve(undefined);
       }, timeoutMs);
+      timer.unref();
       this.#listeners.push(wake);
     });
   }

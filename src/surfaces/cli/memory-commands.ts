@@ -19,7 +19,7 @@ export function registerMemoryCommands(program: Command, deps: CliDeps): void {
     program
       .command('remember')
       .description('store a durable memory; a --key supersedes the previous value (credentials are refused)')
-      .argument('<text>', 'what to remember')
+      .argument('<text>', 'what to remember; text starting with "-" (a PEM block, a list item) is taken as text, or put -- before it: remember -- "- buy milk"')
       .option('--key <key>', 'stable key: a later remember with the same key supersedes this one')
       .option('--kind <kind>', 'fact | entity | preference | procedure | concept | open_problem | recipe', 'fact')
       .option('--importance <1-5>', 'importance 1-5', '3')

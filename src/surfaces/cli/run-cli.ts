@@ -23,9 +23,43 @@ const EXIT: Partial<Record<TidepoolErrorCode, number>> = {
   invalid_input: 2, not_found: 3, secret_refused: 4, conflict: 5, unauthorized: 6, forbidden: 6, unavailable: 7, locked: 8,
 };
 
+// What an option can look like: `-k`, `-abc`, `-p5`, `--key`, `--key=value with spaces`, `--`. Anything else that
+// starts with a dash (`-----BEGIN…`, `- buy milk`, `-5 degrees`) can only be text.
+const OPTION_SHAPED = /^(?:--?|--?[A-Za-z][^\s=]*(?:=[\s\S]*)?)$/;
+const TEXT_MARK = '\u0000tidepool-text-';
+
+/**
+ * A command that takes an argument starting with a dash as text when it cannot be an option, so
+ * `tidepool remember "-----BEGIN…"` works as `tidepool remember -- "-----BEGIN…"` does; option-shaped words are
+ * still options (and unknown ones still errors), and an option's own value is left to commander.
+ */
+export class TextArgCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new TextArgCommand(name);
+  }
+
+  override parseOptions(args: string[]): { operands: string[]; unknown: string[] } {
+    const held = new Map<string, string>();
+    let literal = false;
+    const marked = args.map((a, i) => {
+      if (a === '--') literal = true;
+      if (literal || !a.startsWith('-') || OPTION_SHAPED.test(a)) return a;
+      const prev = args[i - 1];
+      const takesValue = prev !== undefined && this.options.some((o) => (o.long === prev || o.short === prev) && (o.required || o.optional));
+      if (takesValue) return a;
+      const mark = `${TEXT_MARK}${i}`;
+      held.set(mark, a);
+      return mark;
+    });
+    const r = super.parseOptions(marked);
+    const back = (xs: string[]) => xs.map((x) => held.get(x) ?? x);
+    return { operands: back(r.operands), unknown: back(r.unknown) };
+  }
+}
+
 /** Builds the program. */
 export function buildProgram(deps: CliDeps, registrars: readonly CommandRegistrar[]): Command {
-  const program = new Command('tidepool')
+  const program = new TextArgCommand('tidepool')
     .description('Tidepool: long-term memory for AI agents')
     .version(deps.version)
     .showHelpAfterError()

@@ -51,16 +51,18 @@ export function sizeLimit(o: Pick<AccessOptions, 'bodyLimitBytes'>): MiddlewareH
   return bodyLimit({ maxSize: o.bodyLimitBytes, onError: (c) => errorJson(c, 'too_large', `request body over ${o.bodyLimitBytes} bytes`) });
 }
 
-/** Token bucket per token: `perMinute` requests, refilled continuously. */
+/** Token bucket per key (a token id, or the address of a caller with a bad token): `perMinute` requests, refilled continuously. */
 class RateLimiter {
-  readonly #buckets = new Map<number, { tokens: number; at: number }>();
+  readonly #buckets = new Map<string, { tokens: number; at: number }>();
   readonly #perMinute: number;
   constructor(perMinute: number) {
     this.#perMinute = perMinute;
   }
   /** Milliseconds to wait, or 0 when the request may pass. */
-  take(id: number, now: number): number {
+  take(id: string, now: number): number {
     const b = this.#buckets.get(id) ?? { tokens: this.#perMinute, at: now };
+    // Full buckets carry no information: drop them when the map grows (many addresses, many tokens).
+    if (this.#buckets.size > 50_000) for (const [k, v] of this.#buckets) if (v.tokens + ((now - v.at) * this.#perMinute) / 60_000 >= this.#perMinute) this.#buckets.delete(k);
     b.tokens = Math.min(this.#perMinute, b.tokens + ((now - b.at) * this.#perMinute) / 60_000);
     b.at = now;
     this.#buckets.set(id, b);
@@ -72,11 +74,25 @@ class RateLimiter {
   }
 }
 
+/** The client's address (Node server), or one shared bucket when the adapter does not tell it. */
+function clientAddress(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return `bad:${env?.incoming?.socket?.remoteAddress ?? 'unknown'}`;
+}
+
 /** Resolves the caller of every request it guards; refuses a missing, unknown or revoked token and an exhausted rate. */
 export function accessControl(o: AccessOptions): MiddlewareHandler {
   const limiter = new RateLimiter(o.rateLimitPerMinute);
-  const cache = new Map<string, { principal: Principal | undefined; until: number }>();
+  // Bad tokens (unknown, revoked, malformed) draw on a bucket per client address, so guessing secrets is paced;
+  // valid tokens never draw on it, so a flood from one address slows no one else.
+  const badLimiter = new RateLimiter(o.rateLimitPerMinute);
   const challenge = { 'WWW-Authenticate': 'Bearer realm="tidepool"' };
+  const refuseBad = (c: Context, now: number, message: string) => {
+    const wait = badLimiter.take(clientAddress(c), now);
+    if (wait > 0) return errorJson(c, 'rate_limited', `too many bad tokens from this address; retry in ${wait} ms`, undefined, { 'Retry-After': String(Math.ceil(wait / 1000)) });
+    return errorJson(c, 'unauthorized', message, undefined, challenge);
+  };
+  const cache = new Map<string, { principal: Principal | undefined; until: number }>();
   return async (c, next) => {
     const header = c.req.header('authorization');
     if (header === undefined) {
@@ -84,10 +100,10 @@ export function accessControl(o: AccessOptions): MiddlewareHandler {
       principals.set(c.req.raw, { space: o.memory.space, scope: 'admin', tokenId: null, memory: o.memory });
       return next();
     }
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!m) return errorJson(c, 'unauthorized', 'the Authorization header must be "Bearer <token>"', undefined, challenge);
-    const secret = m[1]!;
     const now = Date.now();
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) return refuseBad(c, now, 'the Authorization header must be "Bearer <token>"');
+    const secret = m[1]!;
     let hit = cache.get(secret);
     if (!hit || hit.until < now) {
       const row = await verifyToken(o.memory.ctx, secret);
@@ -96,8 +112,8 @@ export function accessControl(o: AccessOptions): MiddlewareHandler {
       if (cache.size > 10_000) cache.clear();
       cache.set(secret, hit);
     }
-    if (!hit.principal) return errorJson(c, 'unauthorized', 'unknown or revoked token', undefined, challenge);
-    const wait = limiter.take(hit.principal.tokenId!, now);
+    if (!hit.principal) return refuseBad(c, now, 'unknown or revoked token');
+    const wait = limiter.take(`token:${hit.principal.tokenId!}`, now);
     if (wait > 0) return errorJson(c, 'rate_limited', `rate limit of ${o.rateLimitPerMinute} requests a minute reached; retry in ${wait} ms`, undefined, { 'Retry-After': String(Math.ceil(wait / 1000)) });
     principals.set(c.req.raw, hit.principal);
     return next();

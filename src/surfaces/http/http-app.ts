@@ -2,6 +2,7 @@
 import { Hono } from 'hono';
 import type { Tidepool } from '../../app/tidepool.js';
 import { accessControl, sizeLimit } from './auth.js';
+import { browserGuard, CSRF_PATH } from './browser-guard.js';
 import { mountDashboardApi } from './dashboard-api.js';
 import { onHttpError } from './error-handler.js';
 import { mountMcpRoute, type McpServerFactory } from './mcp-route.js';
@@ -23,6 +24,8 @@ export interface HttpAppDeps {
   rateLimitPerMinute?: number;
   /** Largest request body (config http.bodyLimitBytes); default 2 MB. */
   bodyLimitBytes?: number;
+  /** Open MCP sessions per space before that space's oldest is closed; default 256. */
+  mcpSessionsPerSpace?: number;
 }
 
 /** The app and how to close what it holds open. */
@@ -34,50 +37,32 @@ export interface HttpApp {
 /** Loopback host names (the server binds 127.0.0.1 by default). */
 export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1', '[::1]'];
 
-function hostname(hostHeader: string): string {
-  const h = hostHeader.trim().toLowerCase();
-  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
-  return h.replace(/:\d+$/, '');
-}
-
 /**
- * Builds the app. A request whose Host or Origin names another host is refused (403): a web page that re-binds
- * its own name to 127.0.0.1 must not reach the memory (DESIGN §10).
+ * Builds the app. `browserGuard` runs first: a request whose Host or Origin names another site, a cross-site
+ * request and a tokenless browser write without the CSRF token are refused (403), so neither a web page that
+ * re-binds its own name to 127.0.0.1 nor one that posts to it can reach the memory (DESIGN §10).
  * @example const { app } = createHttpApp({ memory, version, mcpServer: (s) => createMcpServer(memory, { session: s }) })
  */
 export function createHttpApp(deps: HttpAppDeps): HttpApp {
-  const allowed = new Set((deps.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase()));
   const app = new Hono();
-  app.use('*', async (c, next) => {
-    const host = c.req.header('host');
-    // A public server (tokens required) answers to any name it is reached by; a browser page may still only call
-    // it from its own origin. A loopback server answers only to loopback names (DNS rebinding).
-    const own = deps.tokensRequired && host ? hostname(host) : undefined;
-    const ok = (h: string) => allowed.has(h) || h === own;
-    if (host && !ok(hostname(host))) return c.json({ error: { code: 'forbidden', message: `host ${host} is not allowed` } }, 403);
-    const origin = c.req.header('origin');
-    if (origin) {
-      let originHost = '';
-      try {
-        originHost = new URL(origin).hostname.toLowerCase();
-      } catch {
-        originHost = '';
-      }
-      if (!ok(originHost) && !ok(`[${originHost}]`)) return c.json({ error: { code: 'forbidden', message: `origin ${origin} is not allowed` } }, 403);
-    }
-    await next();
+  const guard = browserGuard({ allowedHosts: deps.allowedHosts ?? LOOPBACK_HOSTS, tokensRequired: deps.tokensRequired ?? false });
+  app.use('*', guard.middleware);
+  // Only a page of this origin can read it (no CORS headers; the guard refuses cross-site and foreign origins).
+  app.get(CSRF_PATH, (c) => {
+    c.header('cache-control', 'no-store');
+    return c.json({ csrf: guard.csrfToken });
   });
   app.get('/v1/health', (c) => c.json({ ok: true, version: deps.version, ...(deps.tokensRequired ? {} : { space: deps.memory.space }) }));
   app.get('/v1/openapi.json', (c) => c.json(openApiDocument(deps.version)));
   mountDashboard(app);
   app.use('*', sizeLimit({ bodyLimitBytes: deps.bodyLimitBytes ?? 2_000_000 }));
-  const guard = accessControl({
+  const access = accessControl({
     memory: deps.memory, tokensRequired: deps.tokensRequired ?? false,
     rateLimitPerMinute: deps.rateLimitPerMinute ?? 600, bodyLimitBytes: deps.bodyLimitBytes ?? 2_000_000,
   });
-  app.use('/v1/*', guard);
-  app.use('/mcp', guard);
-  const closeMcp = mountMcpRoute(app, deps.mcpServer);
+  app.use('/v1/*', access);
+  app.use('/mcp', access);
+  const closeMcp = mountMcpRoute(app, deps.mcpServer, deps.mcpSessionsPerSpace);
   mountRestRoutes(app);
   mountDashboardApi(app);
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404));

@@ -9,14 +9,17 @@ import { denyUnless, principalOf, type Principal } from './auth.js';
 /** Creates the MCP server of a new session for the caller's space (boot supplies it: surfaces do not import each other). */
 export type McpServerFactory = (session: string, principal?: Principal) => Promise<McpServer>;
 
-// Sessions are held in memory; past this many the oldest is closed, so abandoned clients cannot exhaust it.
-const MAX_SESSIONS = 256;
+// Sessions are held in memory; past this many for one space that space's oldest is closed, so abandoned clients
+// cannot exhaust it and one space's clients never close another space's sessions.
+export const MAX_SESSIONS_PER_SPACE = 256;
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
   /** The token that opened the session: no other caller may use it. */
   tokenId: number | null;
+  /** The space of that caller: the session cap is counted per space. */
+  space: string;
 }
 
 function rpcError(status: number, message: string): Response {
@@ -26,8 +29,8 @@ function rpcError(status: number, message: string): Response {
   });
 }
 
-/** Mounts POST/GET/DELETE `/mcp`; returns a function that closes every open session. */
-export function mountMcpRoute(app: Hono, createServer: McpServerFactory): () => Promise<void> {
+/** Mounts POST/GET/DELETE `/mcp` (at most `perSpace` open sessions per space); returns a function that closes every open session. */
+export function mountMcpRoute(app: Hono, createServer: McpServerFactory, perSpace: number = MAX_SESSIONS_PER_SPACE): () => Promise<void> {
   const sessions = new Map<string, Session>();
 
   const closeSession = async (id: string) => {
@@ -56,13 +59,15 @@ export function mountMcpRoute(app: Hono, createServer: McpServerFactory): () => 
     }
     const first = Array.isArray(body) ? body[0] : body;
     if (!isInitializeRequest(first)) return rpcError(400, 'missing mcp-session-id header: the first request must be initialize');
-    if (sessions.size >= MAX_SESSIONS) await closeSession(sessions.keys().next().value!);
-    const sessionId = randomUUID();
     const principal = principalOf(c);
+    // Map order is opening order: the first of this space's sessions is its oldest.
+    const own = [...sessions].filter(([, s]) => s.space === principal.space);
+    if (own.length >= perSpace) await closeSession(own[0]![0]);
+    const sessionId = randomUUID();
     const server = await createServer(sessionId, principal);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
-      onsessioninitialized: (sid) => void sessions.set(sid, { transport, server, tokenId: principal.tokenId }),
+      onsessioninitialized: (sid) => void sessions.set(sid, { transport, server, tokenId: principal.tokenId, space: principal.space }),
       onsessionclosed: (sid) => void closeSession(sid),
     });
     transport.onclose = () => void sessions.delete(sessionId);

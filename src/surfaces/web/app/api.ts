@@ -1,4 +1,4 @@
-/** The dashboard's only door to the server: `/v1` calls with the stored API token. */
+/** The dashboard's only door to the server: `/v1` calls with the stored API token, writes with the CSRF token. */
 
 const TOKEN_KEY = 'tidepool.token';
 
@@ -14,14 +14,30 @@ export function saveToken(token: string): void {
   localStorage.setItem(TOKEN_KEY, token.trim());
 }
 
-/** Calls the API and returns its JSON; non-2xx answers throw the server's message. */
+let csrf: Promise<string> | undefined;
+
+/** The server's CSRF token (read once; only a page of the server's own origin can read it). */
+function csrfToken(): Promise<string> {
+  csrf ??= fetch('/dashboard/csrf')
+    .then((r) => r.json() as Promise<{ csrf?: string }>)
+    .then((d) => d.csrf ?? '')
+    .catch(() => {
+      csrf = undefined;
+      return '';
+    });
+  return csrf;
+}
+
+/** Calls the API and returns its JSON; non-2xx answers throw the server's message. A write carries the CSRF token. */
 export async function api<T>(path: string, opts: { method?: string; body?: unknown } = {}): Promise<T> {
   const token = localStorage.getItem(TOKEN_KEY);
+  const method = opts.method ?? 'GET';
   const headers: Record<string, string> = {};
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
+  if (method !== 'GET') headers['x-tidepool-csrf'] = await csrfToken();
   const res = await fetch(path, {
-    method: opts.method ?? 'GET',
+    method,
     headers,
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
   });
