@@ -52,10 +52,14 @@ function str(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
 }
 
-/** Text of a solidify turn (`[id, HH:MM, text]`, or an object with `text` should the packet change shape). */
+/** A packet turn: a compact line `[id, who, text, time?]` (`compactTurns`), or an object with `id` and `text`. */
+function turnOf(t: unknown): { id: string; text: string } {
+  if (Array.isArray(t)) return { id: str(t[0]), text: str(t.length >= 3 ? t[2] : t[t.length - 1]) };
+  return typeof t === 'object' && t !== null ? { id: str((t as Packet).id), text: str((t as Packet).text) } : { id: '', text: '' };
+}
+
 function turnText(t: unknown): string {
-  if (Array.isArray(t)) return str(t[t.length - 1]);
-  return typeof t === 'object' && t !== null ? str((t as Packet).text) : '';
+  return turnOf(t).text;
 }
 
 /**
@@ -82,14 +86,14 @@ export function mockAnswer(step: PromptStep, p: Packet): unknown {
         }),
       };
     case 'librarian': {
-      const eps = arr(p.episodes);
+      const eps = (Array.isArray(p.episodes) ? p.episodes : []).map(turnOf).filter((e) => e.id !== '');
       const proposals: unknown[] = [];
       // One fact per group of 8 episodes, naming its main words; a group without words proposes nothing.
       for (let i = 0; i < eps.length; i += 8) {
         const part = eps.slice(i, i + 8);
-        const words = topWords(part.map((e) => str(e.text)), 6);
+        const words = topWords(part.map((e) => e.text), 6);
         if (words.length === 0) continue;
-        proposals.push({ op: 'abstract', kind: 'fact', content: `Topics discussed: ${words.join(', ')}`, evidence: part.map((e) => str(e.id)) });
+        proposals.push({ op: 'abstract', kind: 'fact', content: `Topics discussed: ${words.join(', ')}`, evidence: part.map((e) => e.id) });
       }
       return { proposals };
     }
