@@ -72,7 +72,7 @@ describe('renderBriefing', () => {
     ]);
     expect(b.agent.ideas).toEqual(['Flaky end-to-end tests → Run it 50 times with tracing']);
     expect(b.agent.piiWatch).toBe(
-      'The PII night watch found 2 names without a placeholder and replaced 7 occurrences with placeholders.',
+      'The PII night watch found 2 names of private people; the rows are listed under Needs review and the names are hidden from the model from now on.',
     );
     expect(b.agent.warnings).toEqual([
       'Step dream was skipped: invalid_answer: no JSON',

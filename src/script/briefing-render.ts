@@ -32,6 +32,11 @@ export interface NightLog {
   recipes: Array<{ tools: string[]; sessions: number }>;
   /** The PII watch's counts; the names themselves never enter the log. */
   pii: { names: number; replacements: number; overLimit: number };
+  /**
+   * Rows holding personal data in clear (e-mail, phone, IBAN, card, address; `name` when the PII night watch
+   * reported a private person's name), for review: the row's id and the kinds, never the values.
+   */
+  piiFlags: Array<{ ref: string; kinds: string[] }>;
   counts: {
     narratives: number;
     dreams: number;
@@ -70,6 +75,7 @@ export function emptyNightLog(space: string, startedAt: number, model: string, b
     gaps: [],
     recipes: [],
     pii: { names: 0, replacements: 0, overLimit: 0 },
+    piiFlags: [],
     counts: { narratives: 0, dreams: 0, merged: 0, linked: 0, archived: 0, dropped: 0 },
     selfImageUpdated: false,
     skipped: [],
@@ -127,15 +133,20 @@ export function renderBriefing(log: NightLog): Briefing {
     ],
     openProblems: log.openProblems.map((k) => clip(k.content)),
     warnings: warnings(log),
-    needsReview: log.quarantined.map(
-      (q) =>
-        `"${clip(q.entry.content)}" contradicts reliable "${clip(q.conflictsWith.content)}" (${q.reason}) [#${q.entry.id}]`,
-    ),
+    needsReview: [
+      ...log.quarantined.map(
+        (q) =>
+          `"${clip(q.entry.content)}" contradicts reliable "${clip(q.conflictsWith.content)}" (${q.reason}) [#${q.entry.id}]`,
+      ),
+      ...log.piiFlags.map(
+        (f) => `${f.ref} holds personal data in clear (${f.kinds.map(kindName).join(', ')}): keep, edit or forget it`,
+      ),
+    ],
     ideas: log.ideas.map((i) => `${clip(i.problem)} → ${clip(i.nextStep)}`),
     piiWatch:
       log.pii.names === 0
         ? null
-        : `The PII night watch found ${log.pii.names} name${log.pii.names === 1 ? '' : 's'} without a placeholder and replaced ${plural(log.pii.replacements, 'occurrence')} with placeholders.` +
+        : `The PII night watch found ${log.pii.names} name${log.pii.names === 1 ? '' : 's'} of private people; the rows are listed under Needs review and the names are hidden from the model from now on.` +
           (log.pii.overLimit > 0 ? ` ${log.pii.overLimit} more wait for the next night.` : ''),
   };
   const human: HumanBriefing = {
@@ -188,6 +199,19 @@ function toMarkdown(day: string, headline: string, b: AgentBriefing | HumanBrief
     .filter(([, lines]) => lines.length > 0)
     .map(([title, lines]) => `## ${title}\n\n${lines.map((l) => `- ${l}`).join('\n')}`);
   return [`# Briefing ${day}`, headline, ...body].join('\n\n') + '\n';
+}
+
+const KIND_NAMES: Record<string, string> = {
+  email: 'e-mail address',
+  phone: 'phone number',
+  iban: 'IBAN',
+  card: 'card number',
+  address: 'postal address',
+  name: "a private person's name",
+};
+
+function kindName(kind: string): string {
+  return KIND_NAMES[kind] ?? kind;
 }
 
 function clip(s: string): string {

@@ -17,6 +17,7 @@ export interface NightDelta {
   gaps?: NightLog['gaps'];
   recipes?: NightLog['recipes'];
   pii?: Partial<NightLog['pii']>;
+  piiFlags?: NightLog['piiFlags'];
   counts?: Partial<NightLog['counts']>;
   selfImageUpdated?: boolean;
   skipped?: NightLog['skipped'];
@@ -67,6 +68,11 @@ export function addDelta(log: NightLog, d: NightDelta): NightLog {
   log.pii.names += d.pii?.names ?? 0;
   log.pii.replacements += d.pii?.replacements ?? 0;
   log.pii.overLimit += d.pii?.overLimit ?? 0;
+  for (const f of d.piiFlags ?? []) {
+    const same = log.piiFlags.find((x) => x.ref === f.ref);
+    if (same === undefined) log.piiFlags.push({ ref: f.ref, kinds: [...f.kinds] });
+    else same.kinds = [...new Set([...same.kinds, ...f.kinds])];
+  }
   for (const [k, v] of Object.entries(d.counts ?? {}) as Array<[keyof NightLog['counts'], number]>)
     log.counts[k] += v;
   log.selfImageUpdated ||= d.selfImageUpdated ?? false;
@@ -126,8 +132,8 @@ export function logFromJson(value: unknown, space: string): NightLog | undefined
 }
 
 /**
- * The log with `scrub` applied to every text it carries: a name the PII night watch found late in the night must
- * not survive in the briefing through an entry logged before it was replaced.
+ * The log with `scrub` applied to every text it carries: the night maps every known placeholder back to its value,
+ * so no placeholder (from a model's answer or an older night) reaches the briefing.
  */
 export function scrubLog(log: NightLog, scrub: (text: string) => string): NightLog {
   const item = (i: BriefItem): BriefItem => ({ ...i, content: scrub(i.content) });

@@ -229,7 +229,8 @@ async function execute(
     await deps.hooks?.afterCommit?.(step, w.unit);
     await embedNew(night, applied.embed ?? []);
   }
-  const scrub = (t: string) => night.redactor.scrub(t);
+  // Placeholders never reach the briefing: every known one is mapped back to its value (docs/sleep.md).
+  const scrub = (t: string) => night.redactor.restore(t);
   const log = scrubLog(foldNight(base(), deltas), scrub);
   log.finishedAt = asOf;
   const sameNight = (await store.sleep.runs(space, { night: run.night, status: 'done', limit: 50 }))

@@ -3,7 +3,6 @@
 import { PlaceholderMap, pseudonymize, type PiiKind } from '../script/pii-scan.js';
 import { redactSecrets } from '../script/secret-scan.js';
 import type { Store } from '../store/port.js';
-import { namePattern } from './replace-names.js';
 
 /** `job_state` key of the space's placeholder map and PII-watch list. */
 export const PII_STATE_KEY = 'sleep:pii';
@@ -27,8 +26,8 @@ function isState(v: unknown): v is PiiState {
  * Redacts text for a model: secrets first (`[secret:<kind>]`), then personal data by placeholders from the space's
  * map, so one person keeps one placeholder across nights. Names are `config.knownPersons` plus the names the PII
  * night watch found (never the agent's own name, which is not personal data of a third party). `restore` turns
- * placeholders in a model's answer back into the values, except watched names: those were removed from the
- * stored memory on purpose and stay placeholders.
+ * every known placeholder in a model's answer back into its value: the stored memory holds real values, so it still
+ * knows who is who, and no placeholder is ever shown to the user or the agent (docs/sleep.md, "Personal data").
  */
 export class Redactor {
   #map: PlaceholderMap;
@@ -60,13 +59,14 @@ export class Redactor {
     return pseudonymize(redactSecrets(text).text, { knownPersons: persons }, this.#map).text;
   }
 
-  /** A model's text with known placeholders turned back into their values (watched names stay placeholders). */
+  /** A model's text with every known placeholder turned back into its value. */
   restore(text: string): string {
-    const watched = new Set(this.#watched.map((w) => w.toLowerCase()));
-    const entries = this.#map
-      .entries()
-      .filter((e) => !(e.kind === 'person' && watched.has(e.value.toLowerCase())));
-    return PlaceholderMap.fromEntries(entries).restore(text);
+    return this.#map.restore(text);
+  }
+
+  /** Every placeholder this space has handed out, with its value (for mapping stored placeholders back). */
+  entries(): ReadonlyArray<{ placeholder: string; kind: PiiKind; value: string }> {
+    return this.#map.entries();
   }
 
   /** Adds names found by the PII night watch; returns each name's placeholder. */
@@ -76,14 +76,6 @@ export class Redactor {
       if (!this.#watched.some((w) => w.toLowerCase() === name.toLowerCase())) this.#watched.push(name);
       out.set(name, this.#map.placeholderFor('person', name));
     }
-    return out;
-  }
-
-  /** `text` with every watched name replaced by its placeholder (for logs written before the watch found it). */
-  scrub(text: string): string {
-    let out = text;
-    for (const name of this.#watched)
-      out = out.replace(namePattern(name), this.#map.placeholderFor('person', name));
     return out;
   }
 

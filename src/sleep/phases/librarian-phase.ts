@@ -17,6 +17,7 @@ import {
   NEAREST_KNOWLEDGE,
 } from '../prompts/librarian-prompt.js';
 import { insertNarrative } from '../narrative-writes.js';
+import { piiFlagsOf } from '../pii-flags.js';
 import { applyLibrarian } from './apply-librarian.js';
 import type { EmbedItem, Phase } from './phase.js';
 
@@ -85,10 +86,15 @@ export const librarianPhase: Phase = async (night, unit) => {
       accepted: checked.accepted,
       rejected: checked.rejected.map((x) => ({ op: x.proposal.op, reason: x.reason, detail: x.detail })),
     },
-    delta: { rejected: checked.rejected.length, droppedItems: r.dropped },
+    delta: { rejected: checked.rejected.length, droppedItems: r.dropped, piiFlags: flagsOf(episodes) },
     apply: (tx) => applyLibrarian(night, tx, checked.accepted, shown, episodes),
   };
 };
+
+/** The consumed episodes that hold contact or bank data in clear, for Needs review (with or without a model). */
+function flagsOf(episodes: readonly Episode[]) {
+  return piiFlagsOf(episodes.map((e) => ({ ref: formatId('episode', e.id), text: e.content })));
+}
 
 let extractor: ((text: string) => string[]) | undefined;
 function keywordsOf(text: string): string[] {
@@ -114,7 +120,10 @@ export const consumePhase: Phase = async (night, unit) => {
       const embed: EmbedItem[] = [];
       for (const n of extracted) embed.push(await insertNarrative(night, tx, { kind: 'narrative', ntype: 'extractive', searchable: false, ...n }));
       const consumed = await tx.sleep.markConsolidated(night.space, ids, night.asOf);
-      return { delta: { episodes: consumed, counts: { narratives: extracted.length } }, embed };
+      return {
+        delta: { episodes: consumed, counts: { narratives: extracted.length }, piiFlags: flagsOf(episodes) },
+        embed,
+      };
     },
   };
 };

@@ -1,4 +1,4 @@
-/** PII night watch (SEEDS §3.5): names that slipped through without a placeholder, ≤ 10 a night, replaced everywhere. */
+/** PII night watch (SEEDS §3.5): stored placeholders mapped back, and names the model finds flagged for review (≤ 10 a night). */
 
 import { formatId } from '../../core/ids.js';
 import { NightContext } from '../night-context.js';
@@ -8,20 +8,29 @@ import {
   MAX_PII_NAMES_PER_NIGHT,
   piiWatchResponseSchema,
 } from '../prompts/pii-watch-prompt.js';
+import type { Store } from '../../store/port.js';
+import { piiFlagsOf } from '../pii-flags.js';
 import { replaceName } from '../replace-names.js';
 import type { Phase } from './phase.js';
 
 /** Texts shown to the watch; the prompt cuts each to 600 characters. */
 const TEXTS_SHOWN = 60;
 
+/** Matches any placeholder of the space's map (`[person_3]`, `[email_2]` …). */
+const PLACEHOLDER = /\[(?:email|phone|iban|card|address|person)_\d+\]/;
+
 /**
- * Reads what tonight wrote (new, updated and reinforced knowledge, tonight's narratives), already redacted: a model
- * copies the names it sees, so a name that leaked past the detector into the episodes shows up here. A confirmed
- * name (it must occur in a text it is reported for) joins the space's watch list, so it is replaced before every
- * later model call too, and is replaced by its placeholder in episodes, narratives, knowledge and open threads.
+ * Deterministic part (every night, with or without a model): placeholders stored by older nights (the watch used to
+ * write them into the memory) are mapped back to their values wherever the space's map knows them, in episodes,
+ * narratives, knowledge, open threads, profiles and the self-concept, so nothing shows a placeholder; what tonight
+ * wrote is scanned for e-mail, phone, IBAN, card and address in clear and flagged for review.
+ *
+ * With a model, the watch reads what tonight wrote (new, updated and reinforced knowledge, tonight's narratives),
+ * already redacted: a model copies the names it sees, so a name that leaked past the detector shows up here. A
+ * confirmed name (it must occur in a text it is reported for) joins the space's watch list, so it is replaced before
+ * every later model call, and the texts it was found in are flagged for review; the stored rows keep the real name.
  */
 export const piiWatchPhase: Phase = async (night) => {
-  if (night.model === undefined) return {};
   const { store, space, asOf } = night;
   const log = night.progress();
   const ids = [
@@ -37,32 +46,63 @@ export const piiWatchPhase: Phase = async (night) => {
   const narratives = (await store.narratives.list(space, { since: asOf, limit: TEXTS_SHOWN })).sort(
     (a, b) => a.id - b.id,
   );
-  const texts = [
-    ...knowledge.map((k) => ({ id: formatId('knowledge', k.id), text: night.redactor.redact(k.content) })),
-    ...narratives.map((n) => ({ id: formatId('narrative', n.id), text: night.redactor.redact(n.content) })),
-  ].slice(0, TEXTS_SHOWN);
-  if (texts.length === 0) return {};
+  const written = [
+    ...knowledge.map((k) => ({ ref: formatId('knowledge', k.id), text: k.content })),
+    ...narratives.map((n) => ({ ref: formatId('narrative', n.id), text: n.content })),
+  ];
+  const restoreStored = (tx: Store) => mapPlaceholdersBack(night, tx);
+  const flags = piiFlagsOf(written);
+  const texts = written
+    .map((w) => ({ id: w.ref, text: night.redactor.redact(w.text) }))
+    .slice(0, TEXTS_SHOWN);
+  const deterministic = {
+    delta: { piiFlags: flags },
+    apply: async (tx: Store) => (await restoreStored(tx), { delta: {} }),
+  };
+  if (night.model === undefined || texts.length === 0) return deterministic;
   const r = await night.ask(
     buildPiiWatchPrompt({ texts }, { language: night.config.language }),
     piiWatchResponseSchema,
   );
-  if (r.kind !== 'ok') return { delta: NightContext.missed('pii_watch', r) };
+  if (r.kind !== 'ok') return { ...deterministic, delta: { ...NightContext.missed('pii_watch', r), piiFlags: flags } };
   const { leaks, dropped, overLimit } = acceptPiiLeaks(
     r.value,
     { texts },
     { ignore: [night.config.agentName, 'self'], limit: MAX_PII_NAMES_PER_NIGHT },
   );
-  if (leaks.length === 0) return { delta: { droppedItems: r.dropped + dropped } };
+  if (leaks.length === 0) return { ...deterministic, delta: { droppedItems: r.dropped + dropped, piiFlags: flags } };
+  const named = [...new Set(leaks.flatMap((l) => l.ids))].map((ref) => ({ ref, kinds: ['name'] }));
   return {
-    // The names themselves never enter the log or a report (DESIGN §10): only how many.
+    // The names themselves never enter the log or a report (DESIGN §10): only how many, and where.
     proposals: { names: leaks.length, overLimit },
-    delta: { droppedItems: r.dropped + dropped },
+    delta: { droppedItems: r.dropped + dropped, piiFlags: [...flags, ...named] },
     apply: async (tx) => {
-      const placeholders = night.redactor.watch(leaks.map((l) => l.name));
-      let replacements = 0;
-      for (const [name, placeholder] of placeholders)
-        replacements += await replaceName(night, tx, name, placeholder);
-      return { delta: { pii: { names: leaks.length, replacements, overLimit } } };
+      night.redactor.watch(leaks.map((l) => l.name));
+      await restoreStored(tx);
+      return { delta: { pii: { names: leaks.length, overLimit } } };
     },
   };
 };
+
+/** Every stored placeholder the space's map knows, replaced by its value (re-indexed); returns how many. */
+async function mapPlaceholdersBack(night: NightContext, tx: Store): Promise<number> {
+  const { space, asOf } = night;
+  let n = 0;
+  for (const e of night.redactor.entries()) n += await replaceName(night, tx, e.placeholder, e.value);
+  const restore = (t: string) => night.redactor.restore(t);
+  for (const p of await tx.identity.profiles(space)) {
+    if (!PLACEHOLDER.test(p.entity) && !PLACEHOLDER.test(p.content)) continue;
+    const entity = restore(p.entity);
+    const content = restore(p.content);
+    if (entity === p.entity && content === p.content) continue;
+    await tx.identity.upsertProfile(space, { entity, ptype: p.ptype, content, pinned: p.pinned, at: asOf });
+    n++;
+  }
+  for (const s of await tx.identity.selfConcept(space)) {
+    const content = restore(s.content);
+    if (content === s.content) continue;
+    await tx.identity.upsertSelfConcept(space, s.field, content, asOf);
+    n++;
+  }
+  return n;
+}
