@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { detectFormat } from '../script/import-formats/detect-format.js';
-import { IMPORT_FORMATS, type ImportFormat } from '../script/import-formats/imported-turn.js';
+import type { ImportFormat } from '../script/import-formats/imported-turn.js';
 import { parseTranscript } from '../script/import-formats/parse-transcript.js';
 import type { AppContext } from './app-context.js';
 import { importTideline, type TidelineCounts } from './import-tideline.js';
@@ -47,8 +47,7 @@ export type ImportFileResult =
     }
   | { status: 'failed'; file: string; reason: string };
 
-/** The formats `--format` takes. */
-export const IMPORT_FORMAT_NAMES: readonly string[] = ['auto', ...IMPORT_FORMATS];
+export { IMPORT_FORMAT_NAMES } from './import-format-names.js';
 
 const HEAD_BYTES = 64 * 1024;
 

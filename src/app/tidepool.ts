@@ -2,8 +2,8 @@
 import type { RecallInput, RememberInput, RecordInput, NarrativeInput, TimelineInput, ForgetInput } from '../core/schemas.js';
 import type { Profile, RecallHit, SelfConcept, Snapshot, Thread, ThreadStatus } from '../core/types.js';
 import type { AppContext } from './app-context.js';
-import { doctor, type DoctorReport } from './doctor.js';
-import { exportSpace, restoreSpace } from './export-space.js';
+import type { DoctorReport } from './doctor.js';
+
 import { forget, type ForgetResult } from './forget.js';
 import * as identity from './identity.js';
 import { recall, type RecallOptions } from './recall.js';
@@ -11,13 +11,13 @@ import { record, type RecordOptions, type RecordResult } from './record.js';
 import { remember, type RememberResult } from './remember.js';
 import { timeline, type TimelinePage } from './timeline.js';
 import { writeNarrative, type WriteNarrativeResult } from './write-narrative.js';
-import { embedPending } from './embed-items.js';
-import { listReview, review, type ReviewInput, type ReviewItem, type ReviewResult } from './review.js';
-import { sleep, sleepStatus, type SleepOptions, type SleepStatus } from './sleep.js';
-import { briefingReport, type BriefingReport } from './briefing.js';
+
+import type { ReviewInput, ReviewItem, ReviewResult } from './review.js';
+import type { SleepOptions, SleepStatus } from './sleep.js';
+import type { BriefingReport } from './briefing.js';
 import type { NightResult } from '../sleep/night-types.js';
-import { importSessionFile, type ImportFileInput, type ImportFileResult, type ImportOptions } from './import-sessions.js';
-import { runAllScriptJobs, runScriptJob, type ScriptAllEntry, type ScriptAllResult, type ScriptJob, type ScriptJobOptions, type ScriptJobResult } from './script-jobs.js';
+import type { ImportFileInput, ImportFileResult, ImportOptions } from './import-sessions.js';
+import type { ScriptAllEntry, ScriptAllResult, ScriptJob, ScriptJobOptions, ScriptJobResult } from './script-jobs.js';
 import type { Journal } from '../journal/journal.js';
 import {
   journalFor, journalRoots, registerJournalWorkspace, startJournalAutoTend, type AutoTendHandle, type AutoTendStartOptions, type JournalAccess,
@@ -128,18 +128,18 @@ export class Tidepool {
   }
 
   /** The space as JSON lines. @example for await (const line of memory.export()) out.write(line + '\n') */
-  export(): AsyncGenerator<string> {
-    return exportSpace(this.ctx);
+  async *export(): AsyncGenerator<string> {
+    yield* (await import('./export-space.js')).exportSpace(this.ctx);
   }
 
   /** Restores export lines into this (empty) space. @example await memory.restore(lines) */
-  restore(lines: AsyncIterable<string> | Iterable<string>) {
-    return restoreSpace(this.ctx, lines);
+  async restore(lines: AsyncIterable<string> | Iterable<string>) {
+    return (await import('./export-space.js')).restoreSpace(this.ctx, lines);
   }
 
   /** Embeds items whose embedding was deferred. @example await memory.embedPending() */
-  embedPending() {
-    return embedPending(this.ctx);
+  async embedPending() {
+    return (await import('./embed-items.js')).embedPending(this.ctx);
   }
 
   /**
@@ -170,60 +170,60 @@ export class Tidepool {
    * Runs one script-layer job, rebuilding its derived tables in one transaction.
    * @example const r = await memory.script('topics', { merge: false })
    */
-  script(job: ScriptJob, opts?: ScriptJobOptions): Promise<ScriptJobResult> {
-    return runScriptJob(this.ctx, job, opts);
+  async script(job: ScriptJob, opts?: ScriptJobOptions): Promise<ScriptJobResult> {
+    return (await import('./script-jobs.js')).runScriptJob(this.ctx, job, opts);
   }
 
   /**
    * Runs every script-layer job in order; a failing job is reported and the rest still run.
    * @example const { ok, jobs } = await memory.scriptAll()
    */
-  scriptAll(opts?: ScriptJobOptions, onJob?: (entry: ScriptAllEntry) => void): Promise<ScriptAllResult> {
-    return runAllScriptJobs(this.ctx, opts, onJob);
+  async scriptAll(opts?: ScriptJobOptions, onJob?: (entry: ScriptAllEntry) => void): Promise<ScriptAllResult> {
+    return (await import('./script-jobs.js')).runAllScriptJobs(this.ctx, opts, onJob);
   }
 
   /**
    * Imports a session transcript or a Tideline database, idempotently (turns already stored are skipped).
    * @example await memory.importFile({ path, readHead: async (n) => (await readFile(path)).subarray(0, n), readAll: () => readFile(path) })
    */
-  importFile(input: ImportFileInput, opts?: ImportOptions): Promise<ImportFileResult> {
-    return importSessionFile(this.ctx, input, opts);
+  async importFile(input: ImportFileInput, opts?: ImportOptions): Promise<ImportFileResult> {
+    return (await import('./import-sessions.js')).importSessionFile(this.ctx, input, opts);
   }
 
   /**
    * Runs (or resumes) one night of consolidation; `model` defaults to `config.sleep.model`.
    * @example const r = await memory.sleep({ model: 'openai:gpt-4o-mini' }); if (r.kind === 'slept') console.log(r.briefing.headline)
    */
-  sleep(opts?: SleepOptions): Promise<NightResult> {
-    return sleep(this.ctx, opts);
+  async sleep(opts?: SleepOptions): Promise<NightResult> {
+    return (await import('./sleep.js')).sleep(this.ctx, opts);
   }
 
   /** Whether the space would sleep now, the last night and an interrupted one. @example await memory.sleepStatus() */
-  sleepStatus(): Promise<SleepStatus> {
-    return sleepStatus(this.ctx);
+  async sleepStatus(): Promise<SleepStatus> {
+    return (await import('./sleep.js')).sleepStatus(this.ctx);
   }
 
   /**
    * The morning briefing of a UTC day (default: the newest), with its headline and sections; `kind: 'none'` when no
    * night has written one yet. @example const b = await memory.briefing(); if (!('kind' in b)) console.log(b.headline)
    */
-  briefing(input: { day?: string } = {}): Promise<BriefingReport | { kind: 'none'; message: string }> {
-    return briefingReport(this.ctx, input);
+  async briefing(input: { day?: string } = {}): Promise<BriefingReport | { kind: 'none'; message: string }> {
+    return (await import('./briefing.js')).briefingReport(this.ctx, input);
   }
 
   /** Knowledge quarantined for review ("Needs review"). @example const items = await memory.reviewList() */
-  reviewList(): Promise<ReviewItem[]> {
-    return listReview(this.ctx);
+  async reviewList(): Promise<ReviewItem[]> {
+    return (await import('./review.js')).listReview(this.ctx);
   }
 
   /** Approves or rejects a quarantined entry. @example await memory.review({ id: 'k12', verdict: 'approve' }) */
-  review(input: ReviewInput): Promise<ReviewResult> {
-    return review(this.ctx, input);
+  async review(input: ReviewInput): Promise<ReviewResult> {
+    return (await import('./review.js')).review(this.ctx, input);
   }
 
   /** Health report. @example const report = await memory.doctor() */
-  doctor(): Promise<DoctorReport> {
-    return doctor(this.ctx, TIDEPOOL_VERSION);
+  async doctor(): Promise<DoctorReport> {
+    return (await import('./doctor.js')).doctor(this.ctx, TIDEPOOL_VERSION);
   }
 
   /** Closes the connection. @example await memory.close() */

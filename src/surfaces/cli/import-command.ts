@@ -1,7 +1,8 @@
 /** `tidepool import <files...>`: session transcripts and Tideline databases into the memory, idempotently. */
 import { open, readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { IMPORT_FORMAT_NAMES, type ImportFileResult } from '../../app/import-sessions.js';
+import { IMPORT_FORMAT_NAMES } from '../../app/import-format-names.js';
+import type { ImportFileResult } from '../../app/import-sessions.js';
 import { TidepoolError } from '../../core/errors.js';
 import { print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
 import { createProgressBar } from './progress-bar.js';

@@ -12,7 +12,6 @@ import { addPendingEvent } from '../../app/continuity.js';
 import { syncTidepoolHint } from '../../app/injection/agents-hint.js';
 import { buildContext } from '../../app/injection/context-block.js';
 import { prefetch } from '../../app/injection/prefetch.js';
-import { recordClaudeCodeTranscript } from '../../app/injection/session-sync.js';
 import type { Tidepool } from '../../app/tidepool.js';
 import { TidepoolError } from '../../core/errors.js';
 import { print, readStdin, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
@@ -151,7 +150,7 @@ async function runHook(m: Tidepool, event: string, input: Record<string, unknown
   const cwd = typeof input.cwd === 'string' ? input.cwd : deps.env.cwd;
   const syncTranscript = async () => {
     if (!transcript || !existsSync(transcript)) return;
-    const r = await recordClaudeCodeTranscript(m.ctx, { text: await readFile(transcript, 'utf8'), fileId: basename(transcript, '.jsonl') });
+    const r = await (await import('../../app/injection/session-sync.js')).recordClaudeCodeTranscript(m.ctx, { text: await readFile(transcript, 'utf8'), fileId: basename(transcript, '.jsonl') });
     for (const w of r.warnings.slice(0, 3)) deps.stderr.write(`tidepool hook ${event}: transcript ${w}\n`);
   };
   switch (event) {

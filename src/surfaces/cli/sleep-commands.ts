@@ -1,9 +1,5 @@
 /** CLI commands of the nightly sleep: sleep, briefing, review, self, gaps. */
 import type { Command } from 'commander';
-import { briefingOfDay, briefingReport } from '../../app/briefing.js';
-import { readGaps, readSelf } from '../../app/read-derived.js';
-import { listReview, review } from '../../app/review.js';
-import { describeNight, describeWake, sleep } from '../../app/sleep.js';
 import { TidepoolError } from '../../core/errors.js';
 import {
   intOption,
@@ -14,6 +10,13 @@ import {
   type CliDeps,
   type CommonOptions,
 } from './cli-deps.js';
+
+// The night, the briefing and the review modules (and their model prompts and schemas) load only when their command
+// runs, so that `recall` and the hooks do not pay for them at start-up.
+const sleepModule = () => import('../../app/sleep.js');
+const briefingModule = () => import('../../app/briefing.js');
+const reviewModule = () => import('../../app/review.js');
+const derivedModule = () => import('../../app/read-derived.js');
 
 type Opts = CommonOptions & Record<string, string | boolean | undefined>;
 
@@ -35,6 +38,7 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
       .option('--force', 'sleep even when fewer than 5 episodes wait and none has waited 3 days'),
   ).action(async (o: Opts) => {
     await withMemory(deps, o, async (m) => {
+      const { sleep, describeNight, describeWake } = await sleepModule();
       const r = await sleep(m.ctx, {
         ...(typeof o.model === 'string' ? { model: o.model } : {}),
         ...(typeof o.now === 'string' ? { now: o.now } : {}),
@@ -72,11 +76,11 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
   ).action(async (o: Opts) => {
     await withMemory(deps, o, async (m) => {
       if (typeof o.date === 'string') {
-        const b = await briefingOfDay(m.ctx, o.date);
+        const b = await (await briefingModule()).briefingOfDay(m.ctx, o.date);
         print(deps, o, b, () => b.body);
         return;
       }
-      const r = await briefingReport(m.ctx);
+      const r = await (await briefingModule()).briefingReport(m.ctx);
       print(deps, o, r, () => ('kind' in r ? r.message : r.body));
     });
   });
@@ -99,7 +103,7 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
             'id: name the entry to approve or reject (tidepool review lists them)',
             { field: 'id' },
           );
-        const items = await listReview(m.ctx);
+        const items = await (await reviewModule()).listReview(m.ctx);
         print(deps, o, { items }, () =>
           items.length === 0
             ? 'nothing needs review'
@@ -116,7 +120,7 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
         throw new TidepoolError('invalid_input', 'verdict: give exactly one of --approve or --reject', {
           field: 'verdict',
         });
-      const r = await review(m.ctx, { id, verdict: o.approve === true ? 'approve' : 'reject' });
+      const r = await (await reviewModule()).review(m.ctx, { id, verdict: o.approve === true ? 'approve' : 'reject' });
       print(deps, o, r, () =>
         r.kind === 'rejected'
           ? `${r.id} rejected: forgotten`
@@ -129,7 +133,7 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
     program.command('self').description('the self-image the sleep writes, and the self-concept'),
   ).action(async (o: Opts) => {
     await withMemory(deps, o, async (m) => {
-      const v = await readSelf(m.ctx);
+      const v = await (await derivedModule()).readSelf(m.ctx);
       print(deps, o, v, () => {
         const image = v.image ? Object.entries(v.image).map(([k, t]) => `${k.replace(/_/g, ' ')}: ${t}`) : [];
         const concept = v.concept.map((c) => `${c.field}: ${c.content}`);
@@ -145,7 +149,7 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
       .option('--limit <n>', 'most gaps', '10'),
   ).action(async (o: Opts) => {
     await withMemory(deps, o, async (m) => {
-      const r = await readGaps(m.ctx, {
+      const r = await (await derivedModule()).readGaps(m.ctx, {
         limit: intOption('limit', typeof o.limit === 'string' ? o.limit : undefined),
       });
       print(deps, o, r, () =>

@@ -1,0 +1,5 @@
+/** The names `import --format` takes, in a module of their own so that the CLI lists them without loading the parsers. */
+import { IMPORT_FORMATS } from '../script/import-formats/imported-turn.js';
+
+/** The formats `--format` takes. */
+export const IMPORT_FORMAT_NAMES: readonly string[] = ['auto', ...IMPORT_FORMATS];
