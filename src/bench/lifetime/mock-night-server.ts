@@ -14,6 +14,8 @@ export interface MockNightUsage {
   cached: number;
   /** Requests answered with HTTP 4xx (a malformed body or a system prompt of no known step). */
   rejected: number;
+  /** The same counts per sleep step (the step the system prompt names). */
+  steps: Record<string, { requests: number; input: number; output: number }>;
 }
 
 /** A running mock: its base URL (for `sleep.openaiBaseUrl`) and the tokens counted so far. */
@@ -146,7 +148,7 @@ function stepOf(system: string): PromptStep | undefined {
  * An unknown prompt or a malformed body gets HTTP 400, so a changed prompt fails loudly instead of being guessed.
  */
 export async function startMockNightServer(): Promise<MockNightServer> {
-  const total: MockNightUsage = { requests: 0, input: 0, output: 0, cached: 0, rejected: 0 };
+  const total: MockNightUsage = { requests: 0, input: 0, output: 0, cached: 0, rejected: 0, steps: {} };
   const answer = (req: IncomingMessage, res: ServerResponse, raw: string): void => {
     const send = (status: number, body: unknown): void => {
       if (status >= 400) total.rejected += 1;
@@ -177,6 +179,10 @@ export async function startMockNightServer(): Promise<MockNightServer> {
     const text = JSON.stringify(mockAnswer(step, packet));
     const output = countTokens(text);
     total.output += output;
+    const perStep = (total.steps[step] ??= { requests: 0, input: 0, output: 0 });
+    perStep.requests += 1;
+    perStep.input += input;
+    perStep.output += output;
     send(200, {
       id: `chatcmpl-mock-${total.requests}`,
       object: 'chat.completion',
@@ -195,7 +201,7 @@ export async function startMockNightServer(): Promise<MockNightServer> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,
-    usage: () => ({ ...total }),
+    usage: () => ({ ...total, steps: Object.fromEntries(Object.entries(total.steps).map(([k, v]) => [k, { ...v }])) }),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

@@ -27,7 +27,7 @@ export function renderLifetimeMarkdown(report: LifetimeReport, info?: LifetimeRu
     for (const [mode, ms] of Object.entries(info.wallMs)) {
       const nights = Object.entries(info.nights[mode] ?? {}).map(([k, n]) => `${k} ${n}`).join(', ');
       lines.push(
-        `- ${mode}: wall ${(ms / 1000).toFixed(1)} s; nightly cycles ${(((info.nightMs[mode] ?? 0)) / 1000).toFixed(1)} s, of which script all ${((info.scriptMs[mode] ?? 0) / 1000).toFixed(1)} s; nights: ${nights || 'none'}; cached prompt tokens ${info.cachedTokens[mode] ?? 0}`,
+        `- ${mode}: wall ${(ms / 1000).toFixed(1)} s; nightly cycles ${(((info.nightMs[mode] ?? 0)) / 1000).toFixed(1)} s, of which script all ${((info.scriptMs[mode] ?? 0) / 1000).toFixed(1)} s; nights: ${nights || 'none'}; cached prompt tokens ${info.cachedTokens[mode] ?? 0}; tokens by step: ${Object.entries(info.stepTokens[mode] ?? {}).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
       );
     }
     for (const f of info.failures) lines.push(`- failure: ${f}`);

@@ -70,6 +70,8 @@ export interface LifetimeRunInfo {
   readonly nightMs: Record<string, number>;
   /** Cached prompt tokens the provider reported (0 where it reports none). */
   readonly cachedTokens: Record<string, number>;
+  /** Tokens (input + output) per sleep step, per mode, as the mock model counted them (empty in `none`). */
+  readonly stepTokens: Record<string, Record<string, number>>;
   /** Failures of nights or script jobs, first few. */
   readonly failures: string[];
 }
@@ -323,7 +325,7 @@ export async function runLifetimeBench(options: LifetimeBenchOptions): Promise<{
   const conversations = dataset.conversations.slice(0, options.limitConversations ?? dataset.conversations.length);
   const asked = (conv: BenchConversation): BenchQuestion[] =>
     dataset.questions.filter((q) => q.convId === conv.id && q.category >= 1 && q.category <= 4);
-  const info: LifetimeRunInfo = { wallMs: {}, nights: {}, scriptMs: {}, nightMs: {}, cachedTokens: {}, failures: [] };
+  const info: LifetimeRunInfo = { wallMs: {}, nights: {}, scriptMs: {}, nightMs: {}, cachedTokens: {}, stepTokens: {}, failures: [] };
   const t0 = performance.now();
   const day0: ConvCheckpoint[] = [];
   for (const conv of conversations) day0.push(await dayZero(conv, asked(conv), count));
@@ -343,6 +345,9 @@ export async function runLifetimeBench(options: LifetimeBenchOptions): Promise<{
       }
     } finally {
       info.cachedTokens[mode] = server?.usage().cached ?? 0;
+      info.stepTokens[mode] = Object.fromEntries(
+        Object.entries(server?.usage().steps ?? {}).map(([k, v]) => [k, v.input + v.output]),
+      );
       const rejected = server?.usage().rejected ?? 0;
       if (rejected > 0) stats.failures.push(`the mock model rejected ${rejected} request(s): a prompt it does not know`);
       await server?.close();
