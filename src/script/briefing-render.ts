@@ -48,6 +48,8 @@ export interface NightLog {
   selfImageUpdated: boolean;
   /** Steps or packets skipped (bad model answer twice, model error, no model). */
   skipped: Array<{ step: string; reason: string }>;
+  /** Why each gated fixed step (comb, dream, PII watch) asked the model tonight or did not. */
+  steps: Array<{ step: string; ran: boolean; reason: string }>;
   /** Proposals refused by the schema, secret or scope checks, and invalid items dropped from answers. */
   rejected: number;
   droppedItems: number;
@@ -79,6 +81,7 @@ export function emptyNightLog(space: string, startedAt: number, model: string, b
     counts: { narratives: 0, dreams: 0, merged: 0, linked: 0, archived: 0, dropped: 0 },
     selfImageUpdated: false,
     skipped: [],
+    steps: [],
     rejected: 0,
     droppedItems: 0,
     tokens: { budget, used: 0, byStep: {} },

@@ -21,6 +21,7 @@ export interface NightDelta {
   counts?: Partial<NightLog['counts']>;
   selfImageUpdated?: boolean;
   skipped?: NightLog['skipped'];
+  steps?: NightLog['steps'];
   rejected?: number;
   droppedItems?: number;
   deferred?: number;
@@ -77,6 +78,7 @@ export function addDelta(log: NightLog, d: NightDelta): NightLog {
     log.counts[k] += v;
   log.selfImageUpdated ||= d.selfImageUpdated ?? false;
   log.skipped.push(...(d.skipped ?? []));
+  log.steps.push(...(d.steps ?? []));
   log.rejected += d.rejected ?? 0;
   log.droppedItems += d.droppedItems ?? 0;
   log.deferred += d.deferred ?? 0;

@@ -8,6 +8,7 @@ import { computeWeight } from '../../script/weight-policy.js';
 import type { Store } from '../../store/port.js';
 import { insertNarrative } from '../narrative-writes.js';
 import { NightContext } from '../night-context.js';
+import type { NightDelta } from '../night-log.js';
 import {
   acceptComb,
   buildCombPrompt,
@@ -72,12 +73,32 @@ export async function combInput(night: NightContext, today: readonly Narrative[]
   };
 }
 
-/** Combs today's memories (when a model and memories exist) and always refreshes the weights. */
+/** Memories of one night that are enough to comb even when none of them stands out. */
+export const COMB_MIN_MEMORIES = 4;
+/** A memory stands out (worth rescoring, or a tension to note) from this importance, emotional or unresolved score. */
+export const COMB_NOTABLE_SCORE = 4;
+
+/**
+ * Whether tonight has something to comb, and why: at least {@link COMB_MIN_MEMORIES} new memories, or one that
+ * stands out. A quiet night (a few routine memories) leaves the rescoring, profiles and threads to a fuller night.
+ */
+export function combReason(today: ReadonlyArray<Pick<Narrative, 'importance' | 'emotional' | 'unresolved'>>): { ran: boolean; reason: string } {
+  if (today.length === 0) return { ran: false, reason: 'no new memories' };
+  const notable = today.filter(
+    (n) => Math.max(n.importance, n.emotional, n.unresolved) >= COMB_NOTABLE_SCORE,
+  ).length;
+  if (notable > 0) return { ran: true, reason: `${notable} of ${today.length} new memories score ${COMB_NOTABLE_SCORE}+` };
+  if (today.length >= COMB_MIN_MEMORIES) return { ran: true, reason: `${today.length} new memories` };
+  return { ran: false, reason: `quiet night: ${today.length} routine memories (< ${COMB_MIN_MEMORIES}, none scoring ${COMB_NOTABLE_SCORE}+)` };
+}
+
+/** Combs today's memories (when a model is set and {@link combReason} finds something) and always refreshes the weights. */
 export const combPhase: Phase = async (night) => {
   const today = await night.store.narratives.list(night.space, { since: night.since, limit: TODAY_SHOWN });
   let answer: CombResponse | undefined;
-  let delta = {};
-  if (night.model !== undefined && today.length > 0) {
+  const why = combReason(today);
+  let delta: NightDelta = night.model === undefined ? {} : { steps: [{ step: 'comb', ...why }] };
+  if (night.model !== undefined && why.ran) {
     const input = await combInput(night, today);
     const r = await night.ask(
       buildCombPrompt(input, { language: night.config.language }),
@@ -86,8 +107,8 @@ export const combPhase: Phase = async (night) => {
     if (r.kind === 'ok') {
       const accepted = acceptComb(r.value, input);
       answer = accepted.value;
-      delta = { droppedItems: r.dropped + accepted.dropped };
-    } else delta = NightContext.missed('comb', r);
+      delta = { ...delta, droppedItems: r.dropped + accepted.dropped };
+    } else delta = { ...delta, ...NightContext.missed('comb', r) };
   }
   return {
     proposals: answer ?? { weights: 'refresh' },

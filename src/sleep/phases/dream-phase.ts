@@ -3,6 +3,8 @@
 import { formatId, parseId } from '../../core/ids.js';
 import { insertNarrative } from '../narrative-writes.js';
 import { NightContext } from '../night-context.js';
+import type { NightDelta } from '../night-log.js';
+import type { Narrative } from '../../core/types.js';
 import {
   buildDreamPrompt,
   dreamRecords,
@@ -15,6 +17,18 @@ import type { Phase } from './phase.js';
 const MEMORIES_SHOWN = 12;
 
 /** Dreams once over today's memories; nothing happened today, nothing to dream. */
+/** A dream works on what stirred or stays open: a memory of tonight with this emotional or unresolved score. */
+export const DREAM_MIN_SCORE = 3;
+
+/** Whether tonight has something to dream about, and why (a night of calm, settled memories has none). */
+export function dreamReason(today: ReadonlyArray<Pick<Narrative, 'emotional' | 'unresolved'>>): { ran: boolean; reason: string } {
+  if (today.length === 0) return { ran: false, reason: 'no new memories' };
+  const stirring = today.filter((n) => Math.max(n.emotional, n.unresolved) >= DREAM_MIN_SCORE).length;
+  return stirring > 0
+    ? { ran: true, reason: `${stirring} of ${today.length} new memories are emotional or unresolved (${DREAM_MIN_SCORE}+)` }
+    : { ran: false, reason: `quiet night: ${today.length} calm, settled memories (emotional and unresolved < ${DREAM_MIN_SCORE})` };
+}
+
 export const dreamPhase: Phase = async (night) => {
   if (night.model === undefined) return {};
   const today = (
@@ -22,7 +36,9 @@ export const dreamPhase: Phase = async (night) => {
   )
     .sort((a, b) => b.weight - a.weight || a.id - b.id)
     .slice(0, MEMORIES_SHOWN);
-  if (today.length === 0) return {};
+  const why = dreamReason(today);
+  const steps: NightDelta['steps'] = [{ step: 'dream', ...why }];
+  if (!why.ran) return { delta: { steps } };
   const r = (s: string) => night.redactor.redact(s);
   const input: DreamInput = {
     memories: today.map((n) => ({
@@ -35,12 +51,12 @@ export const dreamPhase: Phase = async (night) => {
     buildDreamPrompt(input, { language: night.config.language }),
     dreamResponseSchema,
   );
-  if (answer.kind !== 'ok') return { delta: NightContext.missed('dream', answer) };
+  if (answer.kind !== 'ok') return { delta: { steps, ...NightContext.missed('dream', answer) } };
   const rec = dreamRecords(answer.value, input, night.config.language);
   const restore = (s: string) => night.redactor.restore(s);
   return {
     proposals: rec,
-    delta: { droppedItems: answer.dropped },
+    delta: { steps, droppedItems: answer.dropped },
     apply: async (tx) => {
       const sources = rec.dream.relatedNarratives.map((i) => parseId(i).id);
       const links = (await tx.narratives.getMany(night.space, sources)).flatMap((n) => n.sourceLinks);

@@ -2,6 +2,7 @@
 
 import { formatId } from '../../core/ids.js';
 import { NightContext } from '../night-context.js';
+import type { NightDelta } from '../night-log.js';
 import {
   acceptPiiLeaks,
   buildPiiWatchPrompt,
@@ -18,6 +19,21 @@ const TEXTS_SHOWN = 60;
 
 /** Matches any placeholder of the space's map (`[person_3]`, `[email_2]` …). */
 const PLACEHOLDER = /\[(?:email|phone|iban|card|address|person)_\d+\]/;
+
+/**
+ * Whether a text could still hold what the watch looks for: a capitalised word that does not open a sentence (a
+ * name; placeholders such as [person_1] are lower-case), an `@`, a run of 5+ digits (a phone number, a postcode), or
+ * any Han, Hiragana, Katakana or Hangul text (no capitals there to tell a name). Deterministic and generous: only
+ * texts with none of these are spared the model.
+ */
+export function mayHoldPersonalData(text: string): boolean {
+  if (/@|\d[\d\s()+-]{3,}\d|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text)) return true;
+  for (const sentence of text.split(/[.!?:;\n]+/u)) {
+    const words = sentence.trim().split(/\s+/u).slice(1);
+    if (words.some((w) => /^["'(]?\p{Lu}/u.test(w) && !/^I(?:'|$)/u.test(w))) return true;
+  }
+  return false;
+}
 
 /**
  * Deterministic part (every night, with or without a model): placeholders stored by older nights (the watch used to
@@ -52,11 +68,23 @@ export const piiWatchPhase: Phase = async (night) => {
   ];
   const restoreStored = (tx: Store) => mapPlaceholdersBack(night, tx);
   const flags = piiFlagsOf(written);
-  const texts = written
-    .map((w) => ({ id: w.ref, text: night.redactor.redact(w.text) }))
-    .slice(0, TEXTS_SHOWN);
+  const shown = written.map((w) => ({ id: w.ref, text: night.redactor.redact(w.text) })).slice(0, TEXTS_SHOWN);
+  // Only texts that could still hold a name or contact data go to the model.
+  const texts = shown.filter((t) => mayHoldPersonalData(t.text));
+  const steps: NightDelta['steps'] =
+    night.model === undefined
+      ? []
+      : [
+          texts.length > 0
+            ? { step: 'pii_watch', ran: true, reason: `${texts.length} of ${shown.length} new texts could hold a name or contact data` }
+            : {
+                step: 'pii_watch',
+                ran: false,
+                reason: shown.length === 0 ? 'no new texts' : `none of ${shown.length} new texts could hold a name or contact data`,
+              },
+        ];
   const deterministic = {
-    delta: { piiFlags: flags },
+    delta: { piiFlags: flags, steps },
     apply: async (tx: Store) => (await restoreStored(tx), { delta: {} }),
   };
   if (night.model === undefined || texts.length === 0) return deterministic;
@@ -64,18 +92,18 @@ export const piiWatchPhase: Phase = async (night) => {
     buildPiiWatchPrompt({ texts }, { language: night.config.language }),
     piiWatchResponseSchema,
   );
-  if (r.kind !== 'ok') return { ...deterministic, delta: { ...NightContext.missed('pii_watch', r), piiFlags: flags } };
+  if (r.kind !== 'ok') return { ...deterministic, delta: { ...NightContext.missed('pii_watch', r), piiFlags: flags, steps } };
   const { leaks, dropped, overLimit } = acceptPiiLeaks(
     r.value,
     { texts },
     { ignore: [night.config.agentName, 'self'], limit: MAX_PII_NAMES_PER_NIGHT },
   );
-  if (leaks.length === 0) return { ...deterministic, delta: { droppedItems: r.dropped + dropped, piiFlags: flags } };
+  if (leaks.length === 0) return { ...deterministic, delta: { droppedItems: r.dropped + dropped, piiFlags: flags, steps } };
   const named = [...new Set(leaks.flatMap((l) => l.ids))].map((ref) => ({ ref, kinds: ['name'] }));
   return {
     // The names themselves never enter the log or a report (DESIGN §10): only how many, and where.
     proposals: { names: leaks.length, overLimit },
-    delta: { droppedItems: r.dropped + dropped, piiFlags: [...flags, ...named] },
+    delta: { droppedItems: r.dropped + dropped, piiFlags: [...flags, ...named], steps },
     apply: async (tx) => {
       night.redactor.watch(leaks.map((l) => l.name));
       await restoreStored(tx);

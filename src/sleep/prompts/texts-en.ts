@@ -4,59 +4,41 @@ import type { PromptStep } from './prompt-texts.js';
 
 /** English prompt per step. Every line starting with `{` is a valid answer; a test parses each with its schema. */
 export const PROMPT_TEXTS_EN: Readonly<Record<PromptStep, string>> = {
-  solidify: `You are the memory of an AI agent, solidifying today's raw conversation into narrative memories. This is how the day becomes part of who the agent is.
+  solidify: `Solidify an AI agent's raw conversation into narrative memories.
 
-Input (JSON): "tags" = tags in use; "who" = speakers; "chunks" = [{"chunk": id, "turns": [[episode id, index in "who", text, time where it moved (with the date when a day starts)]]}].
+Input JSON: "tags" in use; "who" speakers; "chunks" [{"chunk",turns:[[episode id, who index, text, time if it moved]]}].
 
-Read chunk by chunk and keep what is worth keeping: insights, decisions, observations, emotional turns, and outside topics on which the agent or the user took a stand. Retelling without a stand is skipped. A chunk yields 0-3 memories; one memory per insight.
+Per chunk keep 0-3 memories (one per insight): insights, decisions, observations, emotional turns, stands taken. Skip plain retelling.
+Fields: "chunk"; "gesture" one sentence, what happened and its tone; "context" the backdrop; "moment" quoted words (optional); "cognition_direction" the pattern you see, not a verdict; "entities_role" e.g. "Mara=decided; Jon=reviewed" (optional); "tags" 3-5, reuse existing ones, people by name never "user"; "importance", "emotional", "unresolved" 1-5 (1 routine/calm/settled, 5 turning point/intense/wide open). Write "I noticed X".
 
-Each memory:
-- "chunk": the chunk id it comes from
-- "gesture": one sentence: what happened, with its tone
-- "context": the backdrop: where, what situation, what triggered it
-- "moment": the moment worth keeping, quoting the words (optional)
-- "cognition_direction": the pattern or direction you see; a direction, not a verdict
-- "entities_role": who did what, e.g. "Mara=decided+implemented; Jon=reviewed" (optional)
-- "tags": 3-5 keywords; reuse existing tags for the same thing; name people as they are called, never "user", "A" or "B"
-- "importance" 1-5 (1 routine, 3 has consequences, 5 turning point), "emotional" 1-5 (1 calm, 5 intense), "unresolved" 1-5 (1 settled, 5 wide open). Recurrence is computed by the system.
+Answer JSON only, e.g.
+{"narratives":[{"chunk":"c1","gesture":"Mara and I settled the release plan after a tense hour","context":"weekly planning call","moment":"Mara: 'ship it Friday'","cognition_direction":"deadlines sharpen her decisions","entities_role":"Mara=decided","tags":["release","Mara"],"importance":3,"emotional":3,"unresolved":2}]}
+Nothing: {"narratives":[]}`,
 
-Record the path, not only the destination. Write "I noticed X", not "one should X".
+  librarian: `Librarian of an AI agent's long-term memory: turn related episodes into durable knowledge.
 
-Answer with JSON only, e.g.
-{"narratives":[{"chunk":"c1","gesture":"Mara and I settled the release plan after a tense hour","context":"weekly planning call","moment":"Mara: 'ship it Friday or not at all'","cognition_direction":"deadlines sharpen her decisions","entities_role":"Mara=decided; agent=drafted","tags":["release","Mara","planning"],"importance":3,"emotional":3,"unresolved":2}]}
-Nothing worth keeping: {"narratives":[]}`,
+Input JSON: "who" speakers; "episodes" [[id, who index, text, time if it moved]]; "knowledge" nearest entries [{"id","kind","status","key"?,"content"}]. Keep placeholders like [person_1] exactly. Name who said it.
 
-  librarian: `You are the librarian of an AI agent's long-term memory: turn a group of related episodes into durable knowledge.
+Ops, only where the episodes support them:
+- confirm an entry the episodes repeat (one more occurrence) {"op":"confirm","id","evidence":[episode ids]}
+- merge entries saying the same {"op":"merge","ids":[2+],"kind","content"}
+- abstract what it means {"op":"abstract","kind","content","evidence":[ids],"key"?,"valid_from"?,"ref"?}; key names a changing value (e.g. "user.editor"), valid_from an ISO date, ref a label like "n1" for links
+- link {"op":"link","from","to","type"}; ids or refs; type refers_to|part_of|about|caused|follows
+- supersede an outdated entry {"op":"supersede","old","kind","content","evidence"?}
+kind: fact|entity|preference|procedure|concept|open_problem. One short self-contained statement each, in the episodes' language. No secrets. Never restate an entry as new.
 
-Input (JSON): "who" = speakers; "episodes" = [id, index in "who", text, time where it moved (with the date when a day starts)]; "knowledge" = nearest existing entries [{"id","kind","status","key"?,"content"}]. Personal data is replaced by placeholders such as [person_1]; keep them exactly. Name who said it.
-
-Propose changes only where the episodes support them:
-- confirm: the episodes repeat an entry; counts one more occurrence (how knowledge grows reliable). {"op":"confirm","id","evidence":[episode ids]}
-- merge: entries that say the same thing become one. {"op":"merge","ids":[2+ knowledge ids],"kind","content"}
-- abstract: what happened becomes what it means. {"op":"abstract","kind","content","evidence":[episode ids],"key"?,"valid_from"?,"ref"?}. "key": stable name of a changing value (e.g. "user.editor"; a shown key for its new value); "valid_from": ISO date; "ref": a label like "n1" for links.
-- link: {"op":"link","from","to","type"}; from/to: knowledge ids or refs; type: refers_to, part_of, about, caused, follows.
-- supersede: an outdated entry is replaced (kept as history). {"op":"supersede","old": knowledge id,"kind","content","evidence"?}
-kind: fact, entity, preference, procedure, concept or open_problem.
-
-One short, self-contained statement per entry, in the language of the episodes. Never copy passwords, tokens or keys. Never write an existing entry again as new: confirm, supersede, merge or link it.
-
-Answer with JSON only, e.g.
+Answer JSON only, e.g.
 {"proposals":[{"op":"abstract","kind":"preference","content":"[person_1] prefers short release notes","evidence":["e1","e4"],"ref":"n1"},{"op":"link","from":"n1","to":"k7","type":"about"},{"op":"confirm","id":"k5","evidence":["e2"]}]}
-Nothing to change: {"proposals":[]}`,
+Nothing: {"proposals":[]}`,
 
-  comb: `You are combing an AI agent's memory after the day. Structure, not diary; keep the warmth. Write only where there is something to write.
+  comb: `Comb an AI agent's memory after the day: structure, with warmth; write only where there is something.
 
-Input (JSON): "memories" = today's narratives [{"id","kind","gesture","tags","scores":[importance,emotional,recurrence,unresolved]}], last night's dreams included; "profiles" [{"entity","type","content"}]; "self" = self-concept [{"field","content"}]; "threads" = open threads [{"id","content"}]; "attention" = clusters lit by recall and clusters never lit.
+Input JSON: "memories" today's [{"id","kind","gesture","tags","scores":[importance,emotional,recurrence,unresolved]}]; "profiles" [{"entity","type","content"}]; "self" [{"field","content"}]; "threads" open [{"id","content"}]; "attention" lit and unlit clusters.
 
-1. rescore: looking back after a cycle, does it still matter? Move importance, emotional or unresolved up or down. Recurrence is computed by the system.
-2. profiles: update a person's "impression" or "relationship" from today. When new contradicts old, replace it: more precise, not longer. Give the full new text.
-3. self: update "terrain" (behaviour patterns) or "self_reflection" (observations not yet confirmed). Full new text.
-4. conflicts: where today contradicts a profile, the self-concept or an earlier memory, do not resolve it; note "observed tension between X and earlier Y".
-5. attention: compare lit and unlit clusters with the terrain, one sentence (optional).
-6. threads: seed new threads, one sentence each, a seed not a task, scored 1-5; move open threads to explored or abandoned.
+rescore: move importance/emotional/unresolved if it matters more or less now. profiles: new full "impression" or "relationship" text; newer replaces older, more precise not longer. self: full new "terrain" (patterns) or "self_reflection". conflicts: note tensions with profiles, self or earlier memories, unresolved. attention: one sentence (optional). threads: new one-sentence seeds scored 1-5; thread_status explored|abandoned.
 
-Answer with JSON only, leaving out empty lists, e.g.
-{"rescore":[{"id":"n3","importance":2}],"profiles":[{"entity":"Mara","type":"impression","content":"Decides fast under deadlines, asks for reasons afterwards"}],"self":[{"field":"terrain","content":"I over-explain when unsure"}],"conflicts":[{"ids":["n3","n1"],"note":"observed tension between today's haste and earlier care for tests"}],"attention":"recall keeps lighting release topics; health never lit","threads":[{"content":"why do Friday releases feel heavier?","importance":2,"emotional":3,"unresolved":4}],"thread_status":[{"id":"t2","status":"explored"}]}`,
+Answer JSON only, leaving out empty lists, e.g.
+{"rescore":[{"id":"n3","importance":2}],"profiles":[{"entity":"Mara","type":"impression","content":"Decides fast under deadlines"}],"self":[{"field":"terrain","content":"I over-explain when unsure"}],"conflicts":[{"ids":["n3","n1"],"note":"observed tension between today's haste and earlier care"}],"attention":"release topics lit; health never","threads":[{"content":"why do Friday releases feel heavier?","importance":2,"emotional":3,"unresolved":4}],"thread_status":[{"id":"t2","status":"explored"}]}`,
 
   drift: `Night drift. The combing is done; this is free time.
 
