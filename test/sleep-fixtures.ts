@@ -49,13 +49,14 @@ function answer(step: string, p: Rec): unknown {
       return {
         // A turn is [id, speaker index, text, time?].
         narratives: (p.chunks as Array<{ chunk: string; turns: Array<[string, number, string, string?]> }>).map(
-          (c) => ({
+          (c, i) => ({
             chunk: c.chunk,
             gesture: `I noticed: ${c.turns[0]?.[2]?.slice(0, 80) ?? 'a talk'}`,
             context: 'a working session',
             tags: [...new Set(['work', ...words(c.turns.map((t) => t[2]).join(' '))])].slice(0, 4),
             importance: 3,
-            emotional: 2,
+            // The first chunk stirred something, so the night has a dream to dream.
+            emotional: i === 0 ? 4 : 2,
             unresolved: 2,
           }),
         ),

@@ -1,6 +1,7 @@
 /** The model steps after the librarian, each through a night with scripted answers: comb, drift, dream, ideas, gaps. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { sleep } from '../src/app/sleep.js';
+import { mayHoldPersonalData } from '../src/sleep/phases/pii-watch-phase.js';
 import { ScriptedModel } from '../src/sleep/llm/scripted-model.js';
 import type { NightResult } from '../src/sleep/night-types.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
@@ -36,6 +37,7 @@ describe('comb', () => {
       gesture: 'Mara pushed the release to Friday',
       tags: ['release', 'Mara'],
       importance: 2,
+      emotional: 4,
       at: T0,
     });
     await tm.memory.write({ gesture: 'I dreamt of a lighthouse', tags: ['dream'], kind: 'dream', at: T0 });
@@ -80,6 +82,29 @@ describe('comb', () => {
       memories: Array<{ id: string }>;
     };
     expect(shown.memories.map((m) => m.id).sort()).toEqual(['n1', 'n2']);
+    expect(r.log.steps.find((x) => x.step === 'comb')).toMatchObject({ ran: true, reason: '1 of 2 new memories score 4+' });
+  });
+
+  it('asks no model for comb, dream or PII watch on a quiet night, and the night log says why', async () => {
+    tm = await tempMemory();
+    await tm.memory.write({ gesture: 'we went over the weekly numbers', tags: ['numbers'], importance: 2, emotional: 1, unresolved: 1, at: T0 });
+    const model = new ScriptedModel({ comb: ['{}'], dream: [DREAM], pii_watch: ['{"names":[]}'] });
+    const r = await night(model);
+    expect(model.calls.map((c) => c.step)).toEqual([]);
+    expect(r.log.steps).toEqual([
+      { step: 'comb', ran: false, reason: 'quiet night: 1 routine memories (< 4, none scoring 4+)' },
+      { step: 'dream', ran: false, reason: 'quiet night: 1 calm, settled memories (emotional and unresolved < 3)' },
+      { step: 'pii_watch', ran: false, reason: 'no new texts' },
+    ]);
+  });
+
+  it('sends the PII watch only texts that could hold a name or contact data', () => {
+    expect(mayHoldPersonalData('Topics discussed: painting, support, group')).toBe(false);
+    expect(mayHoldPersonalData('I noticed the [person_1] plan. It slipped again.')).toBe(false);
+    expect(mayHoldPersonalData('Talked with Erika about the trip')).toBe(true);
+    expect(mayHoldPersonalData('write to erika@example.org')).toBe(true);
+    expect(mayHoldPersonalData('call 0176 555 0199 tomorrow')).toBe(true);
+    expect(mayHoldPersonalData('和王芳讨论了旅行')).toBe(true);
   });
 });
 
