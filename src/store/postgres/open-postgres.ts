@@ -7,7 +7,8 @@ import { PG_JOB_HOOKS } from './job-claim.js';
 import { migratePostgres, type PgFeatures } from './migrate-postgres.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import type { PgFamilyDriver } from './pg-driver.js';
-import { PgSearch, PgSearchMemo } from './pg-search.js';
+import { PgSearch, PgSearchMemo, pgPlanCounter } from './pg-search.js';
+import { LexicalPlanner } from '../sql/lexical-planner.js';
 import { PgVectors, type PgVectorState } from './pg-vectors.js';
 import { purgePostgres } from './purge-postgres.js';
 
@@ -70,9 +71,10 @@ export async function openPostgresStore(url: string): Promise<SqlStore> {
   const state: PgVectorState = { indexed: new Set(), iterative: versionAtLeast(features.versions.pgvector, 0, 8) };
   // The planner's per-space statistics and term counts, shared by the store and its transactions.
   const memo = new PgSearchMemo();
+  const planner = new LexicalPlanner(pgPlanCounter(driver));
   const parts: EngineParts = {
     engine: 'postgres',
-    makeSearch: (db) => new PgSearch(db, memo),
+    makeSearch: (db) => new PgSearch(db, memo, planner),
     columnsOf: async (db, table) =>
       (
         await db.all<{ name: string }>(

@@ -2,6 +2,7 @@
 import type { Layer } from '../../core/types.js';
 import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
+import { LexicalPlanner, type PlanCounter } from '../sql/lexical-planner.js';
 import { chunks, isHanPrefixTerm, jsonRecords, marks, num } from '../sql/sql-util.js';
 
 const T: Record<Layer, { table: string; fts: string; time: string }> = {
@@ -44,46 +45,34 @@ function filters(layer: Layer, o: LexicalOptions): { sql: string; params: SqlVal
   return { sql: where.map((w) => ` AND ${w}`).join(''), params };
 }
 
-/** Below this many rows in a space every query term is used as given (as in SQLite). */
-const PRUNE_MIN_DOCS = 5000;
-/** A term in more than this share of a space's rows is common (SQLite's COMMON_SHARE). */
-const COMMON_SHARE = 0.05;
-/** …and in more rows than this on any size (SQLite's COMMON_ROWS). */
-const COMMON_ROWS = 30_000;
-/** When every term is common, only the space's newest this-many rows are scored (SQLite's COMMON_WINDOW). */
-const COMMON_WINDOW = 20_000;
-/** Newest matches read per term to tell which of several common terms is rarest lately. */
-const RECENT_SAMPLE = 2000;
-/** Terms whose commonness is remembered before starting over. */
-const COMMON_MEMO = 10_000;
-/** How long a space's row count, average length and window floor are reused (a count walks the space's rows). */
-const STATS_TTL_MS = 10_000;
+/** FTS5's BM25 constants (fts5_aux.c). */
+const K1 = 1.2;
+const B = 0.75;
+/** Rows read (newest first) to estimate a layer's average row length in tokens. */
+const LENGTH_SAMPLE = 2000;
+/** Candidates kept per result row by the cheap ts_rank pass before the exact BM25. */
+const PRESCORE = 4;
+/** Terms whose table-wide row counts are remembered before starting over. */
+const TERM_MEMO = 10_000;
 
-/** Per-space statistics of one layer, shared by every PgSearch of a store (transactions make their own). */
-interface SpaceStats {
-  rows: number;
-  /** Every row of the table is this space's: the index alone counts for it (no join to the item table). */
-  alone: boolean;
-  /** Ids above this are the space's newest COMMON_WINDOW rows. */
-  windowFloor: number;
+/** A term's rows in the whole index (FTS5's idf is table-wide) and the lexemes it stems to. */
+interface TermStats {
+  hits: number;
+  lexemes: string[];
+  /** A single Chinese character: every lexeme it starts (as its `:*` query matches). */
+  prefix: boolean;
   at: number;
 }
 
-/** What the planner remembers between queries: per space and layer, and per term. */
+/** What BM25 needs beyond the plan, remembered per layer and term; recounted once the index grew by more than 1 %. */
 export class PgSearchMemo {
-  readonly stats = new Map<string, SpaceStats>();
-  readonly terms = new Map<string, { count: number; common: boolean; rows: number }>();
+  readonly layers = new Map<Layer, { rows: number; avgdl: number; at: number }>();
+  readonly terms = new Map<string, TermStats>();
 }
 
-/** A lexical query's plan, as SQLite's `#plan` makes it. */
-interface PgPlan {
-  terms: readonly string[];
-  dropped?: boolean;
-  /** Only rows above this id are scored (every term common). */
-  minId?: number;
-  stats: SpaceStats;
-  /** Rows of the space holding each asked term, capped: more than the cap means common. */
-  counts: ReadonlyMap<string, number>;
+/** Whether counts taken when the index's top id was `at`, over `rows` rows, still hold at `top`. */
+function fresh(at: number, rows: number, top: number): boolean {
+  return top >= at && top - at <= rows / 100;
 }
 
 /** One term as a tsquery expression (a parameter, never syntax) and its parameter. */
@@ -99,17 +88,23 @@ function tsqAll(terms: readonly string[], op: '||' | '&&'): { sql: string; param
 }
 
 /**
- * tsvector-backed SearchIndex with SQLite's search plan (sqlite-search.ts): per-space term counts decide which terms
- * are common; common terms leave the OR query while the rows holding every term are fetched first; when all are
- * common the newest rows holding all of them win. Candidates are ranked as BM25 does: idf from the per-space counts
- * times each term's weighted frequency (ts_rank of the term alone; ts_rank over a whole query has no idf).
+ * tsvector-backed SearchIndex with SQLite's search plan: the shared `LexicalPlanner` (per-space counts through
+ * `pgPlanCounter`, the same constants) decides which terms are scored; common terms leave the OR query while the
+ * rows holding every term are fetched first; when all are common the newest rows holding all of them win.
+ * Candidates are ranked by FTS5's BM25 (see `#bm25`), so both engines order the same rows alike.
  */
 export class PgSearch implements SearchIndex {
   readonly #db: SqlDriver;
   readonly #memo: PgSearchMemo;
-  constructor(db: SqlDriver, memo: PgSearchMemo = new PgSearchMemo()) {
+  readonly #planner: LexicalPlanner;
+  /**
+   * `planner` and `memo` are shared by a store and its transactions (their counts come from committed rows);
+   * without them this index plans over `db` alone.
+   */
+  constructor(db: SqlDriver, memo: PgSearchMemo = new PgSearchMemo(), planner: LexicalPlanner = new LexicalPlanner(pgPlanCounter(db))) {
     this.#db = db;
     this.#memo = memo;
+    this.#planner = planner;
   }
 
   async index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void> {
@@ -135,18 +130,18 @@ export class PgSearch implements SearchIndex {
   async lexical(space: string, layer: Layer, terms: readonly string[], o: LexicalOptions): Promise<Array<{ id: number; score: number }>> {
     if (terms.length === 0) return [];
     const t = T[layer];
-    const plan = await this.#plan(space, layer, terms);
+    const plan = await this.#planner.plan(space, layer, terms);
     const span = await this.#timeSpan(space, layer, o);
     if (span === null) return [];
-    const lo = Math.max(plan.minId ?? 0, span ? span.lo - 1 : 0);
+    const lo = Math.max(plan.minRowid ?? 0, span ? span.lo - 1 : 0);
     const floor = `${lo > 0 ? ' AND f.id > ?' : ''}${span ? ' AND f.id <= ?' : ''}`;
     const floorParams = [...(lo > 0 ? [lo] : []), ...(span ? [span.hi] : [])];
     // Score in the index alone, then keep this space's rows that pass the filters; over-fetch, and fall back to the
     // join when the filters drop too many (as SQLite does).
     const fetch = o.limit * 3;
-    const scored = () => this.#bm25(layer, plan, plan.terms, tsqAll(plan.terms, '||'), floor, floorParams, fetch);
+    const scored = () => this.#bm25(layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), floor, floorParams, fetch);
     let raw: Array<{ id: number; s: number }>;
-    if (plan.minId !== undefined && !span) {
+    if (plan.minRowid !== undefined && !span) {
       // Every word is common: the newest rows holding all of them rank first.
       const all = tsqAll(terms, '&&');
       const newest = await this.#db.all<{ id: unknown }>(
@@ -157,7 +152,7 @@ export class PgSearch implements SearchIndex {
     } else if (plan.dropped) {
       // Rows holding every asked term first, scored by all of them; then the OR of the rare ones.
       const spanFloor = span ? ' AND f.id > ? AND f.id <= ?' : '';
-      const all = await this.#bm25(layer, plan, terms, tsqAll(terms, '&&'), spanFloor, span ? [span.lo - 1, span.hi] : [], fetch);
+      const all = await this.#bm25(layer, plan.top, terms, tsqAll(terms, '&&'), spanFloor, span ? [span.lo - 1, span.hi] : [], fetch);
       const best = new Map<number, number>();
       for (const r of [...all, ...(await scored())]) best.set(r.id, Math.max(best.get(r.id) ?? -Infinity, r.s));
       raw = [...best].map(([id, sc]) => ({ id, s: sc })).sort((a, b) => b.s - a.s || b.id - a.id).slice(0, fetch);
@@ -177,20 +172,20 @@ export class PgSearch implements SearchIndex {
     const out = raw.filter((r) => kept.has(r.id)).map((r) => ({ id: r.id, score: r.s }));
     if (out.length >= o.limit || raw.length < fetch) return out.slice(0, o.limit);
     // Too few of the best rows are this space's (or pass the filters): rank the space's matching rows directly.
-    const direct = await this.#bm25(layer, plan, plan.terms, tsqAll(plan.terms, '||'), floor, floorParams, o.limit, { space, f });
+    const direct = await this.#bm25(layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), floor, floorParams, o.limit, { space, f });
     return direct.map((r) => ({ id: r.id, score: r.s }));
   }
 
   /**
-   * The `limit` best rows matching `match`, scored as BM25 sums its terms: per term, idf (from the space's counts, as
-   * FTS5 computes it) times ts_rank of that term alone (its weighted, saturating frequency over the columns, divided
-   * by 1 + log(length)). ts_rank runs in C per candidate row; the candidates are only the rows holding a rare term
-   * (or all terms, or the newest window), never every row of a common word. With `within`, only the rows of that
-   * space passing the filters.
+   * The `limit` best rows matching `match`, scored by FTS5's BM25 (fts5_aux.c): per term, idf = log((N - n + 0.5) /
+   * (n + 0.5)) (at least 1e-6) over the whole index, times f·(k1 + 1) / (f + k1·(1 - b + b·D / avgdl)), where f is
+   * the term's occurrences weighted by column (the lexeme's positions and their A/B/C weights in the tsvector), D the
+   * row's tokens and avgdl the layer's mean. Only candidates are scored: the rows holding a rare term (or all terms,
+   * or the newest window), never every row of a common word. With `within`, only that space's rows passing the filters.
    */
   async #bm25(
     layer: Layer,
-    plan: PgPlan,
+    top: number,
     terms: readonly string[],
     match: { sql: string; params: string[] },
     floor: string,
@@ -199,30 +194,94 @@ export class PgSearch implements SearchIndex {
     within?: { space: string; f: { sql: string; params: SqlValue[] } },
   ): Promise<Array<{ id: number; s: number }>> {
     const t = T[layer];
-    const n = plan.stats.rows;
-    // ts_rank weights {D, C, B, A}: body (A) 1.0; an episode's speaker (B) and preceding turns (C) 0.3, other
-    // layers' tags (B) 0.5 — the SQLite bm25 column weights.
-    const weights = layer === 'episode' ? '{0.1, 0.3, 0.3, 1.0}' : '{0.1, 0.3, 0.5, 1.0}';
-    const parts = terms.map((w) => {
-      const hits = plan.counts.get(w) ?? 0;
-      // FTS5: idf = log((N - n + 0.5) / (n + 0.5)), at least 1e-6.
-      const idf = Math.log((n - hits + 0.5) / (hits + 0.5));
-      return { q: tsq(w), idf: idf > 0 ? idf : 1e-6 };
+    const { rows: n, avgdl } = await this.#layerStats(layer, top);
+    const stats = await this.#termStats(layer, top, terms);
+    // Column weights as SQLite's bm25(): body (A) 1.0; an episode's speaker (B) and preceding turns (C) 0.3, other
+    // layers' tags (B) 0.5.
+    const wB = layer === 'episode' ? 0.3 : 0.5;
+    const weightOf = `(SELECT sum(CASE x WHEN 'A' THEN 1.0 WHEN 'B' THEN ${wB} WHEN 'C' THEN 0.3 ELSE 0 END) FROM unnest(u.weights) x)`;
+    const params: SqlValue[] = [];
+    const freqs = stats.map((st, i) => {
+      // A phrase's lexemes share its occurrences: their mean stands for the phrase's count.
+      const hit = st.prefix ? 'starts_with(u.lexeme, ?)' : 'u.lexeme = ANY(?::text[])';
+      params.push(st.prefix ? st.lexemes[0]! : `{${st.lexemes.map((l) => `"${l.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`);
+      return `coalesce(sum(CASE WHEN ${hit} THEN ${weightOf} END), 0) / ${Math.max(1, st.prefix ? 1 : st.lexemes.length)} AS f${i}`;
     });
-    const score = parts.map((p) => `${p.idf.toFixed(6)} * ts_rank('${weights}', f.tsv, ${p.q.sql}, 1)`).join(' + ');
+    const norm = `${K1} * (${1 - B} + ${B} * d.len / ${avgdl > 0 ? avgdl : 1})`;
+    const score = stats
+      .map((st, i) => {
+        const idf = Math.log((n - st.hits + 0.5) / (st.hits + 0.5));
+        return `${(idf > 0 ? idf : 1e-6).toFixed(6)} * d.f${i} * ${K1 + 1} / (d.f${i} + ${norm})`;
+      })
+      .join(' + ');
+    // The candidates are first cut to PRESCORE × limit by ts_rank per term times the same idf (C code, no unnest),
+    // then those few are scored exactly: unnesting every candidate's tsvector cost 4× SQLite's p95 at 20k.
+    const tsWeights = layer === 'episode' ? '{0.1, 0.3, 0.3, 1.0}' : '{0.1, 0.3, 0.5, 1.0}';
+    const pre = stats.map((st, i) => {
+      const idf = Math.log((n - st.hits + 0.5) / (st.hits + 0.5));
+      return `${(idf > 0 ? idf : 1e-6).toFixed(6)} * ts_rank('${tsWeights}', f.tsv, ${tsq(terms[i]!).sql}, 1)`;
+    });
     const join = within ? ` JOIN ${t.table} x ON x.id = f.id AND x.space = ?${within.f.sql}` : '';
     const rows = await this.#db.all<{ id: unknown; s: number }>(
-      `SELECT f.id AS id, ${score} AS s FROM ${t.fts} f${join} WHERE f.tsv @@ ${match.sql}${floor}
-       ORDER BY s DESC, f.id DESC LIMIT ?`,
+      `SELECT c.id AS id, ${score} AS s FROM (
+         SELECT f.id AS id, f.tsv AS tsv, ${pre.join(' + ')} AS p FROM ${t.fts} f${join}
+         WHERE f.tsv @@ ${match.sql}${floor} ORDER BY p DESC, f.id DESC LIMIT ?) c,
+         LATERAL (SELECT sum(cardinality(u.positions)) AS len, ${freqs.join(', ')} FROM unnest(c.tsv) u) d
+       ORDER BY s DESC, c.id DESC LIMIT ?`,
       [
-        ...parts.map((p) => p.q.param),
+        ...terms.map((w) => tsq(w).param),
         ...(within ? [within.space, ...within.f.params] : []),
         ...match.params,
         ...floorParams,
+        limit * PRESCORE,
+        ...params,
         limit,
       ],
     );
     return rows.map((r) => ({ id: num(r.id), s: num(r.s) }));
+  }
+
+  /** Rows in the layer's index and their mean length in tokens (over the newest LENGTH_SAMPLE), as of `top`. */
+  async #layerStats(layer: Layer, top: number): Promise<{ rows: number; avgdl: number }> {
+    const known = this.#memo.layers.get(layer);
+    if (known && fresh(known.at, known.rows, top)) return known;
+    const t = T[layer];
+    const r = await this.#db.get<{ n: unknown; avgdl: unknown }>(
+      `SELECT (SELECT count(*) FROM ${t.fts}) AS n,
+         (SELECT avg((SELECT sum(cardinality(u.positions)) FROM unnest(s.tsv) u)) FROM
+           (SELECT tsv FROM ${t.fts} ORDER BY id DESC LIMIT ?) s) AS avgdl`,
+      [LENGTH_SAMPLE],
+    );
+    const stats = { rows: num(r?.n ?? 0), avgdl: Number(r?.avgdl ?? 0) || 1, at: top };
+    this.#memo.layers.set(layer, stats);
+    return stats;
+  }
+
+  /** Each term's rows in the layer's whole index (FTS5's idf counts every row) and its lexemes, as of `top`. */
+  async #termStats(layer: Layer, top: number, terms: readonly string[]): Promise<TermStats[]> {
+    const t = T[layer];
+    const { rows } = await this.#layerStats(layer, top);
+    const out: TermStats[] = [];
+    for (const w of terms) {
+      const key = `${layer}\u001f${w}`;
+      const known = this.#memo.terms.get(key);
+      if (known && fresh(known.at, rows, top)) {
+        out.push(known);
+        continue;
+      }
+      const q = tsq(w);
+      const prefix = isHanPrefixTerm(w);
+      const r = await this.#db.get<{ c: unknown; lex: string[] | null }>(
+        `SELECT (SELECT count(*) FROM ${t.fts} f WHERE f.tsv @@ ${q.sql}) AS c,
+           tsvector_to_array(to_tsvector('tidepool', ?)) AS lex`,
+        [q.param, w],
+      );
+      const st: TermStats = { hits: num(r?.c ?? 0), lexemes: prefix ? [w] : (r?.lex ?? []), prefix, at: top };
+      if (this.#memo.terms.size >= TERM_MEMO) this.#memo.terms.clear();
+      this.#memo.terms.set(key, st);
+      out.push(st);
+    }
+    return out;
   }
 
   /** The id range of the space's rows in a time window (`undefined`: no window; `null`: an empty one). */
@@ -235,91 +294,6 @@ export class PgSearch implements SearchIndex {
     );
     if (b?.lo === null || b?.lo === undefined) return null;
     return { lo: num(b.lo), hi: num(b.hi) };
-  }
-
-  /** The space's row count, whether it is alone in the table, and its newest-window floor, counted at most every STATS_TTL_MS. */
-  async #stats(space: string, layer: Layer): Promise<SpaceStats> {
-    const key = `${layer}\u001f${space}`;
-    const now = Date.now();
-    const known = this.#memo.stats.get(key);
-    if (known && now - known.at < STATS_TTL_MS) return known;
-    const t = T[layer];
-    const c = await this.#db.get<{ n: unknown; other: unknown }>(
-      `SELECT count(*) AS n, (SELECT 1 FROM ${t.table} WHERE space <> ? LIMIT 1) AS other FROM ${t.table} WHERE space = ?`,
-      [space, space],
-    );
-    const rows = num(c?.n ?? 0);
-    const floor = await this.#db.get<{ id: unknown }>(
-      `SELECT id FROM ${t.table} WHERE space = ? ORDER BY id DESC OFFSET ? LIMIT 1`,
-      [space, COMMON_WINDOW],
-    );
-    const stats = { rows, alone: c?.other === null, windowFloor: num(floor?.id ?? 0), at: now };
-    if (this.#memo.stats.size >= COMMON_MEMO) this.#memo.stats.clear();
-    this.#memo.stats.set(key, stats);
-    return stats;
-  }
-
-  /** Which terms to score (SQLite's plan, over the space's own counts). */
-  async #plan(space: string, layer: Layer, terms: readonly string[]): Promise<PgPlan> {
-    const stats = await this.#stats(space, layer);
-    const n = stats.rows;
-    const cap = Math.floor(Math.min(n * COMMON_SHARE, COMMON_ROWS));
-    const counts = new Map<string, number>();
-    for (const w of terms) counts.set(w, await this.#count(space, layer, w, stats, n < PRUNE_MIN_DOCS ? n : cap));
-    if (n < PRUNE_MIN_DOCS) return { terms, stats, counts };
-    const rare = terms.filter((w) => counts.get(w)! <= cap);
-    if (rare.length > 0) return { terms: rare, stats, counts, dropped: rare.length < terms.length };
-    return {
-      terms: terms.length <= 2 ? terms : await this.#rarestOfLate(space, layer, terms, stats.alone),
-      stats,
-      counts,
-      minId: stats.windowFloor,
-    };
-  }
-
-  /**
-   * Rows of the space holding the term, counted up to `cap + 1` (more means common). Kept while the space grows by
-   * less than 1 %.
-   */
-  async #count(space: string, layer: Layer, w: string, stats: SpaceStats, cap: number): Promise<number> {
-    const n = stats.rows;
-    const key = `${layer}\u001f${space}\u001f${w}`;
-    const known = this.#memo.terms.get(key);
-    if (known && n >= known.rows && n - known.rows <= known.rows / 100) return known.count;
-    const t = T[layer];
-    const q = tsq(w);
-    const r = await this.#db.get<{ c: unknown }>(
-      stats.alone
-        ? `SELECT count(*) AS c FROM (SELECT 1 FROM ${t.fts} f WHERE f.tsv @@ ${q.sql} LIMIT ?) s`
-        : `SELECT count(*) AS c FROM (SELECT 1 FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.id
-           WHERE f.tsv @@ ${q.sql} AND x.space = ? LIMIT ?) s`,
-      stats.alone ? [q.param, cap + 1] : [q.param, space, cap + 1],
-    );
-    const count = num(r?.c ?? 0);
-    if (this.#memo.terms.size >= COMMON_MEMO) this.#memo.terms.clear();
-    this.#memo.terms.set(key, { count, common: count > cap, rows: n });
-    return count;
-  }
-
-  /** The two terms with the fewest matches among the space's newest rows, judged by each one's newest matches. */
-  async #rarestOfLate(space: string, layer: Layer, terms: readonly string[], alone: boolean): Promise<string[]> {
-    const t = T[layer];
-    const top = await this.#db.get<{ m: unknown }>(`SELECT max(id) AS m FROM ${t.table} WHERE space = ?`, [space]);
-    const hi = num(top?.m ?? 0);
-    const density: Array<{ w: string; d: number }> = [];
-    for (const w of terms) {
-      const q = tsq(w);
-      const r = await this.#db.get<{ c: unknown; low: unknown }>(
-        alone
-          ? `SELECT count(*) AS c, min(id) AS low FROM (SELECT f.id FROM ${t.fts} f WHERE f.tsv @@ ${q.sql}
-             ORDER BY f.id DESC LIMIT ?) s`
-          : `SELECT count(*) AS c, min(id) AS low FROM (SELECT f.id FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.id
-             WHERE f.tsv @@ ${q.sql} AND x.space = ? ORDER BY f.id DESC LIMIT ?) s`,
-        alone ? [q.param, RECENT_SAMPLE] : [q.param, space, RECENT_SAMPLE],
-      );
-      density.push({ w, d: num(r?.c ?? 0) / (hi - num(r?.low ?? 0) + 1) });
-    }
-    return density.sort((a, b) => a.d - b.d).slice(0, 2).map((x) => x.w);
   }
 
   async substring(space: string, layer: Layer, needle: string, o: LexicalOptions): Promise<Array<{ id: number; score: number }>> {
@@ -344,4 +318,58 @@ export class PgSearch implements SearchIndex {
           );
     return rows.map((r) => ({ id: num(r.id), score: 1 }));
   }
+}
+
+/**
+ * The shared planner's counts over the tsvector index: a term's rows are counted as the GIN index matches it
+ * (stemming included), stopping once it is common. When the space holds every row the index alone answers;
+ * otherwise each match's space is looked up.
+ */
+export function pgPlanCounter(db: SqlDriver): PlanCounter {
+  const matchesIn = (layer: Layer, alone: boolean, q: string) => {
+    const t = T[layer];
+    return alone
+      ? `SELECT f.id AS id FROM ${t.fts} f WHERE f.tsv @@ ${q}`
+      : `SELECT f.id AS id FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.id WHERE f.tsv @@ ${q} AND x.space = ?`;
+  };
+  return {
+    async top(layer) {
+      return num((await db.get<{ n: unknown }>(`SELECT max(id) AS n FROM ${T[layer].fts}`))?.n ?? 0);
+    },
+    async spaceRows(space, layer) {
+      const t = T[layer];
+      const r = await db.get<{ n: unknown; other: unknown }>(
+        `SELECT count(*) AS n, (SELECT 1 FROM ${t.table} WHERE space <> ? LIMIT 1) AS other FROM ${t.table} WHERE space = ?`,
+        [space, space],
+      );
+      return { rows: num(r?.n ?? 0), alone: r?.other === null || r?.other === undefined };
+    },
+    async termRows(space, layer, term, cap, alone) {
+      const q = tsq(term);
+      const r = await db.get<{ c: unknown }>(
+        `SELECT count(*) AS c FROM (${matchesIn(layer, alone, q.sql)} LIMIT ?) s`,
+        [q.param, ...(alone ? [] : [space]), cap + 1],
+      );
+      return num(r?.c ?? 0);
+    },
+    async windowFloor(space, layer, window, alone) {
+      const t = T[layer];
+      const r = alone
+        ? await db.get<{ low: unknown }>(`SELECT min(id) AS low FROM (SELECT id FROM ${t.table} ORDER BY id DESC LIMIT ?) s`, [window])
+        : await db.get<{ low: unknown }>(
+            `SELECT min(id) AS low FROM (SELECT id FROM ${t.table} WHERE space = ? ORDER BY id DESC LIMIT ?) s`,
+            [space, window],
+          );
+      // Rows above the floor: the lowest of the newest `window` is kept (the floor is exclusive).
+      return Math.max(0, num(r?.low ?? 1) - 1);
+    },
+    async recentMatches(space, layer, term, sample, alone) {
+      const q = tsq(term);
+      const r = await db.get<{ c: unknown; low: unknown }>(
+        `SELECT count(*) AS c, min(id) AS low FROM (${matchesIn(layer, alone, q.sql)} ORDER BY f.id DESC LIMIT ?) s`,
+        [q.param, ...(alone ? [] : [space]), sample],
+      );
+      return { count: num(r?.c ?? 0), low: num(r?.low ?? 0) };
+    },
+  };
 }
