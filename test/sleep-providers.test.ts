@@ -30,10 +30,12 @@ function nightAnswers(librarian: MockAnswer[]): MockAnswer[] {
       narratives: [
         {
           chunk: 'c1',
-          gesture: '[person_1] asked for the release notes by mail',
+          // A capitalised word inside a sentence could be a name: the PII watch has a text to read.
+          gesture: '[person_1] asked for the release notes by mail from Orbit',
           tags: ['release', 'mail'],
           importance: 3,
-          emotional: 2,
+          // Weighty enough that comb and dream have something to do (a quiet night skips them).
+          emotional: 4,
           unresolved: 2,
         },
       ],

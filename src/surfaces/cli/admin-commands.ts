@@ -23,7 +23,9 @@ export function registerAdminCommands(program: Command, deps: CliDeps): void {
   ).action(async (file: string | undefined, o: CommonOptions) => {
     if (file !== undefined && !existsSync(file)) throw new TidepoolError('not_found', `no such file: ${file}`, { field: 'file' });
     const input = file !== undefined ? createReadStream(file, 'utf8') : deps.stdin;
-    const lines = createInterface({ input, crlfDelay: Infinity });
+    // Listen at once: lines read while the restore code is still loading would otherwise be dropped.
+    const reader = createInterface({ input, crlfDelay: Infinity })[Symbol.asyncIterator]();
+    const lines: AsyncIterable<string> = { [Symbol.asyncIterator]: () => reader };
     await withMemory(deps, o, async (m) => {
       const r = await m.restore(lines);
       print(deps, o, r, () => `restored ${r.rows} row(s) into space ${m.space}`);
