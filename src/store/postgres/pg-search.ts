@@ -2,7 +2,7 @@
 import type { Layer } from '../../core/types.js';
 import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
-import { LexicalPlanner, type PlanCounter } from '../sql/lexical-planner.js';
+import { LexicalPlanner, windowIdSpan, type PlanCounter } from '../sql/lexical-planner.js';
 import { chunks, isHanPrefixTerm, jsonRecords, marks, num } from '../sql/sql-util.js';
 
 const T: Record<Layer, { table: string; fts: string; time: string }> = {
@@ -131,7 +131,7 @@ export class PgSearch implements SearchIndex {
     if (terms.length === 0) return [];
     const t = T[layer];
     const plan = await this.#planner.plan(space, layer, terms);
-    const span = await this.#timeSpan(space, layer, o);
+    const span = await windowIdSpan(this.#db, T[layer], space, o);
     if (span === null) return [];
     const lo = Math.max(plan.minRowid ?? 0, span ? span.lo - 1 : 0);
     const floor = `${lo > 0 ? ' AND f.id > ?' : ''}${span ? ' AND f.id <= ?' : ''}`;
@@ -284,17 +284,6 @@ export class PgSearch implements SearchIndex {
     return out;
   }
 
-  /** The id range of the space's rows in a time window (`undefined`: no window; `null`: an empty one). */
-  async #timeSpan(space: string, layer: Layer, o: LexicalOptions): Promise<{ lo: number; hi: number } | null | undefined> {
-    if (o.since === undefined && o.until === undefined) return undefined;
-    const t = T[layer];
-    const b = await this.#db.get<{ lo: unknown; hi: unknown }>(
-      `SELECT MIN(id) AS lo, MAX(id) AS hi FROM ${t.table} WHERE space = ? AND ${t.time} >= ? AND ${t.time} <= ?`,
-      [space, o.since ?? Number.MIN_SAFE_INTEGER, o.until ?? Number.MAX_SAFE_INTEGER],
-    );
-    if (b?.lo === null || b?.lo === undefined) return null;
-    return { lo: num(b.lo), hi: num(b.hi) };
-  }
 
   async substring(space: string, layer: Layer, needle: string, o: LexicalOptions): Promise<Array<{ id: number; score: number }>> {
     const n = needle.trim();

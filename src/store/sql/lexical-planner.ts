@@ -1,5 +1,7 @@
 /** The lexical search plan of one space: which query words are common there, from that space's own statistics. */
 import type { Layer } from '../../core/types.js';
+import type { SqlDriver } from '../sql-driver.js';
+import { num } from './sql-util.js';
 
 /** Below this many rows in a space every query term is used as given. */
 export const PRUNE_MIN_DOCS = 5000;
@@ -146,4 +148,23 @@ export class LexicalPlanner {
     }
     return density.sort((a, b) => a.d - b.d).slice(0, 2).map((x) => x.w);
   }
+}
+
+/**
+ * The id range of a space's rows in a time window (`undefined`: no window asked; `null`: the window is empty). Both
+ * engines search a window within this range; rows of the range outside the window are dropped by the filters after.
+ */
+export async function windowIdSpan(
+  db: SqlDriver,
+  at: { table: string; time: string },
+  space: string,
+  o: { since?: number | undefined; until?: number | undefined },
+): Promise<{ lo: number; hi: number } | null | undefined> {
+  if (o.since === undefined && o.until === undefined) return undefined;
+  const b = await db.get<{ lo: unknown; hi: unknown }>(
+    `SELECT MIN(id) AS lo, MAX(id) AS hi FROM ${at.table} WHERE space = ? AND ${at.time} >= ? AND ${at.time} <= ?`,
+    [space, o.since ?? Number.MIN_SAFE_INTEGER, o.until ?? Number.MAX_SAFE_INTEGER],
+  );
+  if (b?.lo === null || b?.lo === undefined) return null;
+  return { lo: num(b.lo), hi: num(b.hi) };
 }

@@ -2,7 +2,7 @@
 import type { Layer } from '../../core/types.js';
 import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
-import { LexicalPlanner, type PlanCounter } from '../sql/lexical-planner.js';
+import { LexicalPlanner, windowIdSpan, type PlanCounter } from '../sql/lexical-planner.js';
 import { isHanPrefixTerm, marks, num } from '../sql/sql-util.js';
 
 const T: Record<Layer, { table: string; fts: string; tri: string; vocab: string; time: string }> = {
@@ -122,7 +122,7 @@ export class SqliteSearch implements SearchIndex {
     const weights = layer === 'episode' ? '1.0, 0.3, 0.3' : '1.0, 0.5';
     const match = plan.terms.map(ftsTerm).join(' OR ');
     // A time window's rows were written together: their ids span a short range the FTS scan can stay inside.
-    const span = await this.#timeSpan(space, layer, o);
+    const span = await windowIdSpan(this.#db, T[layer], space, o);
     if (span === null) return [];
     const lo = Math.max(plan.minRowid ?? 0, span ? span.lo - 1 : 0);
     const floor = `${lo > 0 ? ' AND rowid > ?' : ''}${span ? ' AND rowid <= ?' : ''}`;
@@ -187,20 +187,6 @@ export class SqliteSearch implements SearchIndex {
     return rows.map((r) => ({ id: num(r.id), score: -r.s }));
   }
 
-  /**
-   * The id range of the rows of a time window (`undefined`: no window asked; `null`: the window is empty); the
-   * rows outside the window inside that range are dropped by the filters afterwards.
-   */
-  async #timeSpan(space: string, layer: Layer, o: LexicalOptions): Promise<{ lo: number; hi: number } | null | undefined> {
-    if (o.since === undefined && o.until === undefined) return undefined;
-    const t = T[layer];
-    const b = await this.#db.get<{ lo: unknown; hi: unknown }>(
-      `SELECT MIN(id) AS lo, MAX(id) AS hi FROM ${t.table} WHERE space = ? AND ${t.time} >= ? AND ${t.time} <= ?`,
-      [space, o.since ?? Number.MIN_SAFE_INTEGER, o.until ?? Number.MAX_SAFE_INTEGER],
-    );
-    if (b?.lo === null || b?.lo === undefined) return null;
-    return { lo: num(b.lo), hi: num(b.hi) };
-  }
 
   async substring(
     space: string,
