@@ -87,7 +87,7 @@ describe('MCP protocol generations over Streamable HTTP (/mcp)', () => {
   let http: HttpHandle;
   beforeAll(async () => {
     mem = await tempMemory();
-    http = await startHttpServer(mem.memory, { host: '127.0.0.1', port: 0, toolsets: 'core' });
+    http = await startHttpServer(mem.memory, { host: '127.0.0.1', port: 0, toolsets: 'core,sleep' });
   });
   afterAll(async () => {
     await http.close();
@@ -100,7 +100,7 @@ describe('MCP protocol generations over Streamable HTTP (/mcp)', () => {
     await legacy.connect(legacyTransport);
     expect(legacyTransport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     const legacyTools = await toolTable(legacy);
-    expect(Object.keys(legacyTools).sort()).toEqual([...TOOL_NAMES.core].sort());
+    expect(Object.keys(legacyTools).sort()).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.sleep].sort());
     await legacy.callTool({ name: 'remember', arguments: { text: 'Melanie painted a sunrise over the lake in 2022' } });
 
     // Every exchange of the modern client, as sent and as answered.
@@ -117,6 +117,10 @@ describe('MCP protocol generations over Streamable HTTP (/mcp)', () => {
     const found = await modern.callTool({ name: 'recall', arguments: { query: 'sunrise painting' } });
     expect(resultText(found)).toContain('Melanie painted a sunrise');
     await modern.callTool({ name: 'remember', arguments: { text: 'The nightly backup runs at 03:00 UTC' } });
+    // Sampling is a server-to-client request, which revision 2026-07-28 does not have: refused with the way out.
+    const sampling = await modern.callTool({ name: 'sleep_next', arguments: { model: 'sampling', force: true } });
+    expect(sampling.isError).toBe(true);
+    expect(resultText(sampling)).toMatch(/model: sampling needs a client on a protocol revision before 2026-07-28.*use model "agent"/);
     await modern.close();
 
     expect(seen.length).toBeGreaterThanOrEqual(4);
