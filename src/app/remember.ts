@@ -20,7 +20,7 @@ export type RememberResult =
 export function parseRememberInput(raw: unknown): z.output<typeof rememberInput> {
   const input = parseInput(rememberInput, raw);
   // Every stored field: a tag or a subject is searchable too.
-  refuseSecretsIn({ text: input.text, key: input.key, subject: input.subject, tags: input.tags });
+  refuseSecretsIn({ text: input.text, key: input.key, subject: input.subject, tags: input.tags, meta: input.meta });
   return input;
 }
 
@@ -32,7 +32,9 @@ export async function remember(ctx: AppContext, raw: RememberInput): Promise<Rem
   const result = await ctx.store.transaction(async (tx): Promise<RememberResult & { rowId?: number }> => {
     await tx.spaces.ensure(ctx.space, now);
     const old = input.key ? await tx.knowledge.getLiveByKey(ctx.space, input.key) : undefined;
-    if (old && old.content === text) {
+    // Without `meta` the text alone decides; with it, changed data under the same text is a new version too.
+    const sameMeta = input.meta === undefined || (old !== undefined && JSON.stringify(old.meta) === JSON.stringify(input.meta));
+    if (old && old.content === text && sameMeta) {
       // The same value again is an occurrence, not a new version.
       await tx.knowledge.update(ctx.space, old.id, { occurrences: old.occurrences + 1 }, undefined, now);
       await tx.knowledge.reinforce(ctx.space, [old.id], ctx.config.recall.reinforceStep, now);
@@ -54,7 +56,7 @@ export async function remember(ctx: AppContext, raw: RememberInput): Promise<Rem
       kind: input.kind, key: input.key ?? null, subject: input.subject ?? null, content: text, status: 'provisional',
       occurrences: 1, strength: 0.5 + input.importance / 10, importance: input.importance, durable: input.durable,
       tags, evidence: { episodes: [episodeId], narratives: [] }, source: 'remember', validFrom: now, validTo: null,
-      createdAt: now, meta: {}, embedPending: true,
+      createdAt: now, meta: input.meta ?? {}, embedPending: true,
       index: knowledgeIndexText({ content: text, key: input.key ?? null, subject: input.subject ?? null, tags }),
     });
     if (old) {

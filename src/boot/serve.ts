@@ -1,8 +1,9 @@
 /** Composition root of `tidepool serve`: the MCP server over stdio, or Hono on Node serving `/mcp` and `/v1/health`. */
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve as serveNode, type ServerType } from '@hono/node-server';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio as serveMcpStdio } from '@modelcontextprotocol/server/stdio';
 import { startJournalAutoTend } from '../app/journal-service.js';
 import { scheduleNightlySleep } from '../app/sleep-schedule.js';
 import { TIDEPOOL_VERSION, type Tidepool } from '../app/tidepool.js';
@@ -22,22 +23,22 @@ export { isLoopback } from './bind-policy.js';
 
 /**
  * Serves MCP on stdin/stdout until stdin ends or the process is told to stop. Toolsets are checked before anything
- * is read, so a bad `--toolsets` fails at once.
+ * is read, so a bad `--toolsets` fails at once. The SDK picks the protocol generation from the client's first
+ * message: `initialize` (2025 revisions) or a 2026-07-28 request; both get a server from the same factory.
  */
 export async function serveStdio(memory: Tidepool, o: McpServeOptions): Promise<void> {
-  // stdio serves the local user: the working directory is the journal's default workspace.
-  const server = await createMcpServer(memory, { toolsets: o.toolsets, soul: o.soul, journalHome: process.cwd() });
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
+  // stdio serves the local user: the working directory is the journal's default workspace. One session per process.
+  const create = () => createMcpServer(memory, { toolsets: o.toolsets, soul: o.soul, journalHome: process.cwd(), session });
+  const session = `mcp-${randomUUID()}`;
+  await (await create()).close();
+  const handle = serveMcpStdio(create, { onerror: (e) => memory.ctx.warn(`mcp stdio: ${e.message}`) });
+  await new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
   });
-  await server.connect(transport);
-  const stop = () => void server.close();
-  process.stdin.once('end', stop);
-  process.stdin.once('close', stop);
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  await closed;
+  await handle.close();
 }
 
 /** A running HTTP server. */

@@ -107,6 +107,8 @@ export const rememberInput = z.object({
   importance: score.default(3),
   durable: z.boolean().default(true),
   tags: tags.default([]),
+  /** Structured data kept with the entry and returned as written (a LangGraph store value); never searched. */
+  meta: jsonObject.optional(),
 });
 export type RememberInput = z.input<typeof rememberInput>;
 

@@ -254,6 +254,21 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect((await store.knowledge.getLiveByKey(s, 'db.port'))?.content).toBe('port 6543');
       });
 
+      it('lists live entries and keys by key prefix, case-sensitively, without superseded versions', async () => {
+        const s = newSpace('kprefix');
+        const old = await store.knowledge.insert(s, kn({ content: 'v1', key: 'lg:users/u1/a' }));
+        await store.knowledge.setStatus(s, [old], 'superseded', T0 + 1);
+        await store.knowledge.insert(s, kn({ content: 'v2', key: 'lg:users/u1/a', createdAt: T0 + 1 }));
+        await store.knowledge.insert(s, kn({ content: 'b', key: 'lg:users/u1/b', createdAt: T0 + 2 }));
+        await store.knowledge.insert(s, kn({ content: 'c', key: 'lg:users/u10/c' }));
+        await store.knowledge.insert(s, kn({ content: 'd', key: 'LG:users/u1/d' }));
+        await store.knowledge.insert(s, kn({ content: 'no key' }));
+        expect((await store.knowledge.listLiveByKeyPrefix(s, 'lg:users/u1/', { limit: 10 })).map((k) => k.content)).toEqual(['b', 'v2']);
+        expect((await store.knowledge.listLiveByKeyPrefix(s, 'lg:users/u1/', { limit: 1, offset: 1 })).map((k) => k.content)).toEqual(['v2']);
+        expect(await store.knowledge.liveKeysWithPrefix(s, 'lg:')).toEqual(['lg:users/u1/a', 'lg:users/u1/b', 'lg:users/u10/c']);
+        expect(await store.knowledge.liveKeysWithPrefix(newSpace('kprefix-other'), 'lg:')).toEqual([]);
+      });
+
       it('reinforces strength up to 1 and stamps the time', async () => {
         const s = newSpace('reinf');
         const a = await store.knowledge.insert(s, kn({ content: 'a', strength: 0.9 }));

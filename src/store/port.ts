@@ -175,6 +175,10 @@ export interface KnowledgeStore {
   getLiveByKey(space: string, key: string): Promise<Knowledge | undefined>;
   /** Ids of every version (live and superseded) of the entry with `key`. */
   idsByKey(space: string, key: string): Promise<number[]>;
+  /** The live entries whose key starts with `prefix` (case-sensitive), most recently updated first. */
+  listLiveByKeyPrefix(space: string, prefix: string, page: { limit: number; offset?: number }): Promise<Knowledge[]>;
+  /** The keys of every live entry whose key starts with `prefix`, in key order. */
+  liveKeysWithPrefix(space: string, prefix: string): Promise<string[]>;
   list(space: string, q: { kinds?: readonly KnowledgeKind[]; statuses?: readonly KnowledgeStatus[]; subject?: string; limit: number; offset?: number }): Promise<Knowledge[]>;
   /** Marks `id` superseded by `by` and closes its validity interval at `at`. */
   supersede(space: string, id: number, by: number, at: number): Promise<void>;

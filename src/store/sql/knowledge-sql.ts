@@ -8,6 +8,10 @@ import { bit, bool, chunks, json, marks, num, numOrNull, timeOf, timeOrNull, toJ
 const COLS = `id, space, kind, key, subject, content, status, occurrences, strength, last_reinforced_at, importance,
   durable, tags, evidence, source, valid_from, valid_to, created_at, updated_at, superseded_by, meta`;
 
+// A prefix test both engines read the same way (characters, case-sensitive); LIKE would need escaping and is
+// case-insensitive for ASCII in SQLite. Parameters: the prefix's length in characters, then the prefix.
+const KEY_PREFIX = 'key IS NOT NULL AND substr(key, 1, ?) = ?';
+
 /** Maps a database row to a Knowledge entry. */
 export function toKnowledge(r: Record<string, unknown>): Knowledge {
   return {
@@ -95,6 +99,24 @@ export class KnowledgeSql implements KnowledgeStore {
   async idsByKey(space: string, key: string): Promise<number[]> {
     const rows = await this.#db.all<{ id: unknown }>('SELECT id FROM knowledge WHERE space = ? AND key = ? ORDER BY id', [space, key]);
     return rows.map((r) => num(r.id));
+  }
+
+  async listLiveByKeyPrefix(space: string, prefix: string, page: { limit: number; offset?: number }): Promise<Knowledge[]> {
+    const rows = await this.#db.all(
+      `SELECT ${COLS} FROM knowledge WHERE space = ? AND ${KEY_PREFIX} AND status NOT IN ('superseded', 'forgotten')
+       ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`,
+      [space, [...prefix].length, prefix, page.limit, page.offset ?? 0],
+    );
+    return rows.map(toKnowledge);
+  }
+
+  async liveKeysWithPrefix(space: string, prefix: string): Promise<string[]> {
+    const rows = await this.#db.all<{ key: unknown }>(
+      `SELECT key FROM knowledge WHERE space = ? AND ${KEY_PREFIX} AND status NOT IN ('superseded', 'forgotten')`,
+      [space, [...prefix].length, prefix],
+    );
+    // Sorted here, by code unit: PostgreSQL's ORDER BY follows the database's collation, SQLite's the bytes.
+    return rows.map((r) => String(r.key)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   async list(

@@ -28,7 +28,7 @@ export function serveCommand(runners: ServeRunners): CommandRegistrar {
     withCommon(
       program
         .command('serve')
-        .description('run the MCP server: --stdio for one client, --http (default) for Streamable HTTP at /mcp')
+        .description('run the MCP server (protocol revisions 2024-10-07 to 2026-07-28): --stdio for one client, --http (default) for Streamable HTTP at /mcp')
         .option('--stdio', 'speak MCP on stdin/stdout')
         .option('--http', 'serve Streamable HTTP at /mcp and GET /v1/health')
         .option('--port <n>', 'HTTP port (default 7077, or http.port)')

@@ -1,12 +1,20 @@
-/** The MCP endpoint at `/mcp` (Streamable HTTP, stateful): one transport and one MCP server per session. */
+/**
+ * The MCP endpoint at `/mcp` (Streamable HTTP) for both protocol generations: a 2026-07-28 request (its own
+ * `_meta` protocol envelope, no handshake, no session) gets a server of its own for that one request; 2025-era
+ * traffic (`initialize`, then `Mcp-Session-Id`) keeps one transport and one server per session.
+ */
 import { randomUUID } from 'node:crypto';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Hono } from 'hono';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type McpServer,
+} from '@modelcontextprotocol/server';
+import type { Context, Hono } from 'hono';
 import { denyUnless, principalOf, type Principal } from './auth.js';
 
-/** Creates the MCP server of a new session for the caller's space (boot supplies it: surfaces do not import each other). */
+/** Creates the MCP server of a new session (or of one 2026-07-28 request) for the caller's space (boot supplies it: surfaces do not import each other). */
 export type McpServerFactory = (session: string, principal?: Principal) => Promise<McpServer>;
 
 // Sessions are held in memory; past this many for one space that space's oldest is closed, so abandoned clients
@@ -29,9 +37,17 @@ function rpcError(status: number, message: string): Response {
   });
 }
 
-/** Mounts POST/GET/DELETE `/mcp` (at most `perSpace` open sessions per space); returns a function that closes every open session. */
+// The principal rides to the per-request factory in the SDK's pass-through `authInfo`; the SDK never reads it.
+const PRINCIPAL_KEY = 'tidepool.principal';
+
+/** Mounts POST/GET/DELETE `/mcp` (at most `perSpace` open 2025-era sessions per space); returns a function that closes every open session. */
 export function mountMcpRoute(app: Hono, createServer: McpServerFactory, perSpace: number = MAX_SESSIONS_PER_SPACE): () => Promise<void> {
   const sessions = new Map<string, Session>();
+  // `legacy: 'reject'`: 2025-era traffic never reaches this handler (routed below), so it keeps its sessions.
+  const modern = createMcpHandler(
+    ({ authInfo }) => createServer(`mcp-${randomUUID()}`, authInfo?.extra?.[PRINCIPAL_KEY] as Principal | undefined),
+    { legacy: 'reject' },
+  );
 
   const closeSession = async (id: string) => {
     const s = sessions.get(id);
@@ -40,16 +56,8 @@ export function mountMcpRoute(app: Hono, createServer: McpServerFactory, perSpac
     await s.server.close().catch(() => undefined);
   };
 
-  app.all('/mcp', async (c) => {
-    const id = c.req.header('mcp-session-id');
-    if (id) {
-      const s = sessions.get(id);
-      if (!s || s.tokenId !== principalOf(c).tokenId) return rpcError(404, 'unknown or expired MCP session: initialize a new one');
-      return s.transport.handleRequest(c.req.raw);
-    }
-    // MCP tools write (remember, record): a read-only token cannot open a session.
-    const denied = denyUnless(c, 'write');
-    if (denied) return denied;
+  /** A 2025-era request without a session: it must be `initialize`, which opens one. */
+  const openSession = async (c: Context): Promise<Response> => {
     if (c.req.method !== 'POST') return rpcError(400, 'missing mcp-session-id header: initialize a session with POST first');
     let body: unknown;
     try {
@@ -73,9 +81,25 @@ export function mountMcpRoute(app: Hono, createServer: McpServerFactory, perSpac
     transport.onclose = () => void sessions.delete(sessionId);
     await server.connect(transport);
     return transport.handleRequest(c.req.raw, { parsedBody: body });
+  };
+
+  app.all('/mcp', async (c) => {
+    const id = c.req.header('mcp-session-id');
+    if (id) {
+      const s = sessions.get(id);
+      if (!s || s.tokenId !== principalOf(c).tokenId) return rpcError(404, 'unknown or expired MCP session: initialize a new one');
+      return s.transport.handleRequest(c.req.raw);
+    }
+    // MCP tools write (remember, record): a read-only token can neither open a session nor send a 2026-07-28 request.
+    const denied = denyUnless(c, 'write');
+    if (denied) return denied;
+    if (c.req.method !== 'POST' || (await isLegacyRequest(c.req.raw))) return openSession(c);
+    const principal = principalOf(c);
+    return modern.fetch(c.req.raw, { authInfo: { token: '', clientId: principal.space, scopes: [principal.scope], extra: { [PRINCIPAL_KEY]: principal } } });
   });
 
   return async () => {
+    await modern.close();
     await Promise.all([...sessions.keys()].map(closeSession));
   };
 }

@@ -1,6 +1,6 @@
 /** Builds the MCP server of one connection: the chosen toolsets, the context resources and prompt, the wake state. */
 import { randomUUID } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { buildContext } from '../../app/injection/context-block.js';
 import { latestHeadline, readTodayBriefing } from '../../app/read-derived.js';

@@ -1,5 +1,5 @@
 /** Turns a tool's output into readable text plus `structuredContent`, and any error into an `isError` result. */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isTidepoolError, type TidepoolErrorCode } from '../../core/errors.js';
 
 /** What a tool returns: the text an agent reads and the same facts as JSON. */

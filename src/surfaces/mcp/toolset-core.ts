@@ -6,7 +6,7 @@ import { TidepoolError } from '../../core/errors.js';
 import { forgetInput, recallInput, recordTurn, rememberInput, text, timelineInput } from '../../core/schemas.js';
 import type { RecallHit } from '../../core/types.js';
 import { addTool, defined, isoMinute, type Toolset, type ToolsetDeps } from './toolset.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 
 const recallShape = recallInput.in.shape;
 const turnShape = recordTurn.pick({ role: true, content: true, session: true, tool: true, ok: true, at: true }).shape;

@@ -8,6 +8,9 @@ import { jsonObject } from '../../core/schemas.js';
 import { addTool, isoMinute, type Toolset } from './toolset.js';
 import type { ToolOutput } from './tool-result.js';
 
+/** The first MCP revision without server-to-client requests (per-request envelopes, no session). */
+const MODERN_REVISION = '2026-07-28';
+
 /** How long sleep_next and sleep_submit wait for the next packet by default, and at most (seconds). */
 const DEFAULT_WAIT_S = 30;
 const MAX_WAIT_S = 120;
@@ -147,6 +150,14 @@ export const toolset: Toolset = {
       async run(args) {
         const hub = agentSleep(memory.ctx);
         const sampling = args.model === 'sampling';
+        // Revision 2026-07-28 removed server-to-client requests (sampling/createMessage); its dates sort as strings.
+        if (sampling && (server.server.getNegotiatedProtocolVersion() ?? '') >= MODERN_REVISION) {
+          throw new TidepoolError(
+            'invalid_input',
+            `model: sampling needs a client on a protocol revision before ${MODERN_REVISION} (this one has no server-to-client requests); use model "agent" and answer the packets yourself`,
+            { field: 'model' },
+          );
+        }
         if (!hub.running && hub.model.pendingCount() === 0) {
           hub.start({
             force: args.force ?? false,

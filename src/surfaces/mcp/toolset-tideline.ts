@@ -2,7 +2,7 @@
  * The `tideline` toolset: Tideline's 17 tools with its names and parameters (SEEDS §1.4), its advertised defaults
  * honoured (BUG T-4 replaced every limit with 10). One registration per tool, so the file is long but flat.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { readHeatmap, readSoftClusters, heatmapInput, softClustersInput } from '../../app/read-clusters.js';
 import { graphInput, readGraph } from '../../app/read-graph.js';

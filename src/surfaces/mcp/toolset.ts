@@ -1,5 +1,5 @@
 /** What a toolset is and how a tool is declared: a zod input shape, annotations, and a body returning text + data. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Tidepool } from '../../app/tidepool.js';
 import { runTool, type ToolOutput } from './tool-result.js';
