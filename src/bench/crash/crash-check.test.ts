@@ -15,6 +15,7 @@ describe('the crash bench checker', () => {
     const memory = await openMemory({ path, embedder: 'none', warn: () => {} });
     const rec = await memory.record({ turns: [0, 1].map((j) => ({ role: 'user', content: turnText('x0l1n0', j), session: 's' })) });
     const rem = await memory.remember({ text: factText('x0l2n0') });
+    if (rem.kind !== 'created') throw new Error(`remember answered ${rem.kind}`);
     await memory.close();
     const present = [
       { kind: 'turns', via: 'cli', tag: 'x0l1n0', ids: rec.ids },
