@@ -23,6 +23,7 @@ import { renderBilingualMarkdown, runBilingualBench } from '../bench/bilingual/r
 import { NIGHT_MODES, runLifetimeBench, type NightMode } from '../bench/lifetime/run-lifetime-bench.js';
 import { renderLifetimeChart, renderLifetimeMarkdown } from '../bench/lifetime/render-lifetime-markdown.js';
 import { renderStartupMarkdown, runStartupBench } from '../bench/startup/run-startup-bench.js';
+import { renderCrashMarkdown, runCrashBench } from '../bench/crash/run-crash-bench.js';
 import type { CliDeps } from '../surfaces/cli/cli-deps.js';
 
 /** Where the benchmarks look for LoCoMo when `--data` is not given: the shared development split. */
@@ -60,11 +61,11 @@ function emitReport(
   deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
 }
 
-/** Registers `bench` with its `retrieval`, `lifetime`, `bilingual`, `scale`, `http`, `script`, `soak`, `startup` and `detectors` subcommands. */
+/** Registers `bench` with its `retrieval`, `lifetime`, `bilingual`, `scale`, `http`, `script`, `soak`, `startup`, `detectors` and `crash` subcommands. */
 export function registerBenchCommand(program: Command, deps: CliDeps): void {
   const bench = program
     .command('bench')
-    .description('benchmarks: retrieval quality on LoCoMo (on day 0 and over a year of nights) and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, start-up, secret and PII detectors (npm run bench)');
+    .description('benchmarks: retrieval quality on LoCoMo (on day 0 and over a year of nights) and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, start-up, secret and PII detectors, crash safety under SIGKILL (npm run bench)');
 
   bench
     .command('retrieval', { isDefault: true })
@@ -229,6 +230,24 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
     .action((o: { runs: string; bin?: string; out?: string; json?: boolean }) => {
       const report = runStartupBench({ runs: positiveInt('--runs', o.runs), ...(o.bin ? { bin: resolve(deps.env.cwd, o.bin) } : {}), onProgress: (l) => deps.stderr.write(`${l}\n`) });
       emitReport(deps, o, 'startup', report, renderStartupMarkdown(report));
+    });
+
+  bench
+    .command('crash')
+    .description('crash safety: rounds of real writers (CLI remember/record, serve --http under load, import, nights with model none and a mock model, journal tend) on one SQLite file, each SIGKILLed at a random moment; every acknowledged write and the file\'s integrity checked after each round')
+    .option('--kills <n>', 'stop after this many SIGKILLs of running writers', '50')
+    .option('--round-ms <n>', 'length of a kill round in ms (checks run between rounds)', '12000')
+    .option('--seed <n>', 'seed of the kill moments and writes', '1')
+    .option('--out <dir>', 'write crash.json and crash.md there')
+    .option('--json', 'print the report as JSON')
+    .action(async (o: { kills: string; roundMs: string; seed: string; out?: string; json?: boolean }) => {
+      const report = await runCrashBench({
+        kills: positiveInt('--kills', o.kills), roundMs: positiveInt('--round-ms', o.roundMs), seed: positiveInt('--seed', o.seed),
+        onProgress: (l) => deps.stderr.write(`${l}\n`),
+      });
+      emitReport(deps, o, 'crash', report, renderCrashMarkdown(report));
+      // A lost write or a broken file fails the command, so a script (or CI) running the bench notices.
+      if (report.lost > 0 || report.integrityFailures > 0) process.exitCode = 1;
     });
 
   bench

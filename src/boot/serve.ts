@@ -1,6 +1,6 @@
 /** Composition root of `tidepool serve`: the MCP server over stdio, or Hono on Node serving `/mcp` and `/v1/health`. */
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve as serveNode, type ServerType } from '@hono/node-server';
 import { serveStdio as serveMcpStdio } from '@modelcontextprotocol/server/stdio';
@@ -76,9 +76,10 @@ export async function startHttpServer(memory: Tidepool, o: McpServeOptions & { h
     bodyLimitBytes: memory.ctx.config.http.bodyLimitBytes,
   });
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serveNode({ fetch: http.app.fetch, port: o.port, hostname: o.host }, () => resolve(s));
+    const s = serveNode({ fetch: http.app.fetch, port: o.port, hostname: o.host, autoCleanupIncoming: false }, () => resolve(s));
     s.once('error', reject);
   });
+  lingerOverUnreadBodies(server as Server);
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
@@ -91,6 +92,37 @@ export async function startHttpServer(memory: Tidepool, o: McpServeOptions & { h
       await closed;
     },
   };
+}
+
+/** How long and how much of an unread request body is read and dropped after its answer (nginx lingers 30 s). */
+const LINGER_MS = 30_000;
+const LINGER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * An answer sent before its request body was read (a 413 over the body limit, a 401 before an upload) must reach a
+ * client that sends its whole body before it reads. Closing the socket while the body still arrives makes the
+ * kernel answer with a reset, which drops the answer from the client's receive buffer (@hono/node-server drains for
+ * only 500 ms, then destroys the socket: `autoCleanupIncoming` is off for that reason). So the rest of the body is
+ * read and dropped — up to {@link LINGER_BYTES} or {@link LINGER_MS}, so a client cannot hold the socket forever.
+ */
+function lingerOverUnreadBodies(server: Server): void {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    res.once('finish', () => {
+      if (req.readableEnded || req.destroyed) return;
+      let bytes = 0;
+      const stop = () => req.socket.destroy();
+      const timer = setTimeout(stop, LINGER_MS).unref();
+      // The web stream that fed the app stops reading once the app answered, and its backpressure would pause the
+      // request: without reads the socket goes idle and Node's keep-alive timeout destroys it mid-body (a reset).
+      req.removeAllListeners('data');
+      req.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > LINGER_BYTES) stop();
+      });
+      req.once('close', () => clearTimeout(timer));
+      req.resume();
+    });
+  });
 }
 
 /** What `tidepool serve` runs (injected into the CLI so surfaces never import each other). */
