@@ -7,6 +7,7 @@ import { strengthNow } from '../script/strength.js';
 import type { LexicalOptions, RecallEpisode, Store } from '../store/port.js';
 import { hasCjk } from '../script/segment-text.js';
 import { routedNarratives } from './cluster-route.js';
+import { asksQuestion } from './query-kind.js';
 import { queryTerms } from './query-terms.js';
 import { smoothBySession } from './session-context.js';
 import { fuseRanks, type RankedList } from './rank-fusion.js';
@@ -56,6 +57,8 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   const terms = [...asked, ...latestLineTerms(time.rest, asked)];
   // A "when" question is answered by the turn that says when ("last week", a date) or that opens a session.
   const whenQuestion = config.recall.timeExpressions && asksWhen(req.query);
+  // Only a question's answer sits beside its words; a statement's own turn is what it asks for (`withSessionContext`).
+  const question = asksQuestion(req.query);
   const opts: LexicalOptions = {
     limit: config.recall.candidates, since: req.since, until: req.until, includeArchived: req.includeArchived !== false,
     statuses: RECALLABLE, kinds: req.kinds, session: req.session, minWeight: req.minWeight,
@@ -69,7 +72,7 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   const qvec = await embedQuery(deps, req.query);
   for (const layer of layers) {
     const lex = await lexicalInTime(store, space, layer, terms, opts, time.windows, layer === 'episode' ? toldMs : 0);
-    const ranked = layer === 'episode' ? await withSessionContext(deps, space, req.query, whenQuestion, lex, neighbourOf) : lex;
+    const ranked = layer === 'episode' ? await withSessionContext(deps, space, req.query, whenQuestion, question, lex, neighbourOf) : lex;
     lists.push({ keys: ranked.map((h) => `${layer}:${h.id}`), weight: 1 });
     // Substring hits catch what word search misses (inside compounds, a short CJK word, a code or id): asked for
     // short queries, CJK queries, or when the words found little. A long sentence is never a substring anyway.
@@ -257,19 +260,24 @@ async function lexicalInTime(
 }
 
 /**
- * Re-scores episode hits with what the memory knows and a search engine does not: the neighbouring turns of the
- * same session share each hit's score, turns spoken by the person the query names first weigh more, and for a
- * "when" question so do the turns that open a session.
+ * Re-scores episode hits with what the memory knows and a search engine does not: for a question, the neighbouring
+ * turns of the same session share each hit's score (the answer to "What did Caroline research?" is often the turn
+ * after the one holding its words); turns spoken by the person the query names first weigh more, and for a "when"
+ * question so do the turns that open a session. A statement or keywords ("Bart和爸爸一起看电影", "deadlock staging
+ * retry") ask for the turns holding them: their neighbours would only take those turns' places (MADial dialogue.json
+ * R@10 0.960 with them, 0.975 without; docs/BENCHMARKS.md).
  */
 async function withSessionContext(
   deps: RecallDeps,
   space: string,
   query: string,
   whenQuestion: boolean,
+  question: boolean,
   lex: ReadonlyArray<{ id: number; score: number }>,
   neighbourOf: Map<number, number[]>,
 ): Promise<Array<{ id: number; score: number }>> {
-  const { neighbourTurns, neighbourWeights, speakerBoost, openingBoost, openingTurns } = deps.config.recall;
+  const { neighbourWeights, speakerBoost, openingBoost, openingTurns } = deps.config.recall;
+  const neighbourTurns = question ? deps.config.recall.neighbourTurns : 0;
   if (lex.length === 0) return [];
   const weights = neighbourWeights.slice(0, neighbourTurns);
   // Read a little wider than the neighbours themselves, so interleaved sessions still find their turns.
