@@ -35,7 +35,7 @@ export function queryTerms(query: string): string[] {
   };
   // A query of several lines is a conversation (recall before a reply): its single characters are left to its bigrams.
   // Each one, matched as a prefix, finds nearly every text holding the character, and a conversation holds dozens
-  // (玩, 吃, 跑…): they drowned its rarer words (MADial archive-recall R@10 0.640 -> 0.651; docs/BENCHMARKS.md).
+  // (玩, 吃, 跑…): they drowned its rarer words (MADial archive-recall R@10 0.647 -> 0.663; docs/BENCHMARKS.md).
   const conversation = query.split('\n').filter((l) => l.trim().length > 0).length > 1;
   for (const part of splitCjk(query)) {
     if (part.cjk) {

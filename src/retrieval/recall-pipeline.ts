@@ -189,8 +189,8 @@ function latestLineTerms(query: string, asked: readonly string[]): string[] {
  * A line said in n sessions (a greeting, a filler reply, a tool's boilerplate) tells as little about any one of them
  * as a common word does: each copy's score is divided by n, as an IDF over whole lines would. Copies within one
  * session (a line said again in the same conversation) count once. Only episodes have sessions; a turn without one
- * counts as its own. The generated bilingual corpus repeats 66 filler lines across sessions: R@10 en 0.654 -> 0.701,
- * zh 0.701 -> 0.742; LoCoMo dev and MADial unchanged (docs/BENCHMARKS.md).
+ * counts as its own. The generated bilingual corpus repeats 66 filler lines across sessions: R@10 en 0.654 -> 0.706,
+ * zh 0.701 -> 0.743; LoCoMo dev and MADial dialogue unchanged, archive 0.663 -> 0.665 (docs/BENCHMARKS.md).
  */
 function shareRepeatedLines(scored: Scored[]): void {
   const sessions = new Map<string, Set<string>>();
