@@ -26,6 +26,41 @@ describe('recall', () => {
     expect(hits[0]!.text).toBe('李明领养了一只虎斑猫');
   });
 
+  it("shows a question's hit with its neighbours as context, and a statement's own turns without them", async () => {
+    const at = '2026-10-01T00:00:00Z';
+    await t.memory.record({
+      turns: [
+        // Said before the hit, so the hit's words are not in its indexed preceding turns (`ctx`) either.
+        { content: 'So what did you sign up for this weekend?', speaker: 'Caroline', session: 's1', at },
+        { content: 'I finally joined the pottery workshop downtown', speaker: 'Melanie', session: 's1', at },
+        { content: 'My sister started a pottery workshop too', speaker: 'Caroline', session: 's2', at },
+      ],
+    });
+    const asked = await t.memory.recall({ query: 'Which pottery workshop did Melanie join?', layers: ['episode'] });
+    expect(asked[0]!.text).toBe('I finally joined the pottery workshop downtown');
+    expect(asked[0]!.context?.map((c) => c.text)).toEqual(['So what did you sign up for this weekend?']);
+    const stated = await t.memory.recall({ query: 'Melanie joined the pottery workshop', layers: ['episode'] });
+    expect(stated.map((h) => h.text)).toEqual(['I finally joined the pottery workshop downtown', 'My sister started a pottery workshop too']);
+    expect(stated.every((h) => h.context === undefined)).toBe(true);
+  });
+
+  it('ranks a line said in many sessions below one said once (an IDF over whole lines)', async () => {
+    const day = (d: number) => `2026-10-0${d}T00:00:00Z`;
+    await t.memory.record({
+      turns: [
+        ...[1, 2, 3].map((d) => ({ content: 'the lake is nice', session: `s${d}`, at: day(d) })),
+        { content: 'we swam across the whole lake at dawn, cold but nice', session: 's4', at: day(4) },
+        // The same line twice in one conversation is said once there: it keeps its score.
+        ...[0, 1].map(() => ({ content: 'a nice lake picnic', session: 's5', at: day(5) })),
+      ],
+    });
+    const hits = await t.memory.recall({ query: 'nice lake', layers: ['episode'] });
+    const rank = (text: string) => hits.findIndex((h) => h.text === text);
+    expect(rank('we swam across the whole lake at dawn, cold but nice')).toBeLessThan(rank('the lake is nice'));
+    expect(rank('a nice lake picnic')).toBeLessThan(rank('the lake is nice'));
+    expect(hits.find((h) => h.text === 'the lake is nice')!.repeats).toHaveLength(2);
+  });
+
   it('matches English through Porter stemming', async () => {
     await t.memory.remember({ text: 'Caroline went to the LGBTQ support group on 7 May 2023' });
     const hits = await t.memory.recall({ query: 'support groups' });

@@ -28,7 +28,7 @@ const recallConfig = z
     candidates: z.number().int().positive().default(100),
     /** Reinforcement added to knowledge strength per recall hit. */
     reinforceStep: z.number().min(0).max(1).default(0.1),
-    /** How many neighbouring turns of the same session share a hit's score (0 turns it off). */
+    /** How many neighbouring turns of the same session share a hit's score when the query asks a question (0 turns it off). */
     neighbourTurns: z.number().int().min(0).max(10).default(2),
     /** Share of a hit's score given to the turns 1, 2, … steps away (chosen on the LoCoMo dev split). */
     neighbourWeights: z.array(z.number().min(0).max(1)).default([0.5, 0.25]),

@@ -33,9 +33,14 @@ export function queryTerms(query: string): string[] {
       out.push(t);
     }
   };
+  // A query of several lines is a conversation (recall before a reply): its single characters are left to its bigrams.
+  // Each one, matched as a prefix, finds nearly every text holding the character, and a conversation holds dozens
+  // (玩, 吃, 跑…): they drowned its rarer words (MADial archive-recall R@10 0.647 -> 0.663; docs/BENCHMARKS.md).
+  const conversation = query.split('\n').filter((l) => l.trim().length > 0).length > 1;
   for (const part of splitCjk(query)) {
     if (part.cjk) {
-      for (const w of cjkWords(part.text)) if (!ZH_STOP.has(w)) add(w);
+      const single = !conversation || [...part.text].length === 1;
+      for (const w of cjkWords(part.text)) if (!ZH_STOP.has(w) && (single || [...w].length > 1)) add(w);
       // The run's bigrams as well (the index holds them beside the words), but not those of two particles.
       for (const b of characterBigrams(part.text)) if (![...b].every((c) => ZH_STOP.has(c))) bigram(b);
       continue;

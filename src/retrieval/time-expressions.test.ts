@@ -15,6 +15,12 @@ describe('queryTime', () => {
     expect(t.rest).toContain('painting');
   });
 
+  it('keeps the line breaks of a query of several lines (a conversation), collapsing only spaces', () => {
+    const t = queryTime('A:  2023年5月3日我们去了海边\nB: 真好   玩\n\nA: 我还想再去', NOW);
+    expect(t.windows.length).toBeGreaterThan(0);
+    expect(t.rest.split('\n')).toEqual(['A: 我们去了海边', 'B: 真好 玩', 'A: 我还想再去']);
+  });
+
   it('reads day-month-year and month-year forms', () => {
     expect(inWindows(queryTime('What did Gina find on 1 February, 2023?', NOW).windows, day(2023, 2, 1))).toBe(true);
     const dec = queryTime('What class did Maria start in December 2023?', NOW).windows;

@@ -199,7 +199,8 @@ export function queryTime(query: string, now: number): QueryTime {
     windows.push({ start: Date.UTC(y, 0, 1) - SLACK_MS, end: Date.UTC(y + 1, 0, 1) + SLACK_MS });
   }
   rest = rest.replace(BARE_YEAR, ' ');
-  return { windows, rest: rest.replace(/\s+/g, ' ').trim() };
+  // Spaces collapse, line breaks stay: a query of several lines is a conversation (`latestLineTerms`, `queryTerms`).
+  return { windows, rest: rest.replace(/[^\S\n]+/g, ' ').replace(/ ?\n[\s]*/g, '\n').trim() };
 }
 
 /** Whether a time falls inside any of the windows. */
