@@ -148,8 +148,9 @@ describe('TidepoolStore (LangGraph BaseStore over Tidepool)', () => {
     expect((await store.search(['notes'], { query: 'migrations' })).map((i) => i.key)).toEqual(['n1']);
     expect(await store.search(['notes'], { query: 'zebra' })).toEqual([]);
 
+    // The credential sits in a field that is not indexed: the value is checked whole, not only its text.
     await expect(
-      store.put(['notes'], 'n2', { text: 'the key', token: 'ghp_0123456789abcdefghijABCDEFGHIJ012345' }),
+      store.put(['notes'], 'n2', { text: 'the key', token: 'ghp_0123456789abcdefghijABCDEFGHIJ012345' }, ['text']),
     ).rejects.toThrow(/secret|credential/i);
     expect(await store.get(['notes'], 'n2')).toBeNull();
     await expect(store.put([], 'n3', { text: 'x' })).rejects.toThrow(/namespace/i);
