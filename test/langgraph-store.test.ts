@@ -25,7 +25,13 @@ function memoryGraph(store: TidepoolStore) {
     const hits = await config.store!.search(['users', s.user], { query: s.question, limit: 5 });
     return { remembered: item?.value ?? null, found: hits.map((h) => String(h.value.text)) };
   };
-  return new StateGraph(State).addNode('learn', learn).addNode('answer', answer).addEdge(START, 'learn').addEdge('learn', 'answer').addEdge('answer', END).compile({ store });
+  return new StateGraph(State)
+    .addNode('learn', learn)
+    .addNode('answer', answer)
+    .addEdge(START, 'learn')
+    .addEdge('learn', 'answer')
+    .addEdge('answer', END)
+    .compile({ store });
 }
 
 describe('TidepoolStore (LangGraph BaseStore over Tidepool)', () => {
@@ -41,7 +47,11 @@ describe('TidepoolStore (LangGraph BaseStore over Tidepool)', () => {
 
   it('lets a compiled graph write in one node and get and search in the next, through config.store', async () => {
     await store.put(['users', 'bob', 'memories'], 'pet', { text: 'Bob has a cat called Miso' });
-    const out = await memoryGraph(store).invoke({ user: 'ana', said: 'Ana drinks her coffee black, no sugar', question: 'how does Ana take her coffee' });
+    const out = await memoryGraph(store).invoke({
+      user: 'ana',
+      said: 'Ana drinks her coffee black, no sugar',
+      question: 'how does Ana take her coffee',
+    });
     expect(out.remembered).toEqual({ text: 'Ana drinks her coffee black, no sugar', source: 'chat' });
     expect(out.found).toEqual(['Ana drinks her coffee black, no sugar']);
     // The item is a Tidepool memory: keyed knowledge that Tidepool's own recall finds, on every surface.
@@ -52,7 +62,11 @@ describe('TidepoolStore (LangGraph BaseStore over Tidepool)', () => {
     const again = await openMemory({ path: mem.path });
     try {
       const item = await new TidepoolStore(again).get(['users', 'ana', 'memories'], 'drink');
-      expect(item).toMatchObject({ namespace: ['users', 'ana', 'memories'], key: 'drink', value: { source: 'chat' } });
+      expect(item).toMatchObject({
+        namespace: ['users', 'ana', 'memories'],
+        key: 'drink',
+        value: { source: 'chat' },
+      });
     } finally {
       await again.close();
     }
@@ -71,7 +85,9 @@ describe('TidepoolStore (LangGraph BaseStore over Tidepool)', () => {
     // A changed value with the same text is a new version too.
     await store.put(['prefs'], 'answers', { text: 'Ana prefers short answers', weight: 3 });
     expect((await store.get(['prefs'], 'answers'))?.value.weight).toBe(3);
-    expect((await store.search(['prefs'], { query: 'long answers' })).map((h) => h.value.text)).not.toContain('Ana prefers long answers');
+    expect((await store.search(['prefs'], { query: 'long answers' })).map((h) => h.value.text)).not.toContain(
+      'Ana prefers long answers',
+    );
 
     await store.delete(['prefs'], 'answers');
     expect(await store.get(['prefs'], 'answers')).toBeNull();
@@ -80,21 +96,42 @@ describe('TidepoolStore (LangGraph BaseStore over Tidepool)', () => {
   });
 
   it('lists namespaces with prefix, suffix, wildcard and depth; filters and pages like InMemoryStore', async () => {
-    await store.put(['users', 'ana', 'memories'], 'a', { text: 'tea in the morning', score: 3, topic: 'drinks' });
+    await store.put(['users', 'ana', 'memories'], 'a', {
+      text: 'tea in the morning',
+      score: 3,
+      topic: 'drinks',
+    });
     await store.put(['users', 'ana', 'memories'], 'b', { text: 'runs on sundays', score: 5, topic: 'sport' });
     await store.put(['users', 'bob', 'memories'], 'c', { text: 'plays chess', score: 4, topic: 'games' });
     await store.put(['users', 'bob', 'profile'], 'd', { text: 'lives in Lyon' });
     await store.put(['teams', 'core/infra'], 'e', { text: 'on call rota' });
     await mem.memory.remember({ text: 'not a graph item', key: 'staging.db.port' });
 
-    expect(await store.listNamespaces()).toEqual([['teams', 'core/infra'], ['users', 'ana', 'memories'], ['users', 'bob', 'memories'], ['users', 'bob', 'profile']]);
-    expect(await store.listNamespaces({ prefix: ['users', '*'], suffix: ['memories'] })).toEqual([['users', 'ana', 'memories'], ['users', 'bob', 'memories']]);
-    expect(await store.listNamespaces({ prefix: ['users'], maxDepth: 2 })).toEqual([['users', 'ana'], ['users', 'bob']]);
+    expect(await store.listNamespaces()).toEqual([
+      ['teams', 'core/infra'],
+      ['users', 'ana', 'memories'],
+      ['users', 'bob', 'memories'],
+      ['users', 'bob', 'profile'],
+    ]);
+    expect(await store.listNamespaces({ prefix: ['users', '*'], suffix: ['memories'] })).toEqual([
+      ['users', 'ana', 'memories'],
+      ['users', 'bob', 'memories'],
+    ]);
+    expect(await store.listNamespaces({ prefix: ['users'], maxDepth: 2 })).toEqual([
+      ['users', 'ana'],
+      ['users', 'bob'],
+    ]);
     expect(await store.listNamespaces({ limit: 1, offset: 1 })).toEqual([['users', 'ana', 'memories']]);
 
-    expect((await store.search(['users'], { filter: { score: { $gte: 4 } } })).map((i) => i.key).sort()).toEqual(['b', 'c']);
-    expect((await store.search(['users', 'ana'], { filter: { topic: 'drinks' } })).map((i) => i.key)).toEqual(['a']);
-    expect((await store.search(['users'], { filter: { topic: { $in: ['games', 'sport'] } }, limit: 1 })).length).toBe(1);
+    expect(
+      (await store.search(['users'], { filter: { score: { $gte: 4 } } })).map((i) => i.key).sort(),
+    ).toEqual(['b', 'c']);
+    expect((await store.search(['users', 'ana'], { filter: { topic: 'drinks' } })).map((i) => i.key)).toEqual(
+      ['a'],
+    );
+    expect(
+      (await store.search(['users'], { filter: { topic: { $in: ['games', 'sport'] } }, limit: 1 })).length,
+    ).toBe(1);
     expect((await store.search(['teams'])).map((i) => i.namespace)).toEqual([['teams', 'core/infra']]);
     const ranked = await store.search([], { query: 'chess' });
     expect(ranked.map((i) => i.key)).toEqual(['c']);
@@ -102,11 +139,19 @@ describe('TidepoolStore (LangGraph BaseStore over Tidepool)', () => {
   });
 
   it('indexes only the fields a put names, and refuses a value holding a credential, leaving the store as it was', async () => {
-    await store.put(['notes'], 'n1', { title: 'Deploy checklist', body: 'run the migrations first', owner: 'zebra-team' }, ['title', 'body']);
+    await store.put(
+      ['notes'],
+      'n1',
+      { title: 'Deploy checklist', body: 'run the migrations first', owner: 'zebra-team' },
+      ['title', 'body'],
+    );
     expect((await store.search(['notes'], { query: 'migrations' })).map((i) => i.key)).toEqual(['n1']);
     expect(await store.search(['notes'], { query: 'zebra' })).toEqual([]);
 
-    await expect(store.put(['notes'], 'n2', { text: 'the key', token: 'ghp_0123456789abcdefghijABCDEFGHIJ012345' })).rejects.toThrow(/secret|credential/i);
+    // The credential sits in a field that is not indexed: the value is checked whole, not only its text.
+    await expect(
+      store.put(['notes'], 'n2', { text: 'the key', token: 'ghp_0123456789abcdefghijABCDEFGHIJ012345' }, ['text']),
+    ).rejects.toThrow(/secret|credential/i);
     expect(await store.get(['notes'], 'n2')).toBeNull();
     await expect(store.put([], 'n3', { text: 'x' })).rejects.toThrow(/namespace/i);
   });

@@ -36,7 +36,11 @@ interface AnyClient {
   close(): Promise<void>;
 }
 
-const modernClient = () => new ModernClient({ name: 'modern-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+const modernClient = () =>
+  new ModernClient(
+    { name: 'modern-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: MODERN } } },
+  );
 const legacyClient = () => new LegacyClient({ name: 'legacy-test', version: '1.0.0' });
 
 /** Tool name → its input schema and hints, to compare what the two generations are shown. */
@@ -56,7 +60,10 @@ describe('MCP protocol generations over stdio (tidepool serve --stdio)', () => {
     expect(legacy.getServerVersion()?.name).toBe('tidepool');
     const legacyTools = await toolTable(legacy);
     expect(Object.keys(legacyTools).sort()).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.tideline].sort());
-    const written = await legacy.callTool({ name: 'remember', arguments: { text: 'The staging database moved to port 6543' } });
+    const written = await legacy.callTool({
+      name: 'remember',
+      arguments: { text: 'The staging database moved to port 6543' },
+    });
     expect(written.isError).toBeFalsy();
     await legacy.close();
 
@@ -72,12 +79,17 @@ describe('MCP protocol generations over stdio (tidepool serve --stdio)', () => {
     expect(resultText(found)).toContain('6543');
     const bad = await modern.callTool({ name: 'recall', arguments: { query: 42 } });
     expect(bad.isError).toBe(true);
-    await modern.callTool({ name: 'remember', arguments: { text: 'Ana prefers short answers', kind: 'preference' } });
+    await modern.callTool({
+      name: 'remember',
+      arguments: { text: 'Ana prefers short answers', kind: 'preference' },
+    });
     await modern.close();
 
     const again = legacyClient();
     await again.connect(new LegacyStdio({ command: process.execPath, args, env, stderr: 'pipe' }));
-    expect(resultText(await again.callTool({ name: 'recall', arguments: { query: 'short answers' } }))).toContain('Ana prefers short answers');
+    expect(
+      resultText(await again.callTool({ name: 'recall', arguments: { query: 'short answers' } })),
+    ).toContain('Ana prefers short answers');
     await again.close();
   });
 });
@@ -101,13 +113,20 @@ describe('MCP protocol generations over Streamable HTTP (/mcp)', () => {
     expect(legacyTransport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     const legacyTools = await toolTable(legacy);
     expect(Object.keys(legacyTools).sort()).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.sleep].sort());
-    await legacy.callTool({ name: 'remember', arguments: { text: 'Melanie painted a sunrise over the lake in 2022' } });
+    await legacy.callTool({
+      name: 'remember',
+      arguments: { text: 'Melanie painted a sunrise over the lake in 2022' },
+    });
 
     // Every exchange of the modern client, as sent and as answered.
     const seen: Array<{ body: string; session: string | null; status: number }> = [];
     const recording = async (url: string | URL, init?: RequestInit): Promise<Response> => {
       const res = await fetch(url, init);
-      seen.push({ body: typeof init?.body === 'string' ? init.body : '', session: res.headers.get('mcp-session-id'), status: res.status });
+      seen.push({
+        body: typeof init?.body === 'string' ? init.body : '',
+        session: res.headers.get('mcp-session-id'),
+        status: res.status,
+      });
       return res;
     };
     const modern = modernClient();
@@ -118,34 +137,67 @@ describe('MCP protocol generations over Streamable HTTP (/mcp)', () => {
     expect(resultText(found)).toContain('Melanie painted a sunrise');
     await modern.callTool({ name: 'remember', arguments: { text: 'The nightly backup runs at 03:00 UTC' } });
     // Sampling is a server-to-client request, which revision 2026-07-28 does not have: refused with the way out.
-    const sampling = await modern.callTool({ name: 'sleep_next', arguments: { model: 'sampling', force: true } });
+    const sampling = await modern.callTool({
+      name: 'sleep_next',
+      arguments: { model: 'sampling', force: true },
+    });
     expect(sampling.isError).toBe(true);
-    expect(resultText(sampling)).toMatch(/model: sampling needs a client on a protocol revision before 2026-07-28.*use model "agent"/);
+    expect(resultText(sampling)).toMatch(
+      /model: sampling needs a client on a protocol revision before 2026-07-28.*use model "agent"/,
+    );
     await modern.close();
 
     expect(seen.length).toBeGreaterThanOrEqual(4);
     expect(seen.every((e) => e.status === 200 && e.session === null)).toBe(true);
     expect(seen.some((e) => e.body.includes('"initialize"'))).toBe(false);
-    expect(seen.filter((e) => e.body.includes('"tools/call"')).every((e) => e.body.includes(MODERN))).toBe(true);
+    expect(seen.filter((e) => e.body.includes('"tools/call"')).every((e) => e.body.includes(MODERN))).toBe(
+      true,
+    );
 
     // The 2025 session still works beside them and sees what the modern client wrote.
-    expect(resultText(await legacy.callTool({ name: 'recall', arguments: { query: 'nightly backup' } }))).toContain('03:00 UTC');
+    expect(
+      resultText(await legacy.callTool({ name: 'recall', arguments: { query: 'nightly backup' } })),
+    ).toContain('03:00 UTC');
     await legacy.close();
   });
 
   it('answers a bare 2026-07-28 request with no session, and refuses it to a read-only token as it refuses a 2025 session', async () => {
-    const { token: readToken } = await createToken(mem.memory.ctx, { space: mem.memory.space, scope: 'read' });
-    const { token: writeToken } = await createToken(mem.memory.ctx, { space: mem.memory.space, scope: 'write' });
-    const app = createHttpApp({ memory: mem.memory, version: 'test', tokensRequired: true, mcpServer: (s, p) => createMcpServer(p?.memory ?? mem.memory, { session: s }) }).app;
+    const { token: readToken } = await createToken(mem.memory.ctx, {
+      space: mem.memory.space,
+      scope: 'read',
+    });
+    const { token: writeToken } = await createToken(mem.memory.ctx, {
+      space: mem.memory.space,
+      scope: 'write',
+    });
+    const app = createHttpApp({
+      memory: mem.memory,
+      version: 'test',
+      tokensRequired: true,
+      mcpServer: (s, p) => createMcpServer(p?.memory ?? mem.memory, { session: s }),
+    }).app;
     const listTools = (token: string) =>
       app.request('http://127.0.0.1/mcp', {
         method: 'POST',
-        headers: { host: '127.0.0.1', authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' },
+        headers: {
+          host: '127.0.0.1',
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/list',
+        },
         body: JSON.stringify({
           jsonrpc: '2.0',
           id: 1,
           method: 'tools/list',
-          params: { _meta: { [PROTOCOL_VERSION_META_KEY]: MODERN, [CLIENT_INFO_META_KEY]: { name: 'raw', version: '1' }, [CLIENT_CAPABILITIES_META_KEY]: {} } },
+          params: {
+            _meta: {
+              [PROTOCOL_VERSION_META_KEY]: MODERN,
+              [CLIENT_INFO_META_KEY]: { name: 'raw', version: '1' },
+              [CLIENT_CAPABILITIES_META_KEY]: {},
+            },
+          },
         }),
       });
     expect((await listTools(readToken)).status).toBe(403);

@@ -7,6 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +97,18 @@ describe('the packed package, installed without dev dependencies', () => {
     }
   });
 
+  it('answers a 2026-07-28 client (no handshake) on stdio as well', async () => {
+    const client = new ModernClient({ name: 'package-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new ModernStdio({ command: BIN, args: ['serve', '--stdio'], env, stderr: 'pipe', cwd: app }));
+    try {
+      expect(client.getProtocolEra()).toBe('modern');
+      const res = await client.callTool({ name: 'recall', arguments: { query: 'staging port' } });
+      expect(JSON.stringify(res.content)).toContain('6543');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('says what to do where a dev dependency or an optional peer would be needed', () => {
     const bench = tidepool('bench');
     expect(bench.status).toBe(7);
@@ -113,12 +127,14 @@ describe('the packed package, installed without dev dependencies', () => {
       `const m = await lib.openMemory({ path: ':memory:', embedder: 'none' });`,
       `await m.remember({ text: 'Lunch is at noon' });`,
       `const s = await mcp.createMcpServer(m);`,
-      `console.log(JSON.stringify([typeof s.connect, typeof http.createHttpApp, typeof server.serveStdio, typeof server.startHttpServer, lib.TIDEPOOL_VERSION]));`,
+      // The LangGraph adapter needs its optional peer: the error names the package to install.
+      `const lg = await import('${pkg.name}/langgraph').then(() => 'loaded', (e) => String(e.message).includes('@langchain/langgraph') ? 'names @langchain/langgraph' : String(e));`,
+      `console.log(JSON.stringify([typeof s.connect, typeof http.createHttpApp, typeof server.serveStdio, typeof server.startHttpServer, lib.TIDEPOOL_VERSION, lg]));`,
       `await m.close();`,
     ].join('\n');
     writeFileSync(join(app, 'embed.mjs'), script);
     const r = spawnSync(process.execPath, ['embed.mjs'], { cwd: app, env, encoding: 'utf8', timeout: 60_000 });
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(['function', 'function', 'function', 'function', pkg.version]);
+    expect(JSON.parse(r.stdout)).toEqual(['function', 'function', 'function', 'function', pkg.version, 'names @langchain/langgraph']);
   });
 });

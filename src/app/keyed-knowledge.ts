@@ -27,7 +27,14 @@ export interface ScoredKeyedEntry extends KeyedEntry {
 const RECALL_MAX = 200;
 
 function toEntry(k: Knowledge): KeyedEntry {
-  return { id: formatId('knowledge', k.id), key: k.key ?? '', content: k.content, meta: k.meta, createdAt: k.createdAt, updatedAt: k.updatedAt };
+  return {
+    id: formatId('knowledge', k.id),
+    key: k.key ?? '',
+    content: k.content,
+    meta: k.meta,
+    createdAt: k.createdAt,
+    updatedAt: k.updatedAt,
+  };
 }
 
 /** The live entry with `key`, or undefined. */
@@ -37,7 +44,11 @@ export async function getKeyed(ctx: AppContext, key: string): Promise<KeyedEntry
 }
 
 /** Live entries whose key starts with `prefix`, most recently updated first. */
-export async function listKeyed(ctx: AppContext, prefix: string, page: { limit: number; offset?: number }): Promise<KeyedEntry[]> {
+export async function listKeyed(
+  ctx: AppContext,
+  prefix: string,
+  page: { limit: number; offset?: number },
+): Promise<KeyedEntry[]> {
   return (await ctx.store.knowledge.listLiveByKeyPrefix(ctx.space, prefix, page)).map(toEntry);
 }
 
@@ -51,16 +62,24 @@ export function keysWithPrefix(ctx: AppContext, prefix: string): Promise<string[
  * their entries and are logged as attention like any recall. Recall ranks the whole space and answers at most 200
  * hits, so entries under the prefix that rank below 200 others are not found.
  */
-export async function searchKeyed(ctx: AppContext, prefix: string, query: string): Promise<ScoredKeyedEntry[]> {
+export async function searchKeyed(
+  ctx: AppContext,
+  prefix: string,
+  query: string,
+): Promise<ScoredKeyedEntry[]> {
   // A space nothing was written to holds nothing to find (recall would refuse it as a mistyped space).
   if (!(await ctx.store.spaces.exists(ctx.space))) return [];
   const hits = await recall(ctx, { query, layers: ['knowledge'], limit: RECALL_MAX });
-  const rows = await ctx.store.knowledge.getMany(ctx.space, hits.map((h) => parseId(h.id).id));
+  const rows = await ctx.store.knowledge.getMany(
+    ctx.space,
+    hits.map((h) => parseId(h.id).id),
+  );
   const byId = new Map(rows.map((k) => [formatId('knowledge', k.id), k]));
   const out: ScoredKeyedEntry[] = [];
   for (const h of hits) {
     const k = byId.get(h.id);
-    if (k?.key?.startsWith(prefix) && k.status !== 'superseded' && k.status !== 'forgotten') out.push({ ...toEntry(k), score: h.score });
+    if (k?.key?.startsWith(prefix) && k.status !== 'superseded' && k.status !== 'forgotten')
+      out.push({ ...toEntry(k), score: h.score });
   }
   return out;
 }

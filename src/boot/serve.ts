@@ -28,8 +28,8 @@ export { isLoopback } from './bind-policy.js';
  */
 export async function serveStdio(memory: Tidepool, o: McpServeOptions): Promise<void> {
   // stdio serves the local user: the working directory is the journal's default workspace. One session per process.
-  const create = () => createMcpServer(memory, { toolsets: o.toolsets, soul: o.soul, journalHome: process.cwd(), session });
   const session = `mcp-${randomUUID()}`;
+  const create = () => createMcpServer(memory, { toolsets: o.toolsets, soul: o.soul, journalHome: process.cwd(), session });
   await (await create()).close();
   const handle = serveMcpStdio(create, { onerror: (e) => memory.ctx.warn(`mcp stdio: ${e.message}`) });
   await new Promise<void>((resolve) => {

@@ -41,11 +41,16 @@ function rpcError(status: number, message: string): Response {
 const PRINCIPAL_KEY = 'tidepool.principal';
 
 /** Mounts POST/GET/DELETE `/mcp` (at most `perSpace` open 2025-era sessions per space); returns a function that closes every open session. */
-export function mountMcpRoute(app: Hono, createServer: McpServerFactory, perSpace: number = MAX_SESSIONS_PER_SPACE): () => Promise<void> {
+export function mountMcpRoute(
+  app: Hono,
+  createServer: McpServerFactory,
+  perSpace: number = MAX_SESSIONS_PER_SPACE,
+): () => Promise<void> {
   const sessions = new Map<string, Session>();
   // `legacy: 'reject'`: 2025-era traffic never reaches this handler (routed below), so it keeps its sessions.
   const modern = createMcpHandler(
-    ({ authInfo }) => createServer(`mcp-${randomUUID()}`, authInfo?.extra?.[PRINCIPAL_KEY] as Principal | undefined),
+    ({ authInfo }) =>
+      createServer(`mcp-${randomUUID()}`, authInfo?.extra?.[PRINCIPAL_KEY] as Principal | undefined),
     { legacy: 'reject' },
   );
 
@@ -58,7 +63,8 @@ export function mountMcpRoute(app: Hono, createServer: McpServerFactory, perSpac
 
   /** A 2025-era request without a session: it must be `initialize`, which opens one. */
   const openSession = async (c: Context): Promise<Response> => {
-    if (c.req.method !== 'POST') return rpcError(400, 'missing mcp-session-id header: initialize a session with POST first');
+    if (c.req.method !== 'POST')
+      return rpcError(400, 'missing mcp-session-id header: initialize a session with POST first');
     let body: unknown;
     try {
       body = await c.req.json();
@@ -66,7 +72,8 @@ export function mountMcpRoute(app: Hono, createServer: McpServerFactory, perSpac
       return rpcError(400, 'the request body is not JSON');
     }
     const first = Array.isArray(body) ? body[0] : body;
-    if (!isInitializeRequest(first)) return rpcError(400, 'missing mcp-session-id header: the first request must be initialize');
+    if (!isInitializeRequest(first))
+      return rpcError(400, 'missing mcp-session-id header: the first request must be initialize');
     const principal = principalOf(c);
     // Map order is opening order: the first of this space's sessions is its oldest.
     const own = [...sessions].filter(([, s]) => s.space === principal.space);
@@ -75,7 +82,8 @@ export function mountMcpRoute(app: Hono, createServer: McpServerFactory, perSpac
     const server = await createServer(sessionId, principal);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
-      onsessioninitialized: (sid) => void sessions.set(sid, { transport, server, tokenId: principal.tokenId, space: principal.space }),
+      onsessioninitialized: (sid) =>
+        void sessions.set(sid, { transport, server, tokenId: principal.tokenId, space: principal.space }),
       onsessionclosed: (sid) => void closeSession(sid),
     });
     transport.onclose = () => void sessions.delete(sessionId);
@@ -87,7 +95,8 @@ export function mountMcpRoute(app: Hono, createServer: McpServerFactory, perSpac
     const id = c.req.header('mcp-session-id');
     if (id) {
       const s = sessions.get(id);
-      if (!s || s.tokenId !== principalOf(c).tokenId) return rpcError(404, 'unknown or expired MCP session: initialize a new one');
+      if (!s || s.tokenId !== principalOf(c).tokenId)
+        return rpcError(404, 'unknown or expired MCP session: initialize a new one');
       return s.transport.handleRequest(c.req.raw);
     }
     // MCP tools write (remember, record): a read-only token can neither open a session nor send a 2026-07-28 request.
@@ -95,7 +104,14 @@ export function mountMcpRoute(app: Hono, createServer: McpServerFactory, perSpac
     if (denied) return denied;
     if (c.req.method !== 'POST' || (await isLegacyRequest(c.req.raw))) return openSession(c);
     const principal = principalOf(c);
-    return modern.fetch(c.req.raw, { authInfo: { token: '', clientId: principal.space, scopes: [principal.scope], extra: { [PRINCIPAL_KEY]: principal } } });
+    return modern.fetch(c.req.raw, {
+      authInfo: {
+        token: '',
+        clientId: principal.space,
+        scopes: [principal.scope],
+        extra: { [PRINCIPAL_KEY]: principal },
+      },
+    });
   });
 
   return async () => {

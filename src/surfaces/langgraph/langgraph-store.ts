@@ -12,11 +12,25 @@ import {
   type PutOperation,
   type SearchOperation,
 } from '@langchain/langgraph';
-import { getKeyed, keysWithPrefix, listKeyed, searchKeyed, type KeyedEntry } from '../../app/keyed-knowledge.js';
+import {
+  getKeyed,
+  keysWithPrefix,
+  listKeyed,
+  searchKeyed,
+  type KeyedEntry,
+} from '../../app/keyed-knowledge.js';
 import type { Tidepool } from '../../app/tidepool.js';
 import { isTidepoolError } from '../../core/errors.js';
 import type { KnowledgeKind } from '../../core/types.js';
-import { checkNamespace, itemKey, itemText, meetsCondition, namespacePrefix, parseItemKey, passesFilter } from './store-keys.js';
+import {
+  checkNamespace,
+  itemKey,
+  itemText,
+  meetsCondition,
+  namespacePrefix,
+  parseItemKey,
+  passesFilter,
+} from './store-keys.js';
 
 /** Options of a `TidepoolStore`. */
 export interface TidepoolStoreOptions {

@@ -17,10 +17,14 @@ const decode = (s: string) => s.replace(/%2F|%25/g, (m) => (m === '%2F' ? '/' : 
 /** Refuses a namespace LangGraph would refuse on put: empty, or with an empty or non-string label. */
 export function checkNamespace(namespace: readonly string[], allowEmpty = false): void {
   if (!Array.isArray(namespace) || (!allowEmpty && namespace.length === 0)) {
-    throw new TidepoolError('invalid_input', 'namespace: must be a non-empty array of labels', { field: 'namespace' });
+    throw new TidepoolError('invalid_input', 'namespace: must be a non-empty array of labels', {
+      field: 'namespace',
+    });
   }
   if (namespace.some((l) => typeof l !== 'string' || l.length === 0)) {
-    throw new TidepoolError('invalid_input', 'namespace: every label must be a non-empty string', { field: 'namespace' });
+    throw new TidepoolError('invalid_input', 'namespace: every label must be a non-empty string', {
+      field: 'namespace',
+    });
   }
 }
 
@@ -35,7 +39,10 @@ export function namespacePrefix(prefix: string, namespace: readonly string[]): s
 }
 
 /** The namespace and key a Tidepool key stands for (undefined when it is not under `prefix`). */
-export function parseItemKey(prefix: string, stored: string): { namespace: string[]; key: string } | undefined {
+export function parseItemKey(
+  prefix: string,
+  stored: string,
+): { namespace: string[]; key: string } | undefined {
   if (!stored.startsWith(prefix)) return undefined;
   const parts = stored.slice(prefix.length).split('/').map(decode);
   const key = parts.pop();
@@ -70,7 +77,11 @@ function leaves(value: unknown): string[] {
  * per line. A value with no text at all is stored as its JSON, since a memory cannot be empty.
  */
 export function itemText(value: Record<string, unknown>, fields: readonly string[] | undefined): string {
-  const parts = (fields ?? ['$']).flatMap((f) => valuesAt(value, f)).flatMap(leaves).map((s) => s.trim()).filter(Boolean);
+  const parts = (fields ?? ['$'])
+    .flatMap((f) => valuesAt(value, f))
+    .flatMap(leaves)
+    .map((s) => s.trim())
+    .filter(Boolean);
   return parts.length > 0 ? parts.join('\n') : JSON.stringify(value);
 }
 
@@ -78,25 +89,39 @@ const OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$
 
 /** One filter condition against one field value, as LangGraph's InMemoryStore compares them. */
 function matches(actual: unknown, wanted: unknown): boolean {
-  const ops = wanted !== null && typeof wanted === 'object' && !Array.isArray(wanted) ? Object.entries(wanted) : [];
+  const ops =
+    wanted !== null && typeof wanted === 'object' && !Array.isArray(wanted) ? Object.entries(wanted) : [];
   if (ops.length === 0 || !ops.every(([k]) => OPERATORS.has(k))) return actual === wanted;
   return ops.every(([op, v]) => {
     switch (op) {
-      case '$eq': return actual === v;
-      case '$ne': return actual !== v;
-      case '$gt': return Number(actual) > Number(v);
-      case '$gte': return Number(actual) >= Number(v);
-      case '$lt': return Number(actual) < Number(v);
-      case '$lte': return Number(actual) <= Number(v);
-      case '$in': return Array.isArray(v) && v.includes(actual);
-      default: return !Array.isArray(v) || !v.includes(actual); // $nin
+      case '$eq':
+        return actual === v;
+      case '$ne':
+        return actual !== v;
+      case '$gt':
+        return Number(actual) > Number(v);
+      case '$gte':
+        return Number(actual) >= Number(v);
+      case '$lt':
+        return Number(actual) < Number(v);
+      case '$lte':
+        return Number(actual) <= Number(v);
+      case '$in':
+        return Array.isArray(v) && v.includes(actual);
+      default:
+        return !Array.isArray(v) || !v.includes(actual); // $nin
     }
   });
 }
 
 /** Whether an item's value passes a search filter (every top-level field condition holds). */
-export function passesFilter(value: Record<string, unknown>, filter: Record<string, unknown> | undefined): boolean {
-  return filter === undefined || Object.entries(filter).every(([field, wanted]) => matches(value[field], wanted));
+export function passesFilter(
+  value: Record<string, unknown>,
+  filter: Record<string, unknown> | undefined,
+): boolean {
+  return (
+    filter === undefined || Object.entries(filter).every(([field, wanted]) => matches(value[field], wanted))
+  );
 }
 
 /** Whether a namespace meets a prefix or suffix condition (`*` matches any one label). */
