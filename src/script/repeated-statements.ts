@@ -18,28 +18,53 @@ export interface RepeatedStatement {
 
 /**
  * Thresholds: the same statement is the night's own "same statement" rule (content words Jaccard ≥ 0.8, no changed
- * value); a statement is 4-40 words, not a question; repeated means said on ≥ 2 different UTC days (on one day it
+ * value); a statement is 4-40 words with 3 keywords (see `statementsOf`); repeated means said on ≥ 2 different UTC days (on one day it
  * is a conversation's own echo, not a habit of speech).
  */
-export const REPEAT_RULES = { sameJaccard: 0.8, minWords: 4, maxWords: 40, minContentWords: 3, minDays: 2 } as const;
+export const REPEAT_RULES = { sameJaccard: 0.8, minWords: 4, maxWords: 40, minKeywords: 3, minDays: 2 } as const;
 
 const DAY_MS = 86_400_000;
 
 /**
- * The declarative sentences of a turn that can be a statement: split at sentence ends and line breaks, 4-40 words,
- * at least 3 content words, not a question, no code or URL (`{`, `}`, `://`).
+ * The declarative sentences of a turn that can be a statement: split at sentence ends, colons and line breaks, 4-40 words,
+ * not a question, no code, URL or media caption (`{`, `}`, `://`, `[image: …]`), and saying something: 3 keywords
+ * (the script layer's, stop words out), or 2 and an anchor — a value (`5433`) or a name that is not only the person
+ * spoken to. Small talk said every day ("That sounds great, Caroline", "Your words mean a lot") is no knowledge.
  */
-export function statementsOf(text: string): string[] {
+export function statementsOf(text: string, keywords: (text: string) => string[]): string[] {
   const out: string[] = [];
-  for (const raw of text.split(/(?<=[.!?。！？])\s+|\n+/u)) {
+  // A lead-in before a colon ("Heads up: …", "Reminder: …") is its own sentence, so the statement after it matches.
+  const prose = text.replace(/\[[a-z]+:[^\]]*\]/gu, '\n');
+  for (const raw of prose.split(/(?<=[.!?。！？:])\s+|\n+/u)) {
     const s = raw.trim().replace(/\s+/gu, ' ');
     if (s === '' || /[?？]$/u.test(s) || /[{}]|:\/\//u.test(s)) continue;
     const words = s.split(' ').length;
     if (words < REPEAT_RULES.minWords || words > REPEAT_RULES.maxWords) continue;
-    if (contentTokens(s).size < REPEAT_RULES.minContentWords) continue;
+    const spoken = withoutVocatives(s);
+    const n = keywords(spoken).length;
+    if (n < REPEAT_RULES.minKeywords && !(n >= REPEAT_RULES.minKeywords - 1 && hasAnchor(spoken))) continue;
     out.push(s.replace(/[.!。！]+$/u, ''));
   }
   return out;
+}
+
+/** The sentence without the names of the person addressed ("Wow, Caroline, that's awesome" → "Wow, that's awesome"). */
+function withoutVocatives(s: string): string {
+  let out = s.replace(/,\s+\p{Lu}\p{Ll}+(?=,|[.!]*$)/gu, '');
+  while (/^\p{Lu}\p{Ll}+,\s+/u.test(out)) out = out.replace(/^\p{Lu}\p{Ll}+,\s+/u, '');
+  return out;
+}
+
+// Capitalised words that fill sentences without naming anyone.
+const NOT_NAMES = /^(I|I'm|I've|I'd|I'll|OK|Okay)$/u;
+
+/** A value (a word with a digit) or a capitalised name inside the sentence (its first word may be any opener). */
+function hasAnchor(s: string): boolean {
+  if (/\p{N}/u.test(s)) return true;
+  return s
+    .split(/\s+/u)
+    .slice(1)
+    .some((w) => /^\p{Lu}\p{Ll}/u.test(w) && !NOT_NAMES.test(w.replace(/[,.!;:]+$/u, '')));
 }
 
 /**
@@ -54,16 +79,31 @@ export function findRepeatedStatements(
 ): RepeatedStatement[] {
   const minDays = options.minDays ?? REPEAT_RULES.minDays;
   const all = dedupe([...tonight, ...history]);
-  const tokens = new Map(all.map((s) => [s, contentTokens(s.text)]));
+  const tokens = new Map([...all.values()].map((s) => [s, contentTokens(s.text)]));
+  const postings = new Map<string, SaidSentence[]>();
+  for (const [s, ts] of tokens) {
+    for (const t of ts) {
+      const list = postings.get(t);
+      if (list === undefined) postings.set(t, [s]);
+      else list.push(s);
+    }
+  }
   const claimed = new Set<SaidSentence>();
   const out: RepeatedStatement[] = [];
   for (const s of [...tonight].sort((a, b) => b.at - a.at || b.episodeId - a.episodeId)) {
-    const mine = all.find((x) => x.episodeId === s.episodeId && x.text === s.text)!;
+    const mine = all.get(keyOf(s))!;
     if (claimed.has(mine)) continue;
-    const same = all.filter(
+    // Jaccard ≥ 0.8 leaves a same statement without at most a quarter of mine's tokens, so it holds one of mine's
+    // ⌊n/4⌋+1 rarest tokens: only their postings are compared (a 45,000-turn import stays near linear).
+    const mineTokens = tokens.get(mine)!;
+    const rarest = [...mineTokens]
+      .sort((a, b) => postings.get(a)!.length - postings.get(b)!.length || (a < b ? -1 : 1))
+      .slice(0, Math.floor(mineTokens.size / 4) + 1);
+    const candidates = new Set(rarest.flatMap((t) => postings.get(t)!));
+    const same = [...candidates].filter(
       (x) =>
         !claimed.has(x) &&
-        jaccard(tokens.get(mine)!, tokens.get(x)!) >= REPEAT_RULES.sameJaccard &&
+        jaccard(mineTokens, tokens.get(x)!) >= REPEAT_RULES.sameJaccard &&
         valueChange(x.text, mine.text) === undefined,
     );
     const days = new Set(same.map((x) => Math.floor(x.at / DAY_MS)));
@@ -79,8 +119,12 @@ export function findRepeatedStatements(
   return out.sort((a, b) => b.days - a.days || (a.content < b.content ? -1 : a.content > b.content ? 1 : 0));
 }
 
-function dedupe(list: readonly SaidSentence[]): SaidSentence[] {
+function keyOf(s: SaidSentence): string {
+  return `${s.episodeId}\u0000${s.text}`;
+}
+
+function dedupe(list: readonly SaidSentence[]): Map<string, SaidSentence> {
   const seen = new Map<string, SaidSentence>();
-  for (const s of list) seen.set(`${s.episodeId}\u0000${s.text}`, seen.get(`${s.episodeId}\u0000${s.text}`) ?? s);
-  return [...seen.values()];
+  for (const s of list) if (!seen.has(keyOf(s))) seen.set(keyOf(s), s);
+  return seen;
 }

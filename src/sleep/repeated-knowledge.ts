@@ -7,6 +7,8 @@ import {
   type RepeatedStatement,
   type SaidSentence,
 } from '../script/repeated-statements.js';
+import { createKeywordExtractor } from '../script/keywords.js';
+import { loadStopwords } from '../script/stopwords.js';
 import type { Store } from '../store/port.js';
 import {
   addOccurrence,
@@ -30,6 +32,13 @@ const PER_LOOKUP = 8;
 /** Why a repeated statement waits in Needs review instead of becoming knowledge. */
 const CONTRADICTS = 'contradicts reliable knowledge';
 
+let extractor: ((text: string) => string[]) | undefined;
+/** The script layer's keywords (stop words out, jieba for Chinese): what makes a sentence say something. */
+function keywordsOf(text: string): string[] {
+  extractor ??= createKeywordExtractor({ stopwords: loadStopwords() });
+  return extractor(text);
+}
+
 /** Episode kinds that carry what someone said (not tool traffic, not `remember`'s own copy, not the journal). */
 const SPOKEN = new Set(['turn', 'import', 'note']);
 
@@ -37,7 +46,7 @@ const SPOKEN = new Set(['turn', 'import', 'note']);
 export async function findRepeats(night: NightContext, episodes: readonly Episode[]): Promise<RepeatedStatement[]> {
   const tonight: SaidSentence[] = episodes
     .filter((e) => SPOKEN.has(e.kind) && e.role !== 'tool')
-    .flatMap((e) => statementsOf(e.content).map((text) => ({ episodeId: e.id, at: e.occurredAt, text })));
+    .flatMap((e) => statementsOf(e.content, keywordsOf).map((text) => ({ episodeId: e.id, at: e.occurredAt, text })));
   if (tonight.length === 0) return [];
   const ids = new Set<number>();
   const lookups = [...tonight].sort((a, b) => b.at - a.at).slice(0, MAX_LOOKUPS);
@@ -53,7 +62,7 @@ export async function findRepeats(night: NightContext, episodes: readonly Episod
   const tonightIds = new Set(episodes.map((e) => e.id));
   const earlier = (await night.store.episodes.getMany(night.space, [...ids].filter((id) => !tonightIds.has(id))))
     .filter((e) => SPOKEN.has(e.kind) && e.role !== 'tool')
-    .flatMap((e) => statementsOf(e.content).map((text) => ({ episodeId: e.id, at: e.occurredAt, text })));
+    .flatMap((e) => statementsOf(e.content, keywordsOf).map((text) => ({ episodeId: e.id, at: e.occurredAt, text })));
   return findRepeatedStatements(tonight, earlier);
 }
 
