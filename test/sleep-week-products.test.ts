@@ -60,6 +60,7 @@ const WEEK: RecordTurn[][] = [
     ['Ana', 'Retro: the migration plan worked, the checkout flake is gone.'],
     ['Ben', 'Next week we look at the search latency on the dashboard.'],
     ['Ana', 'Agreed. I will collect the slow queries from the logs.'],
+    ['Ben', 'Send the slow query list to ben.okafor@example.com before Monday.'],
   ], LOOK),
 ];
 
@@ -97,7 +98,7 @@ describe('a week of nights without a model', () => {
   });
 
   it('the moved port contradicts the reliable port and waits in Needs review; approving it replaces the old value', async () => {
-    const items = await listReview(tm.memory.ctx);
+    const items = (await listReview(tm.memory.ctx)).filter((i) => i.personalData === undefined);
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({
       content: expect.stringContaining('moved to port 5433'),
@@ -110,6 +111,23 @@ describe('a week of nights without a model', () => {
     const verdict = await review(tm.memory.ctx, { id: items[0]!.id, verdict: 'approve' });
     expect(verdict).toMatchObject({ kind: 'approved', replaced: `k${reliablePort.id}` });
     expect((await tm.memory.ctx.store.knowledge.get(tm.memory.space, reliablePort.id))?.status).toBe('superseded');
+  });
+
+  it('an e-mail address in clear waits in Needs review, in clear, as its turn and the narrative quoting it; rejecting erases them', async () => {
+    const flagged = (await listReview(tm.memory.ctx)).filter((i) => i.personalData !== undefined);
+    expect(flagged.map((i) => i.kind).sort()).toEqual(['episode', 'narrative']);
+    for (const item of flagged) {
+      expect(item).toMatchObject({ personalData: ['email'], reason: expect.stringContaining('an e-mail address in clear') });
+      expect(item.content).toContain('ben.okafor@example.com');
+      expect(item.content).not.toMatch(/\[(email|person)_\d+\]/);
+    }
+    for (const item of flagged)
+      expect(await review(tm.memory.ctx, { id: item.id, verdict: 'reject' })).toEqual({ kind: 'rejected', id: item.id, status: 'forgotten' });
+    const turn = flagged.find((i) => i.kind === 'episode')!;
+    expect(await tm.memory.ctx.store.episodes.getMany(tm.memory.space, [Number(turn.id.slice(1))])).toEqual([]);
+    expect((await listReview(tm.memory.ctx)).filter((i) => i.personalData !== undefined)).toEqual([]);
+    const hits = await tm.memory.recall({ query: 'ben.okafor@example.com', limit: 50 });
+    expect(hits.filter((h) => h.text.includes('okafor'))).toEqual([]);
   });
 
   it('only the release sequence is a recipe, with the commands it ran; the daily git status → npm run lint is not', async () => {
