@@ -9,7 +9,7 @@ import { readTopicClusters } from '../../app/read-derived.js';
 import { readGraph } from '../../app/read-graph.js';
 import { readConversation } from '../../app/read-conversation.js';
 import { editKnowledge } from '../../app/remember.js';
-import { review, reviewBody } from '../../app/review.js';
+import { listReview, review, reviewBody } from '../../app/review.js';
 import { parseInput } from '../../core/schemas.js';
 import { denyUnless, principalOf } from './auth.js';
 import { defined, numParam } from './query-params.js';
@@ -30,6 +30,8 @@ export function mountDashboardApi(app: Hono): void {
     const input = defined({ kind: c.req.query('kind'), status: c.req.query('status'), limit: numParam(c, 'limit'), offset: numParam(c, 'offset') });
     return c.json(await browseKnowledge(principalOf(c).memory.ctx, input));
   });
+
+  app.get('/v1/review', async (c) => c.json({ items: await listReview(principalOf(c).memory.ctx) }));
 
   app.post('/v1/knowledge/:id/review', async (c) => {
     const denied = denyUnless(c, 'write');
