@@ -18,10 +18,11 @@ export interface RepeatedStatement {
 
 /**
  * Thresholds: the same statement is the night's own "same statement" rule (content words Jaccard ≥ 0.8, no changed
- * value); a statement is 4-40 words with 3 keywords (see `statementsOf`); repeated means said on ≥ 2 different UTC days (on one day it
+ * value); a statement is 4-40 words with 3 keywords (see `statementsOf`); one whose rarest words each occur in more
+ * than 500 sentences is too generic to compare; repeated means said on ≥ 2 different UTC days (on one day it
  * is a conversation's own echo, not a habit of speech).
  */
-export const REPEAT_RULES = { sameJaccard: 0.8, minWords: 4, maxWords: 40, minKeywords: 3, minDays: 2 } as const;
+export const REPEAT_RULES = { sameJaccard: 0.8, minWords: 4, maxWords: 40, minKeywords: 3, minDays: 2, maxCandidates: 500 } as const;
 
 const DAY_MS = 86_400_000;
 
@@ -100,6 +101,8 @@ export function findRepeatedStatements(
       .sort((a, b) => postings.get(a)!.length - postings.get(b)!.length || (a < b ? -1 : 1))
       .slice(0, Math.floor(mineTokens.size / 4) + 1);
     const candidates = new Set(rarest.flatMap((t) => postings.get(t)!));
+    // Even its rarest words fill hundreds of sentences: it says nothing specific (and comparing it would be quadratic).
+    if (candidates.size > REPEAT_RULES.maxCandidates) continue;
     const same = [...candidates].filter(
       (x) =>
         !claimed.has(x) &&
