@@ -14,6 +14,10 @@ describe('statementsOf', () => {
       'The staging Postgres moved to port 5433. Ana prefers squash merges.\n[image: a photo of a lake at sunrise]';
     expect(statementsOf(turn, keywords)).toEqual(['The staging Postgres moved to port 5433', 'Ana prefers squash merges']);
   });
+
+  it('splits Chinese sentences without spaces and keeps the ones that say something', () => {
+    expect(statementsOf('好的。测试环境的数据库端口改成了5433。你觉得呢？', keywords)).toEqual(['测试环境的数据库端口改成了5433']);
+  });
 });
 
 describe('findRepeatedStatements', () => {

@@ -25,6 +25,7 @@ export interface RepeatedStatement {
 export const REPEAT_RULES = { sameJaccard: 0.8, minWords: 4, maxWords: 40, minKeywords: 3, minDays: 2, maxCandidates: 500 } as const;
 
 const DAY_MS = 86_400_000;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 /**
  * The declarative sentences of a turn that can be a statement: split at sentence ends, colons and line breaks, 4-40 words,
@@ -34,12 +35,14 @@ const DAY_MS = 86_400_000;
  */
 export function statementsOf(text: string, keywords: (text: string) => string[]): string[] {
   const out: string[] = [];
-  // A lead-in before a colon ("Heads up: …", "Reminder: …") is its own sentence, so the statement after it matches.
   const prose = text.replace(/\[[a-z]+:[^\]]*\]/gu, '\n');
-  for (const raw of prose.split(/(?<=[.!?。！？:])\s+|\n+/u)) {
+  // A lead-in before a colon ("Heads up: …", "Reminder: …") is its own sentence, so the statement after it matches.
+  // Chinese and Japanese sentences end without a space.
+  for (const raw of prose.split(/(?<=[.!?:])\s+|(?<=[。！？：])|\n+/u)) {
     const s = raw.trim().replace(/\s+/gu, ' ');
     if (s === '' || /[?？]$/u.test(s) || /[{}]|:\/\//u.test(s)) continue;
-    const words = s.split(' ').length;
+    // Han or kana text has no spaces: about two characters make a word.
+    const words = CJK.test(s) ? Math.ceil([...s].length / 2) : s.split(' ').length;
     if (words < REPEAT_RULES.minWords || words > REPEAT_RULES.maxWords) continue;
     const spoken = withoutVocatives(s);
     const n = keywords(spoken).length;
