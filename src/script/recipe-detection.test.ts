@@ -128,7 +128,7 @@ describe('recipes finish a task and keep their inputs', () => {
     // The newest run's inputs, verbatim.
     expect(r[0]!.steps.map((s) => s.input)).toEqual(['npm run build', 'npm test', 'npm publish --access public --tag next']);
     expect(recipeContent(r[0]!)).toBe(
-      'Recipe: Bash: npm run build → Bash: npm test → Bash: npm publish (succeeded in 2 sessions; inputs: Bash npm run build | Bash npm test | Bash npm publish --access public --tag next)',
+      'Recipe: Bash `npm run build` → Bash `npm test` → Bash `npm publish --access public --tag next` (succeeded in 2 sessions)',
     );
   });
 });

@@ -107,9 +107,8 @@ export function detectRecipes(
 
 /** Human-readable content for the procedure knowledge a recipe becomes, with the inputs its steps last ran with. */
 export function recipeContent(recipe: Recipe): string {
-  const inputs = recipe.steps.filter((s) => s.input !== undefined).map((s) => `${s.tool} ${s.input}`);
-  const tail = inputs.length > 0 ? `; inputs: ${inputs.join(' | ')}` : '';
-  return `Recipe: ${recipe.tools.join(' → ')} (succeeded in ${recipe.sessions.length} sessions${tail})`;
+  const steps = recipe.steps.map((s) => (s.input === undefined ? s.step : `${s.tool} \`${s.input}\``));
+  return `Recipe: ${steps.join(' → ')} (succeeded in ${recipe.sessions.length} sessions)`;
 }
 
 /** Characters of an input kept in a recipe: a command line, a path, a short query. */
