@@ -7,6 +7,7 @@ import type { Core } from 'cytoscape';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type HttpHandle } from '../src/boot/serve.js';
+import { PII_REVIEW_KEY } from '../src/sleep/pii-flags.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -160,8 +161,14 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
     await page.waitForFunction(() => location.hash.includes('offset=50') && (document.querySelector('#timeline')?.textContent ?? '').includes('turn number 0 '));
   });
 
-  it('Knowledge: an entry is edited (the old version superseded) and another forgotten, from the page', async () => {
+  it('Knowledge: a row flagged for personal data is kept from Needs review; an entry is edited and another forgotten', async () => {
+    const { ids: [mail] } = (await mem.memory.record({ content: 'Mail the report to ana.berg@example.com', session: 'mail' })) as { ids: string[] };
+    await mem.memory.ctx.store.sleep.putState('default', PII_REVIEW_KEY, [{ ref: mail, kinds: ['email'], at: T0 }], T0);
     await open('knowledge', 'knowledge');
+    expect(await page.textContent(`#review-queue tr[data-id="${mail}"]`)).toContain('an e-mail address in clear');
+    await page.click(`#review-queue tr[data-id="${mail}"] button:has-text("Keep")`);
+    await page.waitForSelector('text=Nothing needs review');
+    expect(await mem.memory.ctx.store.episodes.get('default', Number(mail!.slice(1)))).toBeDefined();
     await page.click(`#knowledge-list tr[data-id="k${ids.edit}"] button:has-text("Edit")`);
     await page.fill(`#knowledge-list tr[data-id="k${ids.edit}"] textarea`, 'The nightly export runs at 03:00');
     await page.click(`#knowledge-list tr[data-id="k${ids.edit}"] button:has-text("Save")`);
