@@ -111,6 +111,9 @@ describe('recipes finish a task and keep their inputs', () => {
     for (const act of ['git commit', 'git push', 'npm publish', 'npm run build', 'kubectl apply'])
       expect(changesSomething({ tool: 'Bash', step: `Bash: ${act}` }), act).toBe(true);
     expect(changesSomething({ tool: 'Read', step: 'Read' })).toBe(false);
+    expect(changesSomething({ tool: 'git_status', step: 'git_status' })).toBe(false);
+    expect(changesSomething({ tool: 'run_tests', step: 'run_tests' })).toBe(false);
+    expect(changesSomething({ tool: 'deploy', step: 'deploy' })).toBe(true);
     expect(changesSomething({ tool: 'Edit', step: 'Edit' })).toBe(true);
   });
 

@@ -168,7 +168,7 @@ function commandOf(tool: string, input: string | undefined): string | undefined 
 }
 
 // Steps that only look or check: they end no task. Tools by name; shell commands by program and subcommand.
-const LOOK_TOOLS = /^(read|view|cat|grep|glob|ls|list\w*|search\w*|find\w*|fetch|webfetch|websearch|web_search|todoread|todowrite|notebookread|get\w*)$/i;
+const LOOK_TOOLS = /^(read|view|cat|grep|glob|ls|list\w*|search\w*|find\w*|fetch|webfetch|websearch|web_search|todoread|todowrite|notebookread|get\w*|\w*(status|diff|lint|tests?|check|typecheck)\w*)$/i;
 const LOOK_COMMANDS = /^(ls|cat|head|tail|less|more|grep|rg|find|fd|pwd|echo|which|wc|tree|stat|file|du|df|ps|env|date|whoami|git (status|diff|log|show|branch|fetch|remote|blame)|(npm|pnpm|yarn|bun) (run )?(lint|test|check|typecheck|format:check)|npx (tsc|eslint|vitest|jest|prettier)|(pytest|vitest|jest|eslint|tsc|mypy|ruff)|(cargo|go) (check|test|vet|clippy)|make (test|check|lint))$/i;
 
 /** Whether a step can finish a task: it is neither a look nor a check (see `LOOK_TOOLS`, `LOOK_COMMANDS`). */
