@@ -89,7 +89,7 @@ function requestFor(r: Route, aim: Aim): { path: string; body?: string; headers:
   const key = `${r.method} ${r.template}`;
   const json = { 'content-type': 'application/json' };
   if (r.method === 'GET' || r.method === 'DELETE') {
-    const q = key === 'GET /v1/recall' ? `?q=${MARK}` : key === 'GET /v1/journal/config' ? `?root=${encodeURIComponent(aim.root)}` : key === 'GET /v1/know' ? `?q=${MARK}` : '';
+    const q = key === 'GET /v1/recall' ? `?q=${MARK}` : key.startsWith('GET /v1/journal/') && key !== 'GET /v1/journal/workspaces' ? `?root=${encodeURIComponent(aim.root)}` : key === 'GET /v1/know' ? `?q=${MARK}` : '';
     return { path: path + q, headers: {} };
   }
   const bodies: Record<string, string> = {
@@ -97,6 +97,7 @@ function requestFor(r: Route, aim: Aim): { path: string; body?: string; headers:
     'POST /v1/import': '{"text":"matrix import about the harbour"}\n',
     'POST /v1/remember': JSON.stringify({ text: 'matrix memory about the harbour' }),
     'POST /v1/knowledge/{id}/review': JSON.stringify({ decision: 'approve' }),
+    'PUT /v1/knowledge/{id}': JSON.stringify({ text: 'matrix correction about the harbour' }),
     'PUT /v1/journal/config': JSON.stringify({ root: aim.root, patch: { hotKeepDays: 9 } }),
   };
   return { path, body: bodies[key] ?? '{}', headers: json };
@@ -266,7 +267,10 @@ describe('the access matrix over a real socket (tokens required)', () => {
   it("lets the space's own token with enough scope through on every route (the control)", async () => {
     for (const r of guarded()) {
       if (r.method === 'DELETE') continue; // erasing the space comes last
-      const aim = { ...aimAtTarget(), id: r.template.includes('{id}') ? await quarantined(target(), `${MARK} control ${r.template}`) : targetKnowledge };
+      // An edit needs a live entry; the review route one waiting for review; the others take either.
+      const fresh = async () =>
+        label(r) === 'PUT /v1/knowledge/{id}' ? (await target().remember({ text: `${MARK} control edit` })).id : quarantined(target(), `${MARK} control ${r.template}`);
+      const aim = { ...aimAtTarget(), id: r.template.includes('{id}') ? await fresh() : targetKnowledge };
       const token = r.needs === 'admin' ? tok.tadmin : r.needs === 'write' ? tok.twrite : tok.tread;
       const a = await call(r, aim, { token });
       expect(a.status, `${label(r)}: ${a.text.slice(0, 200)}`).toBeGreaterThanOrEqual(200);

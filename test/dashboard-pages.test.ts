@@ -7,6 +7,7 @@ import type { Core } from 'cytoscape';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type HttpHandle } from '../src/boot/serve.js';
+import { PII_REVIEW_KEY } from '../src/sleep/pii-flags.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -20,7 +21,7 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let ws: string;
-  const ids: { approve: number; reject: number } = { approve: 0, reject: 0 };
+  const ids = { approve: 0, reject: 0, edit: 0, forget: 0 };
   const problems: string[] = [];
 
   beforeAll(async () => {
@@ -39,7 +40,13 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
     await m.record({ turns: Array.from({ length: 60 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn number ${i} about the sync race`, session: 's1', at: T0 - (60 - i) * 60_000 })) });
     const n1 = await m.write({ gesture: 'Ana and Ben fixed the sync race together', entities_role: 'Ana=fix; Ben=review', tags: ['sync'] });
     const nid = Number(n1.id.slice(1));
-    await store.sleep.putBriefing('default', { day: '2026-11-01', headline: 'Sync race fixed; release day undecided', body: 'Needs review: 2 entries about the release train.', createdAt: T0 });
+    await store.sleep.putBriefing('default', {
+      day: '2026-11-01',
+      headline: 'Sync race fixed; release day undecided',
+      // Markdown as the night writes it, with memory text that tries to inject HTML.
+      body: '# Briefing 2026-11-01\n\nSync race fixed; release day undecided\n\nNeeds review: 2 entries about the release train.\n\n## New knowledge\n\n- fact: **Ana** prefers `squash` merges\n- fact: <img src=x onerror="document.title=1"> stays text\n\n## Warnings\n\n- one',
+      createdAt: T0,
+    });
     await store.sleep.putBriefing('default', { day: '2026-10-31', headline: 'Staging moved to port 6543', body: 'Yesterday staging moved.', createdAt: T0 - 86_400_000 });
     await store.script.replaceTopicClusters('default', [
       { name: 'sync race', keywords: ['sync', 'race'], size: 5, narrativeIds: [nid], lastActive: T0, avgWeight: 0.5 },
@@ -50,6 +57,13 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
       edges: [{ entityA: 'Ana', roleA: 'fix', entityB: 'Ben', roleB: 'review', narrativeId: nid, createdAt: T0 }],
       cooccur: [{ entityA: 'Ana', entityB: 'Ben', count: 1 }],
     });
+    await m.record({ turns: [
+      { role: 'user', speaker: 'Cleo', content: 'Cleo asks whether the harbour deploy is done', session: 's2', at: T0 - 200 * 60_000 },
+      { role: 'assistant', content: 'The harbour deploy finished at noon', session: 's2', at: T0 - 199 * 60_000 },
+    ] });
+    ids.edit = Number((await m.remember({ text: 'The nightly export runs at 02:00' })).id.slice(1));
+    ids.forget = Number((await m.remember({ text: 'The old wiki lives on the intranet' })).id.slice(1));
+    await m.journal().add({ root: ws, heading: 'Fixed the sync race', content: 'Ana found the **race** in `sync.ts`.\n\n- added a lock\n- wrote a test', date: '2026-11-01', time: '14:30' });
     await m.recall({ query: 'sync race' });
     http = await startHttpServer(m, { host: '127.0.0.1', port: 0 });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
@@ -77,6 +91,15 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
     await open('briefing', 'briefing');
     expect(await page.title()).toBe('Sync race fixed; release day undecided');
     expect(await page.textContent('main')).toContain('Needs review: 2 entries');
+    // Formatted, not raw markdown: sections as headings, items as a list, marks as elements.
+    expect(await page.locator('#briefing-body h3').allTextContents()).toEqual(['New knowledge', 'Warnings']);
+    expect(await page.locator('#briefing-body li').count()).toBe(3);
+    expect(await page.textContent('#briefing-body strong')).toBe('Ana');
+    expect(await page.textContent('#briefing-body code')).toBe('squash');
+    expect(await page.textContent('#briefing-body')).not.toContain('##');
+    // Memory text is never parsed as HTML.
+    expect(await page.locator('#briefing-body img').count()).toBe(0);
+    expect(await page.textContent('#briefing-body')).toContain('<img src=x onerror="document.title=1"> stays text');
     await shot('briefing');
     await page.click('text=previous day');
     await page.waitForFunction(() => document.title === 'Staging moved to port 6543');
@@ -138,6 +161,66 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
     await page.waitForFunction(() => location.hash.includes('offset=50') && (document.querySelector('#timeline')?.textContent ?? '').includes('turn number 0 '));
   });
 
+  it('Knowledge: a row flagged for personal data is kept from Needs review; an entry is edited and another forgotten', async () => {
+    const { ids: [mail] } = (await mem.memory.record({ content: 'Mail the report to ana.berg@example.com', session: 'mail' })) as { ids: string[] };
+    await mem.memory.ctx.store.sleep.putState('default', PII_REVIEW_KEY, [{ ref: mail, kinds: ['email'], at: T0 }], T0);
+    await open('knowledge', 'knowledge');
+    expect(await page.textContent(`#review-queue tr[data-id="${mail}"]`)).toContain('an e-mail address in clear');
+    await page.click(`#review-queue tr[data-id="${mail}"] button:has-text("Keep")`);
+    await page.waitForSelector('text=Nothing needs review');
+    expect(await mem.memory.ctx.store.episodes.get('default', Number(mail!.slice(1)))).toBeDefined();
+    await page.click(`#knowledge-list tr[data-id="k${ids.edit}"] button:has-text("Edit")`);
+    await page.fill(`#knowledge-list tr[data-id="k${ids.edit}"] textarea`, 'The nightly export runs at 03:00');
+    await page.click(`#knowledge-list tr[data-id="k${ids.edit}"] button:has-text("Save")`);
+    await page.waitForFunction(() => (document.querySelector('#knowledge-list')?.textContent ?? '').includes('runs at 03:00'));
+    const store = mem.memory.ctx.store;
+    expect((await store.knowledge.get('default', ids.edit))?.status).toBe('superseded');
+    const [edited] = await store.knowledge.list('default', { statuses: ['provisional'], limit: 100 }).then((l) => l.filter((k) => k.content.includes('03:00')));
+    expect(edited).toBeDefined();
+    page.once('dialog', (d) => void d.accept());
+    await page.click(`#knowledge-list tr[data-id="k${ids.forget}"] button:has-text("Forget")`);
+    await page.waitForFunction((id) => !document.querySelector(`#knowledge-list tr[data-id="k${id}"]`), ids.forget);
+    expect(await store.knowledge.get('default', ids.forget)).toBeUndefined();
+    await shot('knowledge-edit');
+  });
+
+  it('Timeline filters by session and day, and shows who said it', async () => {
+    await open('timeline?session=s2', 'timeline');
+    expect(await page.locator('#timeline tr[data-id]').count()).toBe(2);
+    expect(await page.locator('#timeline td.speaker').allTextContents()).toEqual(['assistant', 'Cleo']);
+    await page.fill('#timeline-filter input[name=session]', '');
+    await page.fill('#timeline-filter input[name=day]', '2026-10-31');
+    await page.click('#timeline-filter button');
+    await page.waitForFunction(() => location.hash.includes('day=2026-10-31') && !location.hash.includes('session='));
+    await page.waitForSelector('main .empty');
+    expect(await page.textContent('main .empty')).toContain('on 2026-10-31');
+  });
+
+  it('Search: a hit opens in its conversation, the turns of its session around it', async () => {
+    await open('search?q=turn%20number%2030', 'search');
+    const hit = page.locator('#hits tr[data-id^="e"]').first();
+    const id = await hit.getAttribute('data-id');
+    await hit.locator('a').click();
+    await page.waitForSelector('main[data-page="conversation"] #conversation');
+    expect(await page.getAttribute('#conversation tr.focus', 'data-id')).toBe(id);
+    expect(await page.textContent('#conversation tr.focus')).toContain('turn number 30 ');
+    // Eight turns before and after it, in time order.
+    expect(await page.locator('#conversation tr[data-id]').count()).toBe(17);
+    const rows = await page.locator('#conversation tr[data-id] td:nth-child(3)').allTextContents();
+    expect(rows[0]).toContain('turn number 22 ');
+    expect(rows[16]).toContain('turn number 38 ');
+    await shot('conversation');
+  });
+
+  it('Journal: a registered workspace\'s day is read as formatted text', async () => {
+    await open(`journal?root=${encodeURIComponent(ws)}`, 'journal');
+    await page.waitForSelector('#journal-day');
+    expect(await page.locator('#journal-days a').allTextContents()).toContain('2026-11-01');
+    expect(await page.textContent('#journal-day strong')).toBe('race');
+    expect(await page.locator('#journal-day li').allTextContents()).toEqual(['added a lock', 'wrote a test']);
+    await shot('journal');
+  });
+
   it('Search recalls with layer filters', async () => {
     await open('search', 'search');
     await page.fill('input[name=q]', 'staging database');
@@ -171,12 +254,20 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
     const empty = await tempMemory();
     const h = await startHttpServer(empty.memory, { host: '127.0.0.1', port: 0 });
     try {
-      for (const p of ['briefing', 'knowledge', 'map', 'graph', 'timeline', 'search', 'settings']) {
+      for (const p of ['briefing', 'knowledge', 'map', 'graph', 'timeline', 'conversation', 'search', 'journal', 'settings']) {
         await page.goto(`${h.url}/#/${p}`);
         await page.waitForSelector(`main[data-page="${p}"]`);
         expect(await page.locator('main .error').count()).toBe(0);
         expect(await page.locator('main .empty').count()).toBeGreaterThan(0);
       }
+      // The real reason, not advice to run what was just run.
+      await page.goto(`${h.url}/#/knowledge`);
+      await page.waitForSelector('main[data-page="knowledge"]');
+      expect(await page.textContent('main')).toContain('Nothing imported yet');
+      await empty.memory.record({ turns: [{ role: 'user', content: 'imported, not slept on', session: 'x', at: T0 - 3_600_000 }] });
+      await page.goto(`${h.url}/#/map`);
+      await page.waitForSelector('main[data-page="map"]');
+      expect(await page.textContent('main')).toContain('1 episodes stored, but no night has run yet');
     } finally {
       await h.close();
       await empty.cleanup();

@@ -71,7 +71,7 @@ describe('tidepool sleep and briefing', () => {
     expect(dry.code).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({
       kind: 'dry_run',
-      units: expect.arrayContaining([{ step: 'consume', unit: '0001', proposals: { consolidate: 1, narratives: [] } }]),
+      units: expect.arrayContaining([{ step: 'consume', unit: '0001', proposals: { consolidate: 1, narratives: [], repeated: [] } }]),
     });
     expect(JSON.parse((await tp('briefing', '--json')).stdout)).toMatchObject({ kind: 'none' });
     const sampling = await tp('sleep', '--model', 'sampling');

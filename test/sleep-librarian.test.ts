@@ -266,6 +266,21 @@ class EchoLibrarian implements Model {
 }
 
 describe('the librarian and personal data', () => {
+  it('quarantines a changed value the model abstracts without any negation (staging port 6543 → 5433)', async () => {
+    tm = await tempMemory();
+    await tm.memory.remember({ text: 'The staging Postgres listens on port 6543' });
+    await store().knowledge.setStatus(space(), [1], 'reliable', T0);
+    await turns('Heads up about staging', 'The staging Postgres moved to port 5433 after the upgrade.');
+    const r = await night(
+      librarian(json({ proposals: [{ op: 'abstract', kind: 'fact', content: 'The staging Postgres moved to port 5433', evidence: ['e3'] }] })),
+    );
+    expect(r.log.quarantined).toEqual([
+      expect.objectContaining({ conflictsWith: expect.objectContaining({ id: 1 }), reason: 'contradicts (value_change)' }),
+    ]);
+    expect((await store().knowledge.get(space(), 1))?.status).toBe('reliable');
+    expect((await tm.memory.reviewList()).map((i) => [i.content, i.against?.id])).toEqual([['The staging Postgres moved to port 5433', 'k1']]);
+  });
+
   it('shows the model placeholders only and stores the real values, with one placeholder per person across nights', async () => {
     tm = await tempMemory({ config: { knownPersons: ['Erika Mustermann'] } });
     await turns('Erika Mustermann wrote from erika@example.com, call her on +49 30 1234567');

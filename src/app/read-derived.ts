@@ -9,6 +9,7 @@ import type { SelfConcept } from '../core/types.js';
 import { detectGaps, GAP_RULES, type TopicStat } from '../script/gap-detection.js';
 import type { BriefingRow, TopicClusterRow } from '../store/port.js';
 import type { AppContext } from './app-context.js';
+import { topicStatsOf } from '../sleep/topic-stats.js';
 import { RECALLABLE } from '../retrieval/recall-pipeline.js';
 import { requireSpace } from './require-space.js';
 
@@ -81,12 +82,12 @@ export async function readSelf(ctx: AppContext): Promise<SelfView> {
 export async function readGaps(ctx: AppContext, raw: unknown = {}): Promise<{ gaps: TopicStat[]; message?: string }> {
   const input = parseInput(gapsInput, raw ?? {});
   await requireSpace(ctx);
-  const stats = await ctx.store.derived.topicStats(ctx.space);
+  const stats = await topicStatsOf(ctx.store, ctx.space);
   const gaps = detectGaps(stats, { limit: input.limit });
   if (gaps.length > 0) return { gaps };
   const message =
     stats.length === 0
-      ? 'no gaps yet: gaps are topics (knowledge subjects, graph entities) mentioned at least 3 times but barely linked; none are known so far'
+      ? 'no gaps yet: gaps are topics (topic clusters, knowledge subjects, graph entities) mentioned at least 3 times but barely linked; none are known so far (tidepool script all builds topics and the graph)'
       : `no gaps: none of ${stats.length} known topics is mentioned at least ${GAP_RULES.minMentions} times with at most ${GAP_RULES.maxDegree} link`;
   return { gaps, message };
 }

@@ -1,7 +1,10 @@
 /** `remember`: a durable memory, refused when it holds a credential; a key supersedes its earlier value. */
-import type { z } from 'zod';
-import { formatId } from '../core/ids.js';
+import { z } from 'zod';
+import { TidepoolError } from '../core/errors.js';
+import { formatId, parseId } from '../core/ids.js';
 import { parseInput, rememberInput, type RememberInput } from '../core/schemas.js';
+import type { Knowledge } from '../core/types.js';
+import type { Store } from '../store/port.js';
 import type { AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
 import { refuseSecretsIn } from './guard-secrets.js';
@@ -24,14 +27,22 @@ export function parseRememberInput(raw: unknown): z.output<typeof rememberInput>
   return input;
 }
 
-/** Stores `input.text` as knowledge (with its source episode), superseding the live entry with the same key. */
-export async function remember(ctx: AppContext, raw: RememberInput): Promise<RememberResult> {
+/**
+ * Stores `input.text` as knowledge (with its source episode), superseding the live entry with the same key — or,
+ * for an edit (`opts.replaces`, a live entry's row id), that entry, whose key the new text takes over.
+ */
+export async function remember(ctx: AppContext, raw: RememberInput, opts: { replaces?: number } = {}): Promise<RememberResult> {
   const input = parseRememberInput(raw);
   const now = ctx.clock.now();
   const text = input.text.trim();
   const result = await ctx.store.transaction(async (tx): Promise<RememberResult & { rowId?: number }> => {
     await tx.spaces.ensure(ctx.space, now);
-    const old = input.key ? await tx.knowledge.getLiveByKey(ctx.space, input.key) : undefined;
+    const old =
+      opts.replaces !== undefined
+        ? await liveEntryOrThrow(tx, ctx.space, opts.replaces)
+        : input.key
+          ? await tx.knowledge.getLiveByKey(ctx.space, input.key)
+          : undefined;
     // Without `meta` the text alone decides; with it, changed data under the same text is a new version too.
     const sameMeta = input.meta === undefined || (old !== undefined && JSON.stringify(old.meta) === JSON.stringify(input.meta));
     if (old && old.content === text && sameMeta) {
@@ -68,4 +79,42 @@ export async function remember(ctx: AppContext, raw: RememberInput): Promise<Rem
   const { rowId, ...out } = result;
   if (rowId !== undefined) await embedItems(ctx, 'knowledge', [{ id: rowId, text }]);
   return out;
+}
+
+/** The live (provisional or reliable) entry an edit replaces; anything else is not there to edit. */
+async function liveEntryOrThrow(tx: Store, space: string, id: number): Promise<Knowledge> {
+  const k = await tx.knowledge.get(space, id);
+  if (!k) throw new TidepoolError('not_found', `no knowledge entry ${formatId('knowledge', id)} in space "${space}"`, { field: 'id' });
+  if (k.status !== 'provisional' && k.status !== 'reliable')
+    throw new TidepoolError('conflict', `${formatId('knowledge', id)} is ${k.status}; only a live entry can be edited`, { field: 'id' });
+  return k;
+}
+
+/** `edit`: a person's correction of a live knowledge entry — the new text supersedes it (kept as history). */
+export const editInput = z.object({ id: z.string().trim().min(1), text: rememberInput.shape.text }).strict();
+
+/**
+ * Edits a knowledge entry by remembering the corrected text in its place: same kind, subject, key, tags, importance
+ * and durability; the old version is superseded, never overwritten, so `forget` still reaches every copy.
+ */
+export async function editKnowledge(ctx: AppContext, raw: unknown): Promise<RememberResult> {
+  const input = parseInput(editInput, raw);
+  const { layer, id } = parseId(input.id);
+  if (layer !== 'knowledge')
+    throw new TidepoolError('invalid_input', `id: only knowledge entries are edited (k12), got "${input.id}"; episodes are history`, { field: 'id' });
+  const old = await ctx.store.knowledge.get(ctx.space, id);
+  if (!old) throw new TidepoolError('not_found', `no knowledge entry ${input.id} in space "${ctx.space}"`, { field: 'id' });
+  return remember(
+    ctx,
+    {
+      text: input.text,
+      kind: old.kind,
+      ...(old.key ? { key: old.key } : {}),
+      ...(old.subject ? { subject: old.subject } : {}),
+      tags: old.tags,
+      importance: old.importance,
+      durable: old.durable,
+    },
+    { replaces: old.id },
+  );
 }

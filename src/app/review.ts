@@ -1,4 +1,7 @@
-/** `review`: the "Needs review" list of quarantined knowledge, and a person's verdict on one entry (SEEDS §3.4). */
+/**
+ * `review`: the "Needs review" list — knowledge quarantined for contradicting reliable knowledge (SEEDS §3.4) and rows
+ * the night flagged for personal data in clear (DESIGN §10) — and a person's verdict on one item.
+ */
 import { z } from 'zod';
 import { TidepoolError } from '../core/errors.js';
 import { formatId, parseId } from '../core/ids.js';
@@ -6,6 +9,8 @@ import { parseInput } from '../core/schemas.js';
 import type { Knowledge } from '../core/types.js';
 import type { AppContext } from './app-context.js';
 import { requireSpace } from './require-space.js';
+import { forget } from './forget.js';
+import { dropPiiFlag, pendingPiiFlags } from '../sleep/pii-flags.js';
 
 /** Why the night held an entry back, as it recorded it in `meta.quarantine`. */
 interface Quarantine {
@@ -15,12 +20,15 @@ interface Quarantine {
   reason?: string;
 }
 
-/** One entry waiting for review. */
+/** One item waiting for review. */
 export interface ReviewItem {
   id: string;
-  kind: Knowledge['kind'];
+  /** A knowledge entry's kind, or the layer of a flagged episode or narrative. */
+  kind: Knowledge['kind'] | 'episode' | 'narrative';
   content: string;
   reason: string;
+  /** The kinds of personal data found in clear (email, phone, iban, card, address, name), for a flagged row. */
+  personalData?: string[];
   /** The reliable entry it contradicts or would replace. */
   against: { id: string; content: string; status: Knowledge['status'] } | null;
   createdAt: number;
@@ -39,10 +47,27 @@ export const reviewBody = z.object({ decision: reviewVerdict }).strict();
 /** Input of `review` as a caller writes it. */
 export type ReviewInput = z.input<typeof reviewInput>;
 
-/** What a verdict did: approval makes the entry reliable (and replaces what it contradicted), rejection forgets it. */
+/**
+ * What a verdict did: approval makes a quarantined entry reliable (and replaces what it contradicted), or keeps a
+ * flagged row as it is; rejection forgets a quarantined entry, or erases a flagged row with every copy (`forget`).
+ */
 export type ReviewResult =
-  | { kind: 'approved'; id: string; status: 'reliable'; replaced: string | null }
+  | { kind: 'approved'; id: string; status: 'reliable' | 'kept'; replaced: string | null }
   | { kind: 'rejected'; id: string; status: 'forgotten' };
+
+const PII_WORDS: Record<string, string> = {
+  email: 'an e-mail address',
+  phone: 'a phone number',
+  iban: 'an IBAN',
+  card: 'a card number',
+  address: 'a postal address',
+  name: 'the name of a private person',
+};
+
+/** Why a flagged row waits: the kinds of personal data in clear, in words. */
+function piiReason(kinds: readonly string[]): string {
+  return `holds ${kinds.map((k) => PII_WORDS[k] ?? k).join(', ')} in clear: keep it (approve) or forget it (reject)`;
+}
 
 function quarantineOf(k: Knowledge): Quarantine {
   const q = k.meta.quarantine;
@@ -62,7 +87,7 @@ export async function listReview(ctx: AppContext): Promise<ReviewItem[]> {
       .filter((x): x is number => x !== undefined),
   );
   const byId = new Map(others.map((k) => [k.id, k]));
-  return rows.map((k) => {
+  const quarantined = rows.map((k) => {
     const q = quarantineOf(k);
     const other = byId.get(q.supersedes ?? q.conflictsWith ?? -1);
     return {
@@ -76,6 +101,44 @@ export async function listReview(ctx: AppContext): Promise<ReviewItem[]> {
       createdAt: k.createdAt,
     };
   });
+  return [...quarantined, ...(await flaggedItems(ctx))].sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/** The rows flagged for personal data that still exist, with their text as stored (the person decides on it). */
+async function flaggedItems(ctx: AppContext): Promise<ReviewItem[]> {
+  const out: ReviewItem[] = [];
+  for (const f of await pendingPiiFlags(ctx.store, ctx.space)) {
+    const row = await flaggedRow(ctx.store, ctx.space, f.ref);
+    if (row === undefined) continue; // forgotten since: nothing left to decide
+    out.push({
+      id: f.ref,
+      kind: row.kind,
+      content: row.content,
+      reason: piiReason(f.kinds),
+      personalData: f.kinds,
+      against: null,
+      createdAt: f.at,
+    });
+  }
+  return out;
+}
+
+async function flaggedRow(
+  store: AppContext['store'],
+  space: string,
+  ref: string,
+): Promise<{ kind: ReviewItem['kind']; content: string } | undefined> {
+  const { layer, id } = parseId(ref);
+  if (layer === 'episode') {
+    const e = (await store.episodes.getMany(space, [id]))[0];
+    return e && { kind: 'episode', content: e.content };
+  }
+  if (layer === 'narrative') {
+    const n = (await store.narratives.getMany(space, [id]))[0];
+    return n && { kind: 'narrative', content: n.content };
+  }
+  const k = await store.knowledge.get(space, id);
+  return k && k.status !== 'forgotten' ? { kind: k.kind, content: k.content } : undefined;
 }
 
 /**
@@ -89,6 +152,8 @@ export async function review(ctx: AppContext, raw: ReviewInput): Promise<ReviewR
   const input = parseInput(reviewInput, raw);
   await requireSpace(ctx);
   const { layer, id } = parseId(input.id);
+  const flag = (await pendingPiiFlags(ctx.store, ctx.space)).find((f) => f.ref === formatId(layer, id));
+  if (flag !== undefined) return decidePersonalData(ctx, flag.ref, input.verdict);
   if (layer !== 'knowledge')
     throw new TidepoolError('invalid_input', `id: review takes a knowledge id (k12), got "${input.id}"`, {
       field: 'id',
@@ -139,4 +204,19 @@ export async function review(ctx: AppContext, raw: ReviewInput): Promise<ReviewR
       replaced: live ? formatId('knowledge', other.id) : null,
     };
   });
+}
+
+/**
+ * A verdict on a row flagged for personal data: approve keeps the row as it is (the person wants it remembered);
+ * reject erases it with every copy through `forget`, the one erasure path. Either way the flag leaves the queue.
+ */
+async function decidePersonalData(ctx: AppContext, ref: string, verdict: 'approve' | 'reject'): Promise<ReviewResult> {
+  const now = ctx.clock.now();
+  if (verdict === 'reject') {
+    await forget(ctx, { id: ref });
+    await ctx.store.transaction((tx) => dropPiiFlag(tx, ctx.space, [ref], now));
+    return { kind: 'rejected', id: ref, status: 'forgotten' };
+  }
+  await ctx.store.transaction((tx) => dropPiiFlag(tx, ctx.space, [ref], now));
+  return { kind: 'approved', id: ref, status: 'kept', replaced: null };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentTokens, findContradiction, hasNegation, overlapCoefficient } from './contradiction-policy.js';
+import { contentTokens, findContradiction, hasNegation, overlapCoefficient, valueChange, valueSlots } from './contradiction-policy.js';
 
 describe('hasNegation', () => {
   it.each([
@@ -83,5 +83,45 @@ describe('findContradiction', () => {
       kind: 'contradicts',
       with: 1,
     });
+  });
+});
+
+describe('value changes without a negation', () => {
+  const reliable = [
+    { id: 1, content: 'The staging Postgres listens on port 6543' },
+    { id: 2, content: 'The nightly backup runs at 03:00' },
+  ];
+
+  it('flags a changed value of the same subject and attribute', () => {
+    expect(findContradiction({ id: 9, content: 'staging Postgres moved to port 5433' }, reliable)).toEqual({
+      kind: 'contradicts',
+      with: 1,
+      match: 'value_change',
+      overlap: 0.75,
+      change: { attribute: 'port', from: '6543', to: '5433' },
+    });
+  });
+
+  it('flags a changed time and a changed version', () => {
+    expect(findContradiction({ id: 9, content: 'The nightly backup now runs at 04:30' }, reliable)).toMatchObject({
+      match: 'value_change',
+      change: { from: '03:00', to: '04:30' },
+    });
+    expect(
+      valueChange('The API gateway runs version v3.2 in production', 'The API gateway runs version v2.9 in production'),
+    ).toMatchObject({ change: { attribute: 'version', from: 'v2.9', to: 'v3.2' } });
+  });
+
+  it('leaves alone the same value, a sentence naming both values, another subject and another attribute', () => {
+    expect(findContradiction({ id: 9, content: 'Staging Postgres still listens on port 6543' }, reliable)).toEqual({ kind: 'none' });
+    expect(findContradiction({ id: 9, content: 'Staging Postgres moved from port 6543 to port 5433' }, reliable)).toEqual({ kind: 'none' });
+    expect(findContradiction({ id: 9, content: 'The production Redis listens on port 6380' }, reliable)).toEqual({ kind: 'none' });
+    expect(findContradiction({ id: 9, content: 'The staging Postgres has 16 connections' }, reliable)).toEqual({ kind: 'none' });
+    expect(findContradiction({ id: 9, content: 'The deploy runs at 05:00' }, reliable)).toEqual({ kind: 'none' });
+  });
+
+  it('reads each value under the word before it, or after it when the sentence opens with it', () => {
+    expect(valueSlots('staging Postgres moved to port 5433')).toEqual([{ attribute: 'port', value: '5433' }]);
+    expect(valueSlots('3 replicas serve the API')).toEqual([{ attribute: 'replica', value: '3' }]);
   });
 });

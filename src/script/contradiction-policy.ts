@@ -13,8 +13,10 @@ export type ContradictionVerdict =
   | {
       kind: 'contradicts';
       with: number;
-      match: 'same_key' | 'same_subject' | 'near_duplicate';
+      match: 'same_key' | 'same_subject' | 'near_duplicate' | 'value_change';
       overlap: number;
+      /** For `value_change`: the attribute whose value differs, and the two values (reliable's first). */
+      change?: { attribute: string; from: string; to: string };
     }
   | { kind: 'none' };
 
@@ -24,7 +26,12 @@ export type ContradictionVerdict =
  * sentence carries). A pair with neither must be nearly the same sentence: Jaccard |A∩B| / |A∪B| ≥ 0.6, so a long
  * negated sentence that merely contains a short reliable one is not enough.
  */
-export const CONTRADICTION_RULES = { sameSubjectOverlap: 0.5, unrelatedJaccard: 0.6 } as const;
+export const CONTRADICTION_RULES = {
+  sameSubjectOverlap: 0.5,
+  unrelatedJaccard: 0.6,
+  valueChangeOverlap: 0.6,
+  valueChangeShared: 2,
+} as const;
 
 // English, German and Chinese negation markers. `n't` is expanded to `not` before matching.
 // prettier-ignore
@@ -95,7 +102,16 @@ export function findContradiction(
   let best: ContradictionVerdict = { kind: 'none' };
   let bestRank = -1;
   for (const r of reliable) {
-    if (r.id === candidate.id || hasNegation(r.content) === negated) continue;
+    if (r.id === candidate.id) continue;
+    if (hasNegation(r.content) === negated) {
+      const change = valueChange(candidate.content, r.content);
+      // A changed value ranks with a same-key or same-subject pair: it names the subject and the attribute.
+      if (change !== undefined && 2 + change.overlap > bestRank) {
+        bestRank = 2 + change.overlap;
+        best = { kind: 'contradicts', with: r.id, match: 'value_change', overlap: round(change.overlap), change: change.change };
+      }
+      continue;
+    }
     const match = sameText(candidate.key, r.key)
       ? 'same_key'
       : sameText(candidate.subject, r.subject)
@@ -111,10 +127,62 @@ export function findContradiction(
     const rank = (match === 'near_duplicate' ? 0 : 2) + overlap;
     if (rank > bestRank) {
       bestRank = rank;
-      best = { kind: 'contradicts', with: r.id, match, overlap: Math.round(overlap * 1000) / 1000 };
+      best = { kind: 'contradicts', with: r.id, match, overlap: round(overlap) };
     }
   }
   return best;
+}
+
+/** A value as a sentence writes it: a word with a digit (`6543`, `v3.2`, `14:30`, `2026-11-03`). */
+const VALUE = /\d/u;
+const WORD = /[\p{L}\p{N}](?:[\p{L}\p{N}.:/-]*[\p{L}\p{N}])?/gu;
+
+/**
+ * The values a sentence states, each under its attribute: the nearest content word before it (`port 6543` →
+ * port = 6543; `moved to port 5433` → port = 5433), or after it when the sentence opens with the value.
+ */
+export function valueSlots(text: string): Array<{ attribute: string; value: string }> {
+  const words = (expand(text).match(WORD) ?? []).filter((w) => !STOPWORDS.has(w) && !NEGATION_WORDS.has(w));
+  const slots: Array<{ attribute: string; value: string }> = [];
+  words.forEach((w, i) => {
+    if (!VALUE.test(w)) return;
+    const before = words.slice(0, i).reverse().find((x) => !VALUE.test(x));
+    const after = words.slice(i + 1).find((x) => !VALUE.test(x));
+    const attribute = before ?? after;
+    if (attribute !== undefined) slots.push({ attribute: stem(attribute), value: w });
+  });
+  return slots;
+}
+
+/**
+ * A changed value without a negation ("staging Postgres moved to port 5433" against "… listens on port 6543"): both
+ * sentences give the same attribute a value, the values share nothing, and the rest of the sentences is about the
+ * same thing — at least `valueChangeShared` shared content words (the attribute included) and an overlap
+ * coefficient ≥ `valueChangeOverlap` over the words that are not values. A sentence that states both values
+ * ("moved from 6543 to 5433") agrees with either and is no contradiction.
+ */
+export function valueChange(
+  candidate: string,
+  reliable: string,
+): { overlap: number; change: { attribute: string; from: string; to: string } } | undefined {
+  const mine = valueSlots(candidate);
+  const theirs = valueSlots(reliable);
+  if (mine.length === 0 || theirs.length === 0) return undefined;
+  const words = (t: string) => new Set([...contentTokens(t)].filter((w) => !VALUE.test(w)));
+  const a = words(candidate);
+  const b = words(reliable);
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared += 1;
+  const overlap = overlapCoefficient(a, b);
+  if (shared < CONTRADICTION_RULES.valueChangeShared || overlap < CONTRADICTION_RULES.valueChangeOverlap) return undefined;
+  for (const t of theirs) {
+    const mineHere = mine.filter((m) => m.attribute === t.attribute).map((m) => m.value);
+    const theirsHere = theirs.filter((x) => x.attribute === t.attribute).map((x) => x.value);
+    if (mineHere.length === 0 || mineHere.some((v) => theirsHere.includes(v))) continue;
+    if (theirsHere.some((v) => mine.some((m) => m.value === v))) continue;
+    return { overlap, change: { attribute: t.attribute, from: t.value, to: mineHere[0]! } };
+  }
+  return undefined;
 }
 
 /** |A∩B| / |A∪B|; 0 when both are empty. */
@@ -127,6 +195,15 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
 
 function expand(text: string): string {
   return text.toLowerCase().replace(/n['’]t\b/g, ' not');
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+/** The plural `s` cut as `contentTokens` cuts it, so "ports" and "port" are one attribute. */
+function stem(w: string): string {
+  return w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w;
 }
 
 function sameText(a: string | null | undefined, b: string | null | undefined): boolean {

@@ -5,6 +5,7 @@ import {
   contentTokens,
   findContradiction,
   jaccard,
+  valueChange,
   type ContradictionVerdict,
 } from '../script/contradiction-policy.js';
 import type { Store } from '../store/port.js';
@@ -147,7 +148,7 @@ export function unionEvidence(a: Evidence, b: Evidence): Evidence {
 /** Two statements are the same when their content words are nearly the same set (Jaccard ≥ 0.8) and the kind agrees. */
 export const SAME_STATEMENT = 0.8;
 
-/** The entry among `candidates` that says the same as `content`, if any. */
+/** The entry among `candidates` that says the same as `content`, if any (a changed value is never the same). */
 export function sameStatement(
   content: string,
   kind: KnowledgeKind,
@@ -158,7 +159,8 @@ export function sameStatement(
   return candidates.find(
     (c) =>
       c.kind === kind &&
-      (c.content.trim().toLowerCase() === norm || jaccard(words, contentTokens(c.content)) >= SAME_STATEMENT),
+      (c.content.trim().toLowerCase() === norm ||
+        (jaccard(words, contentTokens(c.content)) >= SAME_STATEMENT && valueChange(content, c.content) === undefined)),
   );
 }
 

@@ -783,8 +783,14 @@ export interface SleepStore {
     space: string,
     q: { consolidatedBefore: number; createdBefore: number; limit: number },
   ): Promise<Array<{ id: number; createdAt: number; consolidatedAt: number | null; durable: boolean }>>;
-  /** Tool results with a session, a tool name and a success flag, occurred at or after `since` (live and archived). */
-  toolResults(space: string, since: number): Promise<Array<{ id: number; session: string; tool: string; ok: boolean; at: number }>>;
+  /**
+   * Tool calls and tool results with a session, a tool name and a success flag, occurred at or after `since` (live
+   * and archived); a call's `input` is its text (the tool name and its input), at most 1,000 characters.
+   */
+  toolResults(
+    space: string,
+    since: number,
+  ): Promise<Array<{ id: number; session: string; tool: string; ok: boolean; at: number; kind: 'tool_call' | 'tool_result'; input: string | null }>>;
   /** Replaces an episode's text, re-indexes it with `index` and drops its vectors (marked for re-embedding). */
   rewriteEpisode(space: string, id: number, content: string, index: IndexText): Promise<void>;
   /** Re-indexes an episode whose own text is unchanged (its context field changed). */

@@ -17,7 +17,9 @@ import {
   NEAREST_KNOWLEDGE,
 } from '../prompts/librarian-prompt.js';
 import { insertNarrative } from '../narrative-writes.js';
+import { combineDeltas } from '../night-log.js';
 import { piiFlagsOf } from '../pii-flags.js';
+import { applyRepeats, findRepeats } from '../repeated-knowledge.js';
 import { applyLibrarian } from './apply-librarian.js';
 import type { EmbedItem, Phase } from './phase.js';
 
@@ -107,22 +109,28 @@ function keywordsOf(text: string): string[] {
  * chunked as the solidify step would chunk them (Layer-0 scan: by session, ≤ 10-minute gaps, ≥ 3 turns) and become
  * extractive narratives (their salient turns, keywords as tags, speakers and named people as `entities_role`,
  * source_links to the turns), so topics, the entity graph, attention and the map have material; then every episode is
- * marked consolidated (recipes and the lifecycle read them), so they do not wake the space again.
+ * marked consolidated (recipes and the lifecycle read them), so they do not wake the space again. A statement said
+ * again on another day becomes provisional knowledge linked to every episode that said it (`repeated-knowledge.ts`).
  */
 export const consumePhase: Phase = async (night, unit) => {
   const ids = unit.payload.episodeIds ?? [];
   const episodes = await night.store.episodes.getMany(night.space, ids);
   const chunks = await unlinkedChunks(night, episodes);
   const extracted = extractNarratives(chunks, { keywords: keywordsOf });
+  const repeats = await findRepeats(night, episodes);
   return {
-    proposals: { consolidate: ids.length, narratives: extracted },
+    proposals: { consolidate: ids.length, narratives: extracted, repeated: repeats },
     apply: async (tx) => {
       const embed: EmbedItem[] = [];
       for (const n of extracted) embed.push(await insertNarrative(night, tx, { kind: 'narrative', ntype: 'extractive', searchable: false, ...n }));
+      const known = await applyRepeats(night, tx, repeats);
       const consumed = await tx.sleep.markConsolidated(night.space, ids, night.asOf);
       return {
-        delta: { episodes: consumed, counts: { narratives: extracted.length }, piiFlags: flagsOf(episodes) },
-        embed,
+        delta: combineDeltas(
+          { episodes: consumed, counts: { narratives: extracted.length }, piiFlags: flagsOf(episodes) },
+          known.delta,
+        ),
+        embed: [...embed, ...known.embed],
       };
     },
   };

@@ -10,7 +10,7 @@ import {
   piiWatchResponseSchema,
 } from '../prompts/pii-watch-prompt.js';
 import type { Store } from '../../store/port.js';
-import { piiFlagsOf } from '../pii-flags.js';
+import { piiFlagsOf, queuePiiFlags } from '../pii-flags.js';
 import { replaceName } from '../replace-names.js';
 import type { Phase } from './phase.js';
 
@@ -83,9 +83,12 @@ export const piiWatchPhase: Phase = async (night) => {
                 reason: shown.length === 0 ? 'no new texts' : `none of ${shown.length} new texts could hold a name or contact data`,
               },
         ];
+  // Every flag of the night (the consumed episodes' and what tonight wrote) waits in Needs review, not only the briefing.
+  const queue = (tx: Store, named: NightDelta['piiFlags'] = []) =>
+    queuePiiFlags(tx, space, [...log.piiFlags, ...flags, ...named], asOf);
   const deterministic = {
     delta: { piiFlags: flags, steps },
-    apply: async (tx: Store) => (await restoreStored(tx), { delta: {} }),
+    apply: async (tx: Store) => (await restoreStored(tx), await queue(tx), { delta: {} }),
   };
   if (night.model === undefined || texts.length === 0) return deterministic;
   const r = await night.ask(
@@ -107,6 +110,7 @@ export const piiWatchPhase: Phase = async (night) => {
     apply: async (tx) => {
       night.redactor.watch(leaks.map((l) => l.name));
       await restoreStored(tx);
+      await queue(tx, named);
       return { delta: { pii: { names: leaks.length, overLimit } } };
     },
   };

@@ -162,7 +162,7 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
     expect(await store.sleep.memorySize('a')).toBe(2);
   });
 
-  it('lists successful and failed tool results with their sessions', async () => {
+  it('lists successful and failed tool calls and results with their sessions, a call with its input', async () => {
     await store.episodes.insertMany('a', [
       episode('ran tests', {
         kind: 'tool_result',
@@ -181,12 +181,17 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
         occurredAt: T0 + 1,
       }),
       episode('no session', { kind: 'tool_result', role: 'tool', tool: 'build', ok: true, session: null }),
+      episode(`Bash {"command":"npm publish"}${'x'.repeat(2_000)}`, { kind: 'tool_call', role: 'tool', tool: 'Bash', ok: true, session: 's9', occurredAt: T0 + 3 }),
+      episode('Bash {"command":"git push"}', { kind: 'tool_call', role: 'tool', tool: 'Bash', ok: null, session: 's9', occurredAt: T0 + 4 }),
     ]);
     const rows = await store.sleep.toolResults('a', T0);
-    expect(rows.map((r) => [r.tool, r.ok, r.session])).toEqual([
-      ['build', false, 's9'],
-      ['test', true, 's9'],
+    expect(rows.map((r) => [r.kind, r.tool, r.ok, r.session, r.input?.slice(0, 28) ?? null])).toEqual([
+      ['tool_result', 'build', false, 's9', null],
+      ['tool_result', 'test', true, 's9', null],
+      // A call carries its text (at most 1,000 characters); one without an outcome is not listed.
+      ['tool_call', 'Bash', true, 's9', 'Bash {"command":"npm publish'],
     ]);
+    expect(rows[2]!.input).toHaveLength(1_000);
   });
 
   it('rewrites episode and narrative text and re-indexes it', async () => {

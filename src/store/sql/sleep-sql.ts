@@ -248,10 +248,11 @@ export class SleepSql implements SleepStore {
   async toolResults(
     space: string,
     since: number,
-  ): Promise<Array<{ id: number; session: string; tool: string; ok: boolean; at: number }>> {
+  ): Promise<Array<{ id: number; session: string; tool: string; ok: boolean; at: number; kind: 'tool_call' | 'tool_result'; input: string | null }>> {
     const rows = await this.#db.all<Record<string, unknown>>(
-      `SELECT id, session, tool, ok, occurred_at FROM episodes
-       WHERE space = ? AND kind = 'tool_result' AND session IS NOT NULL AND tool IS NOT NULL AND ok IS NOT NULL AND occurred_at >= ?
+      `SELECT id, session, tool, ok, occurred_at, kind, CASE WHEN kind = 'tool_call' THEN substr(content, 1, 1000) END AS input
+       FROM episodes
+       WHERE space = ? AND kind IN ('tool_call', 'tool_result') AND session IS NOT NULL AND tool IS NOT NULL AND ok IS NOT NULL AND occurred_at >= ?
        ORDER BY occurred_at, id`,
       [space, since],
     );
@@ -261,6 +262,8 @@ export class SleepSql implements SleepStore {
       tool: String(r.tool),
       ok: bool(r.ok) ?? false,
       at: num(r.occurred_at),
+      kind: r.kind === 'tool_call' ? 'tool_call' : 'tool_result',
+      input: typeof r.input === 'string' ? r.input : null,
     }));
   }
 

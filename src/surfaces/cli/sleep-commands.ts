@@ -89,11 +89,11 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
     program
       .command('review')
       .description(
-        'knowledge held back for contradicting reliable knowledge ("Needs review"); approve or reject one',
+        'Needs review: knowledge held back for contradicting reliable knowledge, and rows flagged for personal data in clear; approve or reject one',
       )
       .argument('[id]', 'the entry to decide on (k12)')
-      .option('--approve', 'accept it: it replaces the entry it contradicted')
-      .option('--reject', 'drop it: it is forgotten'),
+      .option('--approve', 'accept it: it replaces the entry it contradicted (a flagged row is kept)')
+      .option('--reject', 'drop it: it is forgotten (a flagged row is erased)'),
   ).action(async (id: string | undefined, o: Opts) => {
     await withMemory(deps, o, async (m) => {
       if (id === undefined) {

@@ -1,10 +1,15 @@
-/** JSON reads and actions behind the dashboard pages: knowledge browse and review, map, graph, journal settings. */
+/**
+ * JSON reads and actions behind the dashboard pages: knowledge browse, review, edit and forget, a hit's conversation,
+ * map, graph, the journal (read and settings).
+ */
 import type { Context, Hono } from 'hono';
 import { browseKnowledge } from '../../app/browse-knowledge.js';
 import { readHeatmap, readSoftClusters } from '../../app/read-clusters.js';
 import { readTopicClusters } from '../../app/read-derived.js';
 import { readGraph } from '../../app/read-graph.js';
-import { review, reviewBody } from '../../app/review.js';
+import { readConversation } from '../../app/read-conversation.js';
+import { editKnowledge } from '../../app/remember.js';
+import { listReview, review, reviewBody } from '../../app/review.js';
 import { parseInput } from '../../core/schemas.js';
 import { denyUnless, principalOf } from './auth.js';
 import { defined, numParam } from './query-params.js';
@@ -26,12 +31,34 @@ export function mountDashboardApi(app: Hono): void {
     return c.json(await browseKnowledge(principalOf(c).memory.ctx, input));
   });
 
+  app.get('/v1/review', async (c) => c.json({ items: await listReview(principalOf(c).memory.ctx) }));
+
   app.post('/v1/knowledge/:id/review', async (c) => {
     const denied = denyUnless(c, 'write');
     if (denied) return denied;
     const { decision } = parseInput(reviewBody, await jsonBody(c));
     // The one review path (app/review.ts), as the CLI and MCP take it.
     return c.json(await review(principalOf(c).memory.ctx, { id: c.req.param('id'), verdict: decision }));
+  });
+
+  app.put('/v1/knowledge/:id', async (c) => {
+    const denied = denyUnless(c, 'write');
+    if (denied) return denied;
+    const body = (await jsonBody(c)) as { text?: unknown };
+    // An edit is a remember that supersedes the entry (app/remember.ts), as every surface corrects knowledge.
+    return c.json(await editKnowledge(principalOf(c).memory.ctx, { id: c.req.param('id'), text: body?.text }));
+  });
+
+  app.delete('/v1/items/:id', async (c) => {
+    const denied = denyUnless(c, 'write');
+    if (denied) return denied;
+    // The one forget path (app/forget.ts): the item and every copy of its text, to the byte.
+    return c.json(await principalOf(c).memory.forget({ id: c.req.param('id') }));
+  });
+
+  app.get('/v1/items/:id/conversation', async (c) => {
+    const input = defined({ id: c.req.param('id'), turns: numParam(c, 'turns') });
+    return c.json(await readConversation(principalOf(c).memory.ctx, input));
   });
 
   app.get('/v1/map', async (c) => {
@@ -60,6 +87,12 @@ export function mountDashboardApi(app: Hono): void {
   });
 
   app.get('/v1/journal/workspaces', async (c) => c.json(await journalOf(c).workspaces()));
+
+  app.get('/v1/journal/stats', async (c) => c.json(await journalOf(c).stats({ root: c.req.query('root') ?? '' })));
+
+  app.get('/v1/journal/day', async (c) =>
+    c.json(await journalOf(c).read(defined({ root: c.req.query('root') ?? '', date: c.req.query('date') }) as never)),
+  );
 
   app.get('/v1/journal/config', async (c) => c.json(await journalOf(c).config({ root: c.req.query('root') ?? '' })));
 

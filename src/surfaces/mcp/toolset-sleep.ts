@@ -214,9 +214,10 @@ export const toolset: Toolset = {
       name: 'review',
       title: 'Review quarantined knowledge',
       description:
-        'The "Needs review" list: knowledge the night held back because it contradicts reliable knowledge. Without an id it ' +
-        "lists them with what each clashes with. With an id and the user's verdict: approve makes the entry reliable and " +
-        'replaces the one it contradicted; reject forgets it. Decide only as the user tells you.',
+        'The "Needs review" list: knowledge the night held back because it contradicts reliable knowledge, and rows it ' +
+        'flagged for personal data in clear (e-mail, phone, IBAN, card, address). Without an id it lists them with what ' +
+        "each clashes with or holds. With an id and the user's verdict: approve makes a held-back entry reliable (replacing " +
+        'the one it contradicted) or keeps a flagged row; reject forgets the entry or erases the row. Decide only as the user tells you.',
       input: {
         id: reviewInput.shape.id.optional().describe('the entry to decide on, e.g. k12 (omit to list)'),
         verdict: reviewInput.shape.verdict.optional().describe('approve or reject (with id)'),
@@ -232,7 +233,7 @@ export const toolset: Toolset = {
         }
         if (args.verdict === undefined) throw new TidepoolError('invalid_input', 'verdict: approve or reject', { field: 'verdict' });
         const r = await memory.review({ id: args.id, verdict: args.verdict });
-        const text = r.kind === 'rejected' ? `${r.id} rejected: forgotten.` : `${r.id} approved: now reliable${r.replaced ? `, replaces ${r.replaced}` : ''}.`;
+        const text = r.kind === 'rejected' ? `${r.id} rejected: forgotten.` : `${r.id} approved: now ${r.status}${r.replaced ? `, replaces ${r.replaced}` : ''}.`;
         return { text, data: { ...r } };
       },
     });

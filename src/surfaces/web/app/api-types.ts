@@ -53,19 +53,49 @@ export interface GraphAnswer {
 
 export interface TimelineAnswer {
   total: number;
-  items: Array<{
-    occurredAt: number;
-    speaker?: string | null;
-    role?: string | null;
-    kind: string;
-    archivedAt?: number | null;
-    content: string;
-  }>;
+  items: EpisodeRow[];
 }
 
 export interface RecallAnswer {
-  hits: Array<{ id: string; layer: string; text: string; score: number }>;
+  hits: Array<{ id: string; layer: string; text: string; score: number; session?: string | null; speaker?: string | null; createdAt: number }>;
 }
+
+export interface EpisodeRow {
+  id: number;
+  occurredAt: number;
+  speaker?: string | null;
+  role?: string | null;
+  session?: string | null;
+  kind: string;
+  archivedAt?: number | null;
+  content: string;
+}
+export interface ConversationAnswer {
+  focus: EpisodeRow;
+  session: string | null;
+  items: EpisodeRow[];
+}
+
+export interface ReviewAnswer {
+  items: Array<{
+    id: string;
+    kind: string;
+    content: string;
+    reason: string;
+    personalData?: string[];
+    against: { id: string; content: string; status: string } | null;
+  }>;
+}
+
+export interface JournalStatsAnswer {
+  root: string;
+  today: string;
+  tiers: Record<string, number>;
+  files: Array<{ file: string; date?: string; location: string; hits: number; pinned?: string }>;
+}
+export type JournalDayAnswer =
+  | { kind: 'found'; date: string; location: string; file: string; content: string }
+  | { kind: 'missing'; date: string };
 
 export interface JournalConfigAnswer {
   root: string;

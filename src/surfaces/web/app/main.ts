@@ -3,7 +3,7 @@ import './style.css';
 import { api, saveToken, TokenNeeded } from './api.js';
 import { field, h, type Page } from './dom.js';
 
-type PageName = 'briefing' | 'knowledge' | 'map' | 'graph' | 'timeline' | 'search' | 'settings';
+type PageName = 'briefing' | 'knowledge' | 'map' | 'graph' | 'timeline' | 'conversation' | 'search' | 'journal' | 'settings';
 
 // Separate chunks: the chart and graph libraries load only with the pages that draw them.
 const PAGES: Record<PageName, () => Promise<{ render: Page }>> = {
@@ -12,7 +12,9 @@ const PAGES: Record<PageName, () => Promise<{ render: Page }>> = {
   map: () => import('./pages/map.js'),
   graph: () => import('./pages/graph.js'),
   timeline: () => import('./pages/timeline.js'),
+  conversation: () => import('./pages/conversation.js'),
   search: () => import('./pages/search.js'),
+  journal: () => import('./pages/journal.js'),
   settings: () => import('./pages/settings.js'),
 };
 

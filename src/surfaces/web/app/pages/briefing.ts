@@ -1,7 +1,9 @@
-/** Briefing: today's (newest) briefing or one day's, its headline as the page title, with a day picker. */
+/** Briefing: today's (newest) briefing or one day's, rendered as formatted text, its headline as the page title. */
 import { api } from '../api.js';
 import type { BriefingAnswer } from '../api-types.js';
 import { empty, field, h, type Page } from '../dom.js';
+import { emptyReason } from '../empty-reason.js';
+import { renderMarkdown } from '../markdown.js';
 
 const DAY_MS = 86_400_000;
 
@@ -21,9 +23,13 @@ export const render: Page = async (params) => {
     h('button', {}, 'Show'),
     date ? h('a', { href: '#/briefing' }, 'newest') : null,
   );
-  if (!r.briefing)
-    return { title: 'Tidepool — no briefing', nodes: [h('h1', {}, 'Briefing'), picker, empty(r.message)] };
+  if (!r.briefing) {
+    const reason = date ? r.message : await emptyReason('briefing', r.message);
+    return { title: 'Tidepool — no briefing', nodes: [h('h1', {}, 'Briefing'), picker, empty(reason)] };
+  }
   const b = r.briefing;
+  // The body repeats the day and the headline the page already shows as its title.
+  const body = b.body.replace(/^# Briefing [^\n]*\n+/u, '').replace(`${b.headline}\n`, '');
   const prev = new Date(Date.parse(b.day) - DAY_MS).toISOString().slice(0, 10);
   return {
     title: b.headline,
@@ -36,7 +42,7 @@ export const render: Page = async (params) => {
         h('a', { href: `#/briefing?date=${prev}` }, 'previous day'),
       ),
       picker,
-      h('div', { class: 'card' }, h('pre', { class: 'body' }, b.body)),
+      h('div', { class: 'card markdown', id: 'briefing-body' }, renderMarkdown(body)),
     ],
   };
 };

@@ -1,6 +1,7 @@
 /** Graph: the entity co-occurrence graph (interactive canvas) and the same entities as a list of buttons. */
 import { api } from '../api.js';
 import type { GraphAnswer, GraphNode } from '../api-types.js';
+import { emptyReason } from '../empty-reason.js';
 import { empty, h, type Page } from '../dom.js';
 import { drawEntityGraph, type GraphContainer, type Partner } from '../entity-graph.js';
 
@@ -10,7 +11,7 @@ const HINT =
 export const render: Page = async () => {
   const g = await api<GraphAnswer>('/v1/graph');
   if (g.nodes.length === 0)
-    return { nodes: [h('h1', {}, 'Graph'), empty(g.message ?? 'The entity graph is empty.')] };
+    return { nodes: [h('h1', {}, 'Graph'), empty(await emptyReason('graph', g.message ?? 'The entity graph is empty.'))] };
   const detail = h('div', { class: 'card', id: 'graph-detail', 'aria-live': 'polite' }, HINT);
   const show = (n: GraphNode | null, partners: Partner[]) => {
     for (const b of list.querySelectorAll('button'))

@@ -2,6 +2,7 @@
 import { api } from '../api.js';
 import type { MapAnswer } from '../api-types.js';
 import { barChart, heatmapChart, type ChartView } from '../charts.js';
+import { emptyReason } from '../empty-reason.js';
 import { empty, h, type Page } from '../dom.js';
 import { COLORS } from '../palette.js';
 
@@ -16,7 +17,7 @@ export const render: Page = async () => {
 
   const topics =
     m.topics.length === 0
-      ? empty('No topic clusters yet: run `tidepool script topics` or wait for the nightly run.')
+      ? empty(await emptyReason('topics', 'No topic clusters yet: a topic needs a keyword shared by at least 3 narratives (`tidepool script topics` rebuilds them).'))
       : chart(
           barChart(
             m.topics.map((t) => ({ label: t.name, value: t.size })),

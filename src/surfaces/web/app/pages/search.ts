@@ -1,4 +1,4 @@
-/** Search: recall over the layers the user ticks. */
+/** Search: recall over the layers the user ticks; each hit opens in its conversation. */
 import { api } from '../api.js';
 import type { RecallAnswer } from '../api-types.js';
 import { empty, field, h, type Page } from '../dom.js';
@@ -42,10 +42,10 @@ export const render: Page = async (params) => {
           r.hits.map((x) =>
             h(
               'tr',
-              {},
-              h('td', {}, x.id),
+              { 'data-id': x.id },
+              h('td', {}, h('a', { href: `#/conversation?id=${encodeURIComponent(x.id)}`, title: 'read it in its conversation' }, x.id)),
               h('td', {}, h('span', { class: 'tag' }, x.layer)),
-              h('td', {}, x.text),
+              h('td', {}, x.speaker ? h('span', { class: 'muted' }, `${x.speaker}: `) : null, x.text),
               h('td', { class: 'muted' }, x.score.toFixed(3)),
             ),
           ),
