@@ -63,7 +63,9 @@ async function route(): Promise<void> {
     teardown = undefined;
     document.title = view.title ?? `Tidepool — ${name}`;
     main.replaceChildren(...view.nodes);
-    teardown = await view.mounted?.();
+    // Only a function is a teardown: a page's mounted hook may end on a call that returns something else.
+    const after: unknown = await view.mounted?.();
+    teardown = typeof after === 'function' ? (after as () => void) : undefined;
     if (mine === generation) main.dataset.page = name;
   } catch (e) {
     if (mine !== generation) return;

@@ -34,6 +34,8 @@ export const render: Page = async (params) => {
       ),
       h('table', { id: 'conversation' }, h('tr', {}, ['when', 'who', 'said'].map((x) => h('th', {}, x))), rows),
     ],
-    mounted: () => document.getElementById('focus')?.scrollIntoView({ block: 'center' }),
+    mounted: () => {
+      document.getElementById('focus')?.scrollIntoView({ block: 'center' });
+    },
   };
 };
