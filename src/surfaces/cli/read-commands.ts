@@ -14,7 +14,7 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
       .option('--layers <list>', 'episode,narrative,knowledge')
       .option('--kinds <list>', 'knowledge or narrative kinds to keep')
       .option('--since <time>', 'only items at or after this time')
-      .option('--until <time>', 'only items at or before this time')
+      .option('--until <time>', 'only items at or before this time (a date without a time means the end of that day)')
       .option('--session <id>', 'only episodes of this session')
       .option('--min-weight <0-1>', 'only narratives at least this heavy')
       .option('--max-tokens <n>', 'fit the results into this many tokens (whole items)'),
@@ -53,7 +53,7 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
       .command('timeline')
       .description('raw history in time order (archive included)')
       .option('--from <time>', 'start (ISO 8601, YYYY-MM-DD or epoch ms)')
-      .option('--to <time>', 'end')
+      .option('--to <time>', 'end, inclusive (a date without a time means the end of that day)')
       .option('--session <id>', 'one session only')
       .option('--limit <n>', 'page size', '20')
       .option('--offset <n>', 'skip this many', '0')

@@ -96,7 +96,7 @@ function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void 
       limit: recallShape.limit.describe('most results, default 10'),
       layers: recallShape.layers.describe('restrict to episode, narrative and/or knowledge'),
       since: recallShape.since.describe('only items at or after this time (ISO 8601, YYYY-MM-DD or epoch ms)'),
-      until: recallShape.until.describe('only items at or before this time'),
+      until: recallShape.until.describe('only items at or before this time; a bare date YYYY-MM-DD means the end of that day'),
       max_tokens: recallShape.maxTokens.describe('fit the results into this many tokens (whole items are dropped, never cut)'),
     },
     hints: { readOnly: true, idempotent: true },
@@ -138,7 +138,7 @@ function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void 
       'session. Page with limit/offset; newest first by default.',
     input: {
       from: timelineInput.shape.from.describe('start (ISO 8601, YYYY-MM-DD or epoch ms)'),
-      to: timelineInput.shape.to.describe('end'),
+      to: timelineInput.shape.to.describe('end, inclusive; a bare date YYYY-MM-DD means the end of that day'),
       session: timelineInput.shape.session.describe('one session only'),
       limit: timelineInput.shape.limit.describe('page size, default 20'),
       offset: timelineInput.shape.offset.describe('skip this many, default 0'),
