@@ -1,9 +1,10 @@
-/** CLI commands that read: recall, timeline. */
+/** CLI commands that read: recall, know, timeline. */
 import type { Command } from 'commander';
+import { know } from '../../app/know.js';
 import type { Layer } from '../../core/types.js';
 import { intOption, isoMinute, listOption, numberOption, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
 
-/** Registers recall and timeline. */
+/** Registers recall, know and timeline. */
 export function registerReadCommands(program: Command, deps: CliDeps): void {
   withCommon(
     program
@@ -45,6 +46,31 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
         return [why ? `${head}  (${why})` : head, ...ctx].join('\n');
       };
       print(deps, o, { results }, () => (hits.length === 0 ? 'nothing found' : hits.map(line).join('\n')));
+    });
+  });
+
+  withCommon(
+    program
+      .command('know')
+      .description('consolidated knowledge (reliable and provisional, never quarantined): the strongest entries, or those matching a query, subject or kinds')
+      .argument('[query]', 'free-text search within knowledge; omit to list')
+      .option('--subject <name>', 'only knowledge about this entity or topic')
+      .option('--kinds <list>', 'fact,entity,preference,procedure,concept,open_problem,recipe')
+      .option('--limit <n>', 'most entries', '10'),
+  ).action(async (query: string | undefined, o: CommonOptions & Record<string, string | undefined>) => {
+    await withMemory(deps, o, async (m) => {
+      // The same use case as MCP `know` and GET /v1/know.
+      const entries = await know(m.ctx, {
+        ...(query !== undefined ? { query } : {}), ...(o.subject !== undefined ? { subject: o.subject } : {}),
+        ...(o.kinds !== undefined ? { kinds: listOption(o.kinds) as never } : {}), limit: intOption('limit', o.limit),
+      });
+      print(deps, o, { entries }, () =>
+        entries.length === 0
+          ? 'no knowledge matches (it grows from remember and from nightly sleep; try recall for raw history)'
+          : entries
+              .map((k) => `${k.id.padEnd(7)} ${k.kind.padEnd(12)} ${k.status.padEnd(11)} ${k.strength.toFixed(2)}  ${k.subject ? `${k.subject}: ` : ''}${k.content}`)
+              .join('\n'),
+      );
     });
   });
 

@@ -44,7 +44,11 @@ export function serveCommand(runners: ServeRunners): CommandRegistrar {
         const host = o.host ?? m.ctx.config.http.host;
         await runners.http(m, {
           toolsets: o.toolsets, soul, host, port,
-          onListening: (url) => deps.stderr.write(`tidepool: serving MCP at ${url}/mcp (space ${m.space}); Ctrl-C stops\n`),
+          onListening: (url) =>
+            deps.stderr.write(
+              `tidepool: serving MCP at ${url}/mcp (space ${m.space})\n` +
+                `tidepool: dashboard at ${url}/ and the REST API at ${url}/v1/ (docs/http.md); Ctrl-C stops\n`,
+            ),
         });
       });
     });
