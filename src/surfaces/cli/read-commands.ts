@@ -1,6 +1,7 @@
 /** CLI commands that read: recall, know, timeline. */
 import type { Command } from 'commander';
 import { know } from '../../app/know.js';
+import { episodeJson, hitJson } from '../../app/wire-format.js';
 import type { Layer } from '../../core/types.js';
 import { intOption, isoMinute, listOption, numberOption, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
 
@@ -26,15 +27,7 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
         since: o.since, until: o.until, session: o.session, minWeight: numberOption('min-weight', o.minWeight),
         maxTokens: intOption('max-tokens', o.maxTokens),
       });
-      const results = hits.map((h) => ({
-        id: h.id, layer: h.layer, text: h.text, score: h.score, created_at: h.createdAt, exact: h.exact,
-        ...(h.kind ? { kind: h.kind } : {}), ...(h.status ? { status: h.status } : {}), ...(h.session ? { session: h.session } : {}),
-        ...(h.speaker ? { speaker: h.speaker } : {}), ...(h.weight !== undefined ? { weight: h.weight } : {}),
-        ...(h.why ? { why: h.why } : {}), ...(h.repeats ? { repeats: h.repeats.map((r) => r.id) } : {}),
-        ...(h.context && h.context.length > 0
-          ? { context: h.context.map((c) => ({ id: c.id, text: c.text, created_at: c.createdAt, session: c.session, speaker: c.speaker, why: { neighbour_of: c.neighbourOf } })) }
-          : {}),
-      }));
+      const results = hits.map(hitJson);
       // One line per hit: id, layer, date, speaker, why (matched words, window, substring, vector); its context below.
       const line = (h: (typeof hits)[number]) => {
         const why = h.why
@@ -90,10 +83,7 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
         from: o.from, to: o.to, session: o.session, limit: intOption('limit', o.limit), offset: intOption('offset', o.offset),
         order: o.order as 'asc' | 'desc',
       });
-      const items = page.items.map((e) => ({
-        id: `e${e.id}`, kind: e.kind, role: e.role, speaker: e.speaker, text: e.content, session: e.session, tool: e.tool,
-        ok: e.ok, occurred_at: e.occurredAt, archived: e.archivedAt !== null,
-      }));
+      const items = page.items.map(episodeJson);
       print(deps, o, { total: page.total, offset: page.offset, items }, () => {
         const head = `${page.offset + (items.length ? 1 : 0)}–${page.offset + items.length} / ${page.total}`;
         return [head, ...page.items.map((e) => `e${e.id} ${isoMinute(e.occurredAt)} ${e.speaker ?? e.role ?? e.kind}: ${e.content}`)].join('\n');

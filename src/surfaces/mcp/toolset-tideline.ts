@@ -9,7 +9,8 @@ import { graphInput, readGraph } from '../../app/read-graph.js';
 import { recallNarratives, recallNarrativesInput } from '../../app/recall-narratives.js';
 import { endTime, jsonObject, label, narrativeInput, profileInput, recallInput, selfConceptInput, snapshotInput, text, threadInput, time } from '../../core/schemas.js';
 import { THREAD_STATUSES, type Narrative } from '../../core/types.js';
-import { hitData, hitLine } from './toolset-core.js';
+import { episodeJson, hitJson } from '../../app/wire-format.js';
+import { hitLine } from './toolset-core.js';
 import { addTool, defined, isoMinute, type Toolset, type ToolsetDeps } from './toolset.js';
 
 const limit = (n: number) => recallInput.in.shape.limit.unwrap().default(n).describe(`most results, default ${n}`);
@@ -24,7 +25,7 @@ function narrativeData(n: Narrative): Record<string, unknown> {
   return {
     id: `n${n.id}`, kind: n.kind, narrative_type: n.ntype, content: n.content, gesture: n.gesture, context: n.context, moment: n.moment,
     cognition_direction: n.cognitionDirection, tags: n.tags, entities_role: n.entitiesRole, related_entities: n.relatedEntities,
-    source_links: n.sourceLinks.map(String), importance: n.importance, emotional: n.emotional, recurrence: n.recurrence,
+    source_links: n.sourceLinks.map((id) => `e${id}`), importance: n.importance, emotional: n.emotional, recurrence: n.recurrence,
     unresolved: n.unresolved, weight: n.weight, created_at: n.createdAt,
   };
 }
@@ -163,7 +164,7 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
     async run(args) {
       // Tideline's memory_search returns up to 2×limit (SEEDS §1.5.4), within recall's 200.
       const hits = await memory.recall({ ...defined(args), limit: Math.min(2 * args.limit, 200), layers: ['narrative', 'episode'] }, { source: 'search' });
-      return { text: hits.length === 0 ? 'Nothing found.' : hits.map(hitLine).join('\n'), data: { results: hits.map(hitData) } };
+      return { text: hits.length === 0 ? 'Nothing found.' : hits.map(hitLine).join('\n'), data: { results: hits.map(hitJson) } };
     },
   });
   addTool(server, {
@@ -174,7 +175,7 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
     hints: { readOnly: true, idempotent: true },
     async run(args) {
       const hits = await memory.recall({ ...args, layers: ['episode'] }, { source: 'search' });
-      return { text: hits.length === 0 ? 'Nothing found.' : hits.map(hitLine).join('\n'), data: { results: hits.map(hitData) } };
+      return { text: hits.length === 0 ? 'Nothing found.' : hits.map(hitLine).join('\n'), data: { results: hits.map(hitJson) } };
     },
   });
   addTool(server, {
@@ -187,7 +188,7 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
       const page = await memory.timeline({ ...args, order: 'desc' });
       const head = `${page.offset + (page.items.length ? 1 : 0)}–${page.offset + page.items.length} / ${page.total}`;
       const lines = page.items.map((e) => `- [e${e.id} ${isoMinute(e.occurredAt)}] ${e.speaker ?? e.role ?? e.kind}: ${e.content}`);
-      return { text: [head, ...lines].join('\n'), data: { total: page.total, offset: page.offset, items: page.items.map((e) => ({ id: `e${e.id}`, role: e.role, text: e.content, session: e.session, occurred_at: e.occurredAt })) } };
+      return { text: [head, ...lines].join('\n'), data: { total: page.total, offset: page.offset, items: page.items.map(episodeJson) } };
     },
   });
   addTool(server, {

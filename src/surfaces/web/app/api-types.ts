@@ -54,12 +54,13 @@ export interface GraphAnswer {
 export interface TimelineAnswer {
   total: number;
   items: Array<{
-    occurredAt: number;
+    id: string;
+    occurred_at: number;
     speaker?: string | null;
     role?: string | null;
     kind: string;
-    archivedAt?: number | null;
-    content: string;
+    archived: boolean;
+    text: string;
   }>;
 }
 

@@ -27,10 +27,10 @@ export const render: Page = async (params) => {
     h(
       'tr',
       {},
-      h('td', {}, when(e.occurredAt)),
+      h('td', {}, when(e.occurred_at)),
       h('td', {}, e.speaker ?? e.role ?? ''),
-      h('td', {}, e.kind, e.archivedAt ? h('span', { class: 'tag' }, 'archived') : null),
-      h('td', {}, e.content),
+      h('td', {}, e.kind, e.archived ? h('span', { class: 'tag' }, 'archived') : null),
+      h('td', {}, e.text),
     ),
   );
   return {
