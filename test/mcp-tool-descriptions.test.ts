@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
+import { JOURNAL_ROOT, TOOL_CASES } from './mcp-tool-cases.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 
 type Listed = Awaited<ReturnType<Client['listTools']>>['tools'][number];
@@ -13,7 +14,7 @@ let tools: Listed[];
 
 beforeAll(async () => {
   mem = await tempMemory();
-  const server = await createMcpServer(mem.memory, { toolsets: 'all' });
+  const server = await createMcpServer(mem.memory, { toolsets: 'all', journalHome: JOURNAL_ROOT });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   client = new Client({ name: 'descriptions-test', version: '1.0.0' });
@@ -56,5 +57,31 @@ describe('MCP tool definitions', () => {
     for (const t of tools) expect(typeof t.annotations?.readOnlyHint, t.name).toBe('boolean');
     const marked = tools.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name).sort();
     expect(marked).toEqual([...readOnly].sort());
+  });
+
+  it('answers with snake_case field names and prefixed ids, and takes the ids it prints (source_links: ["e1"])', async () => {
+    const camel: string[] = [];
+    const walk = (v: unknown, path: string): void => {
+      if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
+      else if (v && typeof v === 'object')
+        for (const [k, x] of Object.entries(v)) {
+          if (/^[a-z]+[A-Z]/.test(k)) camel.push(`${path}.${k}`);
+          // Config objects keep the config file's key names; user JSON is the user's (docs/http.md).
+          if (!['config', 'meta', 'metadata', 'payload', 'features', 'versions'].includes(k)) walk(x, `${path}.${k}`);
+        }
+    };
+    for (const c of TOOL_CASES) {
+      const r = await client.callTool({ name: c.name, arguments: c.valid });
+      expect(r.isError, c.name).toBeFalsy();
+      walk(r.structuredContent, c.name);
+    }
+    expect(camel).toEqual([]);
+    const turn = (await client.callTool({ name: 'record', arguments: { content: 'we picked the blue logo', session: 'ids' } })) as unknown as { structuredContent: { ids: string[] } };
+    const id = turn.structuredContent.ids[0]!;
+    expect(id).toMatch(/^e\d+$/);
+    const wrote = (await client.callTool({ name: 'memory_write', arguments: { gesture: 'I settled the logo question', source_links: [id] } })) as unknown as { isError?: boolean; structuredContent: { id: string } };
+    expect(wrote.isError).toBeFalsy();
+    const listed = (await client.callTool({ name: 'memory_recall', arguments: { limit: 1 } })) as unknown as { structuredContent: { narratives: Array<{ id: string; source_links: string[] }> } };
+    expect(listed.structuredContent.narratives[0]).toMatchObject({ id: wrote.structuredContent.id, source_links: [id] });
   });
 });

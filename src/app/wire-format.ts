@@ -42,3 +42,25 @@ export function hitJson(h: RecallHit): Record<string, unknown> {
 export function briefingJson(b: { day: string; headline: string; body: string; createdAt: number }): Record<string, unknown> {
   return { day: b.day, headline: b.headline, body: b.body, created_at: b.createdAt };
 }
+
+/**
+ * Keys whose values are names or data of their own, kept as they are: user JSON (`meta`, `metadata`, `payload`),
+ * config objects (their keys are the config file's names, which `--set`/PUT take back) and feature/version maps.
+ */
+const OPAQUE_KEYS: ReadonlySet<string> = new Set(['meta', 'metadata', 'payload', 'config', 'features', 'versions']);
+
+/**
+ * A use case's result with every field name in snake_case (`createdAt` → `created_at`), deeply: the one place the
+ * surfaces' JSON gets its field convention, so a result type written in TypeScript's camelCase cannot leak out.
+ */
+export function snakeKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeKeys);
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    // Only identifier-shaped keys (`createdAt`): a key that is data (a name, a tag) is not an identifier of ours.
+    const name = /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$/.test(k) ? k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : k;
+    out[name] = OPAQUE_KEYS.has(k) ? v : snakeKeys(v);
+  }
+  return out;
+}

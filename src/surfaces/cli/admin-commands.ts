@@ -69,7 +69,7 @@ export function registerAdminCommands(program: Command, deps: CliDeps): void {
           [
             `tidepool ${r.tidepool} on node ${r.node}`,
             `engine    ${r.engine} ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
-            `database  ${r.db} (schema v${r.schemaVersion})`,
+            `database  ${r.db} (schema v${r.schema_version})`,
             ...(config ? [`config    ${config.path} (${config.exists ? 'read' : 'none there'}; ${SOURCE[config.source] ?? config.source})`] : []),
             `default   ${deps.env.defaultDb}${deps.env.defaultDbSource ? ` (${SOURCE[deps.env.defaultDbSource] ?? deps.env.defaultDbSource})` : ''}`,
             `features  ${Object.entries(r.features).map(([k, v]) => `${k}:${v ? 'yes' : 'no'}`).join(' ')}`,

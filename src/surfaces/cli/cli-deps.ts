@@ -1,6 +1,7 @@
 /** What every CLI command receives: how to open the memory, where to write, and shared option helpers. */
 import type { Command } from 'commander';
 import type { Tidepool } from '../../app/tidepool.js';
+import { snakeKeys } from '../../app/wire-format.js';
 import { TidepoolError } from '../../core/errors.js';
 
 /** Options every command takes. */
@@ -63,9 +64,9 @@ export async function withMemory<T>(deps: CliDeps, opts: CommonOptions, fn: (m: 
   }
 }
 
-/** Prints `value` as JSON when --json is set, else the human text. */
+/** Prints `value` as JSON (field names snake_case, as on every surface) when --json is set, else the human text. */
 export function print(deps: CliDeps, opts: CommonOptions, value: unknown, human: () => string): void {
-  deps.stdout.write(opts.json ? `${JSON.stringify(value)}\n` : `${human()}\n`);
+  deps.stdout.write(opts.json ? `${JSON.stringify(snakeKeys(value))}\n` : `${human()}\n`);
 }
 
 /** Parses an integer flag, naming the flag on error. */

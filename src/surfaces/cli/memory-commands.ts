@@ -10,7 +10,7 @@ export function registerMemoryCommands(program: Command, deps: CliDeps): void {
     async (o: CommonOptions) => {
       await withMemory(deps, creating(o), async (m) => {
         const report = await m.doctor();
-        print(deps, o, { db: report.db, space: m.space, schemaVersion: report.schemaVersion }, () => `memory ready at ${report.db} (space ${m.space}, schema v${report.schemaVersion})`);
+        print(deps, o, { db: report.db, space: m.space, schema_version: report.schema_version }, () => `memory ready at ${report.db} (space ${m.space}, schema v${report.schema_version})`);
       });
     },
   );
