@@ -1,6 +1,5 @@
 /** CLI commands that read: recall, know, timeline. */
 import type { Command } from 'commander';
-import { know } from '../../app/know.js';
 import { episodeJson, hitJson } from '../../app/wire-format.js';
 import type { Layer } from '../../core/types.js';
 import { intOption, isoMinute, listOption, numberOption, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
@@ -52,7 +51,8 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
       .option('--limit <n>', 'most entries', '10'),
   ).action(async (query: string | undefined, o: CommonOptions & Record<string, string | undefined>) => {
     await withMemory(deps, o, async (m) => {
-      // The same use case as MCP `know` and GET /v1/know.
+      // The same use case as MCP `know` and GET /v1/know; loaded here so other commands do not pay for it at start-up.
+      const { know } = await import('../../app/know.js');
       const entries = await know(m.ctx, {
         ...(query !== undefined ? { query } : {}), ...(o.subject !== undefined ? { subject: o.subject } : {}),
         ...(o.kinds !== undefined ? { kinds: listOption(o.kinds) as never } : {}), limit: intOption('limit', o.limit),
