@@ -130,8 +130,10 @@ function checkRun(argv: readonly string[], r: CliRun, before: { store: string; f
   }
   // Exit 1 is a failure the CLI did not foresee (anything but a TidepoolError) unless a command chose it.
   expect(r.code === 1 && !/journal (lint|tend)/.test(argv.join(' ')), `unexpected exit 1: ${where}`).toBe(false);
-  // `import` goes file by file (a failed file is reported, the others are kept), so only its single-file runs count.
-  if (argv[0] !== 'import' || argv.filter((a) => fileArgs.includes(a)).length <= 1) {
+  // `import` goes file by file (a failed file is reported, the others are kept), so only its single-file runs count;
+  // a folder (fileArgs' last entry) is every file in it.
+  const folder = fileArgs[fileArgs.length - 1];
+  if (argv[0] !== 'import' || (argv.filter((a) => fileArgs.includes(a)).length <= 1 && !argv.includes(folder!))) {
     expect(after.store, `store changed by a failed command: ${where}`).toBe(before.store);
     expect(after.files, `workspace changed by a failed command: ${where}`).toBe(before.files);
   }

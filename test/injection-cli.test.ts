@@ -19,10 +19,10 @@ describe('tidepool context / prefetch', () => {
     writeFileSync(join(dir, 'SOUL.md'), 'I am patient and precise.');
     const r = await runCli(['context', '--db', db, '--workspace', dir, '--json', '--max-tokens', '300']);
     expect(r.code, r.stderr).toBe(0);
-    const block = JSON.parse(r.stdout) as { text: string; tokens: number; maxTokens: number; sections: Array<{ id: string }> };
+    const block = JSON.parse(r.stdout) as { text: string; tokens: number; max_tokens: number; sections: Array<{ id: string }> };
     // The remembered fact is what the memory knows about working with this user: it belongs in the block.
     expect(block.text).toBe('# Memory (Tidepool)\n\n## Who I am\nI am patient and precise.\n\n## What I know about working with you\n- The Kestrel runners have 8 GB of memory (fact, today)\n');
-    expect(block.maxTokens).toBe(300);
+    expect(block.max_tokens).toBe(300);
     expect(block.sections.map((s) => s.id)).toEqual(['identity', 'knows']);
   });
 

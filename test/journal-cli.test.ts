@@ -55,7 +55,7 @@ describe('tidepool journal', () => {
 
       const dry = await runCli(['journal', 'tend', '--root', ws, '--dry-run', '--json'], { env });
       expect(dry.code, dry.stderr).toBe(0);
-      expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, migrated: [old, today].sort() });
+      expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, migrated: [old, today].sort() });
       expect(existsSync(join(ws, 'memory', `${old}.md`))).toBe(true);
       expect(existsSync(join(ws, 'memory', 'MEMORY.md'))).toBe(false);
 
@@ -138,7 +138,7 @@ describe('tidepool journal', () => {
     async () => {
       const { ws, env } = setup();
       const reg = await runCli(['journal', 'workspaces', '--root', ws, '--json'], { env });
-      expect(JSON.parse(reg.stdout).workspaces).toEqual([{ root: ws, state: 'ready', autoTend: true }]);
+      expect(JSON.parse(reg.stdout).workspaces).toEqual([{ root: ws, state: 'ready', auto_tend: true }]);
 
       const secret = await runCli(
         ['journal', 'add', 'deploy', 'token ghp_a8Xk2LmQ9vT4wR7nB3cD6fH1jK5pS0uY8eZq', '--root', ws],

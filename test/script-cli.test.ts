@@ -54,9 +54,9 @@ describe('tidepool script', () => {
     expect(md.stdout).toContain('# Layer 0 scan');
     expect(md.stdout).toContain('Track A: 12 narratives without source_links');
     const json = JSON.parse((await tp('script', 'scan', '--json')).stdout) as {
-      scan: { trackB: { chunks: unknown[] } };
+      scan: { track_b: { chunks: unknown[] } };
     };
-    expect(json.scan.trackB.chunks).toHaveLength(1);
+    expect(json.scan.track_b.chunks).toHaveLength(1);
     const soft = await tp('script', 'soft-clusters');
     expect(soft.code).toBe(0);
     expect(soft.stdout).toMatch(/soft-clusters: skipped: no narrative vectors/);
@@ -69,7 +69,7 @@ describe('tidepool script', () => {
     expect(all.code).toBe(0);
     const doc = JSON.parse(all.stdout) as {
       ok: boolean;
-      jobs: Array<{ job: string; ok: boolean; result: { trackB?: { chunks: unknown } } }>;
+      jobs: Array<{ job: string; ok: boolean; result: { track_b?: { chunks: unknown } } }>;
     };
     expect(doc.ok).toBe(true);
     expect(doc.jobs.map((j) => j.job)).toEqual([
@@ -82,7 +82,7 @@ describe('tidepool script', () => {
       'scan',
       'backfill-links',
     ]);
-    expect(doc.jobs.find((j) => j.job === 'scan')!.result.trackB!.chunks).toBe(1);
+    expect(doc.jobs.find((j) => j.job === 'scan')!.result.track_b!.chunks).toBe(1);
     const human = await tp('script', 'all');
     expect(human.stdout.trim().split('\n').at(-1)).toMatch(/^all jobs done in \d+ ms$/);
   });

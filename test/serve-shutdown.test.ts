@@ -1,4 +1,7 @@
-/** `tidepool serve` stops on SIGTERM while an agent-driven night waits for the agent's answer (it used to wait it out). */
+/**
+ * `tidepool serve` stops on SIGTERM and on Ctrl-C (SIGINT) while an agent-driven night waits for the agent's answer (it
+ * used to wait it out), and says where its MCP endpoint and dashboard are.
+ */
 import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -7,7 +10,7 @@ import { BIN } from './helpers/run-cli.js';
 import { tempMemory } from './helpers/temp-memory.js';
 
 describe('tidepool serve --http during an agent-driven night', () => {
-  it('exits cleanly on SIGTERM while a sleep packet waits for an answer', { timeout: 120_000 }, async () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) it(`exits cleanly on ${signal} while a sleep packet waits for an answer`, { timeout: 120_000 }, async () => {
     const mem = await tempMemory();
     await mem.memory.record({
       turns: [
@@ -22,22 +25,23 @@ describe('tidepool serve --http during an agent-driven night', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
+      let err = '';
       const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
         child.stderr.on('data', (d: Buffer) => {
           err += d.toString();
-          const m = /serving MCP at (http:\/\/127\.0\.0\.1:\d+)\/mcp/.exec(err);
+          const m = /serving MCP at (http:\/\/127\.0\.0\.1:\d+)\/mcp[\s\S]*dashboard at /.exec(err);
           if (m) resolve(m[1]!);
         });
         child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
       });
+      expect(err).toContain(`dashboard at ${url}/ `);
       const client = new Client({ name: 'agent', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
       const reply = (await client.callTool({ name: 'sleep_next', arguments: { wait_seconds: 30 } })) as { structuredContent?: Record<string, unknown> };
       // The night now waits for this packet's answer (for up to its answer timeout, many minutes).
       expect(reply.structuredContent).toMatchObject({ packet_id: 'packet-1' });
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
+      child.kill(signal);
       // The test's own timeout is the bound: before the fix the process stayed until the packet timed out.
       expect(await exited).toBe(0);
       await client.close().catch(() => undefined);

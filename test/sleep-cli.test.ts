@@ -157,7 +157,8 @@ describe('tidepool self, gaps and the archive cap of timeline', () => {
     const t = await tp('timeline', '--from', '2020-01-01', '--to', '2020-06-01');
     expect([t.code, t.stderr]).toEqual([
       2,
-      expect.stringContaining('may span at most 62 days, this one spans 152'),
+      // --to 2020-06-01 includes that day: 1 January to the end of 1 June.
+      expect.stringContaining('may span at most 62 days, this one spans 153'),
     ]);
     expect((await tp('timeline', '--from', '2020-01-01', '--to', '2020-03-01', '--json')).code).toBe(0);
   });

@@ -8,7 +8,7 @@ export interface DoctorReport {
   tidepool: string;
   engine: string;
   db: string;
-  schemaVersion: number;
+  schema_version: number;
   versions: Record<string, string>;
   features: Record<string, boolean>;
   integrity: string;
@@ -35,7 +35,7 @@ export async function doctor(ctx: AppContext, version: string): Promise<DoctorRe
     tidepool: version,
     engine: info.engine,
     db: info.location,
-    schemaVersion: info.schemaVersion,
+    schema_version: info.schemaVersion,
     versions: info.versions,
     features: info.features,
     integrity: info.integrity,

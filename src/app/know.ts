@@ -19,7 +19,7 @@ export const knowInput = z.object({
 /** Input of `know` as a caller writes it. */
 export type KnowInput = z.input<typeof knowInput>;
 
-/** One knowledge entry as `know` shows it. */
+/** One knowledge entry as `know` shows it, on every surface (fields snake_case, id as `k7`: docs/http.md). */
 export interface KnownEntry {
   id: string;
   kind: KnowledgeKind;
@@ -31,16 +31,16 @@ export interface KnownEntry {
   strength: number;
   occurrences: number;
   tags: string[];
-  createdAt: number;
-  validFrom: number | null;
-  validTo: number | null;
+  created_at: number;
+  valid_from: number | null;
+  valid_to: number | null;
 }
 
 function toEntry(k: Knowledge, now: number): KnownEntry {
   return {
     id: formatId('knowledge', k.id), kind: k.kind, status: k.status, subject: k.subject, key: k.key, content: k.content,
     strength: Math.round(strengthNow(k.strength, k.lastReinforcedAt, now) * 1000) / 1000, occurrences: k.occurrences,
-    tags: k.tags, createdAt: k.createdAt, validFrom: k.validFrom, validTo: k.validTo,
+    tags: k.tags, created_at: k.createdAt, valid_from: k.validFrom, valid_to: k.validTo,
   };
 }
 
@@ -68,6 +68,6 @@ export async function know(ctx: AppContext, raw: KnowInput = {}): Promise<KnownE
   return rows
     .filter(sameSubject)
     .map((k) => toEntry(k, now))
-    .sort((a, b) => Number(b.status === 'reliable') - Number(a.status === 'reliable') || b.strength - a.strength || b.createdAt - a.createdAt)
+    .sort((a, b) => Number(b.status === 'reliable') - Number(a.status === 'reliable') || b.strength - a.strength || b.created_at - a.created_at)
     .slice(0, input.limit);
 }

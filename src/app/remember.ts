@@ -12,8 +12,8 @@ import { episodeIndexText, knowledgeIndexText } from './index-text.js';
 
 /** What `remember` did. */
 export type RememberResult =
-  | { kind: 'created'; id: string; episodeId: string }
-  | { kind: 'superseded'; id: string; episodeId: string; supersedes: string }
+  | { kind: 'created'; id: string; episode_id: string }
+  | { kind: 'superseded'; id: string; episode_id: string; supersedes: string }
   | { kind: 'reinforced'; id: string; occurrences: number };
 
 /**
@@ -72,9 +72,9 @@ export async function remember(ctx: AppContext, raw: RememberInput, opts: { repl
     });
     if (old) {
       await tx.knowledge.supersede(ctx.space, old.id, id, now);
-      return { kind: 'superseded', id: formatId('knowledge', id), episodeId: formatId('episode', episodeId), supersedes: formatId('knowledge', old.id), rowId: id };
+      return { kind: 'superseded', id: formatId('knowledge', id), episode_id: formatId('episode', episodeId), supersedes: formatId('knowledge', old.id), rowId: id };
     }
-    return { kind: 'created', id: formatId('knowledge', id), episodeId: formatId('episode', episodeId), rowId: id };
+    return { kind: 'created', id: formatId('knowledge', id), episode_id: formatId('episode', episodeId), rowId: id };
   });
   const { rowId, ...out } = result;
   if (rowId !== undefined) await embedItems(ctx, 'knowledge', [{ id: rowId, text }]);

@@ -1,5 +1,7 @@
 /** The `tidepool` executable's composition root: reads config and env, opens memories, runs the CLI. */
-import { loadConfig, defaultDbPath } from './load-config.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfig, defaultDbPath, importDirs, tidepoolPaths } from './load-config.js';
 import { openMemory } from './open-memory.js';
 import { TIDEPOOL_VERSION } from '../app/tidepool.js';
 import { CORE_REGISTRARS, runCli, type CommandRegistrar } from '../surfaces/cli/run-cli.js';
@@ -66,21 +68,44 @@ export async function benchRegistrar(argv: readonly string[]): Promise<CommandRe
   }
 }
 
-/** Opens the memory named by common options, env and config file. */
+/**
+ * Opens the memory named by common options, env and config file. A --db file that does not exist is created only
+ * for a command that writes (or with --create): a mistyped path must not answer "nothing found" from a new, empty file.
+ */
 export async function openFromOptions(o: CommonOptions) {
   const config = loadConfig({ ...(o.db ? { db: o.db } : {}), ...(o.space ? { space: o.space } : {}) });
-  return openMemory({ config, db: config.db ?? defaultDbPath(), space: config.space });
+  const db = config.db ?? defaultDbPath();
+  if (o.db !== undefined && !o.create && isFilePath(o.db) && !existsSync(o.db)) {
+    throw new TidepoolError(
+      'not_found',
+      `no memory database at ${resolve(o.db)}: check the --db path, or create it with \`tidepool init --db ${o.db}\` (or add --create)`,
+      { field: 'db' },
+    );
+  }
+  if (o.db !== undefined && isFilePath(o.db) && !existsSync(o.db)) process.stderr.write(`tidepool: creating a new memory database at ${resolve(o.db)}\n`);
+  return openMemory({ config, db, space: config.space });
+}
+
+function isFilePath(db: string): boolean {
+  return db !== ':memory:' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(db);
 }
 
 /** Runs the CLI for `argv` and exits with its code. */
 export async function main(argv: readonly string[]): Promise<void> {
+  const paths = tidepoolPaths();
   const deps: CliDeps = {
     open: openFromOptions,
     stdout: process.stdout,
     stderr: process.stderr,
     stdin: process.stdin,
     version: TIDEPOOL_VERSION,
-    env: { defaultDb: defaultDbPath(), cwd: process.cwd() },
+    env: {
+      defaultDb: paths.db,
+      cwd: process.cwd(),
+      config: { path: paths.config, exists: existsSync(paths.config), source: paths.configSource },
+      defaultDbSource: paths.dbSource,
+      importDirs: importDirs(),
+    },
   };
   const code = await runCli(argv, deps, [...CORE_REGISTRARS, ...EXTRA_REGISTRARS, await benchRegistrar(argv)]);
   process.exitCode = code;

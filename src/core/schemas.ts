@@ -1,6 +1,6 @@
 /** Zod input schemas: the one source of truth for the types, the MCP tools, the HTTP routes and the CLI. */
 import { z } from 'zod';
-import { MAX_TIME_MS } from './clock.js';
+import { DAY_MS, MAX_TIME_MS } from './clock.js';
 import { TidepoolError } from './errors.js';
 import {
   KNOWLEDGE_KINDS,
@@ -82,6 +82,18 @@ export const time = z
     return ms;
   });
 
+/**
+ * The end of a range, inclusive: like `time`, but a bare date (`YYYY-MM-DD`) means the end of that UTC day, so
+ * `--to 2026-03-04` includes what happened on the 4th (issue 23).
+ */
+export const endTime = z
+  .union([z.number(), z.string()])
+  .transform((v) => {
+    const day = typeof v === 'string' && /^\s*\d{4}-\d{2}-\d{2}\s*$/.test(v) ? parseTime(v) : undefined;
+    return day === undefined ? v : day + DAY_MS - 1;
+  })
+  .pipe(time);
+
 /** Parses ISO 8601 or `YYYY-MM-DD[ HH:MM[:SS]]` (no zone = UTC) into epoch ms, or undefined. */
 export function parseTime(s: string): number | undefined {
   const t = s.trim();
@@ -150,7 +162,12 @@ export const narrativeInput = z
     tags: tags.default([]),
     entities_role: z.string().max(2000).optional(),
     related_entities: z.array(label).max(50).optional(),
-    source_links: z.array(z.union([z.string().regex(/^\d+$/, 'must be an episode id'), z.number().int()])).max(1000).optional(),
+    // Episode ids as every surface prints them (`e12`), or Tideline's bare numbers (`12`, "12").
+    source_links: z
+      .array(z.union([z.string().regex(/^e?\d+$/, 'must be an episode id such as e12'), z.number().int()]))
+      .max(1000)
+      .transform((ids) => ids.map((id) => (typeof id === 'number' ? id : Number(id.replace(/^e/, '')))))
+      .optional(),
     narrative_type: z.enum(['gesture', 'context', 'moment', 'self_reflection', 'general']).default('general'),
     kind: z.enum(NARRATIVE_KINDS).optional(),
     at: time.optional(),
@@ -170,7 +187,7 @@ export const recallInput = z
     layers: z.array(z.enum(LAYERS)).min(1).optional(),
     kinds: z.array(z.string().min(1)).optional(),
     since: time.optional(),
-    until: time.optional(),
+    until: endTime.optional(),
     session: label.optional(),
     minWeight: z.number().min(0).max(1).optional(),
     maxTokens: z.number().int().min(1).max(200_000).optional(),
@@ -190,7 +207,7 @@ export type RecallInput = z.input<typeof recallInput>;
 /** `timeline`: raw history in time order. */
 export const timelineInput = z.object({
   from: time.optional(),
-  to: time.optional(),
+  to: endTime.optional(),
   session: label.optional(),
   limit: z.number().int().min(1).max(1000).default(20),
   offset: z.number().int().min(0).default(0),

@@ -95,8 +95,9 @@ export function cliRememberLane(r: LaneRound): Promise<LaneResult> {
     return {
       args: ['remember', factText(tag), ...key],
       onOk: (j) => {
-        const a = j as { id: string; episodeId?: string };
-        r.acks.push({ kind: 'fact', via: 'cli', tag, id: a.id, ...(a.episodeId ? { episodeId: a.episodeId } : {}) });
+        const a = j as { id: string; episode_id?: string; episodeId?: string };
+        const ep = a.episode_id ?? a.episodeId;
+        r.acks.push({ kind: 'fact', via: 'cli', tag, id: a.id, ...(ep ? { episodeId: ep } : {}) });
       },
     };
   });
@@ -188,15 +189,19 @@ async function httpWrite(r: LaneRound, url: string, next: () => number, out: Lan
   } else if (pick === 2) {
     const key = r.rng() < 0.3 ? { key: `heron-${Math.floor(r.rng() * KEYS)}` } : {};
     const a = await post(url, '/v1/remember', JSON.stringify({ text: factText(tag), ...key }));
-    const j = a.json as { id: string; episodeId?: string };
-    if (a.status === 201) r.acks.push({ kind: 'fact', via: 'http', tag, id: j.id, ...(j.episodeId ? { episodeId: j.episodeId } : {}) });
+    const j = a.json as { id: string; episode_id?: string; episodeId?: string };
+    const ep = j.episode_id ?? j.episodeId;
+    if (a.status === 201) r.acks.push({ kind: 'fact', via: 'http', tag, id: j.id, ...(ep ? { episodeId: ep } : {}) });
     else fail('/v1/remember', a);
   } else {
     const tags = [tag, writeTag(r.round, r.lane, next()), writeTag(r.round, r.lane, next())];
     const a = await post(url, '/v1/import', tags.map((t) => JSON.stringify({ text: factText(t) })).join('\n'), 'application/x-ndjson');
     if (a.status !== 201) return void fail('/v1/import', a);
-    const results = (a.json as { results: Array<{ id: string; episodeId?: string }> }).results;
-    results.forEach((x, i) => r.acks.push({ kind: 'fact', via: 'http', tag: tags[i]!, id: x.id, ...(x.episodeId ? { episodeId: x.episodeId } : {}) }));
+    const results = (a.json as { results: Array<{ id: string; episode_id?: string; episodeId?: string }> }).results;
+    results.forEach((x, i) => {
+      const ep = x.episode_id ?? x.episodeId;
+      r.acks.push({ kind: 'fact', via: 'http', tag: tags[i]!, id: x.id, ...(ep ? { episodeId: ep } : {}) });
+    });
   }
 }
 

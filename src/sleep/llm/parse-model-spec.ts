@@ -115,7 +115,7 @@ function keyFor(provider: 'openai' | 'anthropic', baseURL: string, apiKey: strin
   if (isLoopback(baseURL)) return LOCAL_PLACEHOLDER_KEY;
   throw new TidepoolError(
     'invalid_input',
-    `${provider} at ${baseURL} needs an API key (sleep.${provider}ApiKey)`,
+    `${provider} at ${baseURL} needs an API key: set ${provider.toUpperCase()}_API_KEY (or sleep.${provider}ApiKey in the config file)`,
     {
       field: `sleep.${provider}ApiKey`,
     },

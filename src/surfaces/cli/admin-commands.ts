@@ -3,7 +3,13 @@ import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { TidepoolError } from '../../core/errors.js';
-import { print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+import { creating, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+
+const SOURCE: Record<string, string> = {
+  xdg: 'XDG location',
+  legacy: 'old location ~/.tidepool, read because it exists',
+  env: 'named by TIDEPOOL_CONFIG',
+};
 
 /** Registers export, restore, forget and doctor. */
 export function registerAdminCommands(program: Command, deps: CliDeps): void {
@@ -26,7 +32,7 @@ export function registerAdminCommands(program: Command, deps: CliDeps): void {
     // Listen at once: lines read while the restore code is still loading would otherwise be dropped.
     const reader = createInterface({ input, crlfDelay: Infinity })[Symbol.asyncIterator]();
     const lines: AsyncIterable<string> = { [Symbol.asyncIterator]: () => reader };
-    await withMemory(deps, o, async (m) => {
+    await withMemory(deps, creating(o), async (m) => {
       const r = await m.restore(lines);
       print(deps, o, r, () => `restored ${r.rows} row(s) into space ${m.space}`);
     });
@@ -56,11 +62,16 @@ export function registerAdminCommands(program: Command, deps: CliDeps): void {
     async (o: CommonOptions) => {
       await withMemory(deps, o, async (m) => {
         const r = await m.doctor();
-        print(deps, o, r, () =>
+        // Which config file and default location are in use: the XDG ones, or the old ~/.tidepool still read.
+        const { config } = deps.env;
+        const paths = { config: config ?? null, default_db: deps.env.defaultDb, default_db_source: deps.env.defaultDbSource ?? null };
+        print(deps, o, { ...r, paths }, () =>
           [
             `tidepool ${r.tidepool} on node ${r.node}`,
             `engine    ${r.engine} ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`,
-            `database  ${r.db} (schema v${r.schemaVersion})`,
+            `database  ${r.db} (schema v${r.schema_version})`,
+            ...(config ? [`config    ${config.path} (${config.exists ? 'read' : 'none there'}; ${SOURCE[config.source] ?? config.source})`] : []),
+            `default   ${deps.env.defaultDb}${deps.env.defaultDbSource ? ` (${SOURCE[deps.env.defaultDbSource] ?? deps.env.defaultDbSource})` : ''}`,
             `features  ${Object.entries(r.features).map(([k, v]) => `${k}:${v ? 'yes' : 'no'}`).join(' ')}`,
             `integrity ${r.integrity}`,
             `space     ${r.space}: ${r.counts.episodes} episodes, ${r.counts.narratives} narratives, ${r.counts.knowledge} knowledge, ${r.counts.vectors} vectors`,

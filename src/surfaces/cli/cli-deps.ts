@@ -1,6 +1,7 @@
 /** What every CLI command receives: how to open the memory, where to write, and shared option helpers. */
 import type { Command } from 'commander';
 import type { Tidepool } from '../../app/tidepool.js';
+import { snakeKeys } from '../../app/wire-format.js';
 import { TidepoolError } from '../../core/errors.js';
 
 /** Options every command takes. */
@@ -9,6 +10,8 @@ export interface CommonOptions {
   space?: string;
   json?: boolean;
   debug?: boolean;
+  /** Make the --db file when it does not exist (without it only init and the writing commands do). */
+  create?: boolean;
 }
 
 /** Injected by boot/: opening the memory is the composition root's job. */
@@ -19,16 +22,36 @@ export interface CliDeps {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   version: string;
   /** Environment facts the commands may show (never read by surfaces themselves). */
-  env: { defaultDb: string; cwd: string };
+  env: {
+    defaultDb: string;
+    cwd: string;
+    /** The config file and where the default paths came from (`xdg`, `legacy` ~/.tidepool, `env`), for doctor. */
+    config?: { path: string; exists: boolean; source: string };
+    defaultDbSource?: string;
+    /** Where `import --from <tool>` looks: each tool's own transcript folder. */
+    importDirs?: Readonly<Record<string, string>>;
+  };
 }
 
 /** Adds --db, --space, --json and --debug to a command. */
 export function withCommon(cmd: Command): Command {
   return cmd
-    .option('--db <path|url>', 'memory database: a SQLite file or postgres:// URL (default ~/.tidepool/memory.db, or TIDEPOOL_DB)')
+    .option(
+      '--db <path|url>',
+      'memory database: a SQLite file or postgres:// URL (default $XDG_DATA_HOME/tidepool/memory.db, or TIDEPOOL_DB); a file that does not exist is an error unless the command writes (init, remember, record, write, import, restore, serve, token create, hook) or --create is given',
+    )
+    .option('--create', 'create the --db file if it does not exist')
     .option('--space <name>', 'memory space (default "default", or TIDEPOOL_SPACE)')
     .option('--json', 'print one JSON document on stdout')
     .option('--debug', 'print stack traces on errors');
+}
+
+/**
+ * Marks a command as one that may create its --db file: a command that writes something there. Read-only commands
+ * do not, so a mistyped path is an error instead of an empty database that answers "nothing found".
+ */
+export function creating(opts: CommonOptions): CommonOptions {
+  return { ...opts, create: true };
 }
 
 /** Opens the memory, runs `fn`, and always closes it. */
@@ -41,9 +64,9 @@ export async function withMemory<T>(deps: CliDeps, opts: CommonOptions, fn: (m: 
   }
 }
 
-/** Prints `value` as JSON when --json is set, else the human text. */
+/** Prints `value` as JSON (field names snake_case, as on every surface) when --json is set, else the human text. */
 export function print(deps: CliDeps, opts: CommonOptions, value: unknown, human: () => string): void {
-  deps.stdout.write(opts.json ? `${JSON.stringify(value)}\n` : `${human()}\n`);
+  deps.stdout.write(opts.json ? `${JSON.stringify(snakeKeys(value))}\n` : `${human()}\n`);
 }
 
 /** Parses an integer flag, naming the flag on error. */

@@ -7,7 +7,7 @@ export function registerDemoCommand(program: Command, deps: CliDeps): void {
   withCommon(program.command('demo').description('write a few memories into a demo database, recall them, and show how to connect an agent')).action(
     async (o: CommonOptions) => {
       const db = o.db ?? `${deps.env.cwd}/.tidepool/demo.db`;
-      const opts = { ...o, db, space: o.space ?? 'demo' };
+      const opts = { ...o, db, space: o.space ?? 'demo', create: true };
       await withMemory(deps, opts, async (m) => {
         await m.forget({ all: true, confirm: true });
         const out: string[] = [];
@@ -51,7 +51,7 @@ export function registerDemoCommand(program: Command, deps: CliDeps): void {
           say(`   ${isoMinute(e.occurredAt)} ${e.speaker ?? e.role}: ${e.content}`);
         }
         say('\nNext:');
-        say('   tidepool remember "…" / recall "…"            your own memory in ~/.tidepool/memory.db');
+        say('   tidepool remember "…" / recall "…"            your own memory in ~/.local/share/tidepool/memory.db');
         say('   tidepool serve --stdio                         MCP server for any MCP client');
         say('   tidepool mcp-config claude-code                 the config snippet for your client');
         say('   tidepool --help                                 every command');

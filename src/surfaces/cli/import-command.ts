@@ -1,10 +1,11 @@
-/** `tidepool import <files...>`: session transcripts and Tideline databases into the memory, idempotently. */
+/** `tidepool import <paths...>`: session transcripts and Tideline databases into the memory, idempotently. */
 import { open, readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { IMPORT_FORMAT_NAMES } from '../../app/import-format-names.js';
 import type { ImportFileResult } from '../../app/import-sessions.js';
 import { TidepoolError } from '../../core/errors.js';
-import { print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+import { creating, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+import { IMPORT_SOURCES, importPaths } from './import-paths.js';
 import { createProgressBar } from './progress-bar.js';
 
 /** Registers `import`. */
@@ -15,9 +16,16 @@ export function registerImportCommand(program: Command, deps: CliDeps): void {
       .description(
         'import session transcripts or a Tideline database; importing the same file again adds nothing',
       )
-      .argument('<files...>', 'transcript files (.jsonl, .json, .md) or Tideline .db files')
-      .option('--format <format>', `${IMPORT_FORMAT_NAMES.join(' | ')}`, 'auto'),
-  ).action(async (files: string[], o: CommonOptions & { format: string }) => {
+      .argument('[paths...]', 'transcript files (.jsonl, .json, .md), Tideline .db files, or directories (every such file under them, e.g. ~/.claude/projects)')
+      .option('--format <format>', `${IMPORT_FORMAT_NAMES.join(' | ')}`, 'auto')
+      .option('--from <tool>', `with no paths: import that tool's own transcript folder (${IMPORT_SOURCES.map((s) => `${s}: ${deps.env.importDirs?.[s] ?? '?'}`).join(', ')})`),
+  ).action(async (paths: string[], o: CommonOptions & { format: string; from?: string }) => {
+    if (o.from !== undefined && !IMPORT_SOURCES.includes(o.from)) {
+      throw new TidepoolError('invalid_input', `--from must be one of ${IMPORT_SOURCES.join(', ')}, got "${o.from}"`, { field: 'from' });
+    }
+    // --from names the format as well, unless --format says otherwise.
+    if (o.from !== undefined && o.format === 'auto') o.format = o.from;
+    const files = await importPaths(paths, o.from, deps.env.importDirs ?? {});
     if (!IMPORT_FORMAT_NAMES.includes(o.format)) {
       throw new TidepoolError(
         'invalid_input',
@@ -27,7 +35,7 @@ export function registerImportCommand(program: Command, deps: CliDeps): void {
     }
     const bar = createProgressBar(deps.stderr);
     const results: ImportFileResult[] = [];
-    await withMemory(deps, o, async (m) => {
+    await withMemory(deps, creating(o), async (m) => {
       for (const path of files) {
         let r: ImportFileResult;
         try {

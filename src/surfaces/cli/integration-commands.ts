@@ -14,7 +14,7 @@ import { buildContext } from '../../app/injection/context-block.js';
 import { prefetch } from '../../app/injection/prefetch.js';
 import type { Tidepool } from '../../app/tidepool.js';
 import { TidepoolError } from '../../core/errors.js';
-import { print, readStdin, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+import { creating, print, readStdin, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
 import { CLAUDE_HOOK_EVENTS, shellWord, TIDEPOOL_SKILL, withoutTidepoolHooks, withTidepoolHooks } from './claude-code-hooks.js';
 import { soulReader } from './inject-commands.js';
 import { mcpConfigSnippet } from './mcp-config-snippets.js';
@@ -106,7 +106,7 @@ export function registerIntegrationCommands(program: Command, deps: CliDeps): vo
     try {
       const raw = deps.stdin.isTTY ? '' : await readStdin(deps);
       const input = (raw.trim() ? JSON.parse(raw) : {}) as Record<string, unknown>;
-      await withMemory(deps, o, (m) => runHook(m, event, input, deps));
+      await withMemory(deps, creating(o), (m) => runHook(m, event, input, deps));
     } catch (e) {
       deps.stderr.write(`tidepool hook ${event}: ${(e as Error)?.message ?? String(e)}\n`);
     }

@@ -58,6 +58,14 @@ function show(deps: CliDeps, o: JournalOptions, value: object, text: string): vo
   print(deps, o, value, () => text.replace(/\n$/, ''));
 }
 
+/**
+ * The body from the words after the heading: joined by spaces as the shell split them, except that an argument
+ * starting a markdown list item (`- `, `* `, `1. `) starts a new line, so `journal add "h" "- a" "- b"` is a list.
+ */
+function joinContent(words: readonly string[]): string {
+  return words.reduce((body, w, i) => (i === 0 ? w : `${body}${/^(?:[-*+]|\d+\.)\s/.test(w) ? '\n' : ' '}${w}`), '');
+}
+
 /** `--set key=value`: numbers and booleans as JSON, anything else as a string (the schema names a bad one). */
 function parsePatch(pairs: readonly string[] | undefined): Record<string, unknown> | undefined {
   if (!pairs || pairs.length === 0) return undefined;
@@ -130,7 +138,7 @@ export function registerJournalCommand(program: Command, deps: CliDeps): void {
         'append "## 【HH:MM heading】" and content to a day (default today); content from the arguments, --content or stdin',
       )
       .argument('<heading>', 'what was done')
-      .argument('[content...]', 'section body (markdown, no # or ## headings)')
+      .argument('[content...]', 'section body (markdown, no # or ## headings); a word starting with "-" is text, and each argument that starts a list item ("- a" "- b") is a line of its own')
       .option('--content <text>', 'section body')
       .option('--date <YYYY-MM-DD>', 'the day (default today)')
       .option('--time <HH:MM>', 'the time in the heading (default now)'),
@@ -141,7 +149,7 @@ export function registerJournalCommand(program: Command, deps: CliDeps): void {
       o: JournalOptions & { content?: string; date?: string; time?: string },
     ) => {
       await run(deps, o, async (m, root) => {
-        let content = o.content ?? (words.length > 0 ? words.join(' ') : undefined);
+        let content = o.content ?? (words.length > 0 ? joinContent(words) : undefined);
         if (content === undefined) {
           if (deps.stdin.isTTY)
             throw new TidepoolError(

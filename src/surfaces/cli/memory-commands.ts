@@ -2,15 +2,15 @@
 import type { Command } from 'commander';
 import { TidepoolError } from '../../core/errors.js';
 import type { RecordTurn } from '../../core/schemas.js';
-import { intOption, listOption, print, readStdin, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+import { creating, intOption, listOption, print, readStdin, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
 
 /** Registers init, remember, record and write. */
 export function registerMemoryCommands(program: Command, deps: CliDeps): void {
   withCommon(program.command('init').description('create the memory database and space (safe to run again)')).action(
     async (o: CommonOptions) => {
-      await withMemory(deps, o, async (m) => {
+      await withMemory(deps, creating(o), async (m) => {
         const report = await m.doctor();
-        print(deps, o, { db: report.db, space: m.space, schemaVersion: report.schemaVersion }, () => `memory ready at ${report.db} (space ${m.space}, schema v${report.schemaVersion})`);
+        print(deps, o, { db: report.db, space: m.space, schema_version: report.schema_version }, () => `memory ready at ${report.db} (space ${m.space}, schema v${report.schema_version})`);
       });
     },
   );
@@ -26,7 +26,7 @@ export function registerMemoryCommands(program: Command, deps: CliDeps): void {
       .option('--tags <a,b>', 'comma-separated tags')
       .option('--not-durable', 'let it expire like captured turns'),
   ).action(async (text: string, o: CommonOptions & { key?: string; kind: string; importance: string; tags?: string; notDurable?: boolean }) => {
-    await withMemory(deps, o, async (m) => {
+    await withMemory(deps, creating(o), async (m) => {
       const r = await m.remember({
         text, key: o.key, kind: o.kind as 'fact', importance: intOption('importance', o.importance),
         tags: listOption(o.tags), durable: !o.notDurable,
@@ -59,7 +59,7 @@ export function registerMemoryCommands(program: Command, deps: CliDeps): void {
       if (deps.stdin.isTTY) throw new TidepoolError('invalid_input', 'give the turn text, or pipe JSONL turns on stdin');
       turns = parseJsonl(await readStdin(deps)).map((t) => ({ session: o.session, ...(t as object) }) as RecordTurn);
     }
-    await withMemory(deps, o, async (m) => {
+    await withMemory(deps, creating(o), async (m) => {
       const r = await m.record({ turns });
       print(deps, o, r, () => `recorded ${r.ids.length} episode(s)${r.skipped ? `, ${r.skipped} already present` : ''}${r.redacted ? `, ${r.redacted} secret(s) redacted` : ''}`);
     });
@@ -82,12 +82,12 @@ export function registerMemoryCommands(program: Command, deps: CliDeps): void {
       .option('--type <type>', 'gesture | context | moment | self_reflection | general', 'general')
       .option('--kind <kind>', 'narrative | self_reflection | dream'),
   ).action(async (o: CommonOptions & Record<string, string | undefined>) => {
-    await withMemory(deps, o, async (m) => {
+    await withMemory(deps, creating(o), async (m) => {
       const r = await m.write({
         gesture: o.gesture, context: o.context, moment: o.moment, cognition_direction: o.direction,
         importance: intOption('importance', o.importance), emotional: intOption('emotional', o.emotional),
         unresolved: intOption('unresolved', o.unresolved), tags: listOption(o.tags), entities_role: o.entitiesRole,
-        source_links: listOption(o.sourceLinks)?.map((s) => s.replace(/^e/, '')),
+        source_links: listOption(o.sourceLinks),
         narrative_type: o.type as 'general', kind: o.kind as 'narrative' | undefined,
       });
       print(deps, o, r, () => `wrote ${r.id} weight=${r.weight} recurrence=${r.recurrence}${r.tags.length ? ` | tags: ${r.tags.join(', ')}` : ''}`);

@@ -1,9 +1,10 @@
-/** CLI commands that read: recall, timeline. */
+/** CLI commands that read: recall, know, timeline. */
 import type { Command } from 'commander';
+import { episodeJson, hitJson } from '../../app/wire-format.js';
 import type { Layer } from '../../core/types.js';
 import { intOption, isoMinute, listOption, numberOption, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
 
-/** Registers recall and timeline. */
+/** Registers recall, know and timeline. */
 export function registerReadCommands(program: Command, deps: CliDeps): void {
   withCommon(
     program
@@ -14,7 +15,7 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
       .option('--layers <list>', 'episode,narrative,knowledge')
       .option('--kinds <list>', 'knowledge or narrative kinds to keep')
       .option('--since <time>', 'only items at or after this time')
-      .option('--until <time>', 'only items at or before this time')
+      .option('--until <time>', 'only items at or before this time (a date without a time means the end of that day)')
       .option('--session <id>', 'only episodes of this session')
       .option('--min-weight <0-1>', 'only narratives at least this heavy')
       .option('--max-tokens <n>', 'fit the results into this many tokens (whole items)'),
@@ -25,15 +26,7 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
         since: o.since, until: o.until, session: o.session, minWeight: numberOption('min-weight', o.minWeight),
         maxTokens: intOption('max-tokens', o.maxTokens),
       });
-      const results = hits.map((h) => ({
-        id: h.id, layer: h.layer, text: h.text, score: h.score, created_at: h.createdAt, exact: h.exact,
-        ...(h.kind ? { kind: h.kind } : {}), ...(h.status ? { status: h.status } : {}), ...(h.session ? { session: h.session } : {}),
-        ...(h.speaker ? { speaker: h.speaker } : {}), ...(h.weight !== undefined ? { weight: h.weight } : {}),
-        ...(h.why ? { why: h.why } : {}), ...(h.repeats ? { repeats: h.repeats.map((r) => r.id) } : {}),
-        ...(h.context && h.context.length > 0
-          ? { context: h.context.map((c) => ({ id: c.id, text: c.text, created_at: c.createdAt, session: c.session, speaker: c.speaker, why: { neighbour_of: c.neighbourOf } })) }
-          : {}),
-      }));
+      const results = hits.map(hitJson);
       // One line per hit: id, layer, date, speaker, why (matched words, window, substring, vector); its context below.
       const line = (h: (typeof hits)[number]) => {
         const why = h.why
@@ -50,10 +43,36 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
 
   withCommon(
     program
+      .command('know')
+      .description('consolidated knowledge (reliable and provisional, never quarantined): the strongest entries, or those matching a query, subject or kinds')
+      .argument('[query]', 'free-text search within knowledge; omit to list')
+      .option('--subject <name>', 'only knowledge about this entity or topic')
+      .option('--kinds <list>', 'fact,entity,preference,procedure,concept,open_problem,recipe')
+      .option('--limit <n>', 'most entries', '10'),
+  ).action(async (query: string | undefined, o: CommonOptions & Record<string, string | undefined>) => {
+    await withMemory(deps, o, async (m) => {
+      // The same use case as MCP `know` and GET /v1/know; loaded here so other commands do not pay for it at start-up.
+      const { know } = await import('../../app/know.js');
+      const entries = await know(m.ctx, {
+        ...(query !== undefined ? { query } : {}), ...(o.subject !== undefined ? { subject: o.subject } : {}),
+        ...(o.kinds !== undefined ? { kinds: listOption(o.kinds) as never } : {}), limit: intOption('limit', o.limit),
+      });
+      print(deps, o, { entries }, () =>
+        entries.length === 0
+          ? 'no knowledge matches (it grows from remember and from nightly sleep; try recall for raw history)'
+          : entries
+              .map((k) => `${k.id.padEnd(7)} ${k.kind.padEnd(12)} ${k.status.padEnd(11)} ${k.strength.toFixed(2)}  ${k.subject ? `${k.subject}: ` : ''}${k.content}`)
+              .join('\n'),
+      );
+    });
+  });
+
+  withCommon(
+    program
       .command('timeline')
       .description('raw history in time order (archive included)')
       .option('--from <time>', 'start (ISO 8601, YYYY-MM-DD or epoch ms)')
-      .option('--to <time>', 'end')
+      .option('--to <time>', 'end, inclusive (a date without a time means the end of that day)')
       .option('--session <id>', 'one session only')
       .option('--limit <n>', 'page size', '20')
       .option('--offset <n>', 'skip this many', '0')
@@ -64,10 +83,7 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
         from: o.from, to: o.to, session: o.session, limit: intOption('limit', o.limit), offset: intOption('offset', o.offset),
         order: o.order as 'asc' | 'desc',
       });
-      const items = page.items.map((e) => ({
-        id: `e${e.id}`, kind: e.kind, role: e.role, speaker: e.speaker, text: e.content, session: e.session, tool: e.tool,
-        ok: e.ok, occurred_at: e.occurredAt, archived: e.archivedAt !== null,
-      }));
+      const items = page.items.map(episodeJson);
       print(deps, o, { total: page.total, offset: page.offset, items }, () => {
         const head = `${page.offset + (items.length ? 1 : 0)}–${page.offset + items.length} / ${page.total}`;
         return [head, ...page.items.map((e) => `e${e.id} ${isoMinute(e.occurredAt)} ${e.speaker ?? e.role ?? e.kind}: ${e.content}`)].join('\n');

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Tidepool } from '../../app/tidepool.js';
 import { TidepoolError } from '../../core/errors.js';
-import { intOption, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+import { creating, intOption, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
 import { soulReader } from './inject-commands.js';
 import type { CommandRegistrar } from './run-cli.js';
 
@@ -37,14 +37,18 @@ export function serveCommand(runners: ServeRunners): CommandRegistrar {
         .option('--workspace <dir>', 'where SOUL.md is looked for (default: the current directory)'),
     ).action(async (o: CommonOptions & { stdio?: boolean; http?: boolean; port?: string; host?: string; toolsets?: string; workspace?: string }) => {
       if (o.stdio && o.http) throw new TidepoolError('invalid_input', 'choose one transport: --stdio or --http', { field: 'stdio' });
-      await withMemory(deps, o, async (m) => {
+      await withMemory(deps, creating(o), async (m) => {
         const soul = soulReader(m, o.workspace ?? deps.env.cwd);
         if (o.stdio) return runners.stdio(m, { toolsets: o.toolsets, soul });
         const port = intOption('port', o.port) ?? m.ctx.config.http.port;
         const host = o.host ?? m.ctx.config.http.host;
         await runners.http(m, {
           toolsets: o.toolsets, soul, host, port,
-          onListening: (url) => deps.stderr.write(`tidepool: serving MCP at ${url}/mcp (space ${m.space}); Ctrl-C stops\n`),
+          onListening: (url) =>
+            deps.stderr.write(
+              `tidepool: serving MCP at ${url}/mcp (space ${m.space})\n` +
+                `tidepool: dashboard at ${url}/ and the REST API at ${url}/v1/ (docs/http.md); Ctrl-C stops\n`,
+            ),
         });
       });
     });

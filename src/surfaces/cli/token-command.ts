@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { createToken, listTokens, revokeToken } from '../../app/tokens.js';
 import { TidepoolError } from '../../core/errors.js';
-import { intOption, isoMinute, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+import { creating, intOption, isoMinute, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
 
 /** Registers `token`. */
 export function registerTokenCommand(program: Command, deps: CliDeps): void {
@@ -15,7 +15,7 @@ export function registerTokenCommand(program: Command, deps: CliDeps): void {
       .option('--label <text>', 'a note saying who or what uses it'),
   ).action(async (o: CommonOptions & { scope: string; label?: string }) => {
     if (!o.space) throw new TidepoolError('invalid_input', '--space is required: a token sees only its own space', { field: 'space' });
-    await withMemory(deps, o, async (m) => {
+    await withMemory(deps, creating(o), async (m) => {
       const r = await createToken(m.ctx, { space: o.space, scope: o.scope, label: o.label });
       print(deps, o, r, () => `${r.token}\n(token ${r.id}: ${r.scope} on space ${r.space}; shown once, store it now — send it as "Authorization: Bearer <token>")`);
     });

@@ -3,6 +3,7 @@ import type { Context, Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import { know } from '../../app/know.js';
 import { readBriefing } from '../../app/read-derived.js';
+import { briefingJson, episodeJson, hitJson } from '../../app/wire-format.js';
 import { parseRememberInput } from '../../app/remember.js';
 import { isTidepoolError, TidepoolError } from '../../core/errors.js';
 import { MAX_BATCH } from '../../core/schemas.js';
@@ -84,7 +85,7 @@ export function mountRestRoutes(app: Hono): void {
       kinds: listParam(c, 'kinds'), since: numParam(c, 'since'), until: numParam(c, 'until'), session: c.req.query('session'),
       maxTokens: numParam(c, 'maxTokens'), includeArchived: boolParam(c, 'includeArchived'),
     });
-    return c.json({ hits: await principalOf(c).memory.recall(input as never) });
+    return c.json({ hits: (await principalOf(c).memory.recall(input as never)).map(hitJson) });
   });
 
   app.get('/v1/know', async (c) => {
@@ -97,12 +98,13 @@ export function mountRestRoutes(app: Hono): void {
       from: numParam(c, 'from'), to: numParam(c, 'to'), session: c.req.query('session'), limit: numParam(c, 'limit'),
       offset: numParam(c, 'offset'), order: c.req.query('order'),
     });
-    return c.json(await principalOf(c).memory.timeline(input as never));
+    const page = await principalOf(c).memory.timeline(input as never);
+    return c.json({ total: page.total, offset: page.offset, items: page.items.map(episodeJson) });
   });
 
   app.get('/v1/briefing', async (c) => {
     const r = await readBriefing(principalOf(c).memory.ctx, defined({ day: c.req.query('date') ?? c.req.query('day') }));
-    return c.json(r.kind === 'found' ? { briefing: r.briefing, today: r.today } : { briefing: null, message: r.message });
+    return c.json(r.kind === 'found' ? { briefing: briefingJson(r.briefing), today: r.today } : { briefing: null, message: r.message });
   });
 
   app.get('/v1/export', (c) => {

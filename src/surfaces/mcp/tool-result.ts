@@ -1,5 +1,6 @@
 /** Turns a tool's output into readable text plus `structuredContent`, and any error into an `isError` result. */
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { snakeKeys } from '../../app/wire-format.js';
 import { isTidepoolError, type TidepoolErrorCode } from '../../core/errors.js';
 
 /** What a tool returns: the text an agent reads and the same facts as JSON. */
@@ -24,7 +25,7 @@ const NEXT_STEP: Partial<Record<TidepoolErrorCode, string>> = {
 
 /** A successful result. */
 export function toolResult(out: ToolOutput): CallToolResult {
-  return { content: [{ type: 'text', text: out.text }], structuredContent: out.data };
+  return { content: [{ type: 'text', text: out.text }], structuredContent: snakeKeys(out.data) as Record<string, unknown> };
 }
 
 /** An `isError` result naming the problem, the field when there is one, and the next step. */

@@ -5,6 +5,7 @@ import { briefingInput, gapsInput, readBriefing, readGaps, readSelf } from '../.
 import { TidepoolError } from '../../core/errors.js';
 import { forgetInput, recallInput, recordTurn, rememberInput, text, timelineInput } from '../../core/schemas.js';
 import type { RecallHit } from '../../core/types.js';
+import { briefingJson, episodeJson, hitJson } from '../../app/wire-format.js';
 import { addTool, defined, isoMinute, type Toolset, type ToolsetDeps } from './toolset.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 
@@ -19,16 +20,6 @@ export function hitLine(h: RecallHit): string {
   const status = h.status && h.status !== 'reliable' ? `, ${h.status}` : '';
   const ctx = (h.context ?? []).map((c) => `\n  [${c.id} context ${isoMinute(c.createdAt)}] ${c.speaker ? `${c.speaker}: ` : ''}${c.text}`);
   return `- [${h.id} ${h.layer}${status} ${isoMinute(h.createdAt)}] ${who}${h.text}${ctx.join('')}`;
-}
-
-/** A hit as structured content. */
-export function hitData(h: RecallHit): Record<string, unknown> {
-  return defined({
-    id: h.id, layer: h.layer, text: h.text, score: h.score, created_at: h.createdAt, exact: h.exact, kind: h.kind,
-    status: h.status, session: h.session ?? undefined, speaker: h.speaker ?? undefined, weight: h.weight, tags: h.tags,
-    why: h.why, repeats: h.repeats?.map((r) => r.id),
-    context: h.context?.map((c) => ({ id: c.id, text: c.text, created_at: c.createdAt, session: c.session, speaker: c.speaker, why: { neighbour_of: c.neighbourOf } })),
-  });
 }
 
 function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void {
@@ -96,13 +87,13 @@ function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void 
       limit: recallShape.limit.describe('most results, default 10'),
       layers: recallShape.layers.describe('restrict to episode, narrative and/or knowledge'),
       since: recallShape.since.describe('only items at or after this time (ISO 8601, YYYY-MM-DD or epoch ms)'),
-      until: recallShape.until.describe('only items at or before this time'),
+      until: recallShape.until.describe('only items at or before this time; a bare date YYYY-MM-DD means the end of that day'),
       max_tokens: recallShape.maxTokens.describe('fit the results into this many tokens (whole items are dropped, never cut)'),
     },
     hints: { readOnly: true, idempotent: true },
     async run({ max_tokens, ...rest }) {
       const hits = await memory.recall({ ...defined(rest), ...(max_tokens !== undefined ? { maxTokens: max_tokens } : {}) });
-      return { text: hits.length === 0 ? 'Nothing found.' : hits.map(hitLine).join('\n'), data: { results: hits.map(hitData) } };
+      return { text: hits.length === 0 ? 'Nothing found.' : hits.map(hitLine).join('\n'), data: { results: hits.map(hitJson) } };
     },
   });
 
@@ -138,7 +129,7 @@ function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void 
       'session. Page with limit/offset; newest first by default.',
     input: {
       from: timelineInput.shape.from.describe('start (ISO 8601, YYYY-MM-DD or epoch ms)'),
-      to: timelineInput.shape.to.describe('end'),
+      to: timelineInput.shape.to.describe('end, inclusive; a bare date YYYY-MM-DD means the end of that day'),
       session: timelineInput.shape.session.describe('one session only'),
       limit: timelineInput.shape.limit.describe('page size, default 20'),
       offset: timelineInput.shape.offset.describe('skip this many, default 0'),
@@ -149,8 +140,7 @@ function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void 
       const page = await memory.timeline(defined(args));
       const head = `${page.offset + (page.items.length ? 1 : 0)}–${page.offset + page.items.length} / ${page.total}`;
       const lines = page.items.map((e) => `- [e${e.id} ${isoMinute(e.occurredAt)}${e.session ? ` ${e.session}` : ''}] ${e.speaker ?? e.role ?? e.kind}: ${e.content}`);
-      const items = page.items.map((e) => ({ id: `e${e.id}`, kind: e.kind, role: e.role, speaker: e.speaker, text: e.content, session: e.session, tool: e.tool, ok: e.ok, occurred_at: e.occurredAt, archived: e.archivedAt !== null }));
-      return { text: [head, ...lines].join('\n'), data: { total: page.total, offset: page.offset, items } };
+      return { text: [head, ...lines].join('\n'), data: { total: page.total, offset: page.offset, items: page.items.map(episodeJson) } };
     },
   });
 
@@ -166,7 +156,7 @@ function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void 
       const r = await readBriefing(memory.ctx, defined(args));
       if (r.kind === 'none') return { text: r.message, data: { briefing: null, message: r.message } };
       const b = r.briefing;
-      return { text: b.body.includes(b.headline) ? b.body : `${b.headline}\n\n${b.body}`, data: { briefing: { day: b.day, headline: b.headline, body: b.body, created_at: b.createdAt }, today: r.today } };
+      return { text: b.body.includes(b.headline) ? b.body : `${b.headline}\n\n${b.body}`, data: { briefing: briefingJson(b), today: r.today } };
     },
   });
 

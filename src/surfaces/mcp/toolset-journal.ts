@@ -32,6 +32,12 @@ function out(result: object, text: string): ToolOutput {
  * The journal toolset. Every workspace is confined to those registered to the caller's space, plus the server's
  * working directory for the local user only (DESIGN §10): a token of one space never reaches another space's diary.
  */
+/**
+ * Hints of the journal tools that read. They never change what the journal says; their bookkeeping is not an edit:
+ * the first call in a workspace lays out an empty memory/ skeleton (SEEDS §2.3), and lookups are counted for tiering.
+ */
+const READ_ONLY = { readOnly: true, idempotent: true } as const;
+
 export const toolset: Toolset = {
   name: 'journal',
   summary:
@@ -78,7 +84,7 @@ export const toolset: Toolset = {
         limit: JournalSearchInput.shape.limit,
         root,
       },
-      hints: { readOnly: false, idempotent: true },
+      hints: READ_ONLY,
       async run(args) {
         const r = await journal.search({ ...defined(args), query: args.query, root: await at(args.root) });
         return out(r, renderSearchResult(r));
@@ -91,7 +97,7 @@ export const toolset: Toolset = {
       description:
         'Read one whole day file (default today) from whichever tier holds it. Counts as a lookup.',
       input: { date: JournalReadInput.shape.date.describe('YYYY-MM-DD, default today'), root },
-      hints: { readOnly: false, idempotent: true },
+      hints: READ_ONLY,
       async run(args) {
         const r = await journal.read({ ...defined(args), root: await at(args.root) });
         return out(r, renderReadResult(r));
@@ -142,8 +148,7 @@ export const toolset: Toolset = {
       description:
         'Health check: headings without a time, duplicate or empty sections, long sections, dead links, stale indexes, days in two places.',
       input: { root },
-      // Not read-only: the first call of any journal tool in a workspace lays out memory/ (SEEDS §2.3).
-      hints: { readOnly: false, idempotent: true },
+      hints: READ_ONLY,
       async run(args) {
         const r = await journal.lint({ root: await at(args.root) });
         return out(r, renderLintReport(r));
@@ -169,7 +174,7 @@ export const toolset: Toolset = {
       title: 'Journal statistics',
       description: 'Days per tier, lookup days per file, pins, archived days and the last tend.',
       input: { root },
-      hints: { readOnly: false, idempotent: true },
+      hints: READ_ONLY,
       async run(args) {
         const r = await journal.stats({ root: await at(args.root) });
         return out(r, renderStats(r));

@@ -7,9 +7,10 @@ import { z } from 'zod';
 import { readHeatmap, readSoftClusters, heatmapInput, softClustersInput } from '../../app/read-clusters.js';
 import { graphInput, readGraph } from '../../app/read-graph.js';
 import { recallNarratives, recallNarrativesInput } from '../../app/recall-narratives.js';
-import { jsonObject, label, narrativeInput, profileInput, recallInput, selfConceptInput, snapshotInput, text, threadInput, time } from '../../core/schemas.js';
+import { endTime, jsonObject, label, narrativeInput, profileInput, recallInput, selfConceptInput, snapshotInput, text, threadInput, time } from '../../core/schemas.js';
 import { THREAD_STATUSES, type Narrative } from '../../core/types.js';
-import { hitData, hitLine } from './toolset-core.js';
+import { episodeJson, hitJson } from '../../app/wire-format.js';
+import { hitLine } from './toolset-core.js';
 import { addTool, defined, isoMinute, type Toolset, type ToolsetDeps } from './toolset.js';
 
 const limit = (n: number) => recallInput.in.shape.limit.unwrap().default(n).describe(`most results, default ${n}`);
@@ -24,7 +25,7 @@ function narrativeData(n: Narrative): Record<string, unknown> {
   return {
     id: `n${n.id}`, kind: n.kind, narrative_type: n.ntype, content: n.content, gesture: n.gesture, context: n.context, moment: n.moment,
     cognition_direction: n.cognitionDirection, tags: n.tags, entities_role: n.entitiesRole, related_entities: n.relatedEntities,
-    source_links: n.sourceLinks.map(String), importance: n.importance, emotional: n.emotional, recurrence: n.recurrence,
+    source_links: n.sourceLinks.map((id) => `e${id}`), importance: n.importance, emotional: n.emotional, recurrence: n.recurrence,
     unresolved: n.unresolved, weight: n.weight, created_at: n.createdAt,
   };
 }
@@ -45,7 +46,17 @@ function registerWrites(server: McpServer, { memory }: ToolsetDeps): void {
       moment: s.moment.describe('the moment itself'),
       cognition_direction: s.cognition_direction.describe('where the thinking went'),
       tags: s.tags.describe('topic tags; reuse existing ones'),
-      source_links: s.source_links.describe('episode ids this narrative comes from'),
+      source_links: s.source_links.describe('episode ids this narrative comes from, as recall and timeline print them ("e12"; bare 12 also works)'),
+      content: s.content.describe('legacy single-text form (Tideline); use gesture instead'),
+      importance: s.importance.describe('how much it matters, 1-5'),
+      emotional: s.emotional.describe('emotional charge, 1-5'),
+      unresolved: s.unresolved.describe('how open it still is, 1-5'),
+      recurrence: s.recurrence.describe('ignored: recurrence is computed from how often its tags occur'),
+      entities_role: s.entities_role.describe('who did what, e.g. "A=judge+act; B=review"; feeds the entity graph'),
+      related_entities: s.related_entities.describe('entities it is about; tags naming known persons are added'),
+      narrative_type: s.narrative_type.describe('gesture, context, moment, self_reflection or general (default)'),
+      kind: s.kind.describe('narrative (default), self_reflection or dream'),
+      at: s.at.describe('when it happened: ISO 8601, YYYY-MM-DD or epoch ms (default now)'),
     },
     hints: { readOnly: false, idempotent: false },
     async run(args) {
@@ -57,7 +68,12 @@ function registerWrites(server: McpServer, { memory }: ToolsetDeps): void {
     name: 'memory_write_profile',
     title: 'Write a profile',
     description: 'Create or replace what you know about an entity (a person, project, the user, "self") for one profile type; the previous version is kept as history.',
-    input: { ...profileInput.shape, profile_type: profileInput.shape.profile_type.describe('fact, impression (default), relationship, self or contact') },
+    input: {
+      entity: profileInput.shape.entity.describe('who or what the profile is about: a person, a project, "user" or "self"'),
+      profile_type: profileInput.shape.profile_type.describe('fact, impression (default), relationship, self or contact'),
+      content: profileInput.shape.content.describe('the whole profile text; replaces the previous version (empty is refused)'),
+      pinned: profileInput.shape.pinned.describe('always inject this profile at session start'),
+    },
     hints: { readOnly: false, idempotent: true },
     async run(args) {
       const r = await memory.writeProfile(args);
@@ -68,7 +84,10 @@ function registerWrites(server: McpServer, { memory }: ToolsetDeps): void {
     name: 'memory_write_self_concept',
     title: 'Write self-concept',
     description: 'Set one self-concept field: fact (what I am), terrain (where I work and how), self_reflection (what I notice about myself). Replaces the field; history is kept.',
-    input: selfConceptInput.shape,
+    input: {
+      field: selfConceptInput.shape.field.describe('fact, terrain or self_reflection'),
+      content: selfConceptInput.shape.content.describe('the new text of that field'),
+    },
     hints: { readOnly: false, idempotent: true },
     async run(args) {
       const r = await memory.writeSelfConcept(args);
@@ -79,7 +98,7 @@ function registerWrites(server: McpServer, { memory }: ToolsetDeps): void {
     name: 'memory_write_snapshot',
     title: 'Write a snapshot',
     description: 'Save a "how I am right now" slice (mood, focus, state of the work); the newest one opens the next session.',
-    input: snapshotInput.shape,
+    input: { content: snapshotInput.shape.content.describe('how things are right now, in a few sentences') },
     hints: { readOnly: false, idempotent: false },
     async run(args) {
       const r = await memory.writeSnapshot(args);
@@ -90,7 +109,15 @@ function registerWrites(server: McpServer, { memory }: ToolsetDeps): void {
     name: 'memory_write_thread',
     title: 'Write a thread',
     description: 'Open an exploration thread (a question to come back to), or update one with `thread_id` (e.g. status explored or abandoned). Weighted by the four 1-5 scores.',
-    input: threadInput.shape,
+    input: {
+      content: threadInput.shape.content.describe('the question or topic to come back to (required when opening a thread)'),
+      importance: threadInput.shape.importance.describe('1-5, default 3'),
+      emotional: threadInput.shape.emotional.describe('1-5, default 3'),
+      recurrence: threadInput.shape.recurrence.describe('1-5, default 3'),
+      unresolved: threadInput.shape.unresolved.describe('1-5, default 3'),
+      status: threadInput.shape.status.describe('open (default), explored or abandoned'),
+      thread_id: threadInput.shape.thread_id.describe('the thread to update (from memory_read_threads); omit to open a new one'),
+    },
     hints: { readOnly: false, idempotent: false },
     async run(args) {
       const r = await memory.writeThread(args);
@@ -117,7 +144,11 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
     name: 'memory_recall',
     title: 'Recall narratives',
     description: 'List the newest narratives, optionally of one narrative_type or carrying any of the given tags.',
-    input: { ...recallNarrativesInput.shape, limit: limit(10) },
+    input: {
+      narrative_type: recallNarrativesInput.shape.narrative_type.describe('only this type: gesture, context, moment, self_reflection or general'),
+      tags: recallNarrativesInput.shape.tags.describe('only narratives carrying any of these tags'),
+      limit: limit(10),
+    },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
       const rows = await recallNarratives(memory.ctx, defined(args));
@@ -128,12 +159,12 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
     name: 'memory_search',
     title: 'Search memory',
     description: 'Hybrid search (keywords + meaning) over narratives and the raw life log; returns up to 2×limit results. Exact keyword hits rank first. since/until take YYYY-MM-DD[ HH:MM:SS].',
-    input: { query: text.describe('what to look for'), limit: limit(5), since: time.optional().describe('inclusive start'), until: time.optional().describe('inclusive end') },
+    input: { query: text.describe('what to look for'), limit: limit(5), since: time.optional().describe('inclusive start'), until: endTime.optional().describe('inclusive end; a bare date YYYY-MM-DD means the end of that day') },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
       // Tideline's memory_search returns up to 2×limit (SEEDS §1.5.4), within recall's 200.
       const hits = await memory.recall({ ...defined(args), limit: Math.min(2 * args.limit, 200), layers: ['narrative', 'episode'] }, { source: 'search' });
-      return { text: hits.length === 0 ? 'Nothing found.' : hits.map(hitLine).join('\n'), data: { results: hits.map(hitData) } };
+      return { text: hits.length === 0 ? 'Nothing found.' : hits.map(hitLine).join('\n'), data: { results: hits.map(hitJson) } };
     },
   });
   addTool(server, {
@@ -144,7 +175,7 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
     hints: { readOnly: true, idempotent: true },
     async run(args) {
       const hits = await memory.recall({ ...args, layers: ['episode'] }, { source: 'search' });
-      return { text: hits.length === 0 ? 'Nothing found.' : hits.map(hitLine).join('\n'), data: { results: hits.map(hitData) } };
+      return { text: hits.length === 0 ? 'Nothing found.' : hits.map(hitLine).join('\n'), data: { results: hits.map(hitJson) } };
     },
   });
   addTool(server, {
@@ -157,7 +188,7 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
       const page = await memory.timeline({ ...args, order: 'desc' });
       const head = `${page.offset + (page.items.length ? 1 : 0)}–${page.offset + page.items.length} / ${page.total}`;
       const lines = page.items.map((e) => `- [e${e.id} ${isoMinute(e.occurredAt)}] ${e.speaker ?? e.role ?? e.kind}: ${e.content}`);
-      return { text: [head, ...lines].join('\n'), data: { total: page.total, offset: page.offset, items: page.items.map((e) => ({ id: `e${e.id}`, role: e.role, text: e.content, session: e.session, occurred_at: e.occurredAt })) } };
+      return { text: [head, ...lines].join('\n'), data: { total: page.total, offset: page.offset, items: page.items.map(episodeJson) } };
     },
   });
   addTool(server, {
@@ -211,7 +242,11 @@ function registerDerived(server: McpServer, { memory }: ToolsetDeps): void {
     name: 'memory_graph',
     title: 'Entity graph',
     description: 'Query the entity co-occurrence graph: `pair` "A,B" lists their shared narratives with each one\'s role, `entity` its partners, neither the most mentioned entities.',
-    input: { ...graphInput.shape, limit: limit(10) },
+    input: {
+      entity: graphInput.shape.entity.describe('one entity: its partners and how often they co-occur'),
+      pair: graphInput.shape.pair.describe('two entities "A,B": their shared narratives with each one\'s role'),
+      limit: limit(10),
+    },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
       const g = await readGraph(memory.ctx, defined(args));
@@ -240,7 +275,10 @@ function registerDerived(server: McpServer, { memory }: ToolsetDeps): void {
     name: 'memory_soft_clusters',
     title: 'Soft clusters',
     description: 'List the embedding-space clusters, or with `cluster_id` show its 10 members nearest the centroid and its 5 most adjacent clusters.',
-    input: softClustersInput.shape,
+    input: {
+      cluster_id: softClustersInput.shape.cluster_id.describe('one cluster: its members nearest the centroid and its most adjacent clusters'),
+      report: softClustersInput.shape.report.describe('accepted for Tideline compatibility; it changes nothing (Tideline ignored it too)'),
+    },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
       const v = await readSoftClusters(memory.ctx, defined(args));

@@ -51,9 +51,21 @@ export interface GraphAnswer {
   message: string | null;
 }
 
+/** An episode as REST sends it (docs/http.md "Ids and field names"). */
+export interface WireEpisode {
+  id: string;
+  occurred_at: number;
+  speaker?: string | null;
+  role?: string | null;
+  session?: string | null;
+  kind: string;
+  archived: boolean;
+  text: string;
+}
+
 export interface TimelineAnswer {
   total: number;
-  items: EpisodeRow[];
+  items: WireEpisode[];
 }
 
 export interface RecallAnswer {

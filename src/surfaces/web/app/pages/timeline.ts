@@ -61,12 +61,12 @@ export const render: Page = async (params) => {
   const rows = p.items.map((e) =>
     h(
       'tr',
-      { 'data-id': `e${e.id}` },
-      h('td', {}, h('a', { href: `#/conversation?id=e${e.id}`, title: 'read it in its conversation' }, when(e.occurredAt))),
+      { 'data-id': e.id },
+      h('td', {}, h('a', { href: `#/conversation?id=${e.id}`, title: 'read it in its conversation' }, when(e.occurred_at))),
       h('td', { class: 'speaker' }, e.speaker ?? e.role ?? ''),
       h('td', {}, e.session ? h('a', { href: link({ session: e.session, offset: 0 }) }, e.session) : ''),
-      h('td', {}, e.kind, e.archivedAt ? h('span', { class: 'tag' }, 'archived') : null),
-      h('td', {}, e.content),
+      h('td', {}, e.kind, e.archived ? h('span', { class: 'tag' }, 'archived') : null),
+      h('td', {}, e.text),
     ),
   );
   return {
