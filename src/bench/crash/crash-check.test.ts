@@ -19,7 +19,7 @@ describe('the crash bench checker', () => {
     await memory.close();
     const present = [
       { kind: 'turns', via: 'cli', tag: 'x0l1n0', ids: rec.ids },
-      { kind: 'fact', via: 'http', tag: 'x0l2n0', id: rem.id, episodeId: rem.episodeId! },
+      { kind: 'fact', via: 'http', tag: 'x0l2n0', id: rem.id, episodeId: rem.episode_id! },
     ] as const;
     expect(checkAfterRound(path, present)).toEqual({ integrity: [], lost: [] });
 
