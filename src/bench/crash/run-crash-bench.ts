@@ -5,6 +5,7 @@
  * is checked (SQLite and FTS5 integrity, indexes in step, journal days) with every write acknowledged that round; at
  * the end every write acknowledged in the whole run is checked again.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +71,8 @@ export async function runCrashBench(o: CrashBenchOptions = {}): Promise<CrashBen
   const dir = mkdtempSync(join(tmpdir(), 'tidepool-crash-bench-'));
   const db = join(dir, 'memory.db');
   mkdirSync(join(dir, 'imports'));
+  // The memory exists before any writer starts: a night on a path that holds no database is refused (`--db` must exist).
+  execFileSync(process.execPath, [bin, 'init', '--db', db], { stdio: 'ignore' });
   const mock = await startMockNightServer();
   const mockEnv = { TIDEPOOL_OPENAI_BASE_URL: mock.url, TIDEPOOL_OPENAI_API_KEY: 'mock-key' };
   const tend = new TendLane(join(dir, 'journal'));
