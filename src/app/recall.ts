@@ -21,7 +21,9 @@ export async function recall(ctx: AppContext, raw: RecallInput, opts: RecallOpti
   const input = parseInput(recallInput, raw);
   await requireSpace(ctx);
   const now = ctx.clock.now();
-  const hits = await runRecall({ store: ctx.store, config: ctx.config, embedder: ctx.embedder, now }, ctx.space, input);
+  const hits = ctx.readers
+    ? await ctx.readers.recall(ctx.space, input, now, ctx.embedder)
+    : await runRecall({ store: ctx.store, config: ctx.config, embedder: ctx.embedder, now }, ctx.space, input);
   if (opts.sideEffects !== false && hits.length > 0) await noteHits(ctx, hits, opts.source ?? 'recall', opts.session ?? null, now);
   return hits;
 }

@@ -140,6 +140,11 @@ const httpConfig = z
     port: z.number().int().min(0).max(65535).default(7077),
     bodyLimitBytes: z.number().int().positive().default(2_000_000),
     rateLimitPerMinute: z.number().int().positive().default(600),
+    /**
+     * Reader threads that answer recall beside the main thread (the single writer) when `serve --http` runs on a
+     * SQLite file, each with its own read-only WAL connection. Unset: max(2, cores − 1); 0: recall on the main thread.
+     */
+    readers: z.number().int().min(0).max(64).optional(),
   })
   .prefault({});
 

@@ -16,12 +16,14 @@ const require = createRequire(import.meta.url);
 /** Options for opening a SQLite store. */
 export interface OpenSqliteOptions {
   busyTimeoutMs?: number;
+  /** A read-only connection to a file another connection has migrated (a reader thread of `serve --http`). */
+  readonly?: boolean;
 }
 
 /** Opens (creating if needed) the SQLite file at `path` (or `:memory:`) and migrates it to the newest schema. */
 export async function openSqliteStore(path: string, opts: OpenSqliteOptions = {}): Promise<SqlStore> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const driver = new SqliteDriver(path, { busyTimeoutMs: opts.busyTimeoutMs });
+  const driver = new SqliteDriver(path, { busyTimeoutMs: opts.busyTimeoutMs, readonly: opts.readonly });
   let vec = false;
   try {
     (require('sqlite-vec') as { load(db: unknown): void }).load(driver.db);
@@ -29,7 +31,7 @@ export async function openSqliteStore(path: string, opts: OpenSqliteOptions = {}
   } catch {
     // sqlite-vec is an accelerator; without it vectors use the exact in-process scan.
   }
-  await migrate(driver);
+  if (!opts.readonly) await migrate(driver);
   const vectorState = { complete: new Set<string>() };
   const parts: EngineParts = {
     engine: 'sqlite',
