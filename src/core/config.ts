@@ -77,6 +77,12 @@ const recallConfig = z
      */
     vectorQuantizeAbove: z.number().int().min(0).nullable().default(null),
     /**
+     * SQLite with hnswlib-node (an optional dependency): sets of at least this many vectors (per space, layer, model)
+     * are searched through an HNSW graph kept in `<db>.hnsw/`, and its candidates re-scored exactly; smaller sets, and
+     * null, take the exact scan. Recall of the exact top 10 and latency: docs/BENCHMARKS.md ("Scale").
+     */
+    vectorIndexAbove: z.number().int().min(0).nullable().default(5000),
+    /**
      * One-hop cluster routing (SEEDS §1.7 `route`): narratives of the soft clusters nearest the query and of their
      * strongest neighbours join the vector candidates. Off by default, as in Tideline, where routing was a CLI test.
      */

@@ -10,6 +10,7 @@ import { purgeSqlite } from './purge-sqlite.js';
 import { SqliteDriver } from './sqlite-driver.js';
 import { SqliteSearch } from './sqlite-search.js';
 import { SqliteVectors } from './sqlite-vectors.js';
+import { HnswIndexes, hnswLibrary } from './hnsw-index.js';
 
 const require = createRequire(import.meta.url);
 
@@ -33,14 +34,22 @@ export async function openSqliteStore(path: string, opts: OpenSqliteOptions = {}
   }
   if (!opts.readonly) await migrate(driver);
   const vectorState = { complete: new Set<string>() };
+  // hnswlib-node is optional: without it (or for `:memory:`, which has no place for index files) the scan answers.
+  const hnsw = vec && path !== ':memory:' ? hnswLibrary() : undefined;
+  const ann = hnsw ? new HnswIndexes(hnsw, path) : undefined;
   const parts: EngineParts = {
     engine: 'sqlite',
     makeSearch: (db) => new SqliteSearch(db),
-    ...(vec ? { makeVectors: (db: SqlDriver) => new SqliteVectors(db, vectorState) } : {}),
+    ...(vec ? { makeVectors: (db: SqlDriver) => new SqliteVectors(db, vectorState, db === driver ? ann : undefined) } : {}),
     columnsOf: async (db, table) =>
       (await db.all<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [table])).map((r) => r.name),
     info: (db) => info(db, driver, vec),
-    purge: (db, layers) => purgeSqlite(driver, db, layers),
+    purge: async (db, layers) => {
+      const r = await purgeSqlite(driver, db, layers);
+      await ann?.purge(driver);
+      return r;
+    },
+    beforeClose: async () => ann?.close(driver),
   };
   return new SqlStore(driver, parts);
 }
