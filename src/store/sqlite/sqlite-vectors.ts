@@ -84,11 +84,14 @@ export class SqliteVectors extends VectorSql {
   /** The exact cosine of the graph's candidates, from the table: a hit exists and its score is exact. */
   async #rescore(key: readonly (string | number)[], q: Uint8Array, ids: readonly number[], k: number) {
     if (ids.length === 0) return [];
+    const [space, layer, model, dim] = key;
+    // Looked up by primary key (layer, item_id, model); `+space` keeps the planner off the space index, which would
+    // walk every vector of the set.
     return this.#db.all<{ item_id: unknown; d: unknown }>(
       `SELECT item_id, vec_distance_cosine(vector, ?) AS d FROM embeddings
-       WHERE space = ? AND layer = ? AND model = ? AND dim = ? AND item_id IN (${ids.map(() => '?').join(',')})
+       WHERE layer = ? AND model = ? AND item_id IN (${ids.map(() => '?').join(',')}) AND +space = ? AND +dim = ?
        ORDER BY d, item_id LIMIT ?`,
-      [q, ...(key as (string | number)[]), ...ids, k],
+      [q, layer!, model!, ...ids, space!, dim!, k],
     );
   }
 
