@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Tidepool } from '../app/tidepool.js';
 import { openMemory } from './open-memory.js';
@@ -92,5 +94,21 @@ describe('HTTP recall through reader threads', () => {
     await memory.forget({ id });
     const gone = (await (await fetch(`${server.url}/v1/recall?q=kestrel%20cluster&limit=5`)).json()) as { hits: Array<{ id: string }> };
     expect(gone.hits.map((h) => h.id)).not.toContain(id);
+    expect(server.readerAnswers()).toBe(2);
+  });
+
+  it('answers the MCP recall tool over HTTP through the readers, before and after the forget tool', async () => {
+    const client = new Client({ name: 'readers-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    const text = (r: unknown) => ((r as { content: Array<{ text?: string }> }).content.map((c) => c.text ?? '').join('\n'));
+    const remembered = text(await client.callTool({ name: 'remember', arguments: { text: 'the heron deploy key rotates monthly' } }));
+    const id = /\bk\d+\b/u.exec(remembered)?.[0];
+    expect(id).toBeDefined();
+    const before = server.readerAnswers();
+    expect(text(await client.callTool({ name: 'recall', arguments: { query: 'heron deploy key' } }))).toContain('heron deploy key rotates');
+    await client.callTool({ name: 'forget', arguments: { id } });
+    expect(text(await client.callTool({ name: 'recall', arguments: { query: 'heron deploy key' } }))).not.toContain('heron deploy key rotates');
+    expect(server.readerAnswers() - before).toBe(2);
+    await client.close();
   });
 });

@@ -50,6 +50,8 @@ export interface HttpHandle {
   readers: number;
   /** Resolves once every reader thread has opened the file (recall runs on the main thread until then). */
   readersReady(): Promise<void>;
+  /** Recalls the reader threads have answered so far. */
+  readerAnswers(): number;
   close(): Promise<void>;
 }
 
@@ -96,6 +98,7 @@ export async function startHttpServer(
     url: `http://${host}:${addr.port}`,
     readers: pool?.size ?? 0,
     readersReady: async () => pool?.ready(),
+    readerAnswers: () => pool?.answered ?? 0,
     async close() {
       await http.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
