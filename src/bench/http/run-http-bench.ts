@@ -1,8 +1,10 @@
 /** Load benchmark of the HTTP API: autocannon drives recall and ingest on 127.0.0.1 at growing memory sizes. */
 import { createRequire } from 'node:module';
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultReaderCount } from '../../boot/reader-pool.js';
 import { startHttpServer, type HttpHandle } from '../../boot/serve.js';
 import { openMemory } from '../../boot/open-memory.js';
@@ -17,8 +19,22 @@ interface CannonResult {
   timeouts: number;
   non2xx: number;
 }
-type Cannon = (o: Record<string, unknown>) => Promise<CannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
+
+/** Runs autocannon in a child process of its own (bench/http/cannon-process.ts) and returns its result. */
+function autocannon(o: Record<string, unknown>): Promise<CannonResult> {
+  const here = fileURLToPath(import.meta.url);
+  const ts = here.endsWith('.ts');
+  const execArgv = process.execArgv.filter((a) => !/^--inspect/u.test(a));
+  if (ts && !execArgv.some((a) => a.includes('tsx'))) execArgv.push('--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href);
+  const child = fork(join(dirname(here), ts ? 'cannon-process.ts' : 'cannon-process.js'), [], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    let result: CannonResult | undefined;
+    child.once('message', (r) => (result = r as CannonResult));
+    child.once('error', reject);
+    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`autocannon exited with ${code}`))));
+    child.send(o);
+  });
+}
 
 /** One measured route at one size. */
 export interface HttpBenchRow {
@@ -71,25 +87,17 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<HttpBenchRow[]>
       // Every recall round first, on the same rows; ingest adds rows that match the recall queries.
       for (const readers of counts) {
         await served(memory, readers, async (server) => {
+          // Each connection walks the same seeded sequence of queries (autocannon cycles through `requests`).
           const rng = createRng(size);
-          const recall = await autocannon({
-            ...common, url: server.url,
-            requests: [{ method: 'GET', setupRequest: (r: Record<string, unknown>) => ({ ...r, path: `/v1/recall?q=${encodeURIComponent(QUERIES[Math.floor(rng.next() * QUERIES.length)]!)}&limit=10` }) }],
-          });
+          const paths = Array.from({ length: 64 }, () => `/v1/recall?q=${encodeURIComponent(QUERIES[Math.floor(rng.next() * QUERIES.length)]!)}&limit=10`);
+          const recall = await autocannon({ ...common, url: server.url, requests: paths.map((path) => ({ method: 'GET', path })) });
           rows.push(row(size, server.readers, 'recall', recall));
           o.onProgress?.(`recall @${size}, ${server.readers} readers: ${rows.at(-1)!.requestsPerSec} req/s`);
         });
       }
       for (const readers of counts) {
         await served(memory, readers, async (server) => {
-          let i = 0;
-          const ingest = await autocannon({
-            ...common, url: server.url,
-            requests: [{
-              method: 'POST', headers: { 'content-type': 'application/json' },
-              setupRequest: (r: Record<string, unknown>) => ({ ...r, path: '/v1/ingest', body: JSON.stringify({ content: `load turn ${i++} about the deploy pipeline`, session: `load-${i % 50}` }) }),
-            }],
-          });
+          const ingest = await autocannon({ ...common, url: server.url, ingestTurns: true });
           rows.push(row(size, server.readers, 'ingest', ingest));
           o.onProgress?.(`ingest @${size}, ${server.readers} readers: ${rows.at(-1)!.requestsPerSec} req/s`);
         });
