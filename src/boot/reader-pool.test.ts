@@ -55,12 +55,42 @@ describe('recall reader threads on one SQLite file', () => {
     expect(pool.answered).toBe(2);
   });
 
-  it('keeps recall side effects on the writer: reinforcement and the attention log are written', async () => {
+  it('writes the hits to the attention log on the main thread, the writer', async () => {
     const k = await served.remember({ text: 'the release train leaves on thursdays' });
     await served.recall({ query: 'release train thursdays', limit: 5 });
     const logged = await memory.ctx.store.attention.since(memory.space, 0);
     expect(logged.some((a) => a.layer === 'knowledge' && `k${a.itemId}` === k.id && a.source === 'recall')).toBe(true);
     expect(pool.answered).toBe(1);
+  });
+});
+
+describe('hybrid recall through reader threads', () => {
+  it('embeds the query on the main thread and ranks by the stored vectors in the reader', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tidepool-readers-vec-'));
+    let embedCalls = 0;
+    // Letter counts: texts sharing letters point the same way (a deterministic stand-in for a model).
+    const embedder = {
+      model: 'letters-26',
+      embed: async (texts: readonly string[]) => {
+        embedCalls += texts.length;
+        return texts.map((t) => Float32Array.from({ length: 26 }, (_, i) => [...t.toLowerCase()].filter((c) => c.charCodeAt(0) - 97 === i).length));
+      },
+    };
+    const memory = await openMemory({ path: join(dir, 'm.db'), embedder, warn: () => undefined });
+    const pool = startReaderPool({ path: join(dir, 'm.db'), config: memory.ctx.config, store: memory.ctx.store, count: 1, warn: () => undefined });
+    try {
+      await pool.ready();
+      const kept = await memory.remember({ text: 'the heron deploy key rotates monthly' });
+      const before = embedCalls;
+      const hits = await memory.withReaders(pool).recall({ query: 'heron deploy key', limit: 5 });
+      expect(embedCalls - before).toBe(1);
+      expect(pool.answered).toBe(1);
+      expect(hits.find((h) => h.id === kept.id)?.why?.vector).toBe(true);
+    } finally {
+      await pool.close();
+      await memory.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
