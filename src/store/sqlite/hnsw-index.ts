@@ -120,7 +120,11 @@ export class HnswIndexes {
     const want = Math.min(candidatesFor(k), idx.live.size);
     if (want === 0) return [];
     idx.index.setEf(efFor(want));
-    return idx.index.searchKnn(Array.from(query), want).neighbors;
+    try {
+      return idx.index.searchKnn(Array.from(query), want).neighbors;
+    } catch {
+      return undefined; // a graph that cannot answer (hnswlib refuses some queries): the exact scan does
+    }
   }
 
   /**
@@ -204,6 +208,11 @@ export class HnswIndexes {
       `SELECT seq, item_id, op FROM embedding_changes WHERE ${KEY_SQL} AND seq > ? ORDER BY seq`,
       [...keyParams(idx.key), idx.applied],
     );
+    if (changes.length > Math.max(1000, idx.live.size)) {
+      // More changed than the graph holds (a bulk import): one build reads each vector once instead of row by row.
+      Object.assign(idx, await this.#build(db, idx.key));
+      return;
+    }
     for (const c of changes) {
       const id = num(c.item_id);
       if (c.op === 'drop') this.#drop(idx, id);
