@@ -94,7 +94,8 @@ export function startReaderPool(o: ReaderPoolOptions): ReaderPool {
         reader.busy--;
         answered++;
         if ('hits' in m) p.resolve(m.hits);
-        else p.reject(new TidepoolError(m.error.code, m.error.message));
+        // An unexpected failure stays a plain Error, so surfaces keep its details out of their answers, as in-process.
+        else p.reject(m.error.code === 'internal' ? new Error(m.error.message) : new TidepoolError(m.error.code, m.error.message));
       });
       worker.on('error', (e) => {
         if (!closing) o.warn(`a recall reader thread failed: ${e.message}`);
