@@ -3,6 +3,8 @@ import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Embedder } from '../core/embedder.js';
 import type { Store } from '../store/port.js';
+import type { RecallHit } from '../core/types.js';
+import type { RecallRequest } from '../retrieval/recall-pipeline.js';
 
 /** Dependencies of the use cases, assembled by boot/. */
 export interface AppContext {
@@ -14,4 +16,15 @@ export interface AppContext {
   readonly space: string;
   /** Diagnostics sink (stderr in the CLI); never receives memory content. */
   readonly warn: (message: string) => void;
+  /** Other threads that answer recall's reads (`tidepool serve --http`); absent, recall reads on this thread. */
+  readonly readers?: RecallReaders;
+}
+
+/**
+ * Runs recall's read part (`runRecall`, no side effects) on other threads, each with its own read-only connection
+ * (boot/reader-pool.ts). The hits' reinforcement and attention log stay on the caller's thread, the single writer.
+ */
+export interface RecallReaders {
+  /** The same hits `runRecall` would give for this request at `now`; the query is embedded by `embedder` first. */
+  recall(space: string, req: RecallRequest, now: number, embedder: Embedder | undefined): Promise<RecallHit[]>;
 }

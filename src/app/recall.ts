@@ -3,6 +3,7 @@ import { parseInput, recallInput, type RecallInput } from '../core/schemas.js';
 import type { AttentionSource, RecallHit } from '../core/types.js';
 import { parseId } from '../core/ids.js';
 import { runRecall } from '../retrieval/recall-pipeline.js';
+import type { AttentionEntry, Store } from '../store/port.js';
 import type { AppContext } from './app-context.js';
 import { requireSpace } from './require-space.js';
 
@@ -21,13 +22,21 @@ export async function recall(ctx: AppContext, raw: RecallInput, opts: RecallOpti
   const input = parseInput(recallInput, raw);
   await requireSpace(ctx);
   const now = ctx.clock.now();
-  const hits = await runRecall({ store: ctx.store, config: ctx.config, embedder: ctx.embedder, now }, ctx.space, input);
+  const hits = ctx.readers
+    ? await ctx.readers.recall(ctx.space, input, now, ctx.embedder)
+    : await runRecall({ store: ctx.store, config: ctx.config, embedder: ctx.embedder, now }, ctx.space, input);
   if (opts.sideEffects !== false && hits.length > 0) await noteHits(ctx, hits, opts.source ?? 'recall', opts.session ?? null, now);
   return hits;
 }
 
-/** Reinforces the knowledge among `hits` and writes every hit to the attention log, in one transaction. */
-export async function noteHits(
+/**
+ * Reinforces the knowledge among `hits` and writes every hit to the attention log; resolves after the commit.
+ * Calls that arrive while another is being written share the next transaction (a group commit): each commit
+ * syncs the WAL, and with recall's search on reader threads (boot/reader-pool.ts) one sync per recall would
+ * make the writer the bottleneck. Within a batch the order of calls is kept; if the transaction fails, every
+ * call in it fails, and none of them changed anything.
+ */
+export function noteHits(
   ctx: AppContext,
   hits: readonly Pick<RecallHit, 'id' | 'score'>[],
   source: AttentionSource,
@@ -35,12 +44,58 @@ export async function noteHits(
   now: number,
 ): Promise<void> {
   const parsed = hits.map((h) => ({ ...parseId(h.id), sim: h.score }));
-  const knowledge = parsed.filter((p) => p.layer === 'knowledge').map((p) => p.id);
-  await ctx.store.transaction(async (tx) => {
-    if (knowledge.length > 0) await tx.knowledge.reinforce(ctx.space, knowledge, ctx.config.recall.reinforceStep, now);
-    await tx.attention.log(
-      ctx.space,
-      parsed.map((p) => ({ layer: p.layer, itemId: p.id, sim: p.sim, cluster: null, source, session, at: now })),
-    );
+  return new Promise((resolve, reject) => {
+    let writer = writers.get(ctx.store);
+    if (!writer) {
+      writer = { queue: [], running: false };
+      writers.set(ctx.store, writer);
+    }
+    writer.queue.push({
+      space: ctx.space,
+      knowledge: parsed.filter((p) => p.layer === 'knowledge').map((p) => p.id),
+      step: ctx.config.recall.reinforceStep,
+      entries: parsed.map((p) => ({ layer: p.layer, itemId: p.id, sim: p.sim, cluster: null, source, session, at: now })),
+      now,
+      resolve,
+      reject,
+    });
+    if (!writer.running) void drain(ctx.store, writer);
   });
+}
+
+interface Noted {
+  space: string;
+  knowledge: number[];
+  step: number;
+  entries: AttentionEntry[];
+  now: number;
+  resolve(): void;
+  reject(e: unknown): void;
+}
+
+/** Per store: hits waiting to be noted, and whether a transaction is writing them. */
+const writers = new WeakMap<Store, { queue: Noted[]; running: boolean }>();
+
+async function drain(store: Store, writer: { queue: Noted[]; running: boolean }): Promise<void> {
+  writer.running = true;
+  try {
+    while (writer.queue.length > 0) {
+      // One turn of the event loop lets the calls of the same moment join this batch.
+      await new Promise<void>((r) => setImmediate(r));
+      const batch = writer.queue.splice(0);
+      try {
+        await store.transaction(async (tx) => {
+          for (const n of batch) {
+            if (n.knowledge.length > 0) await tx.knowledge.reinforce(n.space, n.knowledge, n.step, n.now);
+            await tx.attention.log(n.space, n.entries);
+          }
+        });
+        for (const n of batch) n.resolve();
+      } catch (e) {
+        for (const n of batch) n.reject(e);
+      }
+    }
+  } finally {
+    writer.running = false;
+  }
 }

@@ -1,7 +1,7 @@
 /** The Tidepool facade: the typed API every surface uses; it only delegates to one use case per method. */
 import type { RecallInput, RememberInput, RecordInput, NarrativeInput, TimelineInput, ForgetInput } from '../core/schemas.js';
 import type { Profile, RecallHit, SelfConcept, Snapshot, Thread, ThreadStatus } from '../core/types.js';
-import type { AppContext } from './app-context.js';
+import type { AppContext, RecallReaders } from './app-context.js';
 import type { DoctorReport } from './doctor.js';
 
 import { forget, type ForgetResult } from './forget.js';
@@ -44,6 +44,12 @@ export class Tidepool {
   /** The same memory seen from another space (shares the connection; closing either closes both). */
   withSpace(space: string): Tidepool {
     return new Tidepool({ ...this.ctx, space }, this.#onClose);
+  }
+
+  /** The same memory with recall's reads answered by `readers` (boot/reader-pool.ts); writes stay on this thread. */
+  withReaders(readers: RecallReaders | undefined): Tidepool {
+    const { readers: _old, ...ctx } = this.ctx;
+    return new Tidepool(readers ? { ...ctx, readers } : ctx, this.#onClose);
   }
 
   /**

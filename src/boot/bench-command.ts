@@ -182,11 +182,14 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
     .option('--sizes <list>', 'comma-separated memory sizes', '10000,100000')
     .option('--seconds <n>', 'seconds per route', '10')
     .option('--connections <n>', 'concurrent connections', '10')
+    .option('--readers <list>', 'recall reader-thread counts compared in one run (default: 0 and max(2, cores - 1))')
     .option('--json', 'print the rows as JSON')
-    .action(async (o: { sizes: string; seconds: string; connections: string; json?: boolean }) => {
+    .action(async (o: { sizes: string; seconds: string; connections: string; readers?: string; json?: boolean }) => {
       const sizes = o.sizes.split(',').map((s) => Number(s.trim()));
       if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) throw new TidepoolError('invalid_input', `--sizes must be positive integers, got "${o.sizes}"`);
-      const rows = await runHttpBench({ sizes, seconds: Number(o.seconds), connections: Number(o.connections), onProgress: (l) => deps.stderr.write(`${l}\n`) });
+      const readers = o.readers?.split(',').map((s) => Number(s.trim()));
+      if (readers?.some((n) => !Number.isInteger(n) || n < 0)) throw new TidepoolError('invalid_input', `--readers must be integers ≥ 0, got "${o.readers}"`);
+      const rows = await runHttpBench({ sizes, seconds: Number(o.seconds), connections: Number(o.connections), ...(readers ? { readers } : {}), onProgress: (l) => deps.stderr.write(`${l}\n`) });
       deps.stdout.write(o.json ? `${JSON.stringify(rows)}\n` : `${formatMachine(describeMachine())}\n\n${renderHttpMarkdown(rows)}\n`);
     });
 

@@ -12,6 +12,9 @@ import { assertBindAllowed, isLoopback } from './bind-policy.js';
 import type { ServeRunners } from '../surfaces/cli/serve-command.js';
 import { createHttpApp } from '../surfaces/http/http-app.js';
 import { createMcpServer } from '../surfaces/mcp/create-mcp-server.js';
+import { SqlStore } from '../store/sql/sql-store.js';
+import { SqliteDriver } from '../store/sqlite/sqlite-driver.js';
+import { defaultReaderCount, startReaderPool, type ReaderPool } from './reader-pool.js';
 
 /** Options of an MCP server. */
 export interface McpServeOptions {
@@ -44,6 +47,12 @@ export async function serveStdio(memory: Tidepool, o: McpServeOptions): Promise<
 /** A running HTTP server. */
 export interface HttpHandle {
   url: string;
+  /** Reader threads serving recall (0 when recall runs on the main thread). */
+  readers: number;
+  /** Resolves once every reader thread has opened the file (recall runs on the main thread until then). */
+  readersReady(): Promise<void>;
+  /** Recalls the reader threads have answered so far. */
+  readerAnswers(): number;
   close(): Promise<void>;
 }
 
@@ -51,9 +60,14 @@ export interface HttpHandle {
  * Starts the HTTP server. A non-loopback host needs API tokens (DESIGN §10): without a live token it is refused;
  * with one, every request must carry a token, which sees only its own space.
  */
-export async function startHttpServer(memory: Tidepool, o: McpServeOptions & { host: string; port: number }): Promise<HttpHandle> {
+export async function startHttpServer(
+  served: Tidepool,
+  o: McpServeOptions & { host: string; port: number; readers?: number },
+): Promise<HttpHandle> {
   const tokensRequired = !isLoopback(o.host);
-  await assertBindAllowed(memory, o.host);
+  await assertBindAllowed(served, o.host);
+  const pool = startReaders(served, o.readers ?? served.ctx.config.http.readers ?? defaultReaderCount());
+  const memory = served.withReaders(pool);
   // Check toolsets now, not at the first client's initialize.
   await createMcpServer(memory, { toolsets: o.toolsets }).then((s) => s.close());
   const http = createHttpApp({
@@ -84,12 +98,16 @@ export async function startHttpServer(memory: Tidepool, o: McpServeOptions & { h
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${host}:${addr.port}`,
+    readers: pool?.size ?? 0,
+    readersReady: async () => pool?.ready(),
+    readerAnswers: () => pool?.answered ?? 0,
     async close() {
       await http.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Streams a client left open (SSE GETs, keep-alive sockets) would hold `close` forever.
       (server as Partial<Server>).closeAllConnections?.();
       await closed;
+      await pool?.close();
     },
   };
 }
@@ -123,6 +141,13 @@ function lingerOverUnreadBodies(server: Server): void {
       req.resume();
     });
   });
+}
+
+/** Reader threads for recall when the memory is a SQLite file (`:memory:` is one connection's; PostgreSQL has a pool). */
+function startReaders(memory: Tidepool, count: number): ReaderPool | undefined {
+  const store = memory.ctx.store;
+  if (count === 0 || !(store instanceof SqlStore) || !(store.db instanceof SqliteDriver) || store.db.path === ':memory:') return undefined;
+  return startReaderPool({ path: store.db.path, config: memory.ctx.config, store, count, warn: memory.ctx.warn });
 }
 
 /** What `tidepool serve` runs (injected into the CLI so surfaces never import each other). */

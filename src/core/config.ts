@@ -77,6 +77,12 @@ const recallConfig = z
      */
     vectorQuantizeAbove: z.number().int().min(0).nullable().default(null),
     /**
+     * SQLite with hnswlib-node (an optional dependency): sets of at least this many vectors (per space, layer, model)
+     * are searched through an HNSW graph kept in `<db>.hnsw/`, and its candidates re-scored exactly; smaller sets, and
+     * null, take the exact scan. Recall of the exact top 10 and latency: docs/BENCHMARKS.md ("Scale").
+     */
+    vectorIndexAbove: z.number().int().min(0).nullable().default(5000),
+    /**
      * One-hop cluster routing (SEEDS §1.7 `route`): narratives of the soft clusters nearest the query and of their
      * strongest neighbours join the vector candidates. Off by default, as in Tideline, where routing was a CLI test.
      */
@@ -140,6 +146,11 @@ const httpConfig = z
     port: z.number().int().min(0).max(65535).default(7077),
     bodyLimitBytes: z.number().int().positive().default(2_000_000),
     rateLimitPerMinute: z.number().int().positive().default(600),
+    /**
+     * Reader threads that answer recall beside the main thread (the single writer) when `serve --http` runs on a
+     * SQLite file, each with its own read-only WAL connection. Unset: max(2, cores − 1); 0: recall on the main thread.
+     */
+    readers: z.number().int().min(0).max(64).optional(),
   })
   .prefault({});
 

@@ -82,8 +82,11 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
       for (const h of sub) found.substring.add(`${layer}:${h.id}`);
     }
     if (qvec && deps.embedder) {
-      const quantizeAbove = config.recall.vectorQuantizeAbove;
-      const near = await store.vectors.nearest(space, layer, deps.embedder.model, qvec, opts.limit, quantizeAbove === null ? {} : { quantizeAbove });
+      const { vectorQuantizeAbove: quantizeAbove, vectorIndexAbove: indexAbove } = config.recall;
+      const near = await store.vectors.nearest(space, layer, deps.embedder.model, qvec, opts.limit, {
+        ...(quantizeAbove === null ? {} : { quantizeAbove }),
+        ...(indexAbove === null ? {} : { indexAbove }),
+      });
       const kept = near.filter((h) => h.score > config.recall.minCosine);
       lists.push({ keys: kept.map((h) => `${layer}:${h.id}`), weight: 1 });
       for (const h of kept) found.vector.add(`${layer}:${h.id}`);

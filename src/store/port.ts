@@ -237,6 +237,11 @@ export interface AttentionStore {
 export interface NearestOptions {
   /** SQLite: sets larger than this use the binary pre-selection (absent: always exact; 0: always binary). */
   quantizeAbove?: number;
+  /**
+   * SQLite with hnswlib-node installed: sets of at least this many vectors are searched through an HNSW graph whose
+   * candidates the exact cosine re-scores (absent: the exact scan). PostgreSQL uses pgvector's HNSW when it has it.
+   */
+  indexAbove?: number;
 }
 
 /** Stored vectors, one per item and model. */

@@ -1,9 +1,12 @@
 /** Load benchmark of the HTTP API: autocannon drives recall and ingest on 127.0.0.1 at growing memory sizes. */
 import { createRequire } from 'node:module';
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startHttpServer } from '../../boot/serve.js';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { defaultReaderCount } from '../../boot/reader-pool.js';
+import { startHttpServer, type HttpHandle } from '../../boot/serve.js';
 import { openMemory } from '../../boot/open-memory.js';
 import { createRng } from '../scale/seeded-rng.js';
 import { syntheticEpisodes } from '../scale/synthetic-episodes.js';
@@ -16,12 +19,28 @@ interface CannonResult {
   timeouts: number;
   non2xx: number;
 }
-type Cannon = (o: Record<string, unknown>) => Promise<CannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
+
+/** Runs autocannon in a child process of its own (bench/http/cannon-process.ts) and returns its result. */
+function autocannon(o: Record<string, unknown>): Promise<CannonResult> {
+  const here = fileURLToPath(import.meta.url);
+  const ts = here.endsWith('.ts');
+  const execArgv = process.execArgv.filter((a) => !/^--inspect/u.test(a));
+  if (ts && !execArgv.some((a) => a.includes('tsx'))) execArgv.push('--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href);
+  const child = fork(join(dirname(here), ts ? 'cannon-process.ts' : 'cannon-process.js'), [], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    let result: CannonResult | undefined;
+    child.once('message', (r) => (result = r as CannonResult));
+    child.once('error', reject);
+    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`autocannon exited with ${code}`))));
+    child.send(o);
+  });
+}
 
 /** One measured route at one size. */
 export interface HttpBenchRow {
   size: number;
+  /** Reader threads answering recall (0: the main thread alone, as before issue 20). */
+  readers: number;
   route: 'recall' | 'ingest';
   requestsPerSec: number;
   p50Ms: number;
@@ -37,6 +56,8 @@ export interface HttpBenchOptions {
   seconds?: number;
   /** Concurrent connections; default 10. */
   connections?: number;
+  /** Reader-thread counts to compare at each size, in one run; default 0 and `defaultReaderCount()`. */
+  readers?: readonly number[];
   onProgress?: (line: string) => void;
 }
 
@@ -61,28 +82,25 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<HttpBenchRow[]>
         done += n;
       }
       o.onProgress?.(`seeded ${size} memories in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-      const server = await startHttpServer(memory, { host: '127.0.0.1', port: 0 });
-      try {
-        const rng = createRng(size);
-        const common = { url: server.url, connections: o.connections ?? 10, duration: o.seconds ?? 10 };
-        const recall = await autocannon({
-          ...common,
-          requests: [{ method: 'GET', setupRequest: (r: Record<string, unknown>) => ({ ...r, path: `/v1/recall?q=${encodeURIComponent(QUERIES[Math.floor(rng.next() * QUERIES.length)]!)}&limit=10` }) }],
+      const counts = o.readers ?? [0, defaultReaderCount()];
+      const common = { connections: o.connections ?? 10, duration: o.seconds ?? 10 };
+      // Every recall round first, on the same rows; ingest adds rows that match the recall queries.
+      for (const readers of counts) {
+        await served(memory, readers, async (server) => {
+          // Each connection walks the same seeded sequence of queries (autocannon cycles through `requests`).
+          const rng = createRng(size);
+          const paths = Array.from({ length: 64 }, () => `/v1/recall?q=${encodeURIComponent(QUERIES[Math.floor(rng.next() * QUERIES.length)]!)}&limit=10`);
+          const recall = await autocannon({ ...common, url: server.url, requests: paths.map((path) => ({ method: 'GET', path })) });
+          rows.push(row(size, server.readers, 'recall', recall));
+          o.onProgress?.(`recall @${size}, ${server.readers} readers: ${rows.at(-1)!.requestsPerSec} req/s`);
         });
-        rows.push(row(size, 'recall', recall));
-        o.onProgress?.(`recall @${size}: ${rows.at(-1)!.requestsPerSec} req/s`);
-        let i = 0;
-        const ingest = await autocannon({
-          ...common,
-          requests: [{
-            method: 'POST', headers: { 'content-type': 'application/json' },
-            setupRequest: (r: Record<string, unknown>) => ({ ...r, path: '/v1/ingest', body: JSON.stringify({ content: `load turn ${i++} about the deploy pipeline`, session: `load-${i % 50}` }) }),
-          }],
+      }
+      for (const readers of counts) {
+        await served(memory, readers, async (server) => {
+          const ingest = await autocannon({ ...common, url: server.url, ingestTurns: true });
+          rows.push(row(size, server.readers, 'ingest', ingest));
+          o.onProgress?.(`ingest @${size}, ${server.readers} readers: ${rows.at(-1)!.requestsPerSec} req/s`);
         });
-        rows.push(row(size, 'ingest', ingest));
-        o.onProgress?.(`ingest @${size}: ${rows.at(-1)!.requestsPerSec} req/s`);
-      } finally {
-        await server.close();
       }
     } finally {
       await memory.close();
@@ -92,16 +110,27 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<HttpBenchRow[]>
   return rows;
 }
 
-function row(size: number, route: HttpBenchRow['route'], r: CannonResult): HttpBenchRow {
+/** Serves `memory` with `readers` reader threads, started before the load begins, for the length of `fn`. */
+async function served(memory: Awaited<ReturnType<typeof openMemory>>, readers: number, fn: (server: HttpHandle) => Promise<void>): Promise<void> {
+  const server = await startHttpServer(memory, { host: '127.0.0.1', port: 0, readers });
+  try {
+    await server.readersReady();
+    await fn(server);
+  } finally {
+    await server.close();
+  }
+}
+
+function row(size: number, readers: number, route: HttpBenchRow['route'], r: CannonResult): HttpBenchRow {
   return {
-    size, route, requestsPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, requests: r.requests.total,
+    size, readers, route, requestsPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, requests: r.requests.total,
     errors: r.errors + r.timeouts + r.non2xx,
   };
 }
 
 /** Markdown table of the rows. */
 export function renderHttpMarkdown(rows: readonly HttpBenchRow[]): string {
-  const lines = ['| memories | route | req/s | p50 ms | p99 ms | requests | errors |', '|---:|---|---:|---:|---:|---:|---:|'];
-  for (const r of rows) lines.push(`| ${r.size} | ${r.route} | ${r.requestsPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.requests} | ${r.errors} |`);
+  const lines = ['| memories | readers | route | req/s | p50 ms | p99 ms | requests | errors |', '|---:|---:|---|---:|---:|---:|---:|---:|'];
+  for (const r of rows) lines.push(`| ${r.size} | ${r.readers} | ${r.route} | ${r.requestsPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.requests} | ${r.errors} |`);
   return lines.join('\n');
 }

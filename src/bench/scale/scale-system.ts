@@ -21,6 +21,13 @@ export interface ScaleSystem {
    * for the same query vectors: the fast path's recall@k of the exact top-k, and both latencies.
    */
   vectorAgreement?(queries: readonly Float32Array[], k: number): Promise<VectorAgreement>;
+  /** Readies the vector path before hybrid queries are timed (SQLite: builds the HNSW graph); the runner times it. */
+  prepareHybrid?(): Promise<void>;
+  /**
+   * The same agreement on `count` dense, clustered, unit-length 384-d vectors (scale/clustered-vectors.ts) stored
+   * beside the episodes' under a model of their own, with the seconds the fast path took to get ready (graph build).
+   */
+  clusteredAgreement?(count: number, queries: number, k: number): Promise<VectorAgreement & { readySeconds: number }>;
   /** Bytes on disk (database file + WAL) or, for an in-memory peer, its serialised index. */
   dbSizeBytes?(): number | undefined | Promise<number | undefined>;
   close(): Promise<void>;

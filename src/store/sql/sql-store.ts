@@ -30,6 +30,8 @@ export interface EngineParts {
   jobHooks?: JobClaimHooks;
   /** What the engine's files keep of deleted rows, removed (Store.purge); run on the connection, never in a transaction. */
   purge(db: SqlDriver, layers: readonly Layer[] | 'all'): Promise<{ complete: boolean }>;
+  /** What the engine keeps beside the connection, written out before it closes (SQLite: HNSW index files). */
+  beforeClose?(): Promise<void>;
 }
 
 /** A Store bound to one driver (the connection, or one open transaction). */
@@ -93,7 +95,8 @@ export class SqlStore implements Store {
     return this.#parts.info(this.db);
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    if (!this.#inTx) await this.#parts.beforeClose?.();
     return this.db.close();
   }
 }

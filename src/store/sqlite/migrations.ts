@@ -418,8 +418,38 @@ CREATE TRIGGER tg_embeddings_bits_update AFTER UPDATE OF vector, dim, space ON e
 END;
 `;
 
+/**
+ * v3: a log of vector changes for the HNSW index files beside the database (store/sqlite/hnsw-index.ts). Triggers
+ * write one row (ids only, never the vector) for every insert, change and delete of an embedding, whatever code path
+ * made it, so an index loaded from a file, or held by another process or thread, catches up by replaying the rows
+ * after the sequence number it was saved at: a put re-reads the vector from `embeddings`, a drop removes it.
+ */
+const V3 = `
+CREATE TABLE embedding_changes (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  space TEXT NOT NULL,
+  layer TEXT NOT NULL,
+  model TEXT NOT NULL,
+  dim INTEGER NOT NULL,
+  item_id INTEGER NOT NULL,
+  op TEXT NOT NULL CHECK (op IN ('put', 'drop'))
+);
+CREATE INDEX ix_embedding_changes_key ON embedding_changes(space, layer, model, dim, seq);
+CREATE TRIGGER tg_embeddings_changes_insert AFTER INSERT ON embeddings BEGIN
+  INSERT INTO embedding_changes (space, layer, model, dim, item_id, op) VALUES (new.space, new.layer, new.model, new.dim, new.item_id, 'put');
+END;
+CREATE TRIGGER tg_embeddings_changes_update AFTER UPDATE OF vector, dim, space ON embeddings BEGIN
+  INSERT INTO embedding_changes (space, layer, model, dim, item_id, op) VALUES (old.space, old.layer, old.model, old.dim, old.item_id, 'drop');
+  INSERT INTO embedding_changes (space, layer, model, dim, item_id, op) VALUES (new.space, new.layer, new.model, new.dim, new.item_id, 'put');
+END;
+CREATE TRIGGER tg_embeddings_changes_delete AFTER DELETE ON embeddings BEGIN
+  INSERT INTO embedding_changes (space, layer, model, dim, item_id, op) VALUES (old.space, old.layer, old.model, old.dim, old.item_id, 'drop');
+END;
+`;
+
 /** All SQLite migrations in order. A new schema change is a new entry, never an edit of an old one. */
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: V1 },
   { version: 2, name: 'binary-quantised vector copies', sql: V2 },
+  { version: 3, name: 'vector change log for HNSW index files', sql: V3 },
 ];

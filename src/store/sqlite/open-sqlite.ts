@@ -10,18 +10,21 @@ import { purgeSqlite } from './purge-sqlite.js';
 import { SqliteDriver } from './sqlite-driver.js';
 import { SqliteSearch } from './sqlite-search.js';
 import { SqliteVectors } from './sqlite-vectors.js';
+import { HnswIndexes, hnswLibrary } from './hnsw-index.js';
 
 const require = createRequire(import.meta.url);
 
 /** Options for opening a SQLite store. */
 export interface OpenSqliteOptions {
   busyTimeoutMs?: number;
+  /** A read-only connection to a file another connection has migrated (a reader thread of `serve --http`). */
+  readonly?: boolean;
 }
 
 /** Opens (creating if needed) the SQLite file at `path` (or `:memory:`) and migrates it to the newest schema. */
 export async function openSqliteStore(path: string, opts: OpenSqliteOptions = {}): Promise<SqlStore> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const driver = new SqliteDriver(path, { busyTimeoutMs: opts.busyTimeoutMs });
+  const driver = new SqliteDriver(path, { busyTimeoutMs: opts.busyTimeoutMs, readonly: opts.readonly });
   let vec = false;
   try {
     (require('sqlite-vec') as { load(db: unknown): void }).load(driver.db);
@@ -29,16 +32,24 @@ export async function openSqliteStore(path: string, opts: OpenSqliteOptions = {}
   } catch {
     // sqlite-vec is an accelerator; without it vectors use the exact in-process scan.
   }
-  await migrate(driver);
+  if (!opts.readonly) await migrate(driver);
   const vectorState = { complete: new Set<string>() };
+  // hnswlib-node is optional: without it (or for `:memory:`, which has no place for index files) the scan answers.
+  const hnsw = vec && path !== ':memory:' ? hnswLibrary() : undefined;
+  const ann = hnsw ? new HnswIndexes(hnsw, path) : undefined;
   const parts: EngineParts = {
     engine: 'sqlite',
     makeSearch: (db) => new SqliteSearch(db),
-    ...(vec ? { makeVectors: (db: SqlDriver) => new SqliteVectors(db, vectorState) } : {}),
+    ...(vec ? { makeVectors: (db: SqlDriver) => new SqliteVectors(db, vectorState, db === driver ? ann : undefined) } : {}),
     columnsOf: async (db, table) =>
       (await db.all<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [table])).map((r) => r.name),
     info: (db) => info(db, driver, vec),
-    purge: (db, layers) => purgeSqlite(driver, db, layers),
+    purge: async (db, layers) => {
+      const r = await purgeSqlite(driver, db, layers);
+      await ann?.purge(driver);
+      return r;
+    },
+    beforeClose: async () => ann?.close(driver),
   };
   return new SqlStore(driver, parts);
 }

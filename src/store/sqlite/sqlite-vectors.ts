@@ -8,6 +8,7 @@ import type { NearestOptions } from '../port.js';
 import type { SqlDriver } from '../sql-driver.js';
 import { num } from '../sql/sql-util.js';
 import { vectorToBytes, VectorSql } from '../sql/vector-sql.js';
+import type { HnswIndexes } from './hnsw-index.js';
 
 /** Candidates the binary pre-selection hands to the exact re-scoring: `max(MIN, FACTOR · k)`. */
 const RESCORE_MIN = 400;
@@ -18,13 +19,24 @@ export interface SqliteVectorState {
   complete: Set<string>;
 }
 
+/** A stored zero vector has no cosine (sqlite-vec answers NaN): score it 0, as the portable scan does. */
+function scored(rows: ReadonlyArray<{ item_id: unknown; d: unknown }>): Array<{ id: number; score: number }> {
+  return rows.map((r) => {
+    const d = Number(r.d);
+    return { id: num(r.item_id), score: Number.isFinite(d) ? 1 - d : 0 };
+  });
+}
+
 export class SqliteVectors extends VectorSql {
   readonly #db: SqlDriver;
   readonly #state: SqliteVectorState;
-  constructor(db: SqlDriver, state: SqliteVectorState) {
+  readonly #ann: HnswIndexes | undefined;
+  /** `ann`: the file's HNSW indexes, on the store's own connection only (a transaction's view sees uncommitted rows). */
+  constructor(db: SqlDriver, state: SqliteVectorState, ann?: HnswIndexes) {
     super(db);
     this.#db = db;
     this.#state = state;
+    this.#ann = ann;
   }
 
   override async put(space: string, layer: Layer, itemId: number, model: string, vector: Float32Array, at: number): Promise<void> {
@@ -51,6 +63,11 @@ export class SqliteVectors extends VectorSql {
     if (!query.some((x) => x !== 0)) return super.nearest(space, layer, model, query, k);
     const q = vectorToBytes(query);
     const key = [space, layer, model, query.length];
+    if (this.#ann && opts.indexAbove !== undefined) {
+      const [space_, layer_, model_, dim] = key as [string, Layer, string, number];
+      const ids = await this.#ann.candidates(this.#db, { space: space_, layer: layer_, model: model_, dim }, query, k, opts.indexAbove);
+      if (ids) return scored(await this.#rescore(key, q, ids, k));
+    }
     // Opt-in only (config recall.vectorQuantizeAbove): its recall against the exact scan is measured, not assumed.
     const above = opts.quantizeAbove;
     const binary = above !== undefined && query.length % 8 === 0 && (await this.#setSize(key)) > above;
@@ -61,11 +78,21 @@ export class SqliteVectors extends VectorSql {
            WHERE space = ? AND layer = ? AND model = ? AND dim = ? ORDER BY d, item_id LIMIT ?`,
           [q, ...key, k],
         );
-    // A stored zero vector has no cosine either (NaN): score it 0, as the portable scan does.
-    return rows.map((r) => {
-      const d = Number(r.d);
-      return { id: num(r.item_id), score: Number.isFinite(d) ? 1 - d : 0 };
-    });
+    return scored(rows);
+  }
+
+  /** The exact cosine of the graph's candidates, from the table: a hit exists and its score is exact. */
+  async #rescore(key: readonly (string | number)[], q: Uint8Array, ids: readonly number[], k: number) {
+    if (ids.length === 0) return [];
+    const [space, layer, model, dim] = key;
+    // Looked up by primary key (layer, item_id, model); `+space` keeps the planner off the space index, which would
+    // walk every vector of the set.
+    return this.#db.all<{ item_id: unknown; d: unknown }>(
+      `SELECT item_id, vec_distance_cosine(vector, ?) AS d FROM embeddings
+       WHERE layer = ? AND model = ? AND item_id IN (${ids.map(() => '?').join(',')}) AND +space = ? AND +dim = ?
+       ORDER BY d, item_id LIMIT ?`,
+      [q, layer!, model!, ...ids, space!, dim!, k],
+    );
   }
 
   async #setSize(key: readonly (string | number)[]): Promise<number> {
