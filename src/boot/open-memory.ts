@@ -4,6 +4,7 @@ import { parseConfig, type Config, type ConfigInput } from '../core/config.js';
 import type { Embedder } from '../core/embedder.js';
 import { TidepoolError } from '../core/errors.js';
 import { parseInput, spaceName } from '../core/schemas.js';
+import { retokenizeIfOutdated } from '../app/export-space.js';
 import { Tidepool } from '../app/tidepool.js';
 import type { Store } from '../store/port.js';
 import { openSqliteStore } from '../store/sqlite/open-sqlite.js';
@@ -49,8 +50,16 @@ export async function openMemory(o: OpenMemoryOptions = {}): Promise<Tidepool> {
   const config = parseConfig(o.config ?? {});
   const space = parseInput(spaceName, o.space ?? config.space);
   const location = o.url ?? o.path ?? o.db ?? config.db ?? defaultDbPath();
-  const store = await openStore(location);
-  const embedder = o.embedder === 'none' ? undefined : (o.embedder ?? createEmbedder(config.embedder));
   const warn = o.warn ?? ((m: string) => process.stderr.write(`tidepool: ${m}\n`));
+  const store = await openStore(location);
+  try {
+    if (await retokenizeIfOutdated(store, config.recall.contextTurns, config.index.episodeTrigram)) {
+      warn('the lexical index was rebuilt with the terms both engines share (once, after an upgrade)');
+    }
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  const embedder = o.embedder === 'none' ? undefined : (o.embedder ?? createEmbedder(config.embedder));
   return new Tidepool({ store, config, clock: o.clock ?? systemClock, embedder, space, warn }, () => store.close());
 }

@@ -429,6 +429,23 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(both[0]!.score).toBeGreaterThan(both[1]!.score);
       });
 
+      it("stems and folds as FTS5's porter unicode61 remove_diacritics 2, on every engine", async () => {
+        // Porter's 1980 stemmer (news -> new, skies -> ski), where Snowball English keeps `news` and makes `sky`;
+        // diacritics folded (café = cafe).
+        const s = newSpace('stem');
+        const { ids } = await store.episodes.insertMany(s, [
+          ep({ content: 'Read the news at the Café' }),
+          ep({ content: 'Clear skies over Zürich' }),
+        ]);
+        const found = async (term: string) => (await store.search.lexical(s, 'episode', [term], LEX)).map((h) => h.id);
+        expect(await found('new')).toEqual([ids[0]]);
+        expect(await found('cafe')).toEqual([ids[0]]);
+        expect(await found('CAFÉS')).toEqual([ids[0]]);
+        expect(await found('ski')).toEqual([ids[1]]);
+        expect(await found('zurich')).toEqual([ids[1]]);
+        expect(await found('sky')).toEqual([]);
+      });
+
       it('finds pre-segmented Chinese words and tags, and respects the knowledge status filter', async () => {
         const s = newSpace('zh');
         const n = await store.narratives.insert(s, nar({ content: '用户爱喝咖啡', tags: ['饮品'] }));

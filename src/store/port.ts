@@ -277,6 +277,12 @@ export interface SearchIndex {
    * rows, so an engine that builds its entries in the app (PostgreSQL's tsvectors) does that work in the meantime.
    */
   prepare?(docs: readonly IndexText[]): void;
+  /**
+   * Optional: whether the index holds terms of an older tokenizer (PostgreSQL before issue 20.3 stemmed with
+   * Snowball); the app then indexes every item again and calls `markTermsCurrent` in the same transaction.
+   */
+  termsOutdated?(): Promise<boolean>;
+  markTermsCurrent?(): Promise<void>;
   unindex(layer: Layer, ids: readonly number[]): Promise<void>;
   /**
    * BM25-ranked ids for any of `terms` (already normalised words); higher score is better. A term of one Chinese

@@ -16,6 +16,15 @@ const T: Record<Layer, { table: string; fts: string; time: string }> = {
 // Rows per indexing statement (one JSON parameter).
 const BATCH = 2000;
 
+/**
+ * What the lexical tables hold, in the comment of `episodes_fts`: FTS5's terms (pg-lexemes.ts). Tables written by
+ * the first versions (Snowball stems, no comment) are indexed again on open (`termsOutdated`); empty ones are marked
+ * at migration.
+ */
+export const TERMS_FORMAT = 'tidepool terms: fts5 porter unicode61 remove_diacritics 2';
+const TERMS_FORMAT_READ = "SELECT obj_description(to_regclass('episodes_fts'), 'pg_class') AS d";
+export const TERMS_FORMAT_WRITE = `COMMENT ON TABLE episodes_fts IS '${TERMS_FORMAT}'`;
+
 /** Escapes LIKE wildcards so a needle matches literally (used with ESCAPE '\'). */
 export function likeLiteral(needle: string): string {
   return needle.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -150,6 +159,14 @@ export class PgSearch implements SearchIndex {
         ],
       );
     }
+  }
+
+  async termsOutdated(): Promise<boolean> {
+    return (await this.#db.get<{ d: string | null }>(TERMS_FORMAT_READ))?.d !== TERMS_FORMAT;
+  }
+
+  async markTermsCurrent(): Promise<void> {
+    await this.#db.run(TERMS_FORMAT_WRITE);
   }
 
   async unindex(layer: Layer, ids: readonly number[]): Promise<void> {
