@@ -35,6 +35,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   TIDEPOOL_ANTHROPIC_API_KEY: 'sleep.anthropicApiKey',
   TIDEPOOL_HTTP_HOST: 'http.host',
   TIDEPOOL_HTTP_PORT: 'http.port',
+  TIDEPOOL_PG_POOL_SIZE: 'postgres.poolSize',
 };
 
 function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
@@ -76,7 +77,7 @@ export function loadConfig(overrides: ConfigInput = {}, env: NodeJS.ProcessEnv =
     const v = env[name];
     if (v === undefined || v === '') continue;
     if (key === 'knownPersons') setPath(fromEnv, key, v.split(',').map((s) => s.trim()).filter(Boolean));
-    else if (key === 'http.port') setPath(fromEnv, key, Number(v));
+    else if (key === 'http.port' || key === 'postgres.poolSize') setPath(fromEnv, key, Number(v));
     else setPath(fromEnv, key, v);
   }
   return parseConfig(merge(merge(file, fromEnv), overrides as Record<string, unknown>));
