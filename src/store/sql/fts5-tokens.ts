@@ -32,7 +32,7 @@ function isAsciiTokenChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
-const ASCII_TEXT = /^[\x00-\x7f]*$/;
+const ASCII_TEXT = /^\p{ASCII}*$/u;
 const ASCII_TOKEN = /[a-z0-9]+/g;
 
 /** unicode61's tokens of `text`, folded, in order. */
@@ -213,7 +213,7 @@ function porterBytes(word: string): string {
   return s;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^\p{ASCII}*$/u;
 const stems = new Map<string, string>();
 
 /** FTS5 porter's stem of one folded token. */
