@@ -79,6 +79,20 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
     });
 
     describe('episodes', () => {
+      it("reads the newest turns of many sessions at once, oldest first, leaving out sessions without any", async () => {
+        const s = newSpace('last');
+        await store.episodes.insertMany(s, [
+          ep({ content: 'a1', session: 'a', occurredAt: T0 + 1 }),
+          ep({ content: 'b1', session: 'b', occurredAt: T0 + 1 }),
+          ep({ content: 'a2', session: 'a', occurredAt: T0 + 2 }),
+          ep({ content: 'a3', session: 'a', occurredAt: T0 + 3 }),
+          ep({ content: 'a3 again', session: 'a', occurredAt: T0 + 3 }),
+        ]);
+        const last = await store.episodes.lastInSessions(s, ['a', 'b', 'none', 'a'], 2);
+        expect(Object.fromEntries(last)).toEqual({ a: ['a3', 'a3 again'], b: ['b1'] });
+        expect(await store.episodes.lastInSessions(s, [], 2)).toEqual(new Map());
+      });
+
       it('stores every field and reads it back by id', async () => {
         const s = newSpace('ep');
         const { ids, skipped } = await store.episodes.insertMany(s, [

@@ -19,8 +19,8 @@ export function quoteLexeme(lexeme: string): string {
 }
 
 /**
- * The tsvector literal of weighted fields, positions running on from field to field as `to_tsvector(a) ||
- * to_tsvector(b)` numbers them (a phrase never spans two fields).
+ * The tsvector literal of weighted fields. Positions run on from field to field with one left out between them, so
+ * a phrase never spans two fields (FTS5 numbers each column's tokens apart).
  */
 export function tsvectorLiteral(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>): string {
   // Per lexeme: its positions as tsvector text ("1A,5C") and how many.
@@ -48,6 +48,7 @@ export function tsvectorLiteral(fields: ReadonlyArray<readonly [text: string, we
         }
       }
     }
+    position++;
   }
   let out = '';
   for (const [term, at] of positions) out += `${out === '' ? '' : ' '}${quoteLexeme(term)}:${at}`;
