@@ -309,25 +309,28 @@ export class PgSearch implements SearchIndex {
   async #termStats(layer: Layer, top: number, terms: readonly string[]): Promise<TermStats[]> {
     const t = T[layer];
     const { rows } = await this.#layerStats(layer, top);
-    const out: TermStats[] = [];
-    for (const w of terms) {
-      const key = `${layer}\u001f${w}`;
-      const known = this.#memo.terms.get(key);
-      if (known && fresh(known.at, rows, top)) {
-        out.push(known);
-        continue;
-      }
-      const q = tsq(w);
-      const prefix = isHanPrefixTerm(w);
-      const r = await this.#db.get<{ c: unknown }>(`SELECT count(*) AS c FROM ${t.fts} f WHERE f.tsv @@ ${q.sql}`, [q.param]);
-      const st: TermStats = { hits: num(r?.c ?? 0), lexemes: prefix ? fts5Terms(w).slice(0, 1) : fts5Terms(w), prefix, at: top };
-      if (this.#memo.terms.size >= TERM_MEMO) this.#memo.terms.clear();
-      this.#memo.terms.set(key, st);
-      out.push(st);
+    const keyOf = (w: string) => `${layer}\u001f${w}`;
+    const unknown = [...new Set(terms)].filter((w) => {
+      const known = this.#memo.terms.get(keyOf(w));
+      return !(known && fresh(known.at, rows, top));
+    });
+    if (unknown.length > 0) {
+      // Every unknown term counted in one statement: one GIN scan of the rows holding any of them, one round trip.
+      const qs = unknown.map(tsq);
+      const r = await this.#db.get<Record<string, unknown>>(
+        `SELECT ${qs.map((q, i) => `count(*) FILTER (WHERE f.tsv @@ ${q.sql}) AS c${i}`).join(', ')}
+         FROM ${t.fts} f WHERE f.tsv @@ (${qs.map((q) => q.sql).join(' || ')})`,
+        [...qs.map((q) => q.param), ...qs.map((q) => q.param)],
+      );
+      if (this.#memo.terms.size + unknown.length > TERM_MEMO) this.#memo.terms.clear();
+      unknown.forEach((w, i) => {
+        const prefix = isHanPrefixTerm(w);
+        const lexemes = prefix ? fts5Terms(w).slice(0, 1) : fts5Terms(w);
+        this.#memo.terms.set(keyOf(w), { hits: num(r?.[`c${i}`] ?? 0), lexemes, prefix, at: top });
+      });
     }
-    return out;
+    return terms.map((w) => this.#memo.terms.get(keyOf(w))!);
   }
-
 
   async substring(space: string, layer: Layer, needle: string, o: LexicalOptions): Promise<Array<{ id: number; score: number }>> {
     const n = needle.trim();
