@@ -65,7 +65,7 @@ function emitReport(
 export function registerBenchCommand(program: Command, deps: CliDeps): void {
   const bench = program
     .command('bench')
-    .description('benchmarks: retrieval quality on LoCoMo (on day 0 and over a year of nights) and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, start-up, secret and PII detectors (npm run bench)');
+    .description('benchmarks: retrieval quality on LoCoMo (on day 0 and over a year of nights) and on a parallel English/Chinese corpus, scale, HTTP load, many servers on one PostgreSQL memory (team), script layer, soak, start-up, secret and PII detectors (npm run bench)');
 
   bench
     .command('retrieval', { isDefault: true })
