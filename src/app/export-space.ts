@@ -123,6 +123,21 @@ export async function restoreSpace(ctx: AppContext, lines: AsyncIterable<string>
   };
 }
 
+/**
+ * Indexes every item of every space again when the store's index holds an older tokenizer's terms (PostgreSQL
+ * memories written before issue 20.3): one transaction, so a failure leaves the old index and the next open retries.
+ */
+export async function retokenizeIfOutdated(store: Store, contextTurns: number, episodeTrigram: boolean): Promise<boolean> {
+  if (!(await store.search.termsOutdated?.())) return false;
+  await store.transaction(async (tx) => {
+    // Another server may have finished while this one waited for the rows it locks.
+    if (!(await tx.search.termsOutdated?.())) return;
+    for (const space of await tx.spaces.list()) await reindexSpace(tx, space, contextTurns, episodeTrigram);
+    await tx.search.markTermsCurrent?.();
+  });
+  return true;
+}
+
 /** Rebuilds the lexical index entries of every item of a space from its rows. */
 export async function reindexSpace(tx: Store, space: string, contextTurns: number, episodeTrigram: boolean): Promise<void> {
   const tables: Array<[Layer, string]> = [['episode', 'episodes'], ['narrative', 'narratives'], ['knowledge', 'knowledge']];

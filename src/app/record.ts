@@ -63,14 +63,9 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
 
 /** The last turns already stored for each session of the batch, oldest first. */
 async function precedingTurns(ctx: AppContext, sessions: ReadonlyArray<string | undefined>): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
   const n = ctx.config.recall.contextTurns;
-  if (n === 0) return out;
-  for (const s of new Set(sessions)) {
-    if (s === undefined) continue;
-    out.set(s, await ctx.store.episodes.lastInSession(ctx.space, s, n));
-  }
-  return out;
+  if (n === 0) return new Map();
+  return ctx.store.episodes.lastInSessions(ctx.space, sessions.filter((s): s is string => s !== undefined), n);
 }
 
 /** The context of the next turn of `session`, then remembers `text` as that session's newest turn. */

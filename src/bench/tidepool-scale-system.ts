@@ -1,5 +1,4 @@
 // Tidepool as a system of the scale benchmark: a real SQLite file in a temp dir, batched and single-call ingest.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { openMemory } from '../boot/open-memory.js';
 import type { Embedder } from '../core/embedder.js';
 import { clusteredVectors } from './scale/clustered-vectors.js';
 import { hashEmbedding } from './scale/hash-embedding.js';
+import { createScratchDatabase } from './scratch-database.js';
 import type { ScaleSystem, ScaleSystemFactory, VectorAgreement } from './scale/scale-system.js';
 import type { ScaleItem } from './scale/synthetic-episodes.js';
 
@@ -145,26 +145,5 @@ export function tidepoolPostgresScaleFactory(url: string, hybrid = false): Scale
     storage: 'disk',
     ref: { module: import.meta.url, exportName: 'tidepoolPostgresScaleFactory', args: [url, hybrid] },
     create: () => TidepoolScale.openPostgres(url, hybrid),
-  };
-}
-
-/** Creates `tidepool_scale_<random>` on the server of `url`, with its size (pg_database_size) and its drop. */
-async function createScratchDatabase(
-  url: string,
-): Promise<{ url: string; drop: () => Promise<void>; sizeBytes: () => Promise<number> }> {
-  const { default: pg } = await import('pg');
-  const name = `tidepool_scale_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return {
-    url: target.toString(),
-    sizeBytes: async () => Number((await admin.query<{ s: string }>('SELECT pg_database_size($1) AS s', [name])).rows[0]?.s ?? 0),
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
   };
 }

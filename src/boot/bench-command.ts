@@ -16,6 +16,7 @@ import { describeMachine, formatMachine } from '../bench/machine-info.js';
 import { renderHttpMarkdown, runHttpBench } from '../bench/http/run-http-bench.js';
 import { renderScriptBenchMarkdown, runScriptBench } from '../bench/script-bench.js';
 import { renderSoakMarkdown, runSoakBench } from '../bench/soak/run-soak-bench.js';
+import { renderTeamMarkdown, runTeamBench } from '../bench/team/run-team-bench.js';
 import { renderDetectorBenchMarkdown, runDetectorBench } from '../bench/detector-bench.js';
 import { renderRuleSetBenchMarkdown, runRuleSetBench } from '../bench/rule-set-bench.js';
 import { generateParallelCorpus } from '../bench/bilingual/parallel-corpus.js';
@@ -61,11 +62,11 @@ function emitReport(
   deps.stdout.write(o.json ? `${JSON.stringify(report)}\n` : `${md}\n`);
 }
 
-/** Registers `bench` with its `retrieval`, `lifetime`, `bilingual`, `scale`, `http`, `script`, `soak`, `startup`, `detectors` and `crash` subcommands. */
+/** Registers `bench` with its `retrieval`, `lifetime`, `bilingual`, `scale`, `http`, `team`, `script`, `soak`, `startup`, `detectors` and `crash` subcommands. */
 export function registerBenchCommand(program: Command, deps: CliDeps): void {
   const bench = program
     .command('bench')
-    .description('benchmarks: retrieval quality on LoCoMo (on day 0 and over a year of nights) and on a parallel English/Chinese corpus, scale, HTTP load, script layer, soak, start-up, secret and PII detectors, crash safety under SIGKILL (npm run bench)');
+    .description('benchmarks: retrieval quality on LoCoMo (on day 0 and over a year of nights) and on a parallel English/Chinese corpus, scale, HTTP load, many servers on one PostgreSQL memory (team), script layer, soak, start-up, secret and PII detectors, crash safety under SIGKILL (npm run bench)');
 
   bench
     .command('retrieval', { isDefault: true })
@@ -191,6 +192,29 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
       if (readers?.some((n) => !Number.isInteger(n) || n < 0)) throw new TidepoolError('invalid_input', `--readers must be integers ≥ 0, got "${o.readers}"`);
       const rows = await runHttpBench({ sizes, seconds: Number(o.seconds), connections: Number(o.connections), ...(readers ? { readers } : {}), onProgress: (l) => deps.stderr.write(`${l}\n`) });
       deps.stdout.write(o.json ? `${JSON.stringify(rows)}\n` : `${formatMachine(describeMachine())}\n\n${renderHttpMarkdown(rows)}\n`);
+    });
+
+  bench
+    .command('team')
+    .description('many servers, one memory: N `tidepool serve --http` processes on one PostgreSQL database under mixed load (ingest, keyed and unkeyed remember, recall) with `sleep --model none` nights from another process; req/s, p50/p99 per operation, errors, and acknowledged writes missing afterwards')
+    .requiredOption('--db <url>', 'a PostgreSQL server (postgres://…); the run creates a database of its own there and drops it after')
+    .option('--servers <n>', 'servers started on that database', '3')
+    .option('--seconds <n>', 'how long the load runs', '30')
+    .option('--concurrency <n>', 'requests in flight at once, spread over the servers', '12')
+    .option('--seed <n>', 'turns ingested before the load', '2000')
+    .option('--night-every <n>', 'seconds between the starts of two nights', '10')
+    .option('--pool <n>', "connections in each server's pool (default: the servers' own, 10)")
+    .option('--out <dir>', 'also write team.json and team.md there')
+    .option('--json', 'print the report as JSON')
+    .action(async (o: { db: string; servers: string; seconds: string; concurrency: string; seed: string; nightEvery: string; pool?: string; out?: string; json?: boolean }) => {
+      if (!/^postgres(ql)?:\/\//i.test(o.db)) throw new TidepoolError('invalid_input', '--db must be a postgres:// URL', { field: 'db' });
+      const report = await runTeamBench({
+        db: o.db, servers: positiveInt('--servers', o.servers), seconds: positiveInt('--seconds', o.seconds),
+        concurrency: positiveInt('--concurrency', o.concurrency), seedTurns: Number(o.seed) === 0 ? 0 : positiveInt('--seed', o.seed),
+        nightEvery: positiveInt('--night-every', o.nightEvery), ...(o.pool ? { poolSize: positiveInt('--pool', o.pool) } : {}),
+        onProgress: (l) => deps.stderr.write(`${l}\n`),
+      });
+      emitReport(deps, o, 'team', report, renderTeamMarkdown(report));
     });
 
   bench

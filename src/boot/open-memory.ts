@@ -4,6 +4,7 @@ import { parseConfig, type Config, type ConfigInput } from '../core/config.js';
 import type { Embedder } from '../core/embedder.js';
 import { TidepoolError } from '../core/errors.js';
 import { parseInput, spaceName } from '../core/schemas.js';
+import { retokenizeIfOutdated } from '../app/export-space.js';
 import { Tidepool } from '../app/tidepool.js';
 import type { Store } from '../store/port.js';
 import { openSqliteStore } from '../store/sqlite/open-sqlite.js';
@@ -28,15 +29,21 @@ export interface OpenMemoryOptions {
   warn?: (message: string) => void;
 }
 
+/** How a store is opened; the SQLite engine needs none of it. */
+export interface OpenStoreOptions {
+  /** PostgreSQL: connections in the pool (config `postgres.poolSize`, default 10). */
+  poolSize?: number;
+}
+
 /** Opens the store for a location: a postgres:// URL or a SQLite path. */
-export async function openStore(location: string): Promise<Store> {
+export async function openStore(location: string, o: OpenStoreOptions = {}): Promise<Store> {
   if (/^(postgres(ql)?|pglite):\/\//i.test(location)) {
     // Loaded lazily so the embedded default never pays for the pg driver (STYLE §9).
     const modulePath = '../store/postgres/open-postgres.js';
     const mod = (await import(modulePath).catch((e: unknown) => {
       throw new TidepoolError('unavailable', `the PostgreSQL engine could not be loaded: ${String(e)}`, { cause: e });
-    })) as { openPostgresStore(url: string): Promise<Store> };
-    return mod.openPostgresStore(location);
+    })) as { openPostgresStore(url: string, o?: OpenStoreOptions): Promise<Store> };
+    return mod.openPostgresStore(location, o);
   }
   return openSqliteStore(location);
 }
@@ -49,8 +56,16 @@ export async function openMemory(o: OpenMemoryOptions = {}): Promise<Tidepool> {
   const config = parseConfig(o.config ?? {});
   const space = parseInput(spaceName, o.space ?? config.space);
   const location = o.url ?? o.path ?? o.db ?? config.db ?? defaultDbPath();
-  const store = await openStore(location);
-  const embedder = o.embedder === 'none' ? undefined : (o.embedder ?? createEmbedder(config.embedder));
   const warn = o.warn ?? ((m: string) => process.stderr.write(`tidepool: ${m}\n`));
+  const store = await openStore(location, { poolSize: config.postgres.poolSize });
+  try {
+    if (await retokenizeIfOutdated(store, config.recall.contextTurns, config.index.episodeTrigram)) {
+      warn('the lexical index was rebuilt with the terms both engines share (once, after an upgrade)');
+    }
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  const embedder = o.embedder === 'none' ? undefined : (o.embedder ?? createEmbedder(config.embedder));
   return new Tidepool({ store, config, clock: o.clock ?? systemClock, embedder, space, warn }, () => store.close());
 }

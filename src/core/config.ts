@@ -165,6 +165,17 @@ const indexConfig = z
   })
   .prefault({});
 
+const postgresConfig = z
+  .object({
+    /**
+     * Connections each process keeps to a PostgreSQL server (pg.Pool `max`). A write transaction holds one for its
+     * length while reads take any other, so a server answers reads while it writes. Size the server's
+     * `max_connections` for servers × poolSize (docs/scaling.md).
+     */
+    poolSize: z.number().int().min(1).max(1000).default(10),
+  })
+  .prefault({});
+
 /** The whole configuration. */
 export const configSchema = z.object({
   db: z.string().min(1).optional(),
@@ -179,6 +190,7 @@ export const configSchema = z.object({
   injection: injectionConfig,
   sleep: sleepConfig,
   http: httpConfig,
+  postgres: postgresConfig,
 });
 
 /** Parsed configuration. */

@@ -79,6 +79,20 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
     });
 
     describe('episodes', () => {
+      it("reads the newest turns of many sessions at once, oldest first, leaving out sessions without any", async () => {
+        const s = newSpace('last');
+        await store.episodes.insertMany(s, [
+          ep({ content: 'a1', session: 'a', occurredAt: T0 + 1 }),
+          ep({ content: 'b1', session: 'b', occurredAt: T0 + 1 }),
+          ep({ content: 'a2', session: 'a', occurredAt: T0 + 2 }),
+          ep({ content: 'a3', session: 'a', occurredAt: T0 + 3 }),
+          ep({ content: 'a3 again', session: 'a', occurredAt: T0 + 3 }),
+        ]);
+        const last = await store.episodes.lastInSessions(s, ['a', 'b', 'none', 'a'], 2);
+        expect(Object.fromEntries(last)).toEqual({ a: ['a3', 'a3 again'], b: ['b1'] });
+        expect(await store.episodes.lastInSessions(s, [], 2)).toEqual(new Map());
+      });
+
       it('stores every field and reads it back by id', async () => {
         const s = newSpace('ep');
         const { ids, skipped } = await store.episodes.insertMany(s, [
@@ -442,6 +456,23 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         const both = await store.search.lexical(s, 'episode', ['cat', 'garden'], LEX);
         expect(both.map((h) => h.id)).toEqual([ids[0], ids[1]]);
         expect(both[0]!.score).toBeGreaterThan(both[1]!.score);
+      });
+
+      it("stems and folds as FTS5's porter unicode61 remove_diacritics 2, on every engine", async () => {
+        // Porter's 1980 stemmer (news -> new, skies -> ski), where Snowball English keeps `news` and makes `sky`;
+        // diacritics folded (café = cafe).
+        const s = newSpace('stem');
+        const { ids } = await store.episodes.insertMany(s, [
+          ep({ content: 'Read the news at the Café' }),
+          ep({ content: 'Clear skies over Zürich' }),
+        ]);
+        const found = async (term: string) => (await store.search.lexical(s, 'episode', [term], LEX)).map((h) => h.id);
+        expect(await found('new')).toEqual([ids[0]]);
+        expect(await found('cafe')).toEqual([ids[0]]);
+        expect(await found('CAFÉS')).toEqual([ids[0]]);
+        expect(await found('ski')).toEqual([ids[1]]);
+        expect(await found('zurich')).toEqual([ids[1]]);
+        expect(await found('sky')).toEqual([]);
       });
 
       it('finds pre-segmented Chinese words and tags, and respects the knowledge status filter', async () => {

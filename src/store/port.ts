@@ -83,8 +83,8 @@ export interface EpisodeStore {
    * enough to find each hit's neighbouring turns of the same session without reading whole sessions.
    */
   around(space: string, ids: readonly number[], window: number): Promise<Array<{ id: number; session: string | null; occurredAt: number; speaker: string | null }>>;
-  /** Contents of the newest `n` episodes of a session, oldest first. */
-  lastInSession(space: string, session: string, n: number): Promise<string[]>;
+  /** Contents of the newest `n` episodes of each session, oldest first (a session without episodes is left out). */
+  lastInSessions(space: string, sessions: readonly string[], n: number): Promise<Map<string, string[]>>;
   /** Ids of the first `n` episodes (by time) of each of `sessions`: the turns that open a conversation. */
   openingTurns(space: string, sessions: readonly string[], n: number): Promise<number[]>;
   /** Distinct speakers of the space (for recognising a person a query names). */
@@ -281,6 +281,17 @@ export interface LexicalOptions {
 /** Engine-specific full-text indexes; kept in step with the tables inside the same transaction. */
 export interface SearchIndex {
   index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void>;
+  /**
+   * Optional: prepares the entries of texts about to be indexed. A writer calls it while the database inserts the
+   * rows, so an engine that builds its entries in the app (PostgreSQL's tsvectors) does that work in the meantime.
+   */
+  prepare?(docs: readonly IndexText[]): void;
+  /**
+   * Optional: whether the index holds terms of an older tokenizer (PostgreSQL before issue 20.3 stemmed with
+   * Snowball); the app then indexes every item again and calls `markTermsCurrent` in the same transaction.
+   */
+  termsOutdated?(): Promise<boolean>;
+  markTermsCurrent?(): Promise<void>;
   unindex(layer: Layer, ids: readonly number[]): Promise<void>;
   /**
    * BM25-ranked ids for any of `terms` (already normalised words); higher score is better. A term of one Chinese

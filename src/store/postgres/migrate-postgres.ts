@@ -1,5 +1,6 @@
 /** Applies the PostgreSQL migrations and optional extensions under one advisory lock, so servers starting together agree. */
 import type { PgFamilyDriver } from './pg-driver.js';
+import { TERMS_FORMAT_WRITE } from './pg-search.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 
 /** What the server offered at start-up. */
@@ -44,6 +45,7 @@ export async function migratePostgres(driver: PgFamilyDriver, schema?: string): 
       version = m.version;
     }
     await ginPendingLists(tx);
+    await markEmptyIndexCurrent(tx);
     return { version, features: await enableExtensions(tx, schema !== undefined) };
   });
 }
@@ -62,6 +64,14 @@ async function ginPendingLists(tx: PgFamilyDriver): Promise<void> {
     );
     if (r && !(r.o ?? []).includes('fastupdate=on')) await tx.exec(`ALTER INDEX ix_${t}_fts SET (fastupdate = on)`);
   }
+}
+
+/** Lexical tables with no rows (a new memory) hold no terms of an older tokenizer: mark them current. */
+async function markEmptyIndexCurrent(tx: PgFamilyDriver): Promise<void> {
+  const r = await tx.get<{ n: unknown }>(
+    'SELECT (SELECT count(*) FROM (SELECT 1 FROM episodes_fts UNION ALL SELECT 1 FROM narratives_fts UNION ALL SELECT 1 FROM knowledge_fts LIMIT 1) s) AS n',
+  );
+  if (Number(r?.n ?? 0) === 0) await tx.exec(TERMS_FORMAT_WRITE);
 }
 
 async function extensionSchema(tx: PgFamilyDriver, name: string): Promise<{ schema: string; version: string } | undefined> {

@@ -45,7 +45,7 @@ export function parsePgUrl(url: string): PgTarget {
  * Opens (migrating if needed) the PostgreSQL memory at `url`. Servers sharing one database may all call this at
  * once: migrations run under an advisory lock.
  */
-export async function openPostgresStore(url: string): Promise<SqlStore> {
+export async function openPostgresStore(url: string, o: { poolSize?: number } = {}): Promise<SqlStore> {
   const target = parsePgUrl(url);
   let driver: PgFamilyDriver;
   let driverName: string;
@@ -55,7 +55,11 @@ export async function openPostgresStore(url: string): Promise<SqlStore> {
     driverName = 'pglite';
   } else {
     const { PgDriver } = await loadOptional('pg', 'a postgres:// database', () => import('./pg-driver.js'));
-    driver = new PgDriver({ connectionString: target.connection!, ...(target.schema ? { schema: target.schema } : {}) });
+    driver = new PgDriver({
+      connectionString: target.connection!,
+      ...(target.schema ? { schema: target.schema } : {}),
+      ...(o.poolSize !== undefined ? { max: o.poolSize } : {}),
+    });
     driverName = 'pg';
   }
   let migrated: { version: number; features: PgFeatures };

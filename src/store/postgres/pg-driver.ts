@@ -32,6 +32,7 @@ export interface PgDriverOptions {
   connectionString: string;
   /** Schema to create the tables in (first on the search_path); the server default otherwise. */
   schema?: string;
+  /** Connections in the pool (default 10): a transaction holds one, other statements take any free one. */
   max?: number;
   /** Where errors of idle pooled connections go (a restarted server); the pool drops the client either way. */
   onIdleError?: (e: Error) => void;

@@ -3,7 +3,9 @@ import type { Layer } from '../../core/types.js';
 import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
 import { LexicalPlanner, windowIdSpan, type PlanCounter } from '../sql/lexical-planner.js';
+import { fts5Terms } from '../sql/fts5-tokens.js';
 import { chunks, isHanPrefixTerm, jsonRecords, marks, num } from '../sql/sql-util.js';
+import { tsqueryLiteral, tsvectorLiteral } from './pg-lexemes.js';
 
 const T: Record<Layer, { table: string; fts: string; time: string }> = {
   episode: { table: 'episodes', fts: 'episodes_fts', time: 'occurred_at' },
@@ -13,6 +15,15 @@ const T: Record<Layer, { table: string; fts: string; time: string }> = {
 
 // Rows per indexing statement (one JSON parameter).
 const BATCH = 2000;
+
+/**
+ * What the lexical tables hold, in the comment of `episodes_fts`: FTS5's terms (pg-lexemes.ts). Tables written by
+ * the first versions (Snowball stems, no comment) are indexed again on open (`termsOutdated`); empty ones are marked
+ * at migration.
+ */
+export const TERMS_FORMAT = 'tidepool terms: fts5 porter unicode61 remove_diacritics 2';
+const TERMS_FORMAT_READ = "SELECT obj_description(to_regclass('episodes_fts'), 'pg_class') AS d";
+export const TERMS_FORMAT_WRITE = `COMMENT ON TABLE episodes_fts IS '${TERMS_FORMAT}'`;
 
 /** Escapes LIKE wildcards so a needle matches literally (used with ESCAPE '\'). */
 export function likeLiteral(needle: string): string {
@@ -58,7 +69,7 @@ const TERM_MEMO = 10_000;
 /** A term's rows in the whole index (FTS5's idf is table-wide) and the lexemes it stems to. */
 interface TermStats {
   hits: number;
-  lexemes: string[];
+  lexemes: readonly string[];
   /** A single Chinese character: every lexeme it starts (as its `:*` query matches). */
   prefix: boolean;
   at: number;
@@ -75,11 +86,11 @@ function fresh(at: number, rows: number, top: number): boolean {
   return top >= at && top - at <= rows / 100;
 }
 
-/** One term as a tsquery expression (a parameter, never syntax) and its parameter. */
+/** One term as a tsquery expression and its parameter: FTS5's terms, never user syntax (DESIGN §3). */
 function tsq(w: string): { sql: string; param: string } {
-  // phraseto_tsquery reads plain text: user words never become tsquery syntax (DESIGN §3), and a multi-word term is
-  // a phrase, as a quoted FTS5 string is. A single Chinese character (never syntax) is a prefix, as in SQLite.
-  return isHanPrefixTerm(w) ? { sql: "to_tsquery('tidepool', ?)", param: `${w}:*` } : { sql: "phraseto_tsquery('tidepool', ?)", param: w };
+  // A multi-word term is a phrase, as a quoted FTS5 string is; a single Chinese character is a prefix, as in SQLite.
+  // A term without tokens never reaches here (`lexical` drops it), but would match nothing.
+  return { sql: '?::tsquery', param: tsqueryLiteral(w, isHanPrefixTerm(w)) ?? '' };
 }
 
 function tsqAll(terms: readonly string[], op: '||' | '&&'): { sql: string; params: string[] } {
@@ -107,27 +118,64 @@ export class PgSearch implements SearchIndex {
     this.#planner = planner;
   }
 
+  /** tsvector text of texts about to be indexed (`prepare`), by `#key`; taken by `index`. */
+  readonly #prepared = new Map<string, string>();
+
+  static #key(d: IndexText): string {
+    return `${d.body}\u0000${d.extra}\u0000${d.ctx ?? ''}`;
+  }
+
+  static #tsvector(d: IndexText): string {
+    // Weights as in the SQLite index: body A, speaker/tags B, the preceding turns of an episode (ctx) C.
+    return tsvectorLiteral([[d.body, 'A'], [d.extra, 'B'], [d.ctx ?? '', 'C']]);
+  }
+
+  prepare(docs: readonly IndexText[]): void {
+    // Bounded: entries a failed write never took are dropped with the next batch.
+    if (this.#prepared.size > 10_000) this.#prepared.clear();
+    for (const d of docs) this.#prepared.set(PgSearch.#key(d), PgSearch.#tsvector(d));
+  }
+
   async index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void> {
     const t = T[layer];
     for (const part of chunks(docs, BATCH)) {
-      // One JSON parameter per batch (json_to_recordset): one statement where multi-row VALUES needed ten.
-      // Weights as in the SQLite index: body A, speaker/tags B, the preceding turns of an episode (ctx) C.
+      // One JSON parameter per batch (json_to_recordset): one statement where multi-row VALUES needed ten. The
+      // tsvectors arrive finished, built from FTS5's terms (pg-lexemes.ts): the same terms as SQLite, and
+      // PostgreSQL's parser and stemmer (most of the statement's time) no longer run on ingest.
       await this.#db.run(
         `INSERT INTO ${t.fts} (id, tsv, raw)
-         SELECT u.id, setweight(to_tsvector('tidepool', u.body), 'A') || setweight(to_tsvector('tidepool', u.extra), 'B')
-           || setweight(to_tsvector('tidepool', u.ctx), 'C'), u.raw
-         FROM json_to_recordset(?::json) AS u(id bigint, body text, extra text, ctx text, raw text)
+         SELECT u.id, u.tsv::tsvector, u.raw FROM json_to_recordset(?::json) AS u(id bigint, tsv text, raw text)
          ON CONFLICT (id) DO UPDATE SET tsv = excluded.tsv, raw = excluded.raw`,
-        [jsonRecords(['id', 'body', 'extra', 'ctx', 'raw'], part.map((d) => [d.id, d.body, d.extra, d.ctx ?? '', d.raw]))],
+        [
+          jsonRecords(
+            ['id', 'tsv', 'raw'],
+            part.map((d) => {
+              const key = PgSearch.#key(d);
+              const tsv = this.#prepared.get(key) ?? PgSearch.#tsvector(d);
+              this.#prepared.delete(key);
+              return [d.id, tsv, d.raw];
+            }),
+          ),
+        ],
       );
     }
+  }
+
+  async termsOutdated(): Promise<boolean> {
+    return (await this.#db.get<{ d: string | null }>(TERMS_FORMAT_READ))?.d !== TERMS_FORMAT;
+  }
+
+  async markTermsCurrent(): Promise<void> {
+    await this.#db.run(TERMS_FORMAT_WRITE);
   }
 
   async unindex(layer: Layer, ids: readonly number[]): Promise<void> {
     for (const part of chunks(ids)) await this.#db.run(`DELETE FROM ${T[layer].fts} WHERE id IN (${marks(part.length)})`, part);
   }
 
-  async lexical(space: string, layer: Layer, terms: readonly string[], o: LexicalOptions): Promise<Array<{ id: number; score: number }>> {
+  async lexical(space: string, layer: Layer, asked: readonly string[], o: LexicalOptions): Promise<Array<{ id: number; score: number }>> {
+    // Terms without a token (punctuation alone) match nothing on either engine.
+    const terms = asked.filter((w) => fts5Terms(w).length > 0);
     if (terms.length === 0) return [];
     const t = T[layer];
     const plan = await this.#planner.plan(space, layer, terms);
@@ -261,29 +309,28 @@ export class PgSearch implements SearchIndex {
   async #termStats(layer: Layer, top: number, terms: readonly string[]): Promise<TermStats[]> {
     const t = T[layer];
     const { rows } = await this.#layerStats(layer, top);
-    const out: TermStats[] = [];
-    for (const w of terms) {
-      const key = `${layer}\u001f${w}`;
-      const known = this.#memo.terms.get(key);
-      if (known && fresh(known.at, rows, top)) {
-        out.push(known);
-        continue;
-      }
-      const q = tsq(w);
-      const prefix = isHanPrefixTerm(w);
-      const r = await this.#db.get<{ c: unknown; lex: string[] | null }>(
-        `SELECT (SELECT count(*) FROM ${t.fts} f WHERE f.tsv @@ ${q.sql}) AS c,
-           tsvector_to_array(to_tsvector('tidepool', ?)) AS lex`,
-        [q.param, w],
+    const keyOf = (w: string) => `${layer}\u001f${w}`;
+    const unknown = [...new Set(terms)].filter((w) => {
+      const known = this.#memo.terms.get(keyOf(w));
+      return !(known && fresh(known.at, rows, top));
+    });
+    if (unknown.length > 0) {
+      // Every unknown term counted in one statement: one GIN scan of the rows holding any of them, one round trip.
+      const qs = unknown.map(tsq);
+      const r = await this.#db.get<Record<string, unknown>>(
+        `SELECT ${qs.map((q, i) => `count(*) FILTER (WHERE f.tsv @@ ${q.sql}) AS c${i}`).join(', ')}
+         FROM ${t.fts} f WHERE f.tsv @@ (${qs.map((q) => q.sql).join(' || ')})`,
+        [...qs.map((q) => q.param), ...qs.map((q) => q.param)],
       );
-      const st: TermStats = { hits: num(r?.c ?? 0), lexemes: prefix ? [w] : (r?.lex ?? []), prefix, at: top };
-      if (this.#memo.terms.size >= TERM_MEMO) this.#memo.terms.clear();
-      this.#memo.terms.set(key, st);
-      out.push(st);
+      if (this.#memo.terms.size + unknown.length > TERM_MEMO) this.#memo.terms.clear();
+      unknown.forEach((w, i) => {
+        const prefix = isHanPrefixTerm(w);
+        const lexemes = prefix ? fts5Terms(w).slice(0, 1) : fts5Terms(w);
+        this.#memo.terms.set(keyOf(w), { hits: num(r?.[`c${i}`] ?? 0), lexemes, prefix, at: top });
+      });
     }
-    return out;
+    return terms.map((w) => this.#memo.terms.get(keyOf(w))!);
   }
-
 
   async substring(space: string, layer: Layer, needle: string, o: LexicalOptions): Promise<Array<{ id: number; score: number }>> {
     const n = needle.trim();

@@ -65,8 +65,8 @@ export class EpisodeSql implements EpisodeStore {
         r.kind, r.role, r.speaker, r.content, r.session, r.tool, bit(r.ok), r.source, r.ref, toJson(r.meta),
         bit(r.durable), r.occurredAt, r.createdAt, r.consolidatedAt ?? null, bit(r.embedPending),
       ];
-      const got = pg
-        ? await this.#db.all<{ id: unknown; ref: unknown }>(
+      const inserting = pg
+        ? this.#db.all<{ id: unknown; ref: unknown }>(
             // ORDER BY the ordinal: identity values are drawn in input order, which the matching below relies on.
             `INSERT INTO episodes (space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable,
                occurred_at, created_at, consolidated_at, embed_pending)
@@ -79,13 +79,16 @@ export class EpisodeSql implements EpisodeStore {
              ON CONFLICT DO NOTHING RETURNING id, ref`,
             [space, jsonRecords(EPISODE_FIELDS, part.map(values))],
           )
-        : await this.#db.all<{ id: unknown; ref: unknown }>(
+        : this.#db.all<{ id: unknown; ref: unknown }>(
             `INSERT INTO episodes (space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable,
                occurred_at, created_at, consolidated_at, embed_pending)
              VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
              ON CONFLICT DO NOTHING RETURNING id, ref`,
             part.flatMap((r) => [space, ...values(r)]),
           );
+      // The statement is on its way: the index entries are built while the database inserts the rows.
+      this.#search.prepare?.(part.map((r) => r.index));
+      const got = await inserting;
       // Ids grow in insertion order within one statement, so the inserted rows sorted by id line up with the input;
       // an input row whose ref does not match the next inserted row was skipped (its ref already existed).
       const inserted = got.map((g) => ({ id: num(g.id), ref: (g.ref as string | null) ?? null })).sort((a, b) => a.id - b.id);
@@ -185,12 +188,24 @@ export class EpisodeSql implements EpisodeStore {
     return out;
   }
 
-  async lastInSession(space: string, session: string, n: number): Promise<string[]> {
-    const rows = await this.#db.all<{ content: string }>(
-      'SELECT content FROM episodes WHERE space = ? AND session = ? ORDER BY occurred_at DESC, id DESC LIMIT ?',
-      [space, session, n],
-    );
-    return rows.map((r) => r.content).reverse();
+  async lastInSessions(space: string, sessions: readonly string[], n: number): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    // One statement per 100 sessions, a LIMITed branch per session (each walks its own index range), instead of a
+    // round trip per session: a batch of 1,000 turns spans ~50 sessions (issue 20).
+    for (const part of chunks([...new Set(sessions)], 100)) {
+      const branch = `SELECT * FROM (SELECT session, content, occurred_at, id FROM episodes WHERE space = ? AND session = ?
+        ORDER BY occurred_at DESC, id DESC LIMIT ?) s`;
+      const rows = await this.#db.all<{ session: string; content: string }>(
+        `SELECT session, content FROM (${part.map(() => branch).join(' UNION ALL ')}) u ORDER BY session, occurred_at, id`,
+        part.flatMap((session) => [space, session, n]),
+      );
+      for (const r of rows) {
+        const list = out.get(r.session);
+        if (list) list.push(r.content);
+        else out.set(r.session, [r.content]);
+      }
+    }
+    return out;
   }
 
   async openingTurns(space: string, sessions: readonly string[], n: number): Promise<number[]> {

@@ -1,0 +1,91 @@
+/** The TypeScript tokenizer PostgreSQL indexes with yields FTS5's own terms, checked against SQLite's FTS5 itself. */
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syntheticEpisodes } from '../src/bench/scale/synthetic-episodes.js';
+import { ADJECTIVES, NOUNS, VERBS } from '../src/bench/scale/vocabulary.js';
+import { fts5Terms, porterStem } from '../src/store/sql/fts5-tokens.js';
+import { tsqueryLiteral, tsvectorLiteral } from '../src/store/postgres/pg-lexemes.js';
+
+const TOKENIZE = 'porter unicode61 remove_diacritics 2';
+
+let db: Database.Database;
+
+beforeAll(() => {
+  db = new Database(':memory:');
+  db.exec(`CREATE VIRTUAL TABLE t USING fts5(body, tokenize='${TOKENIZE}');
+           CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance');`);
+});
+afterAll(() => db.close());
+
+/** FTS5's terms of each text, in token order. */
+function fts5Says(texts: readonly string[]): string[][] {
+  db.exec('DELETE FROM t');
+  const ins = db.prepare('INSERT INTO t (rowid, body) VALUES (?, ?)');
+  texts.forEach((text, i) => ins.run(i + 1, text));
+  const out: string[][] = texts.map(() => []);
+  const rows = db.prepare('SELECT doc, term, offset FROM v ORDER BY doc, offset').all() as Array<{ doc: number; term: string; offset: number }>;
+  for (const r of rows) out[r.doc - 1]![r.offset] = r.term;
+  return out;
+}
+
+// Porter's own test words and the suffix rules' edge cases, plus what a memory holds: names, numbers, code, mixed scripts.
+const WORDS = `caresses ponies ties caress cats feed agreed plastered bled motoring sing conflated troubled sized hopping
+tanned falling hissing fizzed failing filing happy sky relational conditional rational valenci hesitanci digitizer
+conformabli radicalli differentli vileli analogousli vietnamization predication operator feudalism decisiveness
+hopefulness callousness formaliti sensitiviti sensibiliti triplicate formative formalize electriciti electrical
+hopeful goodness revival allowance inference airliner gyroscopic adjustable defensible irritant replacement
+adjustment dependent adoption homologou communism activate angulariti homologous effective bowdlerize probate rate
+cease controll roll generalizations oscillators yes eed bed ied ies sses ying eing agreed disagreed knitting
+skies dying lying tying sly spy really reallyy abbeys monkeys troubling e y ye yy eye`;
+const SPECIAL = [
+  'Café naïve résumé Ångström façade Zürich Øresund straße ŒUVRE élève',
+  'e\u0301cole cafe\u0301 combining a\u0308b marks \u0301leading',
+  "don't it's O'Reilly rock'n'roll e-mail foo_bar foo-bar a.b.c 3.14 1,000 v2.0 #tag @user",
+  'https://example.com/path?q=1&x=y user@example.com C:\\Users\\x /usr/local/bin',
+  '用户 爱 喝 咖啡 ， 我们 在 东京 开会 。 咖啡s testing咖啡 咖啡ing',
+  '日本語のテキスト 한국어 텍스트 Русский текст работающих Ελληνικά κείμενα',
+  'ＦＵＬＬＷＩＤＴＨ ｔｅｘｔ ① ½ ² ٣ 𝐛𝐨𝐥𝐝 😀 emoji🙂text',
+  `${'x'.repeat(70)}ing ${'ab'.repeat(40)}ed supercalifragilisticexpialidociousnesses`,
+  'ALLCAPS MixedCase camelCaseWords snake_case_words UPPERING',
+  'µs ſtraße ϐeta ςσ Ꭰꭰ ǡǠ ₺20 done✅ ok🙂ok a\u0305b',
+  '',
+  '   ...   ',
+];
+
+describe('fts5Terms', () => {
+  it('matches FTS5 on porter edge cases and mixed scripts', () => {
+    const texts = [...WORDS.split(/\s+/), ...SPECIAL];
+    const want = fts5Says(texts);
+    texts.forEach((text, i) => expect([text, fts5Terms(text)]).toEqual([text, want[i]]));
+  });
+
+  it('matches FTS5 on the scale corpus and its whole vocabulary', () => {
+    const gen = syntheticEpisodes({ seed: 3 });
+    const lines = Array.from({ length: 3000 }, () => gen.next().value.text);
+    const vocab = [...NOUNS, ...ADJECTIVES, ...VERBS.flat()];
+    const texts = [...lines, ...vocab];
+    const want = fts5Says(texts);
+    const differ = texts.filter((text, i) => JSON.stringify(fts5Terms(text)) !== JSON.stringify(want[i]));
+    expect(differ).toEqual([]);
+  });
+
+  it('stems as Porter does', () => {
+    expect(['caresses', 'ponies', 'relational', 'hopping', 'generalizations'].map(porterStem)).toEqual([
+      'caress', 'poni', 'relat', 'hop', 'gener',
+    ]);
+  });
+});
+
+describe('PostgreSQL literals', () => {
+  it('weights fields and numbers positions across them, a position apart so no phrase spans two', () => {
+    expect(tsvectorLiteral([['Coffee cups', 'A'], ['Hana', 'B'], ['more coffee', 'C']])).toBe(
+      "'coffe':1A,7C 'cup':2A 'hana':4B 'more':6C",
+    );
+  });
+
+  it('quotes lexemes and builds phrases and prefixes', () => {
+    expect(tsqueryLiteral('running shoes', false)).toBe("'run' <-> 'shoe'");
+    expect(tsqueryLiteral('咖', true)).toBe("'咖':*");
+    expect(tsqueryLiteral('...', false)).toBeUndefined();
+  });
+});

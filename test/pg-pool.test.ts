@@ -1,0 +1,76 @@
+/**
+ * The PostgreSQL connection pool is sized by configuration (`postgres.poolSize`, TIDEPOOL_PG_POOL_SIZE), and a write
+ * transaction holding one connection does not stop reads on the others (issue 20.1).
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openMemory } from '../src/boot/open-memory.js';
+import { loadConfig } from '../src/boot/load-config.js';
+import type { PgDriver } from '../src/store/postgres/pg-driver.js';
+import type { SqlStore } from '../src/store/sql/sql-store.js';
+
+const base = process.env.TIDEPOOL_TEST_PG_URL;
+const schemas: string[] = [];
+
+describe('postgres.poolSize', () => {
+  it('comes from the environment as a number and is validated', () => {
+    const env = { TIDEPOOL_CONFIG: '/nonexistent/config.json' };
+    expect(loadConfig({}, env).postgres.poolSize).toBe(10);
+    expect(loadConfig({}, { ...env, TIDEPOOL_PG_POOL_SIZE: '3' }).postgres.poolSize).toBe(3);
+    expect(() => loadConfig({}, { ...env, TIDEPOOL_PG_POOL_SIZE: '0' })).toThrow(/poolSize/);
+    expect(() => loadConfig({}, { ...env, TIDEPOOL_PG_POOL_SIZE: 'many' })).toThrow(/poolSize/);
+  });
+});
+
+if (!base) {
+  describe.skip('PostgreSQL pool: skipped (set TIDEPOOL_TEST_PG_URL)', () => {
+    it('reads beside a write transaction', () => undefined);
+  });
+} else {
+  afterAll(async () => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    for (const s of schemas) await client.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
+    await client.end();
+  });
+
+  describe('PostgreSQL pool', () => {
+    it('has the configured size, and answers reads while a write transaction holds a connection', { timeout: 60_000 }, async () => {
+      const schema = `tp_test_pool_${process.pid}_${randomBytes(3).toString('hex')}`;
+      schemas.push(schema);
+      const u = new URL(base);
+      u.searchParams.set('schema', schema);
+      const m = await openMemory({ url: u.href, space: 'p', embedder: 'none', config: { postgres: { poolSize: 2 } }, warn: () => {} });
+      try {
+        const store = m.ctx.store as SqlStore;
+        expect((store.db as PgDriver).pool.options.max).toBe(2);
+        await m.record({ turns: [{ role: 'user', content: 'committed before' }] });
+        let release!: () => void;
+        const gate = new Promise<void>((r) => (release = r));
+        let inserted!: () => void;
+        const wrote = new Promise<void>((r) => (inserted = r));
+        const writing = store.transaction(async (tx) => {
+          await tx.spaces.ensure('p', 1);
+          await tx.episodes.insertMany('p', [
+            { kind: 'turn', role: 'user', speaker: null, content: 'not yet committed', session: null, tool: null, ok: null,
+              source: 'test', ref: null, meta: {}, durable: false, occurredAt: 2, createdAt: 2, embedPending: false,
+              index: { body: 'not yet committed', extra: '', raw: '' } },
+          ]);
+          inserted();
+          await gate;
+        });
+        await wrote;
+        // The transaction holds one of the two connections and waits: the read takes the other, and sees only
+        // what was committed.
+        expect(await store.episodes.count('p')).toBe(1);
+        expect((await m.recall({ query: 'committed', layers: ['episode'] }, { sideEffects: false })).length).toBe(1);
+        release();
+        await writing;
+        expect(await store.episodes.count('p')).toBe(2);
+      } finally {
+        await m.close();
+      }
+    });
+  });
+}
