@@ -141,8 +141,9 @@ async function callAndCheck(s: Session, name: string, args: unknown): Promise<vo
     o.error++;
     o.codes.add(/^Error \(([a-z_]+)\)/.exec(text)?.[1] ?? 'schema');
     expect(unclearMessage(text, args), where).toBeUndefined();
-    // Tool errors carry a code (never "internal", which is an unexpected exception); SDK validation errors name the field.
-    expect(text, where).toMatch(/^(Error \((?!internal\))[a-z_]+\): \S|MCP error -32602: )/);
+    // Tool errors carry a code (never "internal", which is an unexpected exception); the SDK's schema refusals (a
+    // JSON-RPC -32602 from SDK 1.x, an isError result "Input validation error: …" from 2.x) name the field.
+    expect(text, where).toMatch(/^(Error \((?!internal\))[a-z_]+\): \S|MCP error -32602: |Input validation error: Invalid arguments for tool )/);
     expect(await storeDigest(s.mem.memory), `store changed by a refused call: ${where}`).toBe(before);
     if (journal) expect([treeDigest(workspace), treeDigest(cwd)], `files changed by a refused call: ${where}`).toEqual(files);
   } else {

@@ -130,7 +130,7 @@ describe('journal roots through MCP stay in the server directory and registered 
           const r = await within(30_000, tool, client.callTool({ name: tool, arguments: args }));
           const where = `${tool} ${JSON.stringify(args).slice(0, 200)} → ${resultText(r).slice(0, 200)}`;
           expect(r.isError, where).toBe(true);
-          expect(resultText(r), where).toMatch(/^(Error \((forbidden|invalid_input)\)|MCP error -32602)/);
+          expect(resultText(r), where).toMatch(/^(Error \((forbidden|invalid_input)\)|MCP error -32602|Input validation error: Invalid arguments for tool )/);
           expectConfined(JSON.stringify(r), before, where);
         }),
         { seed: SEED, numRuns: 120 },
@@ -152,7 +152,7 @@ describe('journal roots through MCP stay in the server directory and registered 
           const where = `${tool} ${JSON.stringify(args).slice(0, 200)} → ${resultText(r).slice(0, 300)}`;
           expectConfined(JSON.stringify(r), before, where);
           // The linked memory/ is refused outright; elsewhere an error is fine as long as it is a clean one.
-          if (args.root === linkedWs) expect(resultText(r), where).toMatch(/^(Error \(forbidden\)|MCP error -32602)/);
+          if (args.root === linkedWs) expect(resultText(r), where).toMatch(/^(Error \(forbidden\)|MCP error -32602|Input validation error: Invalid arguments for tool )/);
           if (r.isError) expect(resultText(r), where).not.toMatch(/Error \(internal\)/);
         }),
         { seed: SEED + 1, numRuns: 120 },
