@@ -78,7 +78,7 @@ export async function runCrashBench(o: CrashBenchOptions = {}): Promise<CrashBen
   const samples: string[] = [];
   // A process's expected run until one has ended on its own (a CLI call on a loaded 2-core machine); an HTTP
   // server's life after it listens, which always ends by a kill, so it stays at this value.
-  const paces = LANES.map((l) => ({ ms: l === 'http' ? 2_500 : 3_000 }));
+  const paces = LANES.map((l) => ({ ms: l === 'http' ? 6_000 : 3_000 }));
   let day = 0;
   const nextDay = () => ++day;
   let kills = 0;
