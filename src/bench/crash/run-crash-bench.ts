@@ -14,7 +14,8 @@ import { roundTo } from '../percentile.js';
 import { mulberry32 } from '../../script/seeded-rng.js';
 import type { Ack } from './crash-acks.js';
 import { checkAfterRound } from './crash-check.js';
-import { cliRecordLane, cliRememberLane, httpLane, importLane, nightLane, type LaneResult, type LaneRound } from './crash-lanes.js';
+import { httpLane } from './crash-http-lane.js';
+import { cliRecordLane, cliRememberLane, importLane, nightLane, type LaneResult, type LaneRound } from './crash-lanes.js';
 import { TendLane } from './crash-tend-lane.js';
 
 /** Options of {@link runCrashBench}. */
