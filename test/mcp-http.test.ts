@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type HttpHandle } from '../src/boot/serve.js';
 import { BIN } from './helpers/run-cli.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
-import { exerciseAllTools, JOURNAL_ROOT, resultText, TOOL_CASES, TOOL_NAMES } from './mcp-tool-cases.js';
+import { exerciseAllTools, journalRoot, resultText, TOOL_CASES, TOOL_NAMES } from './mcp-tool-cases.js';
+
+const JOURNAL_ROOT = journalRoot();
 
 /** A raw GET with a chosen Host header (fetch does not let a caller set Host). */
 function getWithHost(url: string, host: string): Promise<number> {
@@ -39,7 +41,7 @@ describe('MCP over Streamable HTTP', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`)));
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
     expect(names).toEqual([...TOOL_NAMES.core, ...TOOL_NAMES.tideline, ...TOOL_NAMES.continuity, ...TOOL_NAMES.journal, ...TOOL_NAMES.sleep].sort());
-    expect(await exerciseAllTools(client, new Set(names))).toBe(TOOL_CASES.length * 2);
+    expect(await exerciseAllTools(client, new Set(names), JOURNAL_ROOT)).toBe(TOOL_CASES.length * 2);
     await client.close();
   });
 

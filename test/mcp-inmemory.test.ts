@@ -6,7 +6,9 @@ import type { Tidepool } from '../src/app/tidepool.js';
 import type { SqlDriver } from '../src/store/sql-driver.js';
 import { createMcpServer, type CreateMcpServerOptions } from '../src/surfaces/mcp/create-mcp-server.js';
 import { TOOLSETS } from '../src/surfaces/mcp/toolsets.js';
-import { exerciseAllTools, JOURNAL_ROOT, resultText, TOOL_CASES, TOOL_NAMES } from './mcp-tool-cases.js';
+import { exerciseAllTools, journalRoot, resultText, TOOL_CASES, TOOL_NAMES } from './mcp-tool-cases.js';
+
+const JOURNAL_ROOT = journalRoot();
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 
 let mem: TempMemory | undefined;
@@ -78,7 +80,7 @@ describe('MCP toolsets', () => {
     mem = await tempMemory();
     await mem.memory.registerJournalWorkspace(JOURNAL_ROOT);
     const client = await connect(mem.memory, { toolsets: 'all' });
-    expect(await exerciseAllTools(client, new Set(TOOL_CASES.map((c) => c.name)))).toBe(TOOL_CASES.length * 2);
+    expect(await exerciseAllTools(client, new Set(TOOL_CASES.map((c) => c.name)), JOURNAL_ROOT)).toBe(TOOL_CASES.length * 2);
   });
 
   it('honours the advertised defaults: memory_search returns up to 2×5 as Tideline did, memory_read_snapshot 1', async () => {

@@ -6,7 +6,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from './helpers/run-cli.js';
-import { exerciseAllTools, JOURNAL_ROOT, resultText, TOOL_CASES, TOOL_NAMES } from './mcp-tool-cases.js';
+import { exerciseAllTools, journalRoot, resultText, TOOL_CASES, TOOL_NAMES } from './mcp-tool-cases.js';
+
+const JOURNAL_ROOT = journalRoot();
 
 const dir = mkdtempSync(join(tmpdir(), 'tidepool-mcp-stdio-'));
 const env = { ...process.env, TIDEPOOL_CONFIG: '/nonexistent/config.json' } as Record<string, string>;
@@ -35,7 +37,7 @@ describe('tidepool serve --stdio', () => {
   });
 
   it('answers every tool with valid arguments and names the field of invalid ones', async () => {
-    expect(await exerciseAllTools(client, new Set(TOOL_CASES.map((c) => c.name)))).toBe(TOOL_CASES.length * 2);
+    expect(await exerciseAllTools(client, new Set(TOOL_CASES.map((c) => c.name)), JOURNAL_ROOT)).toBe(TOOL_CASES.length * 2);
   });
 
   it('keeps what it was told across server processes (same --db)', async () => {

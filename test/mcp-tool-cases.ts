@@ -6,11 +6,19 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, expect } from 'vitest';
 
 /**
- * The workspace the journal tools write to. MCP confines journal roots to the server's working directory and to
- * registered workspaces (DESIGN §10), so each test registers it (or starts the server in it) before calling them.
+ * A fresh workspace for the journal tools, removed after the calling test file. MCP confines journal roots to the
+ * server's working directory and to registered workspaces (DESIGN §10), so each test registers it (or starts the
+ * server in it) before calling them. Call it at the top of a test file: test files share this module when vitest
+ * does not isolate them, so a root made here at import would be one root for every file of a worker.
  */
-export const JOURNAL_ROOT = realpathSync(mkdtempSync(join(tmpdir(), 'tidepool-mcp-journal-')));
-afterAll(() => rmSync(JOURNAL_ROOT, { recursive: true, force: true }));
+export function journalRoot(): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'tidepool-mcp-journal-')));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  return root;
+}
+
+/** Stands for the journal root in {@link TOOL_CASES}; {@link toolCases} puts a real one in its place. */
+const ROOT = '<journal root>';
 
 /** Tool names per toolset, as the issue names them (pinned). */
 export const TOOL_NAMES = {
@@ -75,16 +83,16 @@ export const TOOL_CASES: readonly ToolCase[] = [
   { name: 'get_pending', valid: {}, expect: /Goal: Ship the sync fix/, invalid: { args: { limit: 1000 }, field: 'limit' } },
   {
     name: 'journal_add',
-    valid: { root: JOURNAL_ROOT, heading: '修好了同步', content: '调试了一上午，终于找到竞态。', time: '09:10' },
+    valid: { root: ROOT, heading: '修好了同步', content: '调试了一上午，终于找到竞态。', time: '09:10' },
     expect: /Added to archive\/hot\/\d{4}-\d\d-\d\d\.md:3 \(new day file\): ## 【09:10 修好了同步】/,
-    invalid: { args: { root: JOURNAL_ROOT, heading: 'h', content: 'c', time: '25:99' }, field: 'time' },
+    invalid: { args: { root: ROOT, heading: 'h', content: 'c', time: '25:99' }, field: 'time' },
   },
-  { name: 'journal_search', valid: { root: JOURNAL_ROOT, query: '竞态', scope: 'all' }, expect: /终于找到竞态/, invalid: { args: { root: JOURNAL_ROOT, query: 'x', scope: 'cold' }, field: 'scope' } },
-  { name: 'journal_read', valid: { root: JOURNAL_ROOT }, expect: /## 【09:10 修好了同步】/, invalid: { args: { root: JOURNAL_ROOT, date: '../../etc/passwd' }, field: 'date' } },
-  { name: 'journal_index', valid: { root: JOURNAL_ROOT }, expect: /1 hot and 0 cold day\(s\)/, invalid: { args: { root: 7 }, field: 'root' } },
-  { name: 'journal_lint', valid: { root: JOURNAL_ROOT }, expect: /No problems found/, invalid: { args: { verbose: true }, field: 'verbose' } },
-  { name: 'journal_tend', valid: { root: JOURNAL_ROOT, dry_run: true }, expect: /^Dry run \(nothing changed\)/, invalid: { args: { dry_run: 'yes' }, field: 'dry_run' } },
-  { name: 'journal_stats', valid: { root: JOURNAL_ROOT }, expect: /1 hot, 0 cold/, invalid: { args: { root: '' }, field: 'root' } },
+  { name: 'journal_search', valid: { root: ROOT, query: '竞态', scope: 'all' }, expect: /终于找到竞态/, invalid: { args: { root: ROOT, query: 'x', scope: 'cold' }, field: 'scope' } },
+  { name: 'journal_read', valid: { root: ROOT }, expect: /## 【09:10 修好了同步】/, invalid: { args: { root: ROOT, date: '../../etc/passwd' }, field: 'date' } },
+  { name: 'journal_index', valid: { root: ROOT }, expect: /1 hot and 0 cold day\(s\)/, invalid: { args: { root: 7 }, field: 'root' } },
+  { name: 'journal_lint', valid: { root: ROOT }, expect: /No problems found/, invalid: { args: { verbose: true }, field: 'verbose' } },
+  { name: 'journal_tend', valid: { root: ROOT, dry_run: true }, expect: /^Dry run \(nothing changed\)/, invalid: { args: { dry_run: 'yes' }, field: 'dry_run' } },
+  { name: 'journal_stats', valid: { root: ROOT }, expect: /1 hot, 0 cold/, invalid: { args: { root: '' }, field: 'root' } },
   { name: 'sleep_status', valid: {}, expect: /Sleep status of space/, invalid: { args: { verbose: true }, field: 'verbose' } },
   { name: 'sleep_next', valid: { wait_seconds: 5 }, expect: /night is over|nothing to consolidate|staying awake/, invalid: { args: { wait_seconds: 1000 }, field: 'wait_seconds' } },
   { name: 'sleep_submit', valid: { packet_id: 'packet-999', answer: '{}' }, expect: /not waiting/, invalid: { args: { answer: '{}' }, field: 'packet_id' } },
@@ -98,10 +106,19 @@ export function resultText(r: unknown): string {
   return ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n');
 }
 
-/** Calls every case on `client`: valid calls succeed with text and structured content, invalid ones name their field. */
-export async function exerciseAllTools(client: Client, names: ReadonlySet<string>): Promise<number> {
+/** {@link TOOL_CASES} with the journal tools' root set to `root`. */
+export function toolCases(root: string): ToolCase[] {
+  const put = (args: Record<string, unknown>) => (args.root === ROOT ? { ...args, root } : args);
+  return TOOL_CASES.map((c) => ({ ...c, valid: put(c.valid), invalid: { ...c.invalid, args: put(c.invalid.args) } }));
+}
+
+/**
+ * Calls every case on `client` (the journal tools' in `root`, which `names` must then include): valid calls succeed
+ * with text and structured content, invalid ones name their field.
+ */
+export async function exerciseAllTools(client: Client, names: ReadonlySet<string>, root = ROOT): Promise<number> {
   let calls = 0;
-  for (const c of TOOL_CASES.filter((t) => names.has(t.name))) {
+  for (const c of toolCases(root).filter((t) => names.has(t.name))) {
     const ok = await client.callTool({ name: c.name, arguments: c.valid });
     const text = resultText(ok);
     expect(ok.isError, `${c.name} valid call failed: ${text}`).toBeFalsy();

@@ -15,7 +15,8 @@ import { roundTo } from '../percentile.js';
 import { mulberry32 } from '../../script/seeded-rng.js';
 import type { Ack } from './crash-acks.js';
 import { checkAfterRound } from './crash-check.js';
-import { cliRecordLane, cliRememberLane, httpLane, importLane, nightLane, type LaneResult, type LaneRound } from './crash-lanes.js';
+import { httpLane } from './crash-http-lane.js';
+import { cliRecordLane, cliRememberLane, importLane, nightLane, type LaneResult, type LaneRound } from './crash-lanes.js';
 import { TendLane } from './crash-tend-lane.js';
 
 /** Options of {@link runCrashBench}. */
@@ -81,7 +82,7 @@ export async function runCrashBench(o: CrashBenchOptions = {}): Promise<CrashBen
   const samples: string[] = [];
   // A process's expected run until one has ended on its own (a CLI call on a loaded 2-core machine); an HTTP
   // server's life after it listens, which always ends by a kill, so it stays at this value.
-  const paces = LANES.map((l) => ({ ms: l === 'http' ? 2_500 : 3_000 }));
+  const paces = LANES.map((l) => ({ ms: l === 'http' ? 6_000 : 3_000 }));
   let day = 0;
   const nextDay = () => ++day;
   let kills = 0;
