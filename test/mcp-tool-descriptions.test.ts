@@ -3,8 +3,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
-import { JOURNAL_ROOT, TOOL_CASES } from './mcp-tool-cases.js';
+import { journalRoot, toolCases } from './mcp-tool-cases.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+
+const JOURNAL_ROOT = journalRoot();
 
 type Listed = Awaited<ReturnType<Client['listTools']>>['tools'][number];
 
@@ -70,7 +72,7 @@ describe('MCP tool definitions', () => {
           if (!['config', 'meta', 'metadata', 'payload', 'features', 'versions'].includes(k)) walk(x, `${path}.${k}`);
         }
     };
-    for (const c of TOOL_CASES) {
+    for (const c of toolCases(JOURNAL_ROOT)) {
       const r = await client.callTool({ name: c.name, arguments: c.valid });
       expect(r.isError, c.name).toBeFalsy();
       walk(r.structuredContent, c.name);
