@@ -9,8 +9,7 @@ import { packetCost, type NightContext } from './night-context.js';
 import { NIGHT_STEPS, type NightStep } from './night-types.js';
 import { LIBRARIAN_EPISODE_CHARS, librarianPrompt } from './phases/librarian-phase.js';
 import type { PlannedUnit } from './phases/phase.js';
-import { knownTags, solidifyChunks } from './phases/solidify-phase.js';
-import { buildSolidifyPrompt } from './prompts/solidify-prompt.js';
+import { solidifyPrompt } from './phases/solidify-phase.js';
 import { clip } from './prompts/prompt.js';
 
 /** Turns per solidify call: about 1,500 prompt tokens of conversation, so the system prompt is paid rarely and a tight budget still finishes a morning. */
@@ -57,7 +56,13 @@ export async function planNight(
   const scratch = night.redactor.scratch();
   const redact = (s: string) => scratch.redact(s);
   const solidify = await solidifyPackets(night, pending, redact);
-  const librarian = await librarianPackets(night, pending, redact);
+  // Solidify reads its turns once for narratives and knowledge; the librarian takes what no chunk holds.
+  const read = new Set(solidify.flatMap((p) => p.episodeIds));
+  const librarian = await librarianPackets(
+    night,
+    pending.filter((e) => !read.has(e.id)),
+    redact,
+  );
   const run = fitPackets(solidify, librarian, budget - (night.config.budget?.reserve ?? DEFAULT_RESERVE));
   const units = [...solidify, ...librarian].map((p) =>
     run.has(p) ? p.unit : { ...p.unit, payload: { ...p.unit.payload, deferred: true } },
@@ -146,14 +151,10 @@ async function solidifyPackets(
       turns = c.episodeIds.length;
     }
   }
-  const tags = (await knownTags(night.store, night.space)).map(redact);
   const timeOf = new Map(pending.map((e) => [e.id, e.occurredAt]));
   const out: Packet[] = [];
   for (const [i, chunks] of batches.entries()) {
-    const prompt = buildSolidifyPrompt(
-      { chunks: await solidifyChunks(night, chunks, redact), knownTags: tags },
-      { language: night.config.language },
-    );
+    const { prompt } = await solidifyPrompt(night, chunks, redact);
     const unit: PlannedUnit = { step: 'solidify', unit: unitName(i), payload: { chunks } };
     out.push({
       id: `solidify:${unit.unit}`,
@@ -171,6 +172,7 @@ async function librarianPackets(
   pending: readonly Episode[],
   redact: (s: string) => string,
 ): Promise<Packet[]> {
+  if (pending.length === 0) return [];
   const groups = groupEpisodes(
     pending.map((e) => ({
       id: e.id,
