@@ -45,6 +45,7 @@ export function nightConfig(ctx: AppContext): NightConfig {
     reinforceStep: c.recall.reinforceStep,
     contextTurns: c.recall.contextTurns,
     budget: { base: c.sleep.budgetBase, perSqrtItem: c.sleep.budgetPerSqrtItem, cap: c.sleep.budgetCap },
+    packets: { minTurns: c.sleep.minPacketTurns, maxWaitDays: c.sleep.maxPacketWaitDays },
   };
 }
 

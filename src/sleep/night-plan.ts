@@ -1,5 +1,6 @@
 /** Plans a night: the episode-partitioned units (solidify batches, librarian groups) fitted into the budget, then the fixed steps. */
 
+import { DAY_MS } from '../core/clock.js';
 import type { Episode } from '../core/types.js';
 import { scanUnindexed } from '../script/layer0-scan.js';
 import { planSleepWork, type WorkPacket } from '../script/sleep-budget-policy.js';
@@ -12,8 +13,11 @@ import type { PlannedUnit } from './phases/phase.js';
 import { solidifyPrompt } from './phases/solidify-phase.js';
 import { clip } from './prompts/prompt.js';
 
-/** Turns per solidify call: about 1,500 prompt tokens of conversation, so the system prompt is paid rarely and a tight budget still finishes a morning. */
-export const SOLIDIFY_TURNS = 40;
+/**
+ * Turns per solidify call: up to about 2,500 prompt tokens of conversation, so the instructions are paid rarely (two
+ * small days that waited for each other share one call) and a tight budget still finishes a morning.
+ */
+export const SOLIDIFY_TURNS = 80;
 /** Prompt tokens of episodes per librarian call (SEEDS §3.3 groups, packed: about 50 short episodes). */
 export const LIBRARIAN_PACKET_TOKENS = 2_000;
 /**
@@ -44,6 +48,7 @@ export async function planNight(
   night: NightContext,
   pending: readonly Episode[],
   budget: number,
+  options: { force?: boolean } = {},
 ): Promise<PlannedUnit[]> {
   const fixed = FIXED_STEPS.map((step): PlannedUnit => ({ step, unit: unitName(0), payload: {} }));
   if (pending.length === 0) return fixed;
@@ -53,6 +58,8 @@ export async function planNight(
       ...fixed,
     ];
   }
+  const waits = options.force === true ? undefined : smallDay(night, pending);
+  if (waits !== undefined) return [{ step: 'solidify', unit: unitName(0), payload: { waits } }, ...fixed];
   const scratch = night.redactor.scratch();
   const redact = (s: string) => scratch.redact(s);
   const solidify = await solidifyPackets(night, pending, redact);
@@ -68,6 +75,21 @@ export async function planNight(
     run.has(p) ? p.unit : { ...p.unit, payload: { ...p.unit.payload, deferred: true } },
   );
   return [...units, ...fixed];
+}
+
+/**
+ * Why a small day's episodes wait for a later night, or undefined when they go to the model tonight. Every call pays
+ * its instructions (about 370 tokens) however little it carries, so fewer than `minTurns` episodes (config
+ * `sleep.minPacketTurns`, 40) wait for more, until the oldest has waited `maxWaitDays` (7; waiting counts from the
+ * earlier of when it happened and when it was stored, as the wake rule counts). The turns stay searchable meanwhile;
+ * only their narratives and knowledge come later. `--force` asks tonight. Off (every night asks) without the setting.
+ */
+export function smallDay(night: NightContext, pending: readonly Episode[]): string | undefined {
+  const p = night.config.packets;
+  if (p === undefined || pending.length >= p.minTurns) return undefined;
+  const waited = night.asOf - Math.min(...pending.map((e) => Math.min(e.occurredAt, e.createdAt)));
+  if (waited >= p.maxWaitDays * DAY_MS) return undefined;
+  return `a small day: ${pending.length} episodes (< ${p.minTurns}) wait up to ${p.maxWaitDays} days to share one call`;
 }
 
 /**

@@ -70,6 +70,8 @@ export interface NightConfig {
   contextTurns: number;
   wake?: Partial<WakeOptions>;
   budget?: SleepBudgetOptions;
+  /** Config `sleep.minPacketTurns` / `maxPacketWaitDays`: a smaller day's episodes wait to share a model call. */
+  packets?: { minTurns: number; maxWaitDays: number };
 }
 
 /** Points where a test can stop the night, as a crash would, to prove that a rerun finishes it identically. */

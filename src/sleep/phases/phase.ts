@@ -20,6 +20,8 @@ export interface UnitPayload {
   episodeIds?: number[];
   /** Planned to wait for the next night (it did not fit the budget). */
   deferred?: boolean;
+  /** Why the day's turns wait for a later night without being asked about (a small day, `planNight`). */
+  waits?: string;
 }
 
 /** An item written by a unit that should get a vector once the unit has committed. */

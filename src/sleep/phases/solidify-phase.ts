@@ -19,8 +19,8 @@ import type { EmbedItem, Phase } from './phase.js';
 
 /** Tags considered so the model reuses them (SEEDS §1.8 tag hygiene); the prompt shows at most 40. */
 const KNOWN_TAGS = 40;
-/** The most used tags, shown every night whether tonight's words mention them or not. */
-const TOP_TAGS_ALWAYS = 8;
+/** Tags tonight's turns mention, shown at most. */
+const TAGS_SHOWN = 20;
 
 /** The chunks of a unit as the prompt shows them, personal data replaced. */
 export async function solidifyChunks(
@@ -59,14 +59,14 @@ export async function knownTags(store: Store, space: string): Promise<string[]> 
 }
 
 /**
- * Tags worth showing with `chunks`: those tonight's turns mention (as a word, any case) and the few most used; the
- * rest of a long tag list would be paid for every night without being reused (SEEDS §1.8 tag hygiene).
+ * Tags worth showing with `chunks`: those tonight's turns mention (a word of the tag, any case), most used first; a
+ * tag the turns never mention is rarely the one to reuse, and a long list would be paid for every call (SEEDS §1.8
+ * tag hygiene).
  */
 export function tagsFor(tags: readonly string[], chunks: readonly SolidifyChunk[]): string[] {
-  const words = new Set(
-    chunks.flatMap((c) => c.turns.flatMap((t) => t.text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])),
-  );
-  return tags.filter((t, i) => i < TOP_TAGS_ALWAYS || (t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).some((w) => words.has(w)));
+  const wordsOf = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = new Set(chunks.flatMap((c) => c.turns.flatMap((t) => wordsOf(t.text))));
+  return tags.filter((t) => wordsOf(t).some((w) => words.has(w))).slice(0, TAGS_SHOWN);
 }
 
 /** The prompt of one batch and the entries it showed (the proposals' scope); planning prices the same prompt. */
@@ -95,6 +95,7 @@ export async function solidifyPrompt(
  * the same turns (checked and applied as the librarian's are), so the batch's episodes are consolidated here.
  */
 export const solidifyPhase: Phase = async (night, unit) => {
+  if (unit.payload.waits !== undefined) return { delta: { steps: [{ step: 'solidify', ran: false, reason: unit.payload.waits }] } };
   if (unit.payload.deferred === true) return { delta: { deferred: 1 } };
   if (night.model === undefined) return {};
   const redact = (s: string) => night.redactor.redact(s);

@@ -15,7 +15,8 @@ const FILLER_WORDS = new Set(
   lovely sweet neat brilliant perfect congrats congratulations thanks thank you so much very really that that's thats
   it it's its what a how sounds sound looks look like good glad to hear for i'm i am totally absolutely definitely
   agreed agree true exactly haha lol bye see ya later too and such an the this is was take care keep up work welcome
-  appreciate proud of your you're all best luck`.split(/\s+/),
+  appreciate proud of your you're all best luck how's what's up have been doing going hope hey there again meet chat
+  talk soon catch yours`.split(/\s+/),
 );
 
 /** One turn after folding. */
@@ -48,7 +49,15 @@ function isFiller(sentence: string, names: ReadonlySet<string>): boolean {
   if (!/[\p{L}\p{N}]/u.test(s)) return true;
   if (/\p{N}/u.test(s)) return false;
   const words = s.match(/[\p{L}']+/gu) ?? [];
-  return words.every((w) => FILLER_WORDS.has(w) || names.has(w));
+  return words.every((w) => FILLER_WORDS.has(w) || isName(w, names));
+}
+
+/** A speaker's name or a short form of it ("Mel" for Melanie). */
+function isName(word: string, names: ReadonlySet<string>): boolean {
+  if (names.has(word)) return true;
+  if (word.length < 3) return false;
+  for (const n of names) if (n.startsWith(word)) return true;
+  return false;
 }
 
 /**
