@@ -16,8 +16,8 @@ export const PROMPT_TEXTS_EN: Readonly<Record<PromptStep, string>> = {
 ${PACKET_EN} "# c1" opens a chunk.
 narratives: per chunk 0-3 insights, decisions, feelings or stands, not retelling: chunk, gesture (one sentence with its tone), context?, moment (quote)?, cognition_direction (pattern)?, entities_role ("Mara=decided")?, tags (3-5, reuse, names), importance, emotional, unresolved (1 routine … 5 turning point).
 ${OPS_EN}
-JSON only:
-{"narratives":[{"chunk":"c1","gesture":"Mara settled the release plan after a tense hour","tags":["release","Mara"],"importance":3,"emotional":3,"unresolved":2}],"proposals":[{"op":"abstract","kind":"preference","content":"Mara wants Friday releases","evidence":["2-4"]}]}`,
+Answer JSON only; nothing to keep:
+{"narratives":[],"proposals":[]}`,
 
   librarian: `Turn an AI agent's episodes into durable knowledge.
 ${PACKET_EN}
