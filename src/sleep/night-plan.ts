@@ -48,7 +48,7 @@ export async function planNight(
   night: NightContext,
   pending: readonly Episode[],
   budget: number,
-  options: { force?: boolean } = {},
+  options: { askNow?: boolean } = {},
 ): Promise<PlannedUnit[]> {
   const fixed = FIXED_STEPS.map((step): PlannedUnit => ({ step, unit: unitName(0), payload: {} }));
   if (pending.length === 0) return fixed;
@@ -58,7 +58,7 @@ export async function planNight(
       ...fixed,
     ];
   }
-  const waits = options.force === true ? undefined : smallDay(night, pending);
+  const waits = options.askNow === true ? undefined : smallDay(night, pending);
   if (waits !== undefined) return [{ step: 'solidify', unit: unitName(0), payload: { waits } }, ...fixed];
   const scratch = night.redactor.scratch();
   const redact = (s: string) => scratch.redact(s);
@@ -82,7 +82,7 @@ export async function planNight(
  * its instructions (about 370 tokens) however little it carries, so fewer than `minTurns` episodes (config
  * `sleep.minPacketTurns`, 40) wait for more, until the oldest has waited `maxWaitDays` (7; waiting counts from the
  * earlier of when it happened and when it was stored, as the wake rule counts). The turns stay searchable meanwhile;
- * only their narratives and knowledge come later. `--force` asks tonight. Off (every night asks) without the setting.
+ * only their narratives and knowledge come later. `--force`, and a night an agent starts, ask tonight. Off (every night asks) without the setting.
  */
 export function smallDay(night: NightContext, pending: readonly Episode[]): string | undefined {
   const p = night.config.packets;

@@ -105,6 +105,8 @@ export interface NightDeps {
   dryRun?: boolean;
   /** Sleep even when the wake rule says the space may stay awake. */
   force?: boolean;
+  /** The model is asked tonight however small the day (no small-day wait); `force` implies it. */
+  askNow?: boolean;
   hooks?: NightHooks;
 }
 

@@ -127,7 +127,7 @@ async function plan(deps: NightDeps, asOf: number): Promise<{ units: PlannedUnit
     previousNightAt: undefined,
     progress: () => emptyNightLog(deps.space, asOf, deps.modelName, budget),
   });
-  return { units: await planNight(night, pending, budget, { force: deps.force === true }), budget };
+  return { units: await planNight(night, pending, budget, { askNow: deps.force === true || deps.askNow === true }), budget };
 }
 
 async function context(
