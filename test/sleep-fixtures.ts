@@ -49,6 +49,18 @@ function words(s: string): string[] {
   return (s.toLowerCase().match(/[a-z]{5,}/g) ?? []).slice(0, 3);
 }
 
+/** Turn numbers with consecutive runs as ranges ("3-7"). */
+function ranges(ns: readonly number[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < ns.length; ) {
+    let j = i;
+    while (j + 1 < ns.length && ns[j + 1] === ns[j]! + 1) j += 1;
+    out.push(j > i ? `${ns[i]}-${ns[j]}` : String(ns[i]));
+    i = j + 1;
+  }
+  return out;
+}
+
 /** The librarian's part: a fact per 8 turns shown (evidence as turn numbers), and a link to the first shown entry. */
 function proposalsFor(packet: ParsedPacket): unknown[] {
   const turns = packet.blocks.flatMap((b) => b.turns);
@@ -59,7 +71,8 @@ function proposalsFor(packet: ParsedPacket): unknown[] {
       op: 'abstract',
       kind: 'fact',
       content: `Observed: ${part[0]!.text.slice(0, 90)}`,
-      evidence: part.map((t) => String(t.n)),
+      // Cited as the prompt asks: a run of consecutive turns as one range.
+      evidence: ranges(part.map((t) => t.n)),
       ref: `r${i}`,
     });
   }
@@ -73,7 +86,7 @@ function answer(step: string, p: Rec): unknown {
     case 'solidify': {
       const packet = p as unknown as ParsedPacket;
       return {
-        narratives: packet.blocks.map((c, i) => ({
+        narratives: packet.blocks.filter((c) => c.id !== '-').map((c, i) => ({
           chunk: c.id ?? '',
           gesture: `I noticed: ${c.turns[0]?.text.slice(0, 80) ?? 'a talk'}`,
           context: 'a working session',

@@ -14,10 +14,13 @@ import { solidifyPrompt } from './phases/solidify-phase.js';
 import { clip } from './prompts/prompt.js';
 
 /**
- * Turns per solidify call: up to about 2,500 prompt tokens of conversation, so the instructions are paid rarely (two
- * small days that waited for each other share one call) and a tight budget still finishes a morning.
+ * Turns per solidify call: up to about 3,500 prompt tokens of conversation, so the instructions are paid rarely (a
+ * 100-episode day, or small days that waited for each other, share one call) and a tight budget still finishes a
+ * morning.
  */
-export const SOLIDIFY_TURNS = 80;
+export const SOLIDIFY_TURNS = 120;
+/** Episodes outside conversation chunks that may join the last solidify packet instead of a librarian call of their own. */
+export const LOOSE_IN_SOLIDIFY = 40;
 /** Prompt tokens of episodes per librarian call (SEEDS §3.3 groups, packed: about 50 short episodes). */
 export const LIBRARIAN_PACKET_TOKENS = 2_000;
 /**
@@ -63,13 +66,25 @@ export async function planNight(
   const scratch = night.redactor.scratch();
   const redact = (s: string) => scratch.redact(s);
   const solidify = await solidifyPackets(night, pending, redact);
-  // Solidify reads its turns once for narratives and knowledge; the librarian takes what no chunk holds.
+  // Solidify reads its turns once for narratives and knowledge; what no chunk holds (tool results, notes, short
+  // exchanges) rides along in the last solidify packet when it is small, so a day is one call; else the librarian.
   const read = new Set(solidify.flatMap((p) => p.episodeIds));
-  const librarian = await librarianPackets(
-    night,
-    pending.filter((e) => !read.has(e.id)),
-    redact,
-  );
+  const loose = pending.filter((e) => !read.has(e.id));
+  const last = solidify[solidify.length - 1];
+  let librarian: Packet[];
+  if (last !== undefined && loose.length > 0 && loose.length <= LOOSE_IN_SOLIDIFY) {
+    const ids = loose.map((e) => e.id);
+    const chunks = last.unit.payload.chunks ?? [];
+    const { prompt } = await solidifyPrompt(night, chunks, redact, ids);
+    solidify[solidify.length - 1] = {
+      ...last,
+      estimate: packetCost(prompt),
+      unit: { ...last.unit, payload: { chunks, loose: ids } },
+      episodeIds: [...last.episodeIds, ...ids],
+      at: Math.min(last.at, ...loose.map((e) => e.occurredAt)),
+    };
+    librarian = [];
+  } else librarian = await librarianPackets(night, loose, redact);
   const run = fitPackets(solidify, librarian, budget - (night.config.budget?.reserve ?? DEFAULT_RESERVE));
   const units = [...solidify, ...librarian].map((p) =>
     run.has(p) ? p.unit : { ...p.unit, payload: { ...p.unit.payload, deferred: true } },

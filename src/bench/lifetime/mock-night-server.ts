@@ -92,7 +92,8 @@ export function mockAnswer(step: PromptStep, user: string): unknown {
     const turns = packet.blocks.flatMap((b) => b.turns);
     if (step === 'librarian') return { proposals: factsOf(turns) };
     return {
-      narratives: packet.blocks.map((c) => {
+      // Narratives per chunk; the `# -` block (episodes outside any chunk) only feeds the facts.
+      narratives: packet.blocks.filter((c) => c.id !== '-').map((c) => {
         const texts = c.turns.map((t) => t.text);
         const words = topWords(texts, 5);
         return {

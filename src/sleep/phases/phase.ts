@@ -17,6 +17,8 @@ export interface PlannedUnit {
 export interface UnitPayload {
   /** Episode ids of a solidify chunk batch (per chunk), a librarian group or the `consume` unit. */
   chunks?: number[][];
+  /** Episodes outside any chunk that a solidify batch proposes knowledge for (no narrative). */
+  loose?: number[];
   episodeIds?: number[];
   /** Planned to wait for the next night (it did not fit the budget). */
   deferred?: boolean;

@@ -74,11 +74,14 @@ export async function solidifyPrompt(
   night: NightContext,
   chunkIds: readonly number[][],
   redact: (s: string) => string,
+  loose: readonly number[] = [],
 ): Promise<{ prompt: TurnPrompt; chunks: SolidifyChunk[]; episodes: Episode[]; shown: Knowledge[] }> {
   const chunks = await solidifyChunks(night, chunkIds, redact);
-  const episodes = (await night.store.episodes.getMany(night.space, chunkIds.flat())).sort(
+  const episodes = (await night.store.episodes.getMany(night.space, [...chunkIds.flat(), ...loose])).sort(
     (a, b) => a.occurredAt - b.occurredAt || a.id - b.id,
   );
+  const [rest] = loose.length > 0 ? await solidifyChunks(night, [[...loose]], redact) : [];
+  const byTime = new Map(episodes.map((e) => [formatId('episode', e.id), e.occurredAt]));
   const shown = await nearestEntries(night, episodes);
   const tags = tagsFor((await knownTags(night.store, night.space)).map(redact), chunks);
   const nearest = shown.map(packetEntry).map((k) => ({
@@ -86,7 +89,11 @@ export async function solidifyPrompt(
     key: k.key ? redact(k.key) : null,
     content: clip(redact(k.content), LIBRARIAN_EPISODE_CHARS),
   }));
-  const prompt = buildSolidifyPrompt({ chunks, knownTags: tags, nearest }, { language: night.config.language });
+  const other = rest === undefined ? undefined : { ...rest, turns: [...rest.turns].sort((a, b) => (byTime.get(a.id) ?? 0) - (byTime.get(b.id) ?? 0)) };
+  const prompt = buildSolidifyPrompt(
+    { chunks, knownTags: tags, nearest, ...(other ? { other: other.turns } : {}) },
+    { language: night.config.language },
+  );
   return { prompt, chunks, episodes, shown };
 }
 
@@ -99,7 +106,7 @@ export const solidifyPhase: Phase = async (night, unit) => {
   if (unit.payload.deferred === true) return { delta: { deferred: 1 } };
   if (night.model === undefined) return {};
   const redact = (s: string) => night.redactor.redact(s);
-  const { prompt, chunks, episodes, shown } = await solidifyPrompt(night, unit.payload.chunks ?? [], redact);
+  const { prompt, chunks, episodes, shown } = await solidifyPrompt(night, unit.payload.chunks ?? [], redact, unit.payload.loose);
   const r = await night.ask(prompt, solidifyResponseSchema);
   if (r.kind !== 'ok') return { delta: NightContext.missed('solidify', r) };
   const { narratives, dropped } = acceptSolidified(r.value, chunks);

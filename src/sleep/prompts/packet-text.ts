@@ -7,8 +7,8 @@
 import { clip, isoMinute, type PacketTurn } from './prompt.js';
 import { foldTurns, type FoldStats } from './fold-turns.js';
 
-/** Minutes after the last time shown before a turn shows its time again (a chunk is turns ≤ 10 minutes apart). */
-export const TIME_STEP_MINUTES = 10;
+/** Minutes after the last time shown before a turn shows its time again: half an hour is precise enough for a memory. */
+export const TIME_STEP_MINUTES = 30;
 
 /** A group of turns under one header: a solidify chunk (`# c1`), or the whole librarian group (no id). */
 export interface TurnBlock {

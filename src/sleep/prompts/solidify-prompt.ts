@@ -22,16 +22,20 @@ export interface SolidifyInput {
   knownTags?: string[];
   /** The nearest knowledge entries, which the proposals may confirm, merge, link or supersede. */
   nearest?: PacketEntry[];
+  /** Episodes outside any chunk (tool results, notes, short exchanges): proposals only, under `# -`. */
+  other?: PacketTurn[];
 }
 
 /** The scanner cuts each row to 300 characters (SEEDS §1.7); the prompt does the same. */
 const TURN_CHARS = 300;
 /** At most this many known tags are shown. */
 const KNOWN_TAGS_SHOWN = 40;
+/** The header of the block of episodes outside any chunk: knowledge may come from them, narratives not. */
+export const OTHER_BLOCK = '-';
 /** Answer cap: about 350 tokens per chunk for up to 3 short narratives, plus the proposals, bounded. */
 const TOKENS_PER_CHUNK = 350;
 const PROPOSAL_TOKENS = 600;
-const MAX_ANSWER_TOKENS = 3_000;
+const MAX_ANSWER_TOKENS = 4_000;
 
 /**
  * Response schema: narratives naming the chunk they came from; source links are filled in by `acceptSolidified`.
@@ -66,7 +70,10 @@ export function buildSolidifyPrompt(input: SolidifyInput, options: PromptOptions
   const packet = renderPacket({
     tags: (input.knownTags ?? []).slice(0, KNOWN_TAGS_SHOWN),
     knowledge: input.nearest ?? [],
-    blocks: input.chunks.map((c) => ({ id: c.id, turns: c.turns })),
+    blocks: [
+      ...input.chunks.map((c) => ({ id: c.id, turns: c.turns })),
+      ...(input.other !== undefined && input.other.length > 0 ? [{ id: OTHER_BLOCK, turns: input.other }] : []),
+    ],
     turnChars: TURN_CHARS,
   });
   const maxTokens = Math.min(MAX_ANSWER_TOKENS, TOKENS_PER_CHUNK * Math.max(1, input.chunks.length) + PROPOSAL_TOKENS);

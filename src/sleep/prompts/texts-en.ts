@@ -13,7 +13,7 @@ kind fact|entity|preference|procedure|concept|open_problem; content: one short s
 /** English prompt per step. Every line starting with `{` is a valid answer; a test parses each with its schema. */
 export const PROMPT_TEXTS_EN: Readonly<Record<PromptStep, string>> = {
   solidify: `Turn an AI agent's conversation into memory.
-${PACKET_EN} "# c1" opens a chunk.
+${PACKET_EN} "# c1" opens a chunk; "# -" other episodes, for proposals only.
 narratives: per chunk 0-3 insights, decisions, feelings or stands, not retelling: chunk, gesture (one sentence with its tone), context?, moment (quote)?, cognition_direction (pattern)?, entities_role ("Mara=decided")?, tags (3-5, reuse, names), importance, emotional, unresolved (1 routine … 5 turning point).
 ${OPS_EN}
 Answer JSON only; nothing to keep:

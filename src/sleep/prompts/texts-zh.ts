@@ -13,7 +13,7 @@ kind 为 fact|entity|preference|procedure|concept|open_problem；content 一句�
 /** Chinese prompt per step. Every line starting with `{` is a valid answer; a test parses each with its schema. */
 export const PROMPT_TEXTS_ZH: Readonly<Record<PromptStep, string>> = {
   solidify: `现在是固化时间：把今天的对话变成叙事记忆，同时整理出持久的知识。
-${PACKET_ZH}「# c1」开始一个对话块。
+${PACKET_ZH}「# c1」开始一个对话块；「# -」是其他经历，只用于 proposals。
 narratives：每块 0-3 条值得记的洞察、决策、情绪转折或立场（纯转述跳过）：chunk、gesture（一句话，带语气）、context?、moment（原话）?、cognition_direction（你看到的模式，不是结论）?、entities_role（如 "小林=拍板"）?、tags（3-5 个，沿用已有标签，写人的实际称呼）、importance、emotional、unresolved（1 日常/平静/已了结 … 5 转折点/强烈/悬而未决）。
 ${OPS_ZH}
 只回答 JSON，什么都没有时：
