@@ -119,6 +119,30 @@ describe('a 100-episode day', () => {
   });
 });
 
+describe('a small day', () => {
+  it('waits to share one call until 40 episodes gather or the oldest has waited 7 days, and says so in the log', async () => {
+    tm = await tempMemory();
+    await recordDay(tm.memory, T0, 20);
+    tm.clock.set(T0 + DAY);
+    const model = new ResponderModel();
+    const first = slept(await sleep(tm.memory.ctx, { modelInstance: model }));
+    expect(model.seen.map((s) => s.step)).toEqual([]);
+    expect(first.log.steps).toContainEqual({
+      step: 'solidify',
+      ran: false,
+      reason: 'a small day: 20 episodes (< 40) wait up to 7 days to share one call',
+    });
+    expect(first.log.episodes).toBe(0);
+    expect(await store().sleep.pendingTimes(space(), 100)).toHaveLength(20);
+    // A week later the same turns go to the model, in one call with their knowledge.
+    tm.clock.set(T0 + 8 * DAY);
+    const later = slept(await sleep(tm.memory.ctx, { modelInstance: model }));
+    expect(model.seen.filter((s) => s.step === 'solidify' || s.step === 'librarian').map((s) => s.step)).toEqual(['solidify']);
+    expect(later.log.episodes).toBe(20);
+    expect(later.log.created.length).toBeGreaterThan(0);
+  });
+});
+
 describe('PII night watch', () => {
   it('flags a leaked name for review, keeps the real name stored, and hides it from later prompts', async () => {
     tm = await tempMemory();
