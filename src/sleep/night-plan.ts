@@ -41,11 +41,12 @@ export function unitName(i: number): string {
 }
 
 /**
- * Without a model, one `consume` unit takes every eligible episode. With one, conversation turns are chunked by the
- * Layer-0 scan (≤ 10-minute gaps, ≥ 3 turns) into solidify batches, and all eligible episodes are grouped by meaning
- * into librarian packets; each packet's prompt is built (with a scratch placeholder map) to estimate its cost.
- * `fitPackets` then fills `budget - reserve` oldest first; what does not fit is planned as deferred and waits for
- * the next night.
+ * Without a model, one `consume` unit takes every eligible episode. With one, a small day waits (`smallDay`);
+ * otherwise conversation turns are chunked by the Layer-0 scan (≤ 10-minute gaps, ≥ 3 turns) into solidify batches,
+ * which read their turns once for narratives and knowledge; the episodes no chunk holds join the last batch when they
+ * are few, else they are grouped by meaning into librarian packets. Each packet's prompt is built (with a scratch
+ * placeholder map) to estimate its cost. `fitPackets` then fills `budget - reserve` oldest first; what does not fit
+ * is planned as deferred and waits for the next night.
  */
 export async function planNight(
   night: NightContext,
