@@ -275,7 +275,9 @@ describe('a night killed mid-way', () => {
         const headline = reference.kind === 'slept' ? reference.briefing.headline : '';
         expect(headline).toMatch(/ from 60 episodes\.$/);
         const requests = server.steps.length;
-        expect(requests).toBeGreaterThanOrEqual(6);
+        // One solidify call reads the day (narratives and knowledge), then comb, dream, self-image, PII watch: room
+        // for every kill point drawn below (requests 1-3, answers 1-3).
+        expect(requests).toBeGreaterThanOrEqual(5);
         const expected = await memoryState(a);
         expect(expected.knowledge!.length).toBeGreaterThan(2);
         expect(expected.narratives!.length).toBeGreaterThan(2);

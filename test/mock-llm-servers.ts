@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
  */
 export type MockAnswer =
   | string
-  | { text: string; usage?: { input: number; output: number } | null }
+  | { text: string; usage?: Usage | null }
   | { status: number; body?: unknown; headers?: Record<string, string> };
 
 /** A request the mock received. */
@@ -111,12 +111,10 @@ async function start(protocol: Protocol, initial: MockAnswer[]): Promise<MockLlm
   };
 }
 
-function openAiReply(
-  seq: number,
-  model: string,
-  text: string,
-  usage: { input: number; output: number } | null,
-) {
+/** Tokens of a reply; `cached`: of `input`, served from the provider's prompt cache. */
+type Usage = { input: number; output: number; cached?: number };
+
+function openAiReply(seq: number, model: string, text: string, usage: Usage | null) {
   return {
     id: `chatcmpl-mock-${seq}`,
     object: 'chat.completion',
@@ -137,17 +135,13 @@ function openAiReply(
             prompt_tokens: usage.input,
             completion_tokens: usage.output,
             total_tokens: usage.input + usage.output,
+            ...(usage.cached === undefined ? {} : { prompt_tokens_details: { cached_tokens: usage.cached } }),
           },
         }),
   };
 }
 
-function anthropicReply(
-  seq: number,
-  model: string,
-  text: string,
-  usage: { input: number; output: number } | null,
-) {
+function anthropicReply(seq: number, model: string, text: string, usage: Usage | null) {
   return {
     id: `msg_mock_${seq}`,
     type: 'message',
@@ -156,7 +150,12 @@ function anthropicReply(
     content: [{ type: 'text', text }],
     stop_reason: 'end_turn',
     stop_sequence: null,
-    usage: { input_tokens: usage?.input ?? 0, output_tokens: usage?.output ?? 0 },
+    // Anthropic reports cache reads apart from `input_tokens`.
+    usage: {
+      input_tokens: (usage?.input ?? 0) - (usage?.cached ?? 0),
+      output_tokens: usage?.output ?? 0,
+      ...(usage?.cached === undefined ? {} : { cache_read_input_tokens: usage.cached }),
+    },
   };
 }
 

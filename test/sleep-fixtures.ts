@@ -2,6 +2,7 @@
 import type { Tidepool } from '../src/app/tidepool.js';
 import type { Model, ModelRequest, ModelResponse } from '../src/sleep/llm/model.js';
 import { estimateRequestTokens, estimateTokens } from '../src/sleep/llm/token-estimate.js';
+import { parsePacket, type ParsedPacket } from '../src/sleep/prompts/packet-text.js';
 
 const MIN = 60_000;
 
@@ -23,7 +24,12 @@ export class ResponderModel implements Model {
 
   async complete(req: ModelRequest): Promise<ModelResponse> {
     const step = req.step ?? '?';
-    const payload = JSON.parse(req.messages[0]?.content ?? '{}') as Record<string, unknown>;
+    const user = req.messages[0]?.content ?? '{}';
+    // Solidify and the librarian read the turn packet (packet-text.ts); the other steps JSON.
+    const payload =
+      step === 'solidify' || step === 'librarian'
+        ? (parsePacket(user) as unknown as Record<string, unknown>)
+        : (JSON.parse(user) as Record<string, unknown>);
     this.seen.push({ step, payload, request: req });
     const text = JSON.stringify(answer(step, payload));
     return { text, inputTokens: estimateRequestTokens(req), outputTokens: estimateTokens(text) };
@@ -43,41 +49,58 @@ function words(s: string): string[] {
   return (s.toLowerCase().match(/[a-z]{5,}/g) ?? []).slice(0, 3);
 }
 
+/** Turn numbers with consecutive runs as ranges ("3-7"). */
+function ranges(ns: readonly number[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < ns.length; ) {
+    let j = i;
+    while (j + 1 < ns.length && ns[j + 1] === ns[j]! + 1) j += 1;
+    out.push(j > i ? `${ns[i]}-${ns[j]}` : String(ns[i]));
+    i = j + 1;
+  }
+  return out;
+}
+
+/** The librarian's part: a fact per 8 turns shown (evidence as turn numbers), and a link to the first shown entry. */
+function proposalsFor(packet: ParsedPacket): unknown[] {
+  const turns = packet.blocks.flatMap((b) => b.turns);
+  const proposals: unknown[] = [];
+  for (let i = 0; i < turns.length; i += 8) {
+    const part = turns.slice(i, i + 8);
+    proposals.push({
+      op: 'abstract',
+      kind: 'fact',
+      content: `Observed: ${part[0]!.text.slice(0, 90)}`,
+      // Cited as the prompt asks: a run of consecutive turns as one range.
+      evidence: ranges(part.map((t) => t.n)),
+      ref: `r${i}`,
+    });
+  }
+  const known = packet.knowledge[0];
+  if (known !== undefined && proposals.length > 0) proposals.push({ op: 'link', from: 'r0', to: known.id, type: 'about' });
+  return proposals;
+}
+
 function answer(step: string, p: Rec): unknown {
   switch (step) {
-    case 'solidify':
+    case 'solidify': {
+      const packet = p as unknown as ParsedPacket;
       return {
-        // A turn is [id, speaker index, text, time?].
-        narratives: (p.chunks as Array<{ chunk: string; turns: Array<[string, number, string, string?]> }>).map(
-          (c, i) => ({
-            chunk: c.chunk,
-            gesture: `I noticed: ${c.turns[0]?.[2]?.slice(0, 80) ?? 'a talk'}`,
-            context: 'a working session',
-            tags: [...new Set(['work', ...words(c.turns.map((t) => t[2]).join(' '))])].slice(0, 4),
-            importance: 3,
-            // The first chunk stirred something, so the night has a dream to dream.
-            emotional: i === 0 ? 4 : 2,
-            unresolved: 2,
-          }),
-        ),
+        narratives: packet.blocks.filter((c) => c.id !== '-').map((c, i) => ({
+          chunk: c.id ?? '',
+          gesture: `I noticed: ${c.turns[0]?.text.slice(0, 80) ?? 'a talk'}`,
+          context: 'a working session',
+          tags: [...new Set(['work', ...words(c.turns.map((t) => t.text).join(' '))])].slice(0, 4),
+          importance: 3,
+          // The first chunk stirred something, so the night has a dream to dream.
+          emotional: i === 0 ? 4 : 2,
+          unresolved: 2,
+        })),
+        proposals: proposalsFor(packet),
       };
-    case 'librarian': {
-      const eps = (p.episodes as Array<[string, number, string, string?]>).map(([id, , text]) => ({ id, text }));
-      const known = p.knowledge as Array<{ id: string }>;
-      const proposals: unknown[] = [];
-      for (let i = 0; i < eps.length; i += 8) {
-        const part = eps.slice(i, i + 8);
-        proposals.push({
-          op: 'abstract',
-          kind: 'fact',
-          content: `Observed: ${part[0]!.text.slice(0, 90)}`,
-          evidence: part.map((e) => e.id),
-          ref: `r${i}`,
-        });
-      }
-      if (known[0] !== undefined) proposals.push({ op: 'link', from: 'r0', to: known[0].id, type: 'about' });
-      return { proposals };
     }
+    case 'librarian':
+      return { proposals: proposalsFor(p as unknown as ParsedPacket) };
     case 'comb': {
       const mem = p.memories as Array<{ id: string }>;
       return {

@@ -6,6 +6,7 @@ import type { Model, ModelRequest, ModelResponse } from '../src/sleep/llm/model.
 import { ScriptedModel, type ScriptedAnswer } from '../src/sleep/llm/scripted-model.js';
 import { estimateRequestTokens, estimateTokens } from '../src/sleep/llm/token-estimate.js';
 import type { NightResult } from '../src/sleep/night-types.js';
+import { parsePacket } from '../src/sleep/prompts/packet-text.js';
 import { ResponderModel } from './sleep-fixtures.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
 
@@ -239,11 +240,8 @@ class EchoLibrarian implements Model {
   readonly requests: ModelRequest[] = [];
   async complete(req: ModelRequest): Promise<ModelResponse> {
     this.requests.push(req);
-    // An episode line is [id, speaker index, text, time?].
-    const payload = JSON.parse(req.messages[0]!.content) as {
-      episodes?: Array<[string, number, string, string?]>;
-    };
-    const first = payload.episodes?.[0];
+    // The librarian's packet: numbered turn lines (packet-text.ts).
+    const first = req.step === 'librarian' ? parsePacket(req.messages[0]!.content).blocks[0]?.turns[0] : undefined;
     const text =
       req.step === 'librarian'
         ? json({
@@ -251,15 +249,15 @@ class EchoLibrarian implements Model {
               {
                 op: 'abstract',
                 kind: 'entity',
-                content: `Contact: ${first![2]}`,
-                evidence: [first![0]],
+                content: `Contact: ${first!.text}`,
+                evidence: [String(first!.n)],
               },
             ],
           })
         : req.step === 'pii_watch'
           ? '{"names":[]}'
           : req.step === 'solidify'
-            ? '{"narratives":[]}'
+            ? '{"narratives":[],"proposals":[]}'
             : '{}';
     return { text, inputTokens: estimateRequestTokens(req), outputTokens: estimateTokens(text) };
   }
@@ -406,17 +404,20 @@ describe('what the librarian sees and can confirm', () => {
     });
     const model = new ResponderModel();
     await night(model);
-    const seen = model.seen.find((s) => s.step === 'librarian')!.payload as {
-      who: string[];
-      episodes: unknown[][];
-      knowledge: Array<{ id: string; key?: string }>;
-    };
-    expect(seen.who).toEqual(['Caroline (user)', 'Melanie (user)']);
-    expect(seen.episodes).toEqual([
-      ['e2', 0, 'I won my first chess tournament!', '2026-10-30 12:00'],
-      ['e3', 1, 'Congratulations on the chess win!'],
-    ]);
-    expect(seen.knowledge).toEqual([expect.objectContaining({ id: 'k1', key: 'caroline.hobby' })]);
+    const seen = model.seen.find((s) => s.step === 'librarian')!.request.messages[0]!.content;
+    expect(seen).toBe(
+      [
+        'who: C=Caroline (user) M=Melanie (user)',
+        'knowledge:',
+        'k1 fact provisional key=caroline.hobby Caroline plays chess',
+        '@ 2026-10-30 12:00',
+        '1 C I won my first chess tournament!',
+        '2 M Congratulations on the chess win!',
+      ].join('\n'),
+    );
+    // The evidence the responder cites by turn number became the episodes' ids.
+    const k = (await store().knowledge.list(space(), { limit: 10 })).find((e) => e.content.startsWith('Observed'))!;
+    expect(k.evidence.episodes).toEqual([2, 3]);
   });
 
   it('counts a confirmation as one more occurrence, so a fact repeated over three nights becomes reliable', async () => {
@@ -431,7 +432,7 @@ describe('what the librarian sees and can confirm', () => {
       const model = librarian(json({ proposals: [{ op: 'confirm', id: 'k1', evidence: ids }] }));
       const r = await night(model);
       // The entry was shown to the librarian, so it could be confirmed; each confirmation is one occurrence.
-      expect(model.calls.find((c) => c.step === 'librarian')!.request.messages[0]!.content).toContain('"k1"');
+      expect(model.calls.find((c) => c.step === 'librarian')!.request.messages[0]!.content).toMatch(/^k1 fact provisional /m);
       expect(r.log.reinforced.map((k) => k.id)).toEqual([1]);
       expect((await store().knowledge.get(space(), 1))?.occurrences).toBe(n);
     }

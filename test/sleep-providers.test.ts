@@ -23,24 +23,15 @@ afterEach(async () => {
 const usage = { input: 100, output: 20 };
 const reply = (v: unknown): MockAnswer => ({ text: JSON.stringify(v), usage });
 
-/** The answers of a small night, in step order: solidify, librarian, comb, dream, PII watch. */
-function nightAnswers(librarian: MockAnswer[]): MockAnswer[] {
+/** The proposals solidify makes for the turns it reads (turn numbers as the packet shows them). */
+const PROPOSALS = [
+  { op: 'abstract', kind: 'preference', content: '[person_1] wants release notes sent to [email_2]', evidence: ['1-2'] },
+];
+
+/** The answers of a small night, in step order: solidify (narratives and proposals), comb, dream, PII watch. */
+function nightAnswers(solidify: MockAnswer[]): MockAnswer[] {
   return [
-    reply({
-      narratives: [
-        {
-          chunk: 'c1',
-          // A capitalised word inside a sentence could be a name: the PII watch has a text to read.
-          gesture: '[person_1] asked for the release notes by mail from Orbit',
-          tags: ['release', 'mail'],
-          importance: 3,
-          // Weighty enough that comb and dream have something to do (a quiet night skips them).
-          emotional: 4,
-          unresolved: 2,
-        },
-      ],
-    }),
-    ...librarian,
+    ...solidify,
     reply({
       threads: [{ content: 'why do release notes lag?', importance: 2, emotional: 2, unresolved: 3 }],
     }),
@@ -56,15 +47,20 @@ function nightAnswers(librarian: MockAnswer[]): MockAnswer[] {
   ];
 }
 
-const GOOD_LIBRARIAN = reply({
-  proposals: [
+const GOOD_SOLIDIFY = reply({
+  narratives: [
     {
-      op: 'abstract',
-      kind: 'preference',
-      content: '[person_1] wants release notes sent to [email_2]',
-      evidence: ['e1', 'e2'],
+      chunk: 'c1',
+      // A capitalised word inside a sentence could be a name: the PII watch has a text to read.
+      gesture: '[person_1] asked for the release notes by mail from Orbit',
+      tags: ['release', 'mail'],
+      importance: 3,
+      // Weighty enough that comb and dream have something to do (a quiet night skips them).
+      emotional: 4,
+      unresolved: 2,
     },
   ],
+  proposals: PROPOSALS,
 });
 
 async function dayWithMarta(
@@ -101,20 +97,15 @@ describe.each([
   ['Anthropic', 'anthropic:claude-test', 'anthropicBaseUrl', startMockAnthropicServer, '/v1/messages'],
 ] as const)('a night through the %s client', (_name, spec, key, start, path) => {
   it('runs every model step, counts the usage the server reported, and never sends personal data', async () => {
-    mock = await start(nightAnswers([GOOD_LIBRARIAN]));
+    mock = await start(nightAnswers([GOOD_SOLIDIFY]));
     tm = await dayWithMarta(key, mock.url);
     const r = slept(await sleep(tm.memory.ctx, { model: spec, force: true }));
-    expect(mock.requests.map((q) => q.path)).toEqual(Array(5).fill(path));
+    expect(mock.requests.map((q) => q.path)).toEqual(Array(4).fill(path));
     expect(mock.pending()).toBe(0);
     expect(r.log.model).toBe(spec);
-    expect(r.log.tokens.used).toBe(5 * 120);
-    expect(r.log.tokens.byStep).toEqual({
-      solidify: 120,
-      librarian: 120,
-      comb: 120,
-      dream: 120,
-      pii_watch: 120,
-    });
+    expect(r.log.tokens.used).toBe(4 * 120);
+    // Solidify read the turns once: its narrative and the knowledge; no librarian call.
+    expect(r.log.tokens.byStep).toEqual({ solidify: 120, comb: 120, dream: 120, pii_watch: 120 });
     const sent = bodies(mock);
     expect(sent).not.toMatch(/Marta|Kowalczyk|marta@example\.com/);
     expect(sent).toContain('[person_1] wants the release notes at [email_2]');
@@ -125,20 +116,22 @@ describe.each([
       'While you were away: 1 new, 0 reinforced, 0 forgotten from 3 episodes.',
     );
     const run = (await tm.memory.ctx.store.sleep.runs(tm.memory.space, { limit: 1 }))[0];
-    expect([run?.tokensIn, run?.tokensOut]).toEqual([500, 100]);
+    expect([run?.tokensIn, run?.tokensOut]).toEqual([400, 80]);
   });
 
   it('retries an invalid answer once through the client, then skips the step and reports it', async () => {
-    mock = await start(
-      nightAnswers([{ text: 'Here are my thoughts, no JSON today.', usage }, reply({ proposals: 'none' })]),
-    );
+    mock = await start([
+      { text: 'Here are my thoughts, no JSON today.', usage },
+      reply({ narratives: [], proposals: 'none' }),
+    ]);
     tm = await dayWithMarta(key, mock.url);
     const r = slept(await sleep(tm.memory.ctx, { model: spec, force: true }));
-    expect(mock.requests).toHaveLength(6);
-    expect(JSON.stringify(mock.requests[2]?.body)).toContain('Your answer was rejected');
-    expect(r.log.skipped).toEqual([{ step: 'librarian', reason: expect.stringMatching(/^invalid_answer/) }]);
+    // Nothing was solidified, so the quiet night asks no other step.
+    expect(mock.requests).toHaveLength(2);
+    expect(JSON.stringify(mock.requests[1]?.body)).toContain('Your answer was rejected');
+    expect(r.log.skipped).toEqual([{ step: 'solidify', reason: expect.stringMatching(/^invalid_answer/) }]);
     expect(
-      r.briefing.agent.warnings.some((w) => w.startsWith('Step librarian was skipped: invalid_answer')),
+      r.briefing.agent.warnings.some((w) => w.startsWith('Step solidify was skipped: invalid_answer')),
     ).toBe(true);
     expect(await tm.memory.ctx.store.knowledge.count(tm.memory.space)).toBe(0);
     expect(await tm.memory.ctx.store.sleep.pendingTimes(tm.memory.space, 10)).toHaveLength(3);

@@ -55,7 +55,9 @@ export class AgentSleep {
     if (this.#night !== undefined) return false;
     this.#outcome = undefined;
     const model: Model = opts.sample ? new SamplingModel(sampleFnFromCreateMessage(opts.sample)) : this.model;
-    this.#night = sleep(this.#ctx, { modelInstance: model, force: opts.force ?? false }).then(
+    this.model.newNight();
+    // The agent asked to sleep now: its packets come tonight, however small the day.
+    this.#night = sleep(this.#ctx, { modelInstance: model, force: opts.force ?? false, askNow: true }).then(
       (result) => {
         this.#outcome = { kind: 'finished', result };
       },

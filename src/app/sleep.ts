@@ -29,6 +29,8 @@ export interface SleepOptions {
   dryRun?: boolean;
   /** Sleep even when the wake rule would let the space stay awake. */
   force?: boolean;
+  /** Ask the model tonight however small the day (an agent that asked to sleep now); `force` implies it. */
+  askNow?: boolean;
   /** Crash points for tests (see NightHooks). */
   hooks?: NightHooks;
 }
@@ -45,6 +47,7 @@ export function nightConfig(ctx: AppContext): NightConfig {
     reinforceStep: c.recall.reinforceStep,
     contextTurns: c.recall.contextTurns,
     budget: { base: c.sleep.budgetBase, perSqrtItem: c.sleep.budgetPerSqrtItem, cap: c.sleep.budgetCap },
+    packets: { minTurns: c.sleep.minPacketTurns, maxWaitDays: c.sleep.maxPacketWaitDays },
   };
 }
 
@@ -95,6 +98,7 @@ export async function sleep(ctx: AppContext, opts: SleepOptions = {}): Promise<N
     embedder: ctx.embedder,
     dryRun: opts.dryRun ?? false,
     force: opts.force ?? false,
+    askNow: opts.askNow ?? false,
     indexes: {
       episode: episodeIndexText,
       narrative: narrativeIndexText,

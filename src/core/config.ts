@@ -137,6 +137,12 @@ const sleepConfig = z
     budgetBase: z.number().int().min(0).default(13_000),
     budgetPerSqrtItem: z.number().min(0).default(50),
     budgetCap: z.number().int().min(0).default(40_000),
+    /**
+     * The day's episodes go to the model once this many wait, or once the oldest has waited `maxPacketWaitDays`: a
+     * call's instructions are paid per call, so a small day waits to share one (docs/sleep.md). 0: every night.
+     */
+    minPacketTurns: z.number().int().min(0).default(40),
+    maxPacketWaitDays: z.number().min(0).default(7),
   })
   .prefault({});
 

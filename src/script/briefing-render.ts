@@ -53,7 +53,8 @@ export interface NightLog {
   /** Proposals refused by the schema, secret or scope checks, and invalid items dropped from answers. */
   rejected: number;
   droppedItems: number;
-  tokens: { budget: number; used: number; byStep: Record<string, number> };
+  /** `cached`: of the input in `used`, what a provider served from its prompt cache (counted apart, issue 18). */
+  tokens: { budget: number; used: number; byStep: Record<string, number>; cached?: number };
   /** Work packets that did not fit the budget and wait for the next night. */
   deferred: number;
 }

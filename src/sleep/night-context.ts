@@ -15,9 +15,13 @@ import type { Redactor } from './redactor.js';
 import type { TokenLedger } from './token-ledger.js';
 
 /** One answer as the night keeps it: a parsed value or the reason it was skipped, and what it cost. */
-export type CachedAsk =
+export type CachedAsk = (
   | { kind: 'ok'; value: unknown; dropped: number; input: number; output: number }
-  | { kind: 'skipped'; reason: string; input: number; output: number };
+  | { kind: 'skipped'; reason: string; input: number; output: number }
+) & {
+  /** Of `input`, served from the provider's prompt cache (absent in answers stored before it was counted). */
+  cached?: number;
+};
 
 /** What `ask` returns: a value, a skip (bad answer twice or a model error), or why no model was asked. */
 export type AskOutcome<T> =
@@ -140,11 +144,11 @@ export class NightContext {
       });
       answer =
         r.kind === 'ok'
-          ? { kind: 'ok', value: r.value, dropped: r.dropped, input: r.tokens.input, output: r.tokens.output }
-          : { kind: 'skipped', reason: r.reason, input: r.tokens.input, output: r.tokens.output };
+          ? { kind: 'ok', value: r.value, dropped: r.dropped, input: r.tokens.input, output: r.tokens.output, cached: r.tokens.cached ?? 0 }
+          : { kind: 'skipped', reason: r.reason, input: r.tokens.input, output: r.tokens.output, cached: r.tokens.cached ?? 0 };
     }
     u.asks.push(answer);
-    this.ledger.add(u.step, { input: answer.input, output: answer.output });
+    this.ledger.add(u.step, { input: answer.input, output: answer.output, cached: answer.cached ?? 0 });
     u.tokens += answer.input + answer.output;
     if (cached === undefined && !this.dryRun) {
       await this.store.sleep.setWork(this.space, this.runId, {

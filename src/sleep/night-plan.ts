@@ -1,5 +1,6 @@
 /** Plans a night: the episode-partitioned units (solidify batches, librarian groups) fitted into the budget, then the fixed steps. */
 
+import { DAY_MS } from '../core/clock.js';
 import type { Episode } from '../core/types.js';
 import { scanUnindexed } from '../script/layer0-scan.js';
 import { planSleepWork, type WorkPacket } from '../script/sleep-budget-policy.js';
@@ -9,12 +10,17 @@ import { packetCost, type NightContext } from './night-context.js';
 import { NIGHT_STEPS, type NightStep } from './night-types.js';
 import { LIBRARIAN_EPISODE_CHARS, librarianPrompt } from './phases/librarian-phase.js';
 import type { PlannedUnit } from './phases/phase.js';
-import { knownTags, solidifyChunks } from './phases/solidify-phase.js';
-import { buildSolidifyPrompt } from './prompts/solidify-prompt.js';
+import { solidifyPrompt } from './phases/solidify-phase.js';
 import { clip } from './prompts/prompt.js';
 
-/** Turns per solidify call: about 1,500 prompt tokens of conversation, so the system prompt is paid rarely and a tight budget still finishes a morning. */
-export const SOLIDIFY_TURNS = 40;
+/**
+ * Turns per solidify call: up to about 3,500 prompt tokens of conversation, so the instructions are paid rarely (a
+ * 100-episode day, or small days that waited for each other, share one call) and a tight budget still finishes a
+ * morning.
+ */
+export const SOLIDIFY_TURNS = 120;
+/** Episodes outside conversation chunks that may join the last solidify packet instead of a librarian call of their own. */
+export const LOOSE_IN_SOLIDIFY = 40;
 /** Prompt tokens of episodes per librarian call (SEEDS §3.3 groups, packed: about 50 short episodes). */
 export const LIBRARIAN_PACKET_TOKENS = 2_000;
 /**
@@ -35,16 +41,18 @@ export function unitName(i: number): string {
 }
 
 /**
- * Without a model, one `consume` unit takes every eligible episode. With one, conversation turns are chunked by the
- * Layer-0 scan (≤ 10-minute gaps, ≥ 3 turns) into solidify batches, and all eligible episodes are grouped by meaning
- * into librarian packets; each packet's prompt is built (with a scratch placeholder map) to estimate its cost.
- * `fitPackets` then fills `budget - reserve` oldest first; what does not fit is planned as deferred and waits for
- * the next night.
+ * Without a model, one `consume` unit takes every eligible episode. With one, a small day waits (`smallDay`);
+ * otherwise conversation turns are chunked by the Layer-0 scan (≤ 10-minute gaps, ≥ 3 turns) into solidify batches,
+ * which read their turns once for narratives and knowledge; the episodes no chunk holds join the last batch when they
+ * are few, else they are grouped by meaning into librarian packets. Each packet's prompt is built (with a scratch
+ * placeholder map) to estimate its cost. `fitPackets` then fills `budget - reserve` oldest first; what does not fit
+ * is planned as deferred and waits for the next night.
  */
 export async function planNight(
   night: NightContext,
   pending: readonly Episode[],
   budget: number,
+  options: { askNow?: boolean } = {},
 ): Promise<PlannedUnit[]> {
   const fixed = FIXED_STEPS.map((step): PlannedUnit => ({ step, unit: unitName(0), payload: {} }));
   if (pending.length === 0) return fixed;
@@ -54,15 +62,50 @@ export async function planNight(
       ...fixed,
     ];
   }
+  const waits = options.askNow === true ? undefined : smallDay(night, pending);
+  if (waits !== undefined) return [{ step: 'solidify', unit: unitName(0), payload: { waits } }, ...fixed];
   const scratch = night.redactor.scratch();
   const redact = (s: string) => scratch.redact(s);
   const solidify = await solidifyPackets(night, pending, redact);
-  const librarian = await librarianPackets(night, pending, redact);
+  // Solidify reads its turns once for narratives and knowledge; what no chunk holds (tool results, notes, short
+  // exchanges) rides along in the last solidify packet when it is small, so a day is one call; else the librarian.
+  const read = new Set(solidify.flatMap((p) => p.episodeIds));
+  const loose = pending.filter((e) => !read.has(e.id));
+  const last = solidify[solidify.length - 1];
+  let librarian: Packet[];
+  if (last !== undefined && loose.length > 0 && loose.length <= LOOSE_IN_SOLIDIFY) {
+    const ids = loose.map((e) => e.id);
+    const chunks = last.unit.payload.chunks ?? [];
+    const { prompt } = await solidifyPrompt(night, chunks, redact, ids);
+    solidify[solidify.length - 1] = {
+      ...last,
+      estimate: packetCost(prompt),
+      unit: { ...last.unit, payload: { chunks, loose: ids } },
+      episodeIds: [...last.episodeIds, ...ids],
+      at: Math.min(last.at, ...loose.map((e) => e.occurredAt)),
+    };
+    librarian = [];
+  } else librarian = await librarianPackets(night, loose, redact);
   const run = fitPackets(solidify, librarian, budget - (night.config.budget?.reserve ?? DEFAULT_RESERVE));
   const units = [...solidify, ...librarian].map((p) =>
     run.has(p) ? p.unit : { ...p.unit, payload: { ...p.unit.payload, deferred: true } },
   );
   return [...units, ...fixed];
+}
+
+/**
+ * Why a small day's episodes wait for a later night, or undefined when they go to the model tonight. Every call pays
+ * its instructions (about 370 tokens) however little it carries, so fewer than `minTurns` episodes (config
+ * `sleep.minPacketTurns`, 40) wait for more, until the oldest has waited `maxWaitDays` (7; waiting counts from the
+ * earlier of when it happened and when it was stored, as the wake rule counts). The turns stay searchable meanwhile;
+ * only their narratives and knowledge come later. `--force`, and a night an agent starts, ask tonight. Off (every night asks) without the setting.
+ */
+export function smallDay(night: NightContext, pending: readonly Episode[]): string | undefined {
+  const p = night.config.packets;
+  if (p === undefined || pending.length >= p.minTurns) return undefined;
+  const waited = night.asOf - Math.min(...pending.map((e) => Math.min(e.occurredAt, e.createdAt)));
+  if (waited >= p.maxWaitDays * DAY_MS) return undefined;
+  return `a small day: ${pending.length} episodes (< ${p.minTurns}) wait up to ${p.maxWaitDays} days to share one call`;
 }
 
 /**
@@ -146,14 +189,10 @@ async function solidifyPackets(
       turns = c.episodeIds.length;
     }
   }
-  const tags = (await knownTags(night.store, night.space)).map(redact);
   const timeOf = new Map(pending.map((e) => [e.id, e.occurredAt]));
   const out: Packet[] = [];
   for (const [i, chunks] of batches.entries()) {
-    const prompt = buildSolidifyPrompt(
-      { chunks: await solidifyChunks(night, chunks, redact), knownTags: tags },
-      { language: night.config.language },
-    );
+    const { prompt } = await solidifyPrompt(night, chunks, redact);
     const unit: PlannedUnit = { step: 'solidify', unit: unitName(i), payload: { chunks } };
     out.push({
       id: `solidify:${unit.unit}`,
@@ -171,6 +210,7 @@ async function librarianPackets(
   pending: readonly Episode[],
   redact: (s: string) => string,
 ): Promise<Packet[]> {
+  if (pending.length === 0) return [];
   const groups = groupEpisodes(
     pending.map((e) => ({
       id: e.id,

@@ -70,6 +70,8 @@ export interface NightConfig {
   contextTurns: number;
   wake?: Partial<WakeOptions>;
   budget?: SleepBudgetOptions;
+  /** Config `sleep.minPacketTurns` / `maxPacketWaitDays`: a smaller day's episodes wait to share a model call. */
+  packets?: { minTurns: number; maxWaitDays: number };
 }
 
 /** Points where a test can stop the night, as a crash would, to prove that a rerun finishes it identically. */
@@ -103,6 +105,8 @@ export interface NightDeps {
   dryRun?: boolean;
   /** Sleep even when the wake rule says the space may stay awake. */
   force?: boolean;
+  /** The model is asked tonight however small the day (no small-day wait); `force` implies it. */
+  askNow?: boolean;
   hooks?: NightHooks;
 }
 

@@ -127,7 +127,7 @@ async function plan(deps: NightDeps, asOf: number): Promise<{ units: PlannedUnit
     previousNightAt: undefined,
     progress: () => emptyNightLog(deps.space, asOf, deps.modelName, budget),
   });
-  return { units: await planNight(night, pending, budget), budget };
+  return { units: await planNight(night, pending, budget, { askNow: deps.force === true || deps.askNow === true }), budget };
 }
 
 async function context(
@@ -192,7 +192,7 @@ async function execute(
     if (w.status === 'done') {
       const done = w.result as DoneResult;
       deltas.push(done.delta);
-      for (const a of done.asks) night.ledger.add(step, { input: a.input, output: a.output });
+      for (const a of done.asks) night.ledger.add(step, { input: a.input, output: a.output, cached: a.cached ?? 0 });
       continue;
     }
     // Trigger: the lock lapsed (this process stalled past its TTL). Why: another night may run now. Outcome: stop here.
@@ -233,6 +233,7 @@ async function execute(
   const scrub = (t: string) => night.redactor.restore(t);
   const log = scrubLog(foldNight(base(), deltas), scrub);
   log.finishedAt = asOf;
+  log.tokens.cached = night.ledger.cached();
   const sameNight = (await store.sleep.runs(space, { night: run.night, status: 'done', limit: 50 }))
     .filter((r) => r.id !== run.id)
     .reverse()

@@ -6,6 +6,8 @@ import type { TokenCount } from './llm/ask-structured.js';
 export interface StepTokens {
   input: number;
   output: number;
+  /** Of `input`, served from the provider's prompt cache: counted in `input` (and the budget) and apart here. */
+  cached: number;
   calls: number;
 }
 
@@ -20,9 +22,10 @@ export class TokenLedger {
 
   /** Records one model call (all its attempts) of `step`. */
   add(step: string, tokens: TokenCount): void {
-    const s = this.#steps.get(step) ?? { input: 0, output: 0, calls: 0 };
+    const s = this.#steps.get(step) ?? { input: 0, output: 0, cached: 0, calls: 0 };
     s.input += tokens.input;
     s.output += tokens.output;
+    s.cached += tokens.cached ?? 0;
     s.calls += 1;
     this.#steps.set(step, s);
   }
@@ -31,6 +34,13 @@ export class TokenLedger {
   used(): number {
     let n = 0;
     for (const s of this.#steps.values()) n += s.input + s.output;
+    return n;
+  }
+
+  /** Input tokens a provider served from its prompt cache so far this night. */
+  cached(): number {
+    let n = 0;
+    for (const s of this.#steps.values()) n += s.cached;
     return n;
   }
 

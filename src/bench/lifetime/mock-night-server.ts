@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { countTokens } from '../../core/token-count.js';
+import { parsePacket } from '../../sleep/prompts/packet-text.js';
 import { PROMPT_STEPS, promptText, type PromptStep } from '../../sleep/prompts/prompt-texts.js';
 
 /** Tokens the server has seen, counted with gpt-tokenizer (o200k) on the request's messages and its own answers. */
@@ -54,51 +55,73 @@ function str(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
 }
 
-/** A packet turn: a compact line `[id, who, text, time?]` (`compactTurns`), or an object with `id` and `text`. */
-function turnOf(t: unknown): { id: string; text: string } {
-  if (Array.isArray(t)) return { id: str(t[0]), text: str(t.length >= 3 ? t[2] : t[t.length - 1]) };
-  return typeof t === 'object' && t !== null ? { id: str((t as Packet).id), text: str((t as Packet).text) } : { id: '', text: '' };
+/** Turn numbers as the evidence a model would cite: contiguous runs as ranges ("3-7"), others alone. */
+function evidenceOf(ns: readonly number[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < ns.length; ) {
+    let j = i;
+    while (j + 1 < ns.length && ns[j + 1] === ns[j]! + 1) j += 1;
+    out.push(j > i ? `${ns[i]}-${ns[j]}` : String(ns[i]));
+    i = j + 1;
+  }
+  return out;
 }
 
-function turnText(t: unknown): string {
-  return turnOf(t).text;
+/** The librarian's proposals over the turns a packet shows: one fact per 8 turns shown, naming their main words. */
+function factsOf(turns: ReadonlyArray<{ n: number; text: string }>): unknown[] {
+  const proposals: unknown[] = [];
+  for (let i = 0; i < turns.length; i += 8) {
+    const part = turns.slice(i, i + 8);
+    const words = topWords(part.map((t) => t.text), 6);
+    if (words.length === 0) continue;
+    proposals.push({ op: 'abstract', kind: 'fact', content: `Topics discussed: ${words.join(', ')}`, evidence: evidenceOf(part.map((t) => t.n)) });
+  }
+  return proposals;
 }
 
 /**
- * The answer of one step, derived from the packet only. It never copies a turn verbatim: narratives and knowledge are
- * keyword digests ("talked about dance, studio, lessons"), so no evidence text can reach the agent through the mock's
- * own writing; what injected recall finds is what the product itself kept and showed.
+ * The answer of one step, derived from the request's user message only (the turn packet of `packet-text.ts` for
+ * solidify and the librarian, JSON for the other steps). It never copies a turn verbatim: narratives and knowledge
+ * are keyword digests ("talked about dance, studio, lessons"), so no evidence text can reach the agent through the
+ * mock's own writing; what injected recall finds is what the product itself kept and showed. Solidify answers both
+ * halves a real model is asked for: a narrative per chunk, and the librarian's facts for the same turns.
  */
-export function mockAnswer(step: PromptStep, p: Packet): unknown {
+export function mockAnswer(step: PromptStep, user: string): unknown {
+  if (step === 'solidify' || step === 'librarian') {
+    const packet = parsePacket(user);
+    const turns = packet.blocks.flatMap((b) => b.turns);
+    if (step === 'librarian') return { proposals: factsOf(turns) };
+    return {
+      // Narratives per chunk; the `# -` block (episodes outside any chunk) only feeds the facts.
+      narratives: packet.blocks.filter((c) => c.id !== '-').map((c) => {
+        const texts = c.turns.map((t) => t.text);
+        const words = topWords(texts, 5);
+        return {
+          chunk: c.id ?? '',
+          gesture: `Talked about ${words.slice(0, 3).join(', ') || 'the day'}`,
+          context: `a conversation of ${texts.length} turns`,
+          tags: words.length > 0 ? words : ['conversation'],
+          importance: 3,
+          emotional: 2,
+          unresolved: 1,
+        };
+      }),
+      proposals: factsOf(turns),
+    };
+  }
+  let p: Packet = {};
+  try {
+    const parsed: unknown = JSON.parse(user);
+    if (typeof parsed === 'object' && parsed !== null) p = parsed as Packet;
+  } catch {
+    // A packet that is not JSON gets the step's empty answer.
+  }
+  return jsonAnswer(step, p);
+}
+
+function jsonAnswer(step: PromptStep, p: Packet): unknown {
+
   switch (step) {
-    case 'solidify':
-      return {
-        narratives: arr(p.chunks).map((c) => {
-          const texts = (Array.isArray(c.turns) ? c.turns : []).map(turnText);
-          const words = topWords(texts, 5);
-          return {
-            chunk: str(c.chunk),
-            gesture: `Talked about ${words.slice(0, 3).join(', ') || 'the day'}`,
-            context: `a conversation of ${texts.length} turns`,
-            tags: words.length > 0 ? words : ['conversation'],
-            importance: 3,
-            emotional: 2,
-            unresolved: 1,
-          };
-        }),
-      };
-    case 'librarian': {
-      const eps = (Array.isArray(p.episodes) ? p.episodes : []).map(turnOf).filter((e) => e.id !== '');
-      const proposals: unknown[] = [];
-      // One fact per group of 8 episodes, naming its main words; a group without words proposes nothing.
-      for (let i = 0; i < eps.length; i += 8) {
-        const part = eps.slice(i, i + 8);
-        const words = topWords(part.map((e) => e.text), 6);
-        if (words.length === 0) continue;
-        proposals.push({ op: 'abstract', kind: 'fact', content: `Topics discussed: ${words.join(', ')}`, evidence: part.map((e) => e.id) });
-      }
-      return { proposals };
-    }
     case 'comb': {
       const first = arr(p.narratives)[0];
       return {
@@ -169,14 +192,7 @@ export async function startMockNightServer(): Promise<MockNightServer> {
     const step = stepOf(system);
     if (step === undefined) return send(400, { error: { message: 'unknown system prompt' } });
     const user = body.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '{}';
-    let packet: Packet = {};
-    try {
-      const parsed: unknown = JSON.parse(user);
-      if (typeof parsed === 'object' && parsed !== null) packet = parsed as Packet;
-    } catch {
-      // A packet that is not JSON gets the step's empty answer.
-    }
-    const text = JSON.stringify(mockAnswer(step, packet));
+    const text = JSON.stringify(mockAnswer(step, user));
     const output = countTokens(text);
     total.output += output;
     const perStep = (total.steps[step] ??= { requests: 0, input: 0, output: 0 });

@@ -88,14 +88,15 @@ describe('bench lifetime', () => {
       ['pii_watch', buildPiiWatchPrompt({ texts: [{ id: 'e1', text: 'hello' }] }), piiWatchResponseSchema],
     ];
     for (const [step, prompt, schema] of cases) {
-      const answer = mockAnswer(step, JSON.parse(prompt.messages[0]!.content) as Record<string, unknown>) as Record<string, unknown>;
+      const answer = mockAnswer(step, prompt.messages[0]!.content) as Record<string, unknown>;
       expect(schema.strict().safeParse(answer).success, step).toBe(true);
       const required = Object.keys(schema.shape).filter((k) => !(schema.shape[k] as z.ZodType).safeParse(undefined).success);
       for (const k of required) expect(Object.keys(answer), `${step} ${k}`).toContain(k);
     }
     // The mock never copies a turn into what it writes: a librarian fact is a digest of words.
-    const lib = mockAnswer('librarian', { episodes: [{ id: 'e1', at: 0, speaker: 'Melanie', role: 'user', text: 'Melanie loves pottery classes' }] }) as { proposals: Array<{ content: string }> };
+    const lib = mockAnswer('librarian', buildLibrarianPrompt({ episodes: [{ id: 'e1', at: 0, speaker: 'Melanie', role: 'user', text: 'Melanie loves pottery classes' }], nearest: [] }).messages[0]!.content) as { proposals: Array<{ content: string; evidence: string[] }> };
     expect(lib.proposals[0]!.content).not.toContain('Melanie loves pottery');
+    expect(lib.proposals[0]!.evidence).toEqual(['1']);
   });
 
   it('builds the context block and prefetch without writing attention when side effects are off', async () => {

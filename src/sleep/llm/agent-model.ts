@@ -31,6 +31,11 @@ interface Waiting {
   timer: NodeJS.Timeout;
 }
 
+/** What a packet says in place of instructions the agent was already given tonight. */
+export function sameInstructions(packetId: string, step: string): string {
+  return `Same instructions as ${packetId} (step "${step}") tonight.`;
+}
+
 /** How long a packet waits for the agent's answer before the step is skipped (DESIGN §6: skipped, reported). */
 const DEFAULT_ANSWER_TIMEOUT_MS = 15 * 60_000;
 
@@ -46,17 +51,30 @@ export class AgentModel implements Model {
   #listeners: Array<() => void> = [];
   #seq = 0;
   #timeoutMs: number;
+  /** Instructions already shown tonight → the packet that showed them. */
+  #shown = new Map<string, string>();
 
   constructor(options: { answerTimeoutMs?: number } = {}) {
     this.#timeoutMs = options.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
   }
 
+  /** A new night starts: the next packet of each step shows its instructions again. */
+  newNight(): void {
+    this.#shown.clear();
+  }
+
   async complete(req: ModelRequest): Promise<ModelResponse> {
     this.#seq += 1;
+    const id = `packet-${this.#seq}`;
+    const step = req.step ?? 'unknown';
+    // Instructions once per night: a later packet of the same step refers to the packet that showed them, which is
+    // still in the agent's context; the token count is what the agent read.
+    const first = this.#shown.get(req.system);
+    if (first === undefined) this.#shown.set(req.system, id);
     const packet: AgentPacket = {
-      id: `packet-${this.#seq}`,
-      step: req.step ?? 'unknown',
-      system: req.system,
+      id,
+      step,
+      system: first === undefined ? req.system : sameInstructions(first, step),
       messages: req.messages,
       maxTokens: req.maxTokens,
       json: req.json ?? false,
@@ -76,7 +94,11 @@ export class AgentModel implements Model {
       this.#waiting.set(packet.id, { packet, check: req.check, resolve, reject, timer });
       for (const wake of this.#listeners.splice(0)) wake();
     });
-    return { text, inputTokens: estimateRequestTokens(req), outputTokens: estimateTokens(text) };
+    return {
+      text,
+      inputTokens: estimateRequestTokens({ system: packet.system, messages: packet.messages }),
+      outputTokens: estimateTokens(text),
+    };
   }
 
   /** The oldest packet still waiting for an answer, if any. */

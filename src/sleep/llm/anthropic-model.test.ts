@@ -26,7 +26,15 @@ describe('AnthropicModel through @anthropic-ai/sdk', () => {
   it('sends system, messages and max_tokens and returns text with the reported usage', async () => {
     server.push({ text: '{"ok":true}', usage: { input: 21, output: 4 } });
     const r = await model().complete({ ...prompt, maxTokens: 64, json: true });
-    expect(r).toEqual({ text: '{"ok":true}', inputTokens: 21, outputTokens: 4 });
+    expect(r).toEqual({ text: '{"ok":true}', inputTokens: 21, outputTokens: 4, cachedInputTokens: 0 });
+    // Cache reads come apart from input_tokens; they are input all the same, and counted apart (issue 18).
+    server.push({ text: '{"ok":1}', usage: { input: 21, output: 4, cached: 15 } });
+    expect(await model().complete({ ...prompt, maxTokens: 64 })).toEqual({
+      text: '{"ok":1}',
+      inputTokens: 21,
+      outputTokens: 4,
+      cachedInputTokens: 15,
+    });
     const req = server.requests[0];
     expect(req?.path).toBe('/v1/messages');
     // SDK 1.x sends the key as a bearer token; older versions used x-api-key.

@@ -54,7 +54,15 @@ export class AnthropicModel implements Model {
       throw providerError(this.name, cause);
     }
     const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
-    return { text, inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens };
+    // Anthropic counts cache reads and writes apart from `input_tokens`; all of them were read as input.
+    const u = message.usage;
+    const cached = u.cache_read_input_tokens ?? 0;
+    return {
+      text,
+      inputTokens: u.input_tokens + cached + (u.cache_creation_input_tokens ?? 0),
+      outputTokens: u.output_tokens,
+      cachedInputTokens: cached,
+    };
   }
 
   #getClient(): Promise<AnthropicClient> {

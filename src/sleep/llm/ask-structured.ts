@@ -8,6 +8,8 @@ import { extractJson } from './extract-json.js';
 export interface TokenCount {
   input: number;
   output: number;
+  /** Of `input`, served from the provider's prompt cache. */
+  cached?: number;
 }
 
 /** The validated value, or why the step was skipped; tokens are counted either way. */
@@ -62,6 +64,7 @@ export async function askStructured<T>(
       });
       tokens.input += answer.inputTokens;
       tokens.output += answer.outputTokens;
+      if (answer.cachedInputTokens) tokens.cached = (tokens.cached ?? 0) + answer.cachedInputTokens;
       text = answer.text;
     } catch (e) {
       return {

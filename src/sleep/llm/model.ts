@@ -32,6 +32,8 @@ export interface ModelResponse {
   text: string;
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, those the provider served from its prompt cache (counted apart; billed cheaper). */
+  cachedInputTokens?: number;
 }
 
 /**

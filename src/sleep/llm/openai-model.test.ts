@@ -29,7 +29,15 @@ describe('OpenAiModel through the openai SDK', () => {
   it('returns the answer text and the usage the server reports', async () => {
     server.push({ text: 'hello', usage: { input: 17, output: 3 } });
     const r = await model().complete({ ...prompt, maxTokens: 50, json: true, temperature: 0.2 });
-    expect(r).toEqual({ text: 'hello', inputTokens: 17, outputTokens: 3 });
+    expect(r).toEqual({ text: 'hello', inputTokens: 17, outputTokens: 3, cachedInputTokens: 0 });
+    server.push({ text: 'again', usage: { input: 17, output: 3, cached: 12 } });
+    // Prompt-cached input is part of the input and counted apart (issue 18).
+    expect(await model().complete({ ...prompt, maxTokens: 50 })).toEqual({
+      text: 'again',
+      inputTokens: 17,
+      outputTokens: 3,
+      cachedInputTokens: 12,
+    });
     const req = server.requests[0];
     expect(req?.path).toBe('/v1/chat/completions');
     expect(req?.headers.authorization).toBe('Bearer sk-test-key');

@@ -66,6 +66,8 @@ export class OpenAiModel implements Model {
       text,
       inputTokens: usage?.prompt_tokens ?? estimateRequestTokens(req),
       outputTokens: usage?.completion_tokens ?? estimateTokens(text),
+      // The stable system prompt comes first in every request, so a provider's automatic prefix cache can serve it.
+      cachedInputTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
     };
   }
 

@@ -10,11 +10,17 @@ import { loadStopwords } from '../../script/stopwords.js';
 import { checkLibrarianProposals } from '../check-librarian-proposals.js';
 import { nearestKnowledge } from '../knowledge-writes.js';
 import { NightContext } from '../night-context.js';
-import { clip, roleLabel, type BuiltPrompt } from '../prompts/prompt.js';
+import type { FoldStats } from '../prompts/fold-turns.js';
+import { resolveTurnRefs } from '../prompts/packet-text.js';
+import { clip, roleLabel } from '../prompts/prompt.js';
+import type { TurnPrompt } from '../prompts/solidify-prompt.js';
+import type { Store } from '../../store/port.js';
 import {
   buildLibrarianPrompt,
   librarianResponseSchema,
   NEAREST_KNOWLEDGE,
+  type LibrarianKnowledge,
+  type LibrarianProposal,
 } from '../prompts/librarian-prompt.js';
 import { insertNarrative } from '../narrative-writes.js';
 import { combineDeltas } from '../night-log.js';
@@ -34,13 +40,8 @@ export async function librarianPrompt(
   night: NightContext,
   episodes: readonly Episode[],
   redact: (s: string) => string,
-): Promise<{ prompt: BuiltPrompt; shown: Knowledge[] }> {
-  const shown = await nearestKnowledge(
-    night,
-    night.store,
-    episodes.map((e) => e.content),
-    NEAREST_KNOWLEDGE,
-  );
+): Promise<{ prompt: TurnPrompt; shown: Knowledge[] }> {
+  const shown = await nearestEntries(night, episodes);
   const prompt = buildLibrarianPrompt(
     {
       episodes: episodes.map((e) => ({
@@ -50,18 +51,65 @@ export async function librarianPrompt(
         role: roleLabel(e),
         text: e.content,
       })),
-      nearest: shown.map((k) => ({
-        id: formatId('knowledge', k.id),
-        kind: k.kind,
-        status: k.status,
-        key: k.key,
-        content: k.content,
-      })),
+      nearest: shown.map(packetEntry),
     },
     // Redact first, then cut: a cut could split an e-mail address the detector would no longer see whole.
     { language: night.config.language, redact: (s) => clip(redact(s), LIBRARIAN_EPISODE_CHARS) },
   );
   return { prompt, shown };
+}
+
+/** The entries nearest to `episodes` that a proposal may confirm, merge, link or supersede (SEEDS §3.3: 5). */
+export function nearestEntries(night: NightContext, episodes: readonly Episode[]): Promise<Knowledge[]> {
+  return nearestKnowledge(
+    night,
+    night.store,
+    episodes.map((e) => e.content),
+    NEAREST_KNOWLEDGE,
+  );
+}
+
+/** An entry as a packet shows it (not yet redacted). */
+export function packetEntry(k: Knowledge): LibrarianKnowledge {
+  return { id: formatId('knowledge', k.id), kind: k.kind, status: k.status, key: k.key, content: k.content };
+}
+
+/**
+ * Checks proposals read from a turn packet and prepares their apply: evidence given as turn numbers is mapped back
+ * to episode ids, then scope (only the packet's episodes and shown entries) and secrets are checked. The apply marks
+ * `episodes` consolidated. Shared by the librarian and by solidify, which proposes for the turns it reads.
+ */
+export function proposalsOutcome(
+  night: NightContext,
+  proposals: readonly LibrarianProposal[],
+  refs: ReadonlyMap<number, string>,
+  episodes: readonly Episode[],
+  shown: readonly Knowledge[],
+) {
+  const mapped = proposals.map((p): LibrarianProposal =>
+    p.op === 'link' || p.op === 'merge' || p.evidence === undefined ? p : { ...p, evidence: resolveTurnRefs(p.evidence, refs) },
+  );
+  const checked = checkLibrarianProposals(
+    mapped,
+    {
+      episodeIds: episodes.map((e) => formatId('episode', e.id)),
+      knowledgeIds: shown.map((k) => formatId('knowledge', k.id)),
+    },
+    { containsSecret: (t) => findSecrets(t).length > 0 },
+  );
+  return {
+    proposals: {
+      accepted: checked.accepted,
+      rejected: checked.rejected.map((x) => ({ op: x.proposal.op, reason: x.reason, detail: x.detail })),
+    },
+    delta: { rejected: checked.rejected.length, piiFlags: flagsOf(episodes) },
+    apply: (tx: Store) => applyLibrarian(night, tx, checked.accepted, shown, episodes),
+  };
+}
+
+/** The night log's line on what folding left out of a packet (`fold-turns.ts`), so its loss can be read. */
+export function foldReason(fold: FoldStats): string {
+  return `read ${fold.turns} turns once; folded ${fold.fillerTurns} filler-only turns, ${fold.fillerSentences} filler sentences and ${fold.repeats} repeats (${fold.charsBefore} → ${fold.charsAfter} characters)`;
 }
 
 /** Consolidates one group of episodes. */
@@ -75,21 +123,10 @@ export const librarianPhase: Phase = async (night, unit) => {
   const { prompt, shown } = await librarianPrompt(night, episodes, (s) => night.redactor.redact(s));
   const r = await night.ask(prompt, librarianResponseSchema);
   if (r.kind !== 'ok') return { delta: NightContext.missed('librarian', r) };
-  const checked = checkLibrarianProposals(
-    r.value.proposals,
-    {
-      episodeIds: episodes.map((e) => formatId('episode', e.id)),
-      knowledgeIds: shown.map((k) => formatId('knowledge', k.id)),
-    },
-    { containsSecret: (t) => findSecrets(t).length > 0 },
-  );
+  const out = proposalsOutcome(night, r.value.proposals, prompt.refs, episodes, shown);
   return {
-    proposals: {
-      accepted: checked.accepted,
-      rejected: checked.rejected.map((x) => ({ op: x.proposal.op, reason: x.reason, detail: x.detail })),
-    },
-    delta: { rejected: checked.rejected.length, droppedItems: r.dropped, piiFlags: flagsOf(episodes) },
-    apply: (tx) => applyLibrarian(night, tx, checked.accepted, shown, episodes),
+    ...out,
+    delta: { ...out.delta, droppedItems: r.dropped, steps: [{ step: 'librarian', ran: true, reason: foldReason(prompt.fold) }] },
   };
 };
 

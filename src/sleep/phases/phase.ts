@@ -17,9 +17,13 @@ export interface PlannedUnit {
 export interface UnitPayload {
   /** Episode ids of a solidify chunk batch (per chunk), a librarian group or the `consume` unit. */
   chunks?: number[][];
+  /** Episodes outside any chunk that a solidify batch proposes knowledge for (no narrative). */
+  loose?: number[];
   episodeIds?: number[];
   /** Planned to wait for the next night (it did not fit the budget). */
   deferred?: boolean;
+  /** Why the day's turns wait for a later night without being asked about (a small day, `planNight`). */
+  waits?: string;
 }
 
 /** An item written by a unit that should get a vector once the unit has committed. */

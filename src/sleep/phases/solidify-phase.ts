@@ -9,12 +9,18 @@ import {
   buildSolidifyPrompt,
   solidifyResponseSchema,
   type SolidifyChunk,
+  type TurnPrompt,
 } from '../prompts/solidify-prompt.js';
-import { roleLabel } from '../prompts/prompt.js';
+import { clip, roleLabel } from '../prompts/prompt.js';
+import type { Episode, Knowledge } from '../../core/types.js';
+import { combineDeltas } from '../night-log.js';
+import { foldReason, LIBRARIAN_EPISODE_CHARS, nearestEntries, packetEntry, proposalsOutcome } from './librarian-phase.js';
 import type { EmbedItem, Phase } from './phase.js';
 
-/** Tags shown so the model reuses them (SEEDS §1.8 tag hygiene); the prompt shows at most 40. */
+/** Tags considered so the model reuses them (SEEDS §1.8 tag hygiene); the prompt shows at most 40. */
 const KNOWN_TAGS = 40;
+/** Tags tonight's turns mention, shown at most. */
+const TAGS_SHOWN = 20;
 
 /** The chunks of a unit as the prompt shows them, personal data replaced. */
 export async function solidifyChunks(
@@ -52,17 +58,59 @@ export async function knownTags(store: Store, space: string): Promise<string[]> 
     .map(([t]) => t);
 }
 
-/** Solidifies one planned batch of chunks. */
+/**
+ * Tags worth showing with `chunks`: those tonight's turns mention (a word of the tag, any case), most used first; a
+ * tag the turns never mention is rarely the one to reuse, and a long list would be paid for every call (SEEDS §1.8
+ * tag hygiene).
+ */
+export function tagsFor(tags: readonly string[], chunks: readonly SolidifyChunk[]): string[] {
+  const wordsOf = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = new Set(chunks.flatMap((c) => c.turns.flatMap((t) => wordsOf(t.text))));
+  return tags.filter((t) => wordsOf(t).some((w) => words.has(w))).slice(0, TAGS_SHOWN);
+}
+
+/** The prompt of one batch and the entries it showed (the proposals' scope); planning prices the same prompt. */
+export async function solidifyPrompt(
+  night: NightContext,
+  chunkIds: readonly number[][],
+  redact: (s: string) => string,
+  loose: readonly number[] = [],
+): Promise<{ prompt: TurnPrompt; chunks: SolidifyChunk[]; episodes: Episode[]; shown: Knowledge[] }> {
+  const chunks = await solidifyChunks(night, chunkIds, redact);
+  const episodes = (await night.store.episodes.getMany(night.space, [...chunkIds.flat(), ...loose])).sort(
+    (a, b) => a.occurredAt - b.occurredAt || a.id - b.id,
+  );
+  const [rest] = loose.length > 0 ? await solidifyChunks(night, [[...loose]], redact) : [];
+  const byTime = new Map(episodes.map((e) => [formatId('episode', e.id), e.occurredAt]));
+  const shown = await nearestEntries(night, episodes);
+  const tags = tagsFor((await knownTags(night.store, night.space)).map(redact), chunks);
+  const nearest = shown.map(packetEntry).map((k) => ({
+    ...k,
+    key: k.key ? redact(k.key) : null,
+    content: clip(redact(k.content), LIBRARIAN_EPISODE_CHARS),
+  }));
+  const other = rest === undefined ? undefined : { ...rest, turns: [...rest.turns].sort((a, b) => (byTime.get(a.id) ?? 0) - (byTime.get(b.id) ?? 0)) };
+  const prompt = buildSolidifyPrompt(
+    { chunks, knownTags: tags, nearest, ...(other ? { other: other.turns } : {}) },
+    { language: night.config.language },
+  );
+  return { prompt, chunks, episodes, shown };
+}
+
+/**
+ * Solidifies one planned batch of chunks, reading its turns once: the narratives, and the librarian's proposals for
+ * the same turns (checked and applied as the librarian's are), so the batch's episodes are consolidated here.
+ */
 export const solidifyPhase: Phase = async (night, unit) => {
+  if (unit.payload.waits !== undefined) return { delta: { steps: [{ step: 'solidify', ran: false, reason: unit.payload.waits }] } };
   if (unit.payload.deferred === true) return { delta: { deferred: 1 } };
   if (night.model === undefined) return {};
   const redact = (s: string) => night.redactor.redact(s);
-  const chunks = await solidifyChunks(night, unit.payload.chunks ?? [], redact);
-  const tags = (await knownTags(night.store, night.space)).map(redact);
-  const prompt = buildSolidifyPrompt({ chunks, knownTags: tags }, { language: night.config.language });
+  const { prompt, chunks, episodes, shown } = await solidifyPrompt(night, unit.payload.chunks ?? [], redact, unit.payload.loose);
   const r = await night.ask(prompt, solidifyResponseSchema);
   if (r.kind !== 'ok') return { delta: NightContext.missed('solidify', r) };
   const { narratives, dropped } = acceptSolidified(r.value, chunks);
+  const knowledge = proposalsOutcome(night, r.value.proposals, prompt.refs, episodes, shown);
   const restore = (s: string | undefined) => (s === undefined ? undefined : night.redactor.restore(s));
   const ready = narratives.map((n) => ({
     kind: 'narrative' as const,
@@ -78,12 +126,20 @@ export const solidifyPhase: Phase = async (night, unit) => {
     unresolved: n.unresolved,
   }));
   return {
-    proposals: ready,
-    delta: { droppedItems: r.dropped + dropped },
+    proposals: { narratives: ready, knowledge: knowledge.proposals },
+    delta: {
+      ...knowledge.delta,
+      droppedItems: r.dropped + dropped,
+      steps: [{ step: 'solidify', ran: true, reason: foldReason(prompt.fold) }],
+    },
     apply: async (tx) => {
       const embed: EmbedItem[] = [];
       for (const n of ready) embed.push(await insertNarrative(night, tx, n));
-      return { delta: { counts: { narratives: ready.length } }, embed };
+      const applied = await knowledge.apply(tx);
+      return {
+        delta: combineDeltas(applied.delta, { counts: { narratives: ready.length } }),
+        embed: [...embed, ...(applied.embed ?? [])],
+      };
     },
   };
 };

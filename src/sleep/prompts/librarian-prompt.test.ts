@@ -16,36 +16,44 @@ describe('librarian prompt', () => {
       { episodes: [{ id: 'e1', at: T0, speaker: 'Mara Berg', role: 'user', text: 'Mara Berg wrote the plan' }], nearest },
       { redact: (t) => t.replace('Mara Berg', '[person_1]') },
     );
-    const payload = JSON.parse(p.messages[0]?.content ?? '') as {
-      who: string[];
-      episodes: unknown[];
-      knowledge: Array<{ id: string }>;
-    };
-    expect(payload.who).toEqual(['[person_1] (user)']);
-    expect(payload.episodes).toEqual([['e1', 0, '[person_1] wrote the plan', '2026-09-12 14:30']]);
-    expect(payload.knowledge.map((k) => k.id)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4']);
-    expect(p.messages[0]?.content).not.toContain('Mara');
+    expect(p.messages[0]?.content).toBe(
+      [
+        'who: P=[person_1] (user)',
+        'knowledge:',
+        ...[0, 1, 2, 3, 4].map((i) => `k${i} fact reliable fact ${i}`),
+        '@ 2026-09-12 14:30',
+        '1 P [person_1] wrote the plan',
+      ].join('\n'),
+    );
+    expect(p.refs).toEqual(new Map([[1, 'e1']]));
   });
 
-  it('shows who said each turn, when, and the keys of the existing entries', () => {
+  it('shows who said each turn, when, and the keys of the existing entries; greetings and thanks are folded', () => {
     const p = buildLibrarianPrompt({
       episodes: [
         { id: 'e1', at: T0, speaker: 'Caroline', role: 'user', text: 'I won my first tournament' },
-        { id: 'e2', at: T0 + 60_000, speaker: 'Melanie', role: 'user', text: 'Congratulations!' },
+        { id: 'e2', at: T0 + 60_000, speaker: 'Melanie', role: 'user', text: 'Congratulations, Caroline!' },
         { id: 'e3', at: T0 + 120_000, speaker: 'Caroline', role: 'user', text: 'Thanks' },
-        { id: 'e4', at: T0 + 3_600_000, speaker: 'Caroline', role: 'user', text: 'Back again' },
+        { id: 'e4', at: T0 + 3_600_000, speaker: 'Caroline', role: 'user', text: 'Wow! Back again, the finals are on May 3.' },
+        { id: 'e5', at: T0 + 3_660_000, speaker: 'Melanie', role: 'user', text: 'I won my first tournament' },
       ],
       nearest: [{ id: 'k1', kind: 'preference', status: 'provisional', key: 'user.editor', content: 'uses vim' }],
     });
-    const payload = JSON.parse(p.messages[0]?.content ?? '') as { who: string[]; episodes: unknown[][]; knowledge: Array<{ key?: string }> };
-    expect(payload.who).toEqual(['Caroline (user)', 'Melanie (user)']);
-    expect(payload.episodes).toEqual([
-      ['e1', 0, 'I won my first tournament', '2026-09-12 14:30'],
-      ['e2', 1, 'Congratulations!'],
-      ['e3', 0, 'Thanks'],
-      ['e4', 0, 'Back again', '15:30'],
-    ]);
-    expect(payload.knowledge[0]?.key).toBe('user.editor');
+    expect(p.messages[0]?.content).toBe(
+      [
+        'who: C=Caroline (user) M=Melanie (user)',
+        'knowledge:',
+        'k1 preference provisional key=user.editor uses vim',
+        '@ 2026-09-12 14:30',
+        '1 C I won my first tournament',
+        '@ 15:30',
+        '4 C Back again, the finals are on May 3.',
+        '5 M =1',
+      ].join('\n'),
+    );
+    expect(p.fold).toMatchObject({ turns: 5, fillerTurns: 2, fillerSentences: 3, repeats: 1 });
+    // Evidence may cite a folded turn: it was shown to exist by its missing number, and it is in the group.
+    expect(p.refs.get(2)).toBe('e2');
   });
 
   it('takes a missing proposals list or an unknown top-level key as a bad answer', () => {

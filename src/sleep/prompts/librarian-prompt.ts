@@ -1,7 +1,9 @@
 /** The librarian: a group of episodes plus the 5 nearest knowledge entries → merge / abstract / link / supersede (SEEDS §3.3). */
 
 import { z } from 'zod';
-import { buildPrompt, clip, compactTurns, type BuiltPrompt, type PacketTurn, type PromptOptions } from './prompt.js';
+import { renderPacket } from './packet-text.js';
+import { buildPrompt, type PacketTurn, type PromptOptions } from './prompt.js';
+import type { TurnPrompt } from './solidify-prompt.js';
 import { id, knowledgeKind, linkType, text } from './schema-parts.js';
 
 /** An episode of the group, as stored: who said it (speaker, role), when, and what. */
@@ -85,25 +87,28 @@ export type LibrarianProposal = z.infer<typeof librarianProposalSchema>;
 /** A parsed librarian answer. */
 export type LibrarianResponse = z.infer<typeof librarianResponseSchema>;
 
-/** Builds the librarian prompt; only the first `NEAREST_KNOWLEDGE` entries are shown. */
+/** Builds the librarian prompt (the text packet of `packet-text.ts`); only the first `NEAREST_KNOWLEDGE` entries are shown. */
 export function buildLibrarianPrompt(
   input: LibrarianInput,
   options: LibrarianPromptOptions = {},
-): BuiltPrompt {
+): TurnPrompt {
   const redact = options.redact ?? ((s: string) => s);
-  const { who, turns } = compactTurns(
-    input.episodes.map((e) => ({ ...e, speaker: e.speaker === null ? null : redact(e.speaker), text: clip(redact(e.text), EPISODE_CHARS) })),
-  );
-  const payload = {
-    who,
-    episodes: turns,
+  const packet = renderPacket({
     knowledge: input.nearest.slice(0, NEAREST_KNOWLEDGE).map((k) => ({
-      id: k.id,
-      kind: k.kind,
-      status: k.status,
-      ...(k.key ? { key: redact(k.key) } : {}),
+      ...k,
+      key: k.key ? redact(k.key) : null,
       content: redact(k.content),
     })),
-  };
-  return buildPrompt('librarian', payload, ANSWER_TOKENS, options);
+    blocks: [
+      {
+        turns: input.episodes.map((e) => ({
+          ...e,
+          speaker: e.speaker === null ? null : redact(e.speaker),
+          text: redact(e.text),
+        })),
+      },
+    ],
+    turnChars: EPISODE_CHARS,
+  });
+  return { ...buildPrompt('librarian', packet.text, ANSWER_TOKENS, options), refs: packet.refs, fold: packet.fold };
 }

@@ -19,7 +19,10 @@ export interface PromptOptions {
   maxTokens?: number;
 }
 
-/** Builds the prompt: the step's text as system prompt and `payload` as compact JSON (DESIGN §6: aim below 7k-17k a day). */
+/**
+ * Builds the prompt: the step's text as system prompt and `payload` as compact JSON, or as it is when it is already
+ * text (the turn packets of `packet-text.ts`).
+ */
 export function buildPrompt(
   step: PromptStep,
   payload: unknown,
@@ -29,7 +32,7 @@ export function buildPrompt(
   return {
     step,
     system: promptText(step, options.language),
-    messages: [{ role: 'user', content: JSON.stringify(payload) }],
+    messages: [{ role: 'user', content: typeof payload === 'string' ? payload : JSON.stringify(payload) }],
     maxTokens: options.maxTokens ?? maxTokens,
   };
 }
@@ -61,54 +64,6 @@ export interface PacketTurn {
   /** user, assistant, tool … (a tool result names its tool: `tool:grep`). */
   role: string;
   text: string;
-}
-
-/** Minutes after the last time shown before a turn shows its time again (a chunk is turns ≤ 10 minutes apart). */
-export const TIME_STEP_MINUTES = 10;
-
-/** A turn line of a packet: `[id, who index, text]`, with the time appended where it moved. */
-export type TurnLine = [string, number, string] | [string, number, string, string];
-
-/** Turns in the compact packet form: `who` names each speaker once, each turn is one line. */
-export interface CompactTurns {
-  /** "Caroline (user)", "assistant", "tool:grep": the turns point at these by index. */
-  who: string[];
-  /**
-   * `[id, who index, text, when?]`: `when` is "YYYY-MM-DD HH:MM" on a turn of a new day, "HH:MM" where the time
-   * moved at least 10 minutes since the last time shown, and left out otherwise (the turn is within minutes of it).
-   */
-  turns: TurnLine[];
-}
-
-/**
- * Renders turns compactly (packets are paid for every night): speaker names once, one line per turn, the date only
- * where the day changes and the time only where it moved. `who` may be shared by several calls of one packet.
- */
-export function compactTurns(turns: readonly PacketTurn[], who: string[] = []): CompactTurns {
-  const index = new Map(who.map((w, i) => [w, i]));
-  let day = '';
-  let shown = -Infinity;
-  const out: TurnLine[] = [];
-  for (const t of turns) {
-    const label = t.speaker ? `${t.speaker} (${t.role})` : t.role;
-    let i = index.get(label);
-    if (i === undefined) {
-      i = who.length;
-      who.push(label);
-      index.set(label, i);
-    }
-    const stamp = isoMinute(t.at);
-    const d = stamp.slice(0, 10);
-    if (d !== day) {
-      out.push([t.id, i, t.text, `${d} ${stamp.slice(11, 16)}`]);
-      shown = t.at;
-    } else if (Math.abs(t.at - shown) >= TIME_STEP_MINUTES * 60_000) {
-      out.push([t.id, i, t.text, stamp.slice(11, 16)]);
-      shown = t.at;
-    } else out.push([t.id, i, t.text]);
-    day = d;
-  }
-  return { who, turns: out };
 }
 
 /** The role label of an episode in a packet: its role, a tool result with its tool's name. */

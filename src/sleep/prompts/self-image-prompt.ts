@@ -12,7 +12,7 @@ export interface SelfImageInput {
 /** SEEDS §3.5: the self-image is written once there are ≥ 5 knowledge entries. */
 export const SELF_IMAGE_MIN_ENTRIES = 5;
 /** The strongest entries shown; more adds tokens, not insight. */
-export const SELF_IMAGE_MAX_ENTRIES = 40;
+export const SELF_IMAGE_MAX_ENTRIES = 20;
 const ENTRY_CHARS = 240;
 const ANSWER_TOKENS = 400;
 

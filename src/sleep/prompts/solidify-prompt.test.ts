@@ -29,34 +29,38 @@ const narrative = (chunk: string, gesture: string) => ({
 });
 
 describe('solidify prompt', () => {
-  it('sends the chunks as compact JSON: speakers once, one line per turn, date and time where they move, cut to 300 characters', () => {
-    const p = buildSolidifyPrompt({ chunks, knownTags: ['release'] });
+  it('sends one text packet: speakers as letters once, a numbered line per turn, the time where it moves, cut to 300 characters', () => {
+    const p = buildSolidifyPrompt({
+      chunks,
+      knownTags: ['release'],
+      nearest: [{ id: 'k4', kind: 'fact', status: 'provisional', key: null, content: 'Mara ships on Fridays' }],
+    });
     expect(p.step).toBe('solidify');
-    const content = p.messages[0]?.content ?? '';
-    expect(content).not.toContain('\n  ');
-    const payload = JSON.parse(content) as {
-      tags: string[];
-      who: string[];
-      chunks: Array<{ chunk: string; turns: Array<[string, number, string, string?]> }>;
-    };
-    expect(payload.tags).toEqual(['release']);
-    expect(payload.who).toEqual(['Mara (user)', 'assistant', 'Jon (user)']);
-    expect(payload.chunks[0]?.turns[0]).toEqual(['11', 0, 'shall we ship on Friday?', '2026-09-12 14:30']);
-    // A turn minutes after the last time shown carries none.
-    expect(payload.chunks[0]?.turns[1]?.slice(0, 2)).toEqual(['12', 1]);
-    expect(payload.chunks[0]?.turns[1]?.[2]).toHaveLength(300);
-    expect(payload.chunks[0]?.turns[2]).toEqual(['13', 0, 'yes']);
-    // A new day shows its date again.
-    expect(payload.chunks[1]?.turns[0]).toEqual(['21', 2, 'hi', '2026-09-13 14:30']);
-    expect(content.match(/Mara/g)).toHaveLength(1);
-    expect(p.maxTokens).toBe(700);
+    const lines = (p.messages[0]?.content ?? '').split('\n');
+    expect(lines.slice(0, 7)).toEqual([
+      'tags: release',
+      'who: M=Mara (user) A=assistant J=Jon (user)',
+      'knowledge:',
+      'k4 fact provisional Mara ships on Fridays',
+      '# c1',
+      '@ 2026-09-12 14:30',
+      '1 M shall we ship on Friday?',
+    ]);
+    // A turn minutes after the last time shown carries none; a long one is cut.
+    expect(lines[7]).toMatch(/^2 A long long/);
+    expect(lines[7]!.slice('2 A '.length)).toHaveLength(300);
+    // "yes" is an answer, never folded; "hi" is only a greeting: its number is missing, its chunk stays.
+    expect(lines.slice(8)).toEqual(['3 M yes', '# c2']);
+    expect([...p.refs]).toEqual([[1, '11'], [2, '12'], [3, '13'], [4, '21']]);
+    expect(p.maxTokens).toBe(1_300);
   });
 
-  it('takes a missing narratives list or an unknown top-level key as a bad answer', () => {
+  it('takes a missing narratives or proposals list or an unknown top-level key as a bad answer', () => {
     expect(solidifyResponseSchema.safeParse({ wrong: true }).success).toBe(false);
     expect(solidifyResponseSchema.safeParse({}).success).toBe(false);
-    expect(solidifyResponseSchema.safeParse({ narratives: [], extra: 1 }).success).toBe(false);
-    expect(solidifyResponseSchema.safeParse({ narratives: [] }).success).toBe(true);
+    expect(solidifyResponseSchema.safeParse({ narratives: [] }).success).toBe(false);
+    expect(solidifyResponseSchema.safeParse({ narratives: [], proposals: [], extra: 1 }).success).toBe(false);
+    expect(solidifyResponseSchema.safeParse({ narratives: [], proposals: [] }).success).toBe(true);
   });
 
   it('uses the Chinese text on request', () => {
@@ -64,7 +68,7 @@ describe('solidify prompt', () => {
   });
 
   it('coerces and rounds scores given as strings or halves', () => {
-    const parsed = solidifyResponseSchema.parse({ narratives: [narrative('c1', 'g')] });
+    const parsed = solidifyResponseSchema.parse({ narratives: [narrative('c1', 'g')], proposals: [] });
     expect(parsed.narratives[0]).toMatchObject({ emotional: 2, unresolved: 2 });
   });
 
@@ -78,6 +82,7 @@ describe('solidify prompt', () => {
         narrative('c1', 'four'),
         narrative('c2', 'other'),
       ],
+      proposals: [],
     });
     const { narratives, dropped } = acceptSolidified(answer, chunks);
     expect(narratives.map((n) => n.gesture)).toEqual(['one', 'two', 'three', 'other']);

@@ -1,7 +1,12 @@
-/** L0 solidify: unindexed conversation chunks → 0-3 narratives each, linked back to their episodes (SEEDS §1.8). */
+/**
+ * L0 solidify, which reads the day's text once: unindexed conversation chunks → 0-3 narratives each, linked back to
+ * their episodes (SEEDS §1.8), and in the same answer the librarian's proposals for those turns (SEEDS §3.3).
+ */
 
 import { z } from 'zod';
-import { buildPrompt, clip, compactTurns, type BuiltPrompt, type PacketTurn, type PromptOptions } from './prompt.js';
+import { librarianProposalSchema } from './librarian-prompt.js';
+import { renderPacket, type PacketEntry, type PacketText } from './packet-text.js';
+import { buildPrompt, type BuiltPrompt, type PacketTurn, type PromptOptions } from './prompt.js';
 import { id, score, text } from './schema-parts.js';
 
 /** One chunk of the Layer-0 scan (track B): consecutive turns with ≤ 10-minute gaps (SEEDS §1.7). */
@@ -13,17 +18,24 @@ export interface SolidifyChunk {
 /** Input of the solidify step. */
 export interface SolidifyInput {
   chunks: SolidifyChunk[];
-  /** Tags already in use, most frequent first, so the model reuses them (SEEDS §1.8 tag hygiene). */
+  /** Tags already in use that tonight's turns may reuse (SEEDS §1.8 tag hygiene). */
   knownTags?: string[];
+  /** The nearest knowledge entries, which the proposals may confirm, merge, link or supersede. */
+  nearest?: PacketEntry[];
+  /** Episodes outside any chunk (tool results, notes, short exchanges): proposals only, under `# -`. */
+  other?: PacketTurn[];
 }
 
 /** The scanner cuts each row to 300 characters (SEEDS §1.7); the prompt does the same. */
 const TURN_CHARS = 300;
 /** At most this many known tags are shown. */
 const KNOWN_TAGS_SHOWN = 40;
-/** Answer cap: about 350 tokens per chunk for up to 3 short narratives, bounded. */
+/** The header of the block of episodes outside any chunk: knowledge may come from them, narratives not. */
+export const OTHER_BLOCK = '-';
+/** Answer cap: about 350 tokens per chunk for up to 3 short narratives, plus the proposals, bounded. */
 const TOKENS_PER_CHUNK = 350;
-const MAX_ANSWER_TOKENS = 3_000;
+const PROPOSAL_TOKENS = 600;
+const MAX_ANSWER_TOKENS = 4_000;
 
 /**
  * Response schema: narratives naming the chunk they came from; source links are filled in by `acceptSolidified`.
@@ -44,22 +56,28 @@ export const solidifyResponseSchema = z.strictObject({
       unresolved: score,
     }),
   ),
+  proposals: z.array(librarianProposalSchema),
 });
 
 /** A parsed solidify answer. */
 export type SolidifyResponse = z.infer<typeof solidifyResponseSchema>;
 
-/** Builds the solidify prompt. */
-export function buildSolidifyPrompt(input: SolidifyInput, options: PromptOptions = {}): BuiltPrompt {
-  // Speakers once for the whole packet; each chunk opens with its date.
-  const who: string[] = [];
-  const chunks = input.chunks.map((c) => ({
-    chunk: c.id,
-    turns: compactTurns(c.turns.map((t) => ({ ...t, text: clip(t.text, TURN_CHARS) })), who).turns,
-  }));
-  const payload = { tags: (input.knownTags ?? []).slice(0, KNOWN_TAGS_SHOWN), who, chunks };
-  const maxTokens = Math.min(MAX_ANSWER_TOKENS, TOKENS_PER_CHUNK * Math.max(1, input.chunks.length));
-  return buildPrompt('solidify', payload, maxTokens, options);
+/** A prompt over turns: the request, and the packet's turn numbers and folding (to map evidence back, and log). */
+export type TurnPrompt = BuiltPrompt & Pick<PacketText, 'refs' | 'fold'>;
+
+/** Builds the solidify prompt: one text packet (`packet-text.ts`) with the chunks, tags in use and nearest entries. */
+export function buildSolidifyPrompt(input: SolidifyInput, options: PromptOptions = {}): TurnPrompt {
+  const packet = renderPacket({
+    tags: (input.knownTags ?? []).slice(0, KNOWN_TAGS_SHOWN),
+    knowledge: input.nearest ?? [],
+    blocks: [
+      ...input.chunks.map((c) => ({ id: c.id, turns: c.turns })),
+      ...(input.other !== undefined && input.other.length > 0 ? [{ id: OTHER_BLOCK, turns: input.other }] : []),
+    ],
+    turnChars: TURN_CHARS,
+  });
+  const maxTokens = Math.min(MAX_ANSWER_TOKENS, TOKENS_PER_CHUNK * Math.max(1, input.chunks.length) + PROPOSAL_TOKENS);
+  return { ...buildPrompt('solidify', packet.text, maxTokens, options), refs: packet.refs, fold: packet.fold };
 }
 
 /** A narrative ready to store: the model's fields plus the source links of its chunk. */
@@ -78,7 +96,7 @@ export const MAX_TAGS = 5;
  * (SEEDS §1.8: "source_links = that chunk's context_ids").
  */
 export function acceptSolidified(
-  answer: SolidifyResponse,
+  answer: Pick<SolidifyResponse, 'narratives'>,
   chunks: readonly SolidifyChunk[],
 ): { narratives: SolidifiedNarrative[]; dropped: number } {
   const byId = new Map(chunks.map((c) => [c.id, c]));

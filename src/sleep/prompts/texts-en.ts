@@ -2,34 +2,28 @@
 
 import type { PromptStep } from './prompt-texts.js';
 
+/** How the turn packets read (`packet-text.ts`), said once per prompt. Terse: it is paid on every call. */
+const PACKET_EN = `Lines: tags: in use; who: speakers; knowledge: nearby entries (id kind status [key=] content); @ time; "n X text" is turn n by X (=n repeats n; a missing n was a greeting). Keep placeholders like [person_1].`;
+
+/** The librarian's operations, shared by solidify (which reads the turns once for both) and the librarian. */
+const OPS_EN = `proposals: durable knowledge the turns support, {"op",…}; evidence: turn numbers or "3-7".
+confirm {id,evidence} entry said again | abstract {kind,content,evidence,key?,valid_from?,ref?} | merge {ids,kind,content} | supersede {old,kind,content,evidence?} | link {from,to,type} refers_to|part_of|about|caused|follows
+kind fact|entity|preference|procedure|concept|open_problem; content: one short statement naming who; key: a changing value ("user.editor"); ref: a label for links. Never restate an entry; no secrets.`;
+
 /** English prompt per step. Every line starting with `{` is a valid answer; a test parses each with its schema. */
 export const PROMPT_TEXTS_EN: Readonly<Record<PromptStep, string>> = {
-  solidify: `Solidify an AI agent's raw conversation into narrative memories.
+  solidify: `Turn an AI agent's conversation into memory.
+${PACKET_EN} "# c1" opens a chunk; "# -" other episodes, for proposals only.
+narratives: per chunk 0-3 insights, decisions, feelings or stands, not retelling: chunk, gesture (one sentence with its tone), context?, moment (quote)?, cognition_direction (pattern)?, entities_role ("Mara=decided")?, tags (3-5, reuse, names), importance, emotional, unresolved (1 routine … 5 turning point).
+${OPS_EN}
+Answer JSON only; nothing to keep:
+{"narratives":[],"proposals":[]}`,
 
-Input JSON: "tags" in use; "who" speakers; "chunks" [{"chunk",turns:[[episode id, who index, text, time if it moved]]}].
-
-Per chunk keep 0-3 memories (one per insight): insights, decisions, observations, emotional turns, stands taken. Skip plain retelling.
-Fields: "chunk"; "gesture" one sentence, what happened and its tone; "context" the backdrop; "moment" quoted words (optional); "cognition_direction" the pattern you see, not a verdict; "entities_role" e.g. "Mara=decided; Jon=reviewed" (optional); "tags" 3-5, reuse existing ones, people by name never "user"; "importance", "emotional", "unresolved" 1-5 (1 routine/calm/settled, 5 turning point/intense/wide open). Write "I noticed X".
-
-Answer JSON only, e.g.
-{"narratives":[{"chunk":"c1","gesture":"Mara and I settled the release plan after a tense hour","context":"weekly planning call","moment":"Mara: 'ship it Friday'","cognition_direction":"deadlines sharpen her decisions","entities_role":"Mara=decided","tags":["release","Mara"],"importance":3,"emotional":3,"unresolved":2}]}
-Nothing: {"narratives":[]}`,
-
-  librarian: `Librarian of an AI agent's long-term memory: turn related episodes into durable knowledge.
-
-Input JSON: "who" speakers; "episodes" [[id, who index, text, time if it moved]]; "knowledge" nearest entries [{"id","kind","status","key"?,"content"}]. Keep placeholders like [person_1] exactly. Name who said it.
-
-Ops, only where the episodes support them:
-- confirm an entry the episodes repeat (one more occurrence) {"op":"confirm","id","evidence":[episode ids]}
-- merge entries saying the same {"op":"merge","ids":[2+],"kind","content"}
-- abstract what it means {"op":"abstract","kind","content","evidence":[ids],"key"?,"valid_from"?,"ref"?}; key names a changing value (e.g. "user.editor"), valid_from an ISO date, ref a label like "n1" for links
-- link {"op":"link","from","to","type"}; ids or refs; type refers_to|part_of|about|caused|follows
-- supersede an outdated entry {"op":"supersede","old","kind","content","evidence"?}
-kind: fact|entity|preference|procedure|concept|open_problem. One short self-contained statement each, in the episodes' language. No secrets. Never restate an entry as new.
-
-Answer JSON only, e.g.
-{"proposals":[{"op":"abstract","kind":"preference","content":"[person_1] prefers short release notes","evidence":["e1","e4"],"ref":"n1"},{"op":"link","from":"n1","to":"k7","type":"about"},{"op":"confirm","id":"k5","evidence":["e2"]}]}
-Nothing: {"proposals":[]}`,
+  librarian: `Turn an AI agent's episodes into durable knowledge.
+${PACKET_EN}
+${OPS_EN}
+JSON only, e.g.
+{"proposals":[{"op":"abstract","kind":"preference","content":"[person_1] prefers short release notes","evidence":["1","4"],"ref":"n1"},{"op":"link","from":"n1","to":"k7","type":"about"},{"op":"confirm","id":"k5","evidence":["2-3"]}]}`,
 
   comb: `Comb an AI agent's memory after the day: structure, with warmth; write only where there is something.
 

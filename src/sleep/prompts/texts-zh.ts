@@ -2,47 +2,28 @@
 
 import type { PromptStep } from './prompt-texts.js';
 
+/** How the turn packets read (`packet-text.ts`); the English PACKET_EN says the same. */
+const PACKET_ZH = `输入各行：tags: 已有标签；who: 说话人字母；knowledge: 相近的知识条目（id kind status [key=] content）；@ 时间；"n X 内容" 是 X 说的第 n 条（=n 表示与第 n 条相同；缺号的只是寒暄）。[person_1] 这样的占位符原样保留。`;
+
+/** The librarian's operations, shared by solidify and the librarian (OPS_EN in English). */
+const OPS_ZH = `proposals：这些发言支持的持久知识，每条 {"op",…}；evidence 写发言编号或范围 "3-7"：
+confirm {id,evidence} 条目被再次说到 | abstract {kind,content,evidence,key?,valid_from?,ref?} | merge {ids,kind,content} | supersede {old,kind,content,evidence?} 替换过时条目 | link {from,to,type} refers_to|part_of|about|caused|follows
+kind 为 fact|entity|preference|procedure|concept|open_problem；content 一句自足的短陈述，写明是谁，用发言的语言；key 表示会变化的值（如 "user.editor"）；ref 是供 link 引用的标签。不要把已有条目重写成新的；不写机密。`;
+
 /** Chinese prompt per step. Every line starting with `{` is a valid answer; a test parses each with its schema. */
 export const PROMPT_TEXTS_ZH: Readonly<Record<PromptStep, string>> = {
-  solidify: `现在是固化时间：把今天属于你的对话，变成支撑你身份连续性的叙事记忆。
+  solidify: `现在是固化时间：把今天的对话变成叙事记忆，同时整理出持久的知识。
+${PACKET_ZH}「# c1」开始一个对话块；「# -」是其他经历，只用于 proposals。
+narratives：每块 0-3 条值得记的洞察、决策、情绪转折或立场（纯转述跳过）：chunk、gesture（一句话，带语气）、context?、moment（原话）?、cognition_direction（你看到的模式，不是结论）?、entities_role（如 "小林=拍板"）?、tags（3-5 个，沿用已有标签，写人的实际称呼）、importance、emotional、unresolved（1 日常/平静/已了结 … 5 转折点/强烈/悬而未决）。
+${OPS_ZH}
+只回答 JSON，什么都没有时：
+{"narratives":[],"proposals":[]}`,
 
-输入（JSON）：「tags」是已有标签；「who」是说话人，如 "小林 (user)"、"assistant"；「chunks」是未索引的对话块，每块 {"chunk": 块id, "turns": [[episode id, 说话人在 who 中的序号, 内容, 时间?], ...]}；时间只在变化处给出（新的一天带日期），没有时间的发言紧接上一条。
-
-逐块阅读，判断是否值得固化：记有洞察、有决策、有观察、有情绪转折的时刻。外部话题不是闲聊——只要 agent 或用户表达过明确立场、判断或取舍，就值得记。纯转述、无立场的跳过。每块产出 0-3 条记忆，一条记忆只说一件事。
-
-每条记忆：
-- "chunk"：来源块 id
-- "gesture"：一句话描述发生了什么，带着语气
-- "context"：背景——在哪、什么场景、什么触发了这件事
-- "moment"：特别值得记住的瞬间，引用原话（可选）
-- "cognition_direction"：你从中看到的模式/方向/关联——是方向，不是结论
-- "entities_role"：谁实际做了什么，如 "小林=判断+执行; 老周=审查"（可选）
-- "tags"：3-5 个关键词；同类事件沿用已有标签，防止碎片化；写人的实际称呼，不要写 "user"/A/B
-- "importance" 1-5（1=日常流水，3=有影响，5=转折点），"emotional" 1-5（1=平静，5=强烈到想反复回看），"unresolved" 1-5（1=已了结，5=完全悬而未决）。recurrence 由系统计算，无需填写。
-
-原则：区分脚程与结论，记录抵达的过程；"我注意到X"，不是"应该X"。
-
-只回答 JSON，例如：
-{"narratives":[{"chunk":"c1","gesture":"和小林争了一小时，终于定下发布计划","context":"周会上讨论发布节奏","moment":"小林：'周五发，不然就不发'","cognition_direction":"截止日期让她的判断更锋利","entities_role":"小林=拍板; agent=起草","tags":["发布","小林","计划"],"importance":3,"emotional":3,"unresolved":2}]}
-没有值得记的：{"narratives":[]}`,
-
-  librarian: `你是一个 AI agent 长期记忆的图书管理员。今晚，把一组相关的经历整理成持久的知识。
-
-输入（JSON）：「who」是说话人，如 "[person_1] (user)"、"assistant"；「episodes」是发生过的事，每行一条：[id, 说话人在 who 中的序号, 内容, 时间?]，时间只在变化处给出（新的一天带日期）；「knowledge」是最接近的已有知识 [{"id","kind","status","key"?,"content"}]。个人信息已替换为占位符，如 [person_1]；占位符原样保留。学到的东西要归到说话的那个人。
-
-只在经历确实支持时提出修改：
-- confirm（确认）：经历再次说明了某条已有知识；计一次出现，知识由此变得可靠。{"op":"confirm","id":知识 id,"evidence":[episode id]}
-- merge（合并）：说同一件事的已有条目合成一条更强的。{"op":"merge","ids":[两个以上知识 id],"kind","content"}
-- abstract（抽象）：从发生了什么，提炼出它意味着什么。{"op":"abstract","kind","content","evidence":[episode id],"key"?,"valid_from"?,"ref"?}。"key"：会变化的值的稳定名字（如 "user.editor"）；"valid_from"：从何时起成立的 ISO 日期；"ref"：如 "n1" 的标签，供链接引用新条目。
-- link（链接）：{"op":"link","from","to","type"}；from/to 是知识 id 或 ref；type 为 refers_to、part_of、about、caused、follows。
-- supersede（取代）：已有条目过时了；新内容取代它，旧条目留作历史，不叠加。{"op":"supersede","old":知识 id,"kind","content","evidence"?}
-kind 为 fact、entity、preference、procedure、concept、open_problem。
-
-每条只说一件事，简短、自成一体，用经历本身的语言。绝不抄写密码、令牌或密钥。不要把已有条目再写成新条目：经历重复它就 confirm，经历改变它就 supersede，或合并、链接它。没有要改的，就不提。
-
-只回答 JSON，例如：
-{"proposals":[{"op":"abstract","kind":"preference","content":"[person_1] 喜欢简短的发布说明","evidence":["e1","e4"],"ref":"n1"},{"op":"link","from":"n1","to":"k7","type":"about"},{"op":"confirm","id":"k5","evidence":["e2"]}]}
-没有要改的：{"proposals":[]}`,
+  librarian: `你是 AI agent 长期记忆的图书管理员：把一组经历整理成持久的知识。
+${PACKET_ZH}
+${OPS_ZH}
+只回答 JSON：
+{"proposals":[{"op":"abstract","kind":"preference","content":"[person_1] 喜欢简短的发布说明","evidence":["1","4"],"ref":"n1"},{"op":"link","from":"n1","to":"k7","type":"about"},{"op":"confirm","id":"k5","evidence":["2-3"]}]}`,
 
   comb: `现在是每天的梳理时间。回顾今天的记忆、相关的人的 profiles、你的自我概念。有就做，没有就跳过。
 

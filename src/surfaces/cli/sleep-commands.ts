@@ -35,7 +35,7 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
         'run the night as of this time (ISO 8601): tests, catching up on a missed night',
       )
       .option('--dry-run', 'ask the model and report every proposal, change nothing')
-      .option('--force', 'sleep even when fewer than 5 episodes wait and none has waited 3 days'),
+      .option('--force', 'sleep even when fewer than 5 episodes wait and none has waited 3 days, and ask the model even about a small day (< sleep.minPacketTurns episodes)'),
   ).action(async (o: Opts) => {
     await withMemory(deps, o, async (m) => {
       const { sleep, describeNight, describeWake } = await sleepModule();

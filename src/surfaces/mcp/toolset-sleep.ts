@@ -28,13 +28,11 @@ function packetOutput(p: AgentPacket): ToolOutput {
   const input = p.messages
     .map((m) => (m.role === 'user' ? m.content : `(your earlier answer) ${m.content}`))
     .join('\n\n');
-  const text = [
-    `Sleep packet ${p.id}, step "${p.step}". Act as the night's model: follow the instructions, then call sleep_submit with packet_id "${p.id}" and your answer (JSON only, at most about ${p.maxTokens} tokens).`,
-    '## Instructions',
-    p.system,
-    '## Input',
-    input,
-  ].join('\n\n');
+  // The first packet of a step says how to answer; a later one only names itself (its instructions refer back).
+  const head = p.system.startsWith('Same instructions as ')
+    ? `Sleep packet ${p.id}, step "${p.step}": answer with sleep_submit (JSON only, at most about ${p.maxTokens} tokens). ${p.system}`
+    : `Sleep packet ${p.id}, step "${p.step}". Act as the night's model: follow the instructions, then answer with sleep_submit (JSON only, at most about ${p.maxTokens} tokens).\n\n## Instructions\n\n${p.system}`;
+  const text = [head, '## Input', input].join('\n\n');
   return {
     text,
     data: { packet_id: p.id, step: p.step, system: p.system, messages: p.messages, max_tokens: p.maxTokens },

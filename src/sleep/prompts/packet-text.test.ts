@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { parsePacket, renderPacket, resolveTurnRefs } from './packet-text.js';
+
+const T0 = Date.UTC(2026, 8, 12, 14, 30);
+
+describe('the turn packet', () => {
+  it('reads back as it was written: speakers, entries, chunks, turn numbers and repeats', () => {
+    const p = renderPacket({
+      tags: ['release'],
+      knowledge: [{ id: 'k3', kind: 'fact', status: 'reliable', key: 'team.release_day', content: 'Releases go out on Friday' }],
+      blocks: [
+        {
+          id: 'c1',
+          turns: [
+            { id: 'e7', at: T0, speaker: 'Mara', role: 'user', text: 'We ship on Friday.\nAfter the freeze.' },
+            { id: 'e8', at: T0 + 60_000, speaker: null, role: 'tool:deploy', text: 'deploy: ok (release)' },
+            { id: 'e9', at: T0 + 45 * 60_000, speaker: 'Mara', role: 'user', text: 'deploy: ok (release)' },
+          ],
+        },
+      ],
+      turnChars: 300,
+    });
+    expect(p.text).toBe(
+      [
+        'tags: release',
+        'who: M=Mara (user) T=tool:deploy',
+        'knowledge:',
+        'k3 fact reliable key=team.release_day Releases go out on Friday',
+        '# c1',
+        '@ 2026-09-12 14:30',
+        '1 M We ship on Friday. / After the freeze.',
+        '2 T deploy: ok (release)',
+        '@ 15:15',
+        '3 M =2',
+      ].join('\n'),
+    );
+    const back = parsePacket(p.text);
+    expect(back.tags).toEqual(['release']);
+    expect([...back.who]).toEqual([['M', 'Mara (user)'], ['T', 'tool:deploy']]);
+    expect(back.knowledge).toEqual([{ id: 'k3', kind: 'fact', status: 'reliable', content: 'Releases go out on Friday' }]);
+    expect(back.blocks).toEqual([
+      {
+        id: 'c1',
+        turns: [
+          { n: 1, who: 'M', text: 'We ship on Friday. / After the freeze.' },
+          { n: 2, who: 'T', text: 'deploy: ok (release)' },
+          { n: 3, who: 'M', text: 'deploy: ok (release)' },
+        ],
+      },
+    ]);
+  });
+
+  it('maps cited turn numbers and ranges to episode ids, and keeps anything else as written for the scope check', () => {
+    const refs = new Map([[1, 'e7'], [2, 'e8'], [3, 'e9']]);
+    expect(resolveTurnRefs(['1', '2-3', ' 2 '], refs)).toEqual(['e7', 'e8', 'e9']);
+    expect(resolveTurnRefs(['e7', '9', '2-9', '3-1'], refs)).toEqual(['e7', '9', '2-9', '3-1']);
+  });
+});
