@@ -73,6 +73,22 @@ interface Noted {
   reject(e: unknown): void;
 }
 
+/**
+ * Runs a transaction again when PostgreSQL broke a deadlock by aborting it (SQLSTATE 40P01): servers sharing one
+ * database note the hits of concurrent recalls in batches, and two batches may still meet on the same rows in
+ * opposite order (knowledge hit by both). The aborted transaction wrote nothing, so running it again is safe.
+ */
+async function withDeadlockRetry<T>(run: () => Promise<T>, tries = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await run();
+    } catch (e) {
+      if ((e as { code?: unknown }).code !== '40P01' || i >= tries) throw e;
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * i));
+    }
+  }
+}
+
 /** Per store: hits waiting to be noted, and whether a transaction is writing them. */
 const writers = new WeakMap<Store, { queue: Noted[]; running: boolean }>();
 
@@ -84,12 +100,14 @@ async function drain(store: Store, writer: { queue: Noted[]; running: boolean })
       await new Promise<void>((r) => setImmediate(r));
       const batch = writer.queue.splice(0);
       try {
-        await store.transaction(async (tx) => {
-          for (const n of batch) {
-            if (n.knowledge.length > 0) await tx.knowledge.reinforce(n.space, n.knowledge, n.step, n.now);
-            await tx.attention.log(n.space, n.entries);
-          }
-        });
+        await withDeadlockRetry(() =>
+          store.transaction(async (tx) => {
+            for (const n of batch) {
+              if (n.knowledge.length > 0) await tx.knowledge.reinforce(n.space, n.knowledge, n.step, n.now);
+              await tx.attention.log(n.space, n.entries);
+            }
+          }),
+        );
         for (const n of batch) n.resolve();
       } catch (e) {
         for (const n of batch) n.reject(e);

@@ -21,12 +21,26 @@ export class AttentionSql implements AttentionStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         [space, e.layer, e.itemId, e.sim, e.cluster, e.source, e.session, e.at],
       );
+    }
+    // One upsert per cluster, in cluster order: writers that touch the same clusters lock their rows in the same
+    // order, so two servers on one PostgreSQL database cannot deadlock on them.
+    const stats = new Map<string, { hits: number; at: number; itemId: number }>();
+    for (const e of entries) {
       const cluster = e.cluster ?? '_unclassified';
+      const s = stats.get(cluster);
+      if (!s) stats.set(cluster, { hits: 1, at: e.at, itemId: e.itemId });
+      else {
+        s.hits++;
+        if (e.at >= s.at) Object.assign(s, { at: e.at, itemId: e.itemId });
+      }
+    }
+    for (const cluster of [...stats.keys()].sort()) {
+      const s = stats.get(cluster)!;
       await this.#db.run(
-        `INSERT INTO attention_stats (space, cluster, hit_count, last_hit, last_item_id) VALUES (?, ?, 1, ?, ?)
-         ON CONFLICT (space, cluster) DO UPDATE SET hit_count = attention_stats.hit_count + 1,
+        `INSERT INTO attention_stats (space, cluster, hit_count, last_hit, last_item_id) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (space, cluster) DO UPDATE SET hit_count = attention_stats.hit_count + excluded.hit_count,
            last_hit = excluded.last_hit, last_item_id = excluded.last_item_id`,
-        [space, cluster, e.at, e.itemId],
+        [space, cluster, s.hits, s.at, s.itemId],
       );
     }
   }
