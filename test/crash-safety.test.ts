@@ -225,6 +225,16 @@ async function memoryState(path: string): Promise<Record<string, unknown[]>> {
 }
 
 /** SQLite and each FTS5 index find the file sound. */
+/** Nights of the file still `running`: what a killed night leaves for the next one to resume. */
+function openRuns(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    return (db.prepare("SELECT count(*) AS n FROM sleep_runs WHERE status = 'running'").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
 function assertSound(path: string): void {
   const db = new Database(path);
   try {
@@ -302,18 +312,32 @@ describe('a night killed mid-way', () => {
             const end = await child.ended;
             delete server.hooks.beforeAnswer;
             delete server.hooks.afterAnswer;
-            expect(end.signal, `chain ${chain}, ${JSON.stringify(point)}: ${end.stderr}`).toBe('SIGKILL');
+            // Answers stored by a killed night are reused, so a later night of the chain asks fewer questions: a kill
+            // drawn after its last answer can come after the night has finished and exited on its own.
+            if (end.signal !== 'SIGKILL') {
+              expect(end.code, `chain ${chain}, ${JSON.stringify(point)}: ${end.stderr}`).toBe(0);
+              landed.push('none: the night finished first');
+              continue;
+            }
             const step = server.steps[before + point.j - 1];
             landed.push(point.at === 'request' ? `asking ${step}` : `${point.ms} ms after the ${step} answer`);
             assertSound(b);
           }
-          // The killed process's lock does not stand in the way: the next night resumes the run at once.
-          expect(await nightHere(b)).toMatchObject({ kind: 'slept', resumed: true, briefing: { headline } });
+          // The killed process's lock does not stand in the way: the next night resumes the run at once. A kill
+          // that lands after the run's last write (the last answer, then a short finish) leaves no run to resume:
+          // then the night has nothing left, and the memory must still equal the uninterrupted night's.
+          const open = openRuns(b);
+          if (open > 0) expect(await nightHere(b)).toMatchObject({ kind: 'slept', resumed: true, briefing: { headline } });
+          else {
+            landed.push('then no run left to resume');
+            expect(await nightHere(b)).toMatchObject({ kind: 'awake' });
+          }
           assertSound(b);
           expect(await memoryState(b), `chain ${chain}`).toEqual(expected);
         }
-        expect(landed).toHaveLength(6);
-        console.log(`sleep: ${requests} model requests a night, ${landed.length} kills: ${landed.join(' | ')}`);
+        // Most kills land inside a night (the first of each chain always can: nothing is cached yet).
+        expect(landed.filter((l) => l.startsWith('asking') || l.includes(' ms after the ')).length).toBeGreaterThanOrEqual(4);
+        console.log(`sleep: ${requests} model requests a night, ${landed.length} events: ${landed.join(' | ')}`);
       } finally {
         await server.close();
       }
@@ -438,7 +462,7 @@ describe('a journal tend killed at random moments', () => {
         }
         expect((await memory.doctor()).integrity).toBe('ok');
         expect(landed.filter((l) => !l.startsWith('finished')).length).toBeGreaterThanOrEqual(4);
-        console.log(`journal: ${steps} move steps in a ${Math.round(tendMs)} ms tend, ${landed.length} kills: ${landed.join(' | ')}`);
+        console.log(`journal: ${steps} move steps in a ${Math.round(tendMs)} ms tend, ${landed.length} events: ${landed.join(' | ')}`);
       } finally {
         await memory.close();
       }
