@@ -4,6 +4,21 @@ import { compactMedia, parsePacket, renderPacket, resolveTurnRefs } from './pack
 const T0 = Date.UTC(2026, 8, 12, 14, 30);
 
 describe('the turn packet', () => {
+  it('shows the year only where it changes', () => {
+    const at = (y: number, m: number, d: number) => Date.UTC(y, m, d, 9, 5);
+    const turn = (id: string, t: number) => ({ id, at: t, speaker: 'Mara', role: 'user', text: `note ${id}` });
+    const p = renderPacket({
+      blocks: [{ turns: [turn('e1', at(2026, 11, 30)), turn('e2', at(2026, 11, 31)), turn('e3', at(2027, 0, 2)), turn('e4', at(2027, 0, 5))] }],
+      turnChars: 300,
+    });
+    expect(p.text.split('\n').filter((l) => l.startsWith('@'))).toEqual([
+      '@ 2026-12-30 09:05',
+      '@ 12-31 09:05',
+      '@ 2027-01-02 09:05',
+      '@ 01-05 09:05',
+    ]);
+  });
+
   it('says a role shared by every named speaker once, and reads the labels back', () => {
     const turn = (id: string, speaker: string) => ({ id, at: T0, speaker, role: 'user', text: `hi from ${speaker}, I paint` });
     const p = renderPacket({ blocks: [{ turns: [turn('e1', 'Caroline'), turn('e2', 'Melanie')] }], turnChars: 300 });

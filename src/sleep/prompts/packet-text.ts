@@ -1,7 +1,8 @@
 /**
  * The text packet of the steps that read the day's turns (solidify, librarian): one line per turn with a packet-local
- * number, speakers as letters declared once, the time only where it moved. Packets are paid for every night, and a
- * line `12 C text` costs about 3 tokens beside its text where a JSON row `["e1234",0,"text","13:56"]` cost 9-10.
+ * number, speakers as letters declared once, the time only where it moved (the year only where it changed). Packets
+ * are paid for every night, and a line `12 C text` costs about 3 tokens beside its text where a JSON row
+ * `["e1234",0,"text","13:56"]` cost 9-10.
  */
 
 import { clip, isoMinute, type PacketTurn } from './prompt.js';
@@ -123,7 +124,9 @@ export function renderPacket(input: PacketInput): PacketText {
       if (line.kind === 'filler') continue;
       const stamp = isoMinute(t.at);
       if (stamp.slice(0, 10) !== day) {
-        lines.push(`@ ${stamp.slice(0, 10)} ${stamp.slice(11, 16)}`);
+        // A later day of the same year shows its month and day only (`@ 07-17 14:31`, 3 tokens fewer).
+        const date = stamp.slice(0, 4) === day.slice(0, 4) ? stamp.slice(5, 10) : stamp.slice(0, 10);
+        lines.push(`@ ${date} ${stamp.slice(11, 16)}`);
         shown = t.at;
       } else if (Math.abs(t.at - shown) >= TIME_STEP_MINUTES * 60_000) {
         lines.push(`@ ${stamp.slice(11, 16)}`);
