@@ -3,6 +3,7 @@ import type { Tidepool } from '../src/app/tidepool.js';
 import type { Model, ModelRequest, ModelResponse } from '../src/sleep/llm/model.js';
 import { estimateRequestTokens, estimateTokens } from '../src/sleep/llm/token-estimate.js';
 import { parsePacket, type ParsedPacket } from '../src/sleep/prompts/packet-text.js';
+import { parseSelfImagePacket } from '../src/sleep/prompts/self-image-prompt.js';
 
 const MIN = 60_000;
 
@@ -25,11 +26,14 @@ export class ResponderModel implements Model {
   async complete(req: ModelRequest): Promise<ModelResponse> {
     const step = req.step ?? '?';
     const user = req.messages[0]?.content ?? '{}';
-    // Solidify and the librarian read the turn packet (packet-text.ts); the other steps JSON.
+    // Solidify and the librarian read the turn packet (packet-text.ts), the self-image `kind: content` lines; the
+    // other steps JSON.
     const payload =
       step === 'solidify' || step === 'librarian'
         ? (parsePacket(user) as unknown as Record<string, unknown>)
-        : (JSON.parse(user) as Record<string, unknown>);
+        : step === 'self_image'
+          ? { knowledge: parseSelfImagePacket(user) }
+          : (JSON.parse(user) as Record<string, unknown>);
     this.seen.push({ step, payload, request: req });
     const text = JSON.stringify(answer(step, payload));
     return { text, inputTokens: estimateRequestTokens(req), outputTokens: estimateTokens(text) };

@@ -407,7 +407,7 @@ describe('what the librarian sees and can confirm', () => {
     const seen = model.seen.find((s) => s.step === 'librarian')!.request.messages[0]!.content;
     expect(seen).toBe(
       [
-        'who: C=Caroline (user) M=Melanie (user)',
+        'who (user): C=Caroline M=Melanie',
         'knowledge:',
         'k1 fact provisional key=caroline.hobby Caroline plays chess',
         '@ 2026-10-30 12:00',

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { countTokens } from '../../core/token-count.js';
 import { parsePacket } from '../../sleep/prompts/packet-text.js';
 import { PROMPT_STEPS, promptText, type PromptStep } from '../../sleep/prompts/prompt-texts.js';
+import { parseSelfImagePacket } from '../../sleep/prompts/self-image-prompt.js';
 
 /** Tokens the server has seen, counted with gpt-tokenizer (o200k) on the request's messages and its own answers. */
 export interface MockNightUsage {
@@ -81,12 +82,16 @@ function factsOf(turns: ReadonlyArray<{ n: number; text: string }>): unknown[] {
 
 /**
  * The answer of one step, derived from the request's user message only (the turn packet of `packet-text.ts` for
- * solidify and the librarian, JSON for the other steps). It never copies a turn verbatim: narratives and knowledge
- * are keyword digests ("talked about dance, studio, lessons"), so no evidence text can reach the agent through the
- * mock's own writing; what injected recall finds is what the product itself kept and showed. Solidify answers both
+ * solidify and the librarian, `kind: content` lines for the self-image, JSON for the other steps). It never copies a
+ * turn verbatim: narratives and knowledge are keyword digests ("talked about dance, studio, lessons"), so no evidence
+ * text can reach the agent through the mock's own writing; what injected recall finds is what the product itself kept and showed. Solidify answers both
  * halves a real model is asked for: a narrative per chunk, and the librarian's facts for the same turns.
  */
 export function mockAnswer(step: PromptStep, user: string): unknown {
+  if (step === 'self_image') {
+    const words = topWords(parseSelfImagePacket(user).map((k) => k.content), 3);
+    return { works_on: `Conversations about ${words.join(', ') || 'daily life'}`, user_wants: 'Remember what was said', stuck_on: 'Nothing in particular' };
+  }
   if (step === 'solidify' || step === 'librarian') {
     const packet = parsePacket(user);
     const turns = packet.blocks.flatMap((b) => b.turns);
@@ -147,10 +152,6 @@ function jsonAnswer(step: PromptStep, p: Packet): unknown {
         emotional: 2,
         unresolved: 1,
       };
-    }
-    case 'self_image': {
-      const words = topWords(arr(p.knowledge).map((k) => str(k.content)), 3);
-      return { works_on: `Conversations about ${words.join(', ') || 'daily life'}`, user_wants: 'Remember what was said', stuck_on: 'Nothing in particular' };
     }
     case 'ideas':
       return { ideas: arr(p.problems).map((x) => ({ problem: str(x.id), next_step: 'Ask how it went' })) };

@@ -109,7 +109,7 @@ export function proposalsOutcome(
 
 /** The night log's line on what folding left out of a packet (`fold-turns.ts`), so its loss can be read. */
 export function foldReason(fold: FoldStats): string {
-  return `read ${fold.turns} turns once; folded ${fold.fillerTurns} filler-only turns, ${fold.fillerSentences} filler sentences and ${fold.repeats} repeats (${fold.charsBefore} → ${fold.charsAfter} characters)`;
+  return `read ${fold.turns} turns once; folded ${fold.fillerTurns} filler-only turns, ${fold.fillerSentences} filler sentences, ${fold.leadClauses} leading interjections and ${fold.repeats} repeats (${fold.charsBefore} → ${fold.charsAfter} characters)`;
 }
 
 /** Consolidates one group of episodes. */

@@ -23,14 +23,40 @@ describe('foldTurns', () => {
       // An answer is content: yes and no are never filler.
       { kind: 'text', text: 'Yes.' },
       { kind: 'text', text: 'No, I was not there.' },
-      // A number is content, whatever words surround it.
-      { kind: 'text', text: 'Great, the port is 6543.' },
+      // A number is content, whatever words surround it; only the leading interjection goes.
+      { kind: 'text', text: 'the port is 6543.' },
       // Only English filler is known; other scripts are kept whole.
       { kind: 'text', text: '谢谢！' },
       // "Mel" is a short form of a speaker's name.
       { kind: 'filler' },
     ]);
-    expect(stats).toMatchObject({ turns: 8, fillerTurns: 3, fillerSentences: 5, repeats: 0 });
+    expect(stats).toMatchObject({ turns: 8, fillerTurns: 3, fillerSentences: 5, leadClauses: 1, repeats: 0 });
+  });
+
+  it('folds a leading interjection, greeting or thanks off a sentence that goes on, and keeps names and agreement', () => {
+    const { lines, stats } = foldTurns(
+      [
+        "Wow, that painting's amazing! Thanks so much - I love it.",
+        'Hey, Oh, the new studio opened.',
+        'Hey Mel, I got the job!',
+        'Definitely, I will go.',
+        'Wow, okay.',
+        'Great to hear from you. Sorry to hear that! Thanks for the advice.',
+      ],
+      ['Caroline', 'Melanie'],
+    );
+    expect(lines).toEqual([
+      { kind: 'text', text: "that painting's amazing! I love it." },
+      // One clause at a time.
+      { kind: 'text', text: 'the new studio opened.' },
+      // A clause naming someone is kept: whom a turn addresses can matter.
+      { kind: 'text', text: 'Hey Mel, I got the job!' },
+      // Agreement answers something.
+      { kind: 'text', text: 'Definitely, I will go.' },
+      { kind: 'filler' },
+      { kind: 'filler' },
+    ]);
+    expect(stats).toMatchObject({ fillerTurns: 2, leadClauses: 3 });
   });
 
   it('shows an exact repeat of an earlier turn as a reference to it', () => {

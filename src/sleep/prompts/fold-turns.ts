@@ -1,6 +1,7 @@
 /**
  * Folds what carries no memory out of a packet's turns before any model sees them, deterministically: sentences made
- * only of greetings, thanks, praise and acknowledgements ("Wow, that's great, Mara!", "Thanks!", "Bye!"), and exact
+ * only of greetings, thanks, praise and acknowledgements ("Wow, that's great, Mara!", "Thanks!", "Bye!"), a leading
+ * interjection or greeting of a sentence that goes on ("Hey John, " in "Hey John, I got the job!"), and exact
  * repeats of an earlier turn of the same packet (an agent's `Bash {"command":"npm run lint"}` twenty times). The
  * stored episodes are untouched; only the model's copy is shorter. What it loses is measured in
  * `docs/BENCHMARKS.md` ("Sleep tokens per night").
@@ -16,7 +17,18 @@ const FILLER_WORDS = new Set(
   it it's its what a how sounds sound looks look like good glad to hear for i'm i am totally absolutely definitely
   agreed agree true exactly haha lol bye see ya later too and such an the this is was take care keep up work welcome
   appreciate proud of your you're all best luck how's what's up have been doing going hope hey there again meet chat
-  talk soon catch yours`.split(/\s+/),
+  talk soon catch yours from woohoo cheers sorry idea news sharing advice recommendation encouragement offer
+  inspiring`.split(/\s+/),
+);
+
+/**
+ * Words a leading clause may consist of to be folded off a sentence that goes on ("Wow Mel, that painting's amazing!"
+ * → "that painting's amazing!"): interjections, greetings, thanks and praise, with the speakers' names. Narrower than
+ * the filler words: agreement ("definitely", "agreed", "true") answers something and stays.
+ */
+const LEAD_WORDS = new Set(
+  `wow whoa oh ooh ah aw aww hey hi hello yay woohoo haha lol ok okay cool nice great awesome amazing wonderful
+  fantastic lovely sweet neat brilliant perfect congrats congratulations thanks thank you so much cheers`.split(/\s+/),
 );
 
 /** One turn after folding. */
@@ -32,6 +44,8 @@ export interface FoldStats {
   fillerTurns: number;
   /** Filler sentences removed, in those turns and in turns that kept other sentences. */
   fillerSentences: number;
+  /** Leading interjections, greetings or thanks folded off a sentence that goes on ("Wow Mel, …"). */
+  leadClauses: number;
   /** Turns shown as `=n` (an exact repeat of turn n). */
   repeats: number;
   charsBefore: number;
@@ -50,6 +64,20 @@ function isFiller(sentence: string, names: ReadonlySet<string>): boolean {
   if (/\p{N}/u.test(s)) return false;
   const words = s.match(/[\p{L}']+/gu) ?? [];
   return words.every((w) => FILLER_WORDS.has(w) || isName(w, names));
+}
+
+/**
+ * `sentence` without a leading clause of {@link LEAD_WORDS} and names ("Hey John, ", "Wow, Caroline - "), or as it is
+ * when there is none or nothing would follow it.
+ */
+function dropLead(sentence: string, names: ReadonlySet<string>): string {
+  const m = /^\s*([^,;:\-–—]+?)\s*(?:,|\s[-–—])\s*(?=\S)/u.exec(sentence);
+  if (m === null) return sentence;
+  const words = m[1]!.replace(/\[[a-z]+_\d+\]/g, ' ').toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+  if (words.length === 0 || !words.every((w) => LEAD_WORDS.has(w))) return sentence;
+  const rest = sentence.slice(m[0].length);
+  // "Wow, Caroline, you …": one clause at a time.
+  return /[\p{L}\p{N}]/u.test(rest) ? dropLead(rest, names) : sentence;
 }
 
 /** A speaker's name or a short form of it ("Mel" for Melanie). */
@@ -73,6 +101,7 @@ export function foldTurns(
     turns: texts.length,
     fillerTurns: 0,
     fillerSentences: 0,
+    leadClauses: 0,
     repeats: 0,
     charsBefore: 0,
     charsAfter: 0,
@@ -83,7 +112,14 @@ export function foldTurns(
     const parts = sentences(text);
     const kept = parts.filter((p) => !isFiller(p, names));
     stats.fillerSentences += parts.filter((p) => p.trim() !== '').length - kept.filter((p) => p.trim() !== '').length;
-    const body = kept.join('').trim();
+    const body = kept
+      .map((p) => {
+        const rest = dropLead(p, names);
+        if (rest !== p) stats.leadClauses += 1;
+        return rest;
+      })
+      .join('')
+      .trim();
     if (body === '') {
       stats.fillerTurns += 1;
       return { kind: 'filler' };

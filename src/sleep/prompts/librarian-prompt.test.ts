@@ -18,7 +18,7 @@ describe('librarian prompt', () => {
     );
     expect(p.messages[0]?.content).toBe(
       [
-        'who: P=[person_1] (user)',
+        'who (user): P=[person_1]',
         'knowledge:',
         ...[0, 1, 2, 3, 4].map((i) => `k${i} fact reliable fact ${i}`),
         '@ 2026-09-12 14:30',
@@ -41,7 +41,7 @@ describe('librarian prompt', () => {
     });
     expect(p.messages[0]?.content).toBe(
       [
-        'who: C=Caroline (user) M=Melanie (user)',
+        'who (user): C=Caroline M=Melanie',
         'knowledge:',
         'k1 preference provisional key=user.editor uses vim',
         '@ 2026-09-12 14:30',

@@ -1,9 +1,45 @@
 import { describe, expect, it } from 'vitest';
-import { parsePacket, renderPacket, resolveTurnRefs } from './packet-text.js';
+import { compactMedia, parsePacket, renderPacket, resolveTurnRefs } from './packet-text.js';
 
 const T0 = Date.UTC(2026, 8, 12, 14, 30);
 
 describe('the turn packet', () => {
+  it('shows the year only where it changes', () => {
+    const at = (y: number, m: number, d: number) => Date.UTC(y, m, d, 9, 5);
+    const turn = (id: string, t: number) => ({ id, at: t, speaker: 'Mara', role: 'user', text: `note ${id}` });
+    const p = renderPacket({
+      blocks: [{ turns: [turn('e1', at(2026, 11, 30)), turn('e2', at(2026, 11, 31)), turn('e3', at(2027, 0, 2)), turn('e4', at(2027, 0, 5))] }],
+      turnChars: 300,
+    });
+    expect(p.text.split('\n').filter((l) => l.startsWith('@'))).toEqual([
+      '@ 2026-12-30 09:05',
+      '@ 12-31 09:05',
+      '@ 2027-01-02 09:05',
+      '@ 01-05 09:05',
+    ]);
+  });
+
+  it('says a role shared by every named speaker once, and reads the labels back', () => {
+    const turn = (id: string, speaker: string) => ({ id, at: T0, speaker, role: 'user', text: `hi from ${speaker}, I paint` });
+    const p = renderPacket({ blocks: [{ turns: [turn('e1', 'Caroline'), turn('e2', 'Melanie')] }], turnChars: 300 });
+    expect(p.text.split('\n')[0]).toBe('who (user): C=Caroline M=Melanie');
+    expect([...parsePacket(p.text).who]).toEqual([
+      ['C', 'Caroline (user)'],
+      ['M', 'Melanie (user)'],
+    ]);
+  });
+
+  it("shows a photo's caption without the captioner's preamble, and leaves other brackets alone", () => {
+    expect(compactMedia('Look! [image: a photo of a cup with a dog face on it]')).toBe('Look! [photo: a cup with a dog face on it]');
+    expect(compactMedia('[image: a photography of a group of children]')).toBe('[photo: a group of children]');
+    expect(compactMedia('[image: a sunset over the sea] [person_1]')).toBe('[image: a sunset over the sea] [person_1]');
+    const p = renderPacket({
+      blocks: [{ turns: [{ id: 'e1', at: T0, speaker: 'Mara', role: 'user', text: 'New mug [image: a photo of a mug]' }] }],
+      turnChars: 300,
+    });
+    expect(p.text.split('\n').at(-1)).toBe('1 M New mug [photo: a mug]');
+  });
+
   it('reads back as it was written: speakers, entries, chunks, turn numbers and repeats', () => {
     const p = renderPacket({
       tags: ['release'],

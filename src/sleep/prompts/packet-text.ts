@@ -1,7 +1,8 @@
 /**
  * The text packet of the steps that read the day's turns (solidify, librarian): one line per turn with a packet-local
- * number, speakers as letters declared once, the time only where it moved. Packets are paid for every night, and a
- * line `12 C text` costs about 3 tokens beside its text where a JSON row `["e1234",0,"text","13:56"]` cost 9-10.
+ * number, speakers as letters declared once, the time only where it moved (the year only where it changed). Packets
+ * are paid for every night, and a line `12 C text` costs about 3 tokens beside its text where a JSON row
+ * `["e1234",0,"text","13:56"]` cost 9-10.
  */
 
 import { clip, isoMinute, type PacketTurn } from './prompt.js';
@@ -65,6 +66,20 @@ function speakerLetters(labels: readonly string[]): Map<string, string> {
 }
 
 /**
+ * The speaker legend. When every turn has a named speaker of one role (two people talking), the role is said once:
+ * `who (user): C=Caroline M=Melanie` (4 tokens fewer than `who: C=Caroline (user) M=Melanie (user)`).
+ */
+function whoLine(turns: readonly PacketTurn[], letters: ReadonlyMap<string, string>): string {
+  const roles = new Set(turns.map((t) => t.role));
+  const [role] = roles;
+  if (roles.size === 1 && turns.every((t) => t.speaker)) {
+    const names = new Map(turns.map((t) => [labelOf(t), t.speaker!]));
+    return `who (${role}): ${[...letters].map(([label, l]) => `${l}=${names.get(label)!}`).join(' ')}`;
+  }
+  return `who: ${[...letters].map(([label, l]) => `${l}=${label}`).join(' ')}`;
+}
+
+/**
  * Renders a packet:
  * ```
  * tags: release, Mara
@@ -89,7 +104,7 @@ export function renderPacket(input: PacketInput): PacketText {
   );
   const lines: string[] = [];
   if (input.tags !== undefined && input.tags.length > 0) lines.push(`tags: ${input.tags.join(', ')}`);
-  lines.push(`who: ${[...letters].map(([label, l]) => `${l}=${label}`).join(' ')}`);
+  lines.push(whoLine(all, letters));
   if (input.knowledge !== undefined && input.knowledge.length > 0) {
     lines.push('knowledge:');
     for (const k of input.knowledge) {
@@ -109,18 +124,28 @@ export function renderPacket(input: PacketInput): PacketText {
       if (line.kind === 'filler') continue;
       const stamp = isoMinute(t.at);
       if (stamp.slice(0, 10) !== day) {
-        lines.push(`@ ${stamp.slice(0, 10)} ${stamp.slice(11, 16)}`);
+        // A later day of the same year shows its month and day only (`@ 07-17 14:31`, 3 tokens fewer).
+        const date = stamp.slice(0, 4) === day.slice(0, 4) ? stamp.slice(5, 10) : stamp.slice(0, 10);
+        lines.push(`@ ${date} ${stamp.slice(11, 16)}`);
         shown = t.at;
       } else if (Math.abs(t.at - shown) >= TIME_STEP_MINUTES * 60_000) {
         lines.push(`@ ${stamp.slice(11, 16)}`);
         shown = t.at;
       }
       day = stamp.slice(0, 10);
-      const text = line.kind === 'repeat' ? `=${line.of}` : oneLine(clip(line.text, input.turnChars));
+      const text = line.kind === 'repeat' ? `=${line.of}` : oneLine(clip(compactMedia(line.text), input.turnChars));
       lines.push(`${n} ${letters.get(labelOf(t))!} ${text}`);
     }
   }
   return { text: lines.join('\n'), refs, fold: folded.stats };
+}
+
+/**
+ * A shared photo's caption as the importers record it, `[image: a photo of a dog]`, reads `[photo: a dog]`: the same
+ * words less the captioner's preamble (3 tokens of every caption; LoCoMo's dev split has 602).
+ */
+export function compactMedia(s: string): string {
+  return s.replace(/\[image: an? (?:photo|photograph|photography|picture) of /gi, '[photo: ');
 }
 
 function oneLine(s: string): string {
@@ -143,8 +168,11 @@ export function parsePacket(text: string): ParsedPacket {
   let inKnowledge = false;
   for (const line of text.split('\n')) {
     if (line.startsWith('tags: ')) out.tags = line.slice(6).split(', ').filter((t) => t !== '');
-    else if (line.startsWith('who: ')) {
-      for (const m of line.slice(5).matchAll(/(\S+?)=(.+?)(?= \S+=|$)/g)) out.who.set(m[1]!, m[2]!);
+    else if (/^who(?: \([^)]*\))?: /.test(line)) {
+      // `who (user): C=Caroline` declares the role once for every speaker; the label reads `Caroline (user)` again.
+      const role = line.match(/^who \(([^)]*)\): /)?.[1];
+      const legend = line.slice(line.indexOf(': ') + 2);
+      for (const m of legend.matchAll(/(\S+?)=(.+?)(?= \S+=|$)/g)) out.who.set(m[1]!, role === undefined ? m[2]! : `${m[2]!} (${role})`);
     } else if (line === 'knowledge:') inKnowledge = true;
     else if (line.startsWith('# ')) {
       inKnowledge = false;

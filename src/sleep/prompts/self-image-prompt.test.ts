@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildSelfImagePrompt,
+  parseSelfImagePacket,
   selfImageDue,
   selfImageResponseSchema,
   SELF_IMAGE_MAX_ENTRIES,
@@ -12,12 +13,18 @@ describe('self-image prompt', () => {
     expect(selfImageDue(5)).toBe(true);
   });
 
-  it('shows at most the strongest 40 entries', () => {
+  it('shows at most the strongest entries, one `kind: content` line each, strongest first', () => {
     const knowledge = Array.from({ length: 50 }, (_, i) => ({ kind: 'fact', content: `f${i}` }));
-    const payload = JSON.parse(buildSelfImagePrompt({ knowledge }).messages[0]?.content ?? '') as {
-      knowledge: unknown[];
-    };
-    expect(payload.knowledge).toHaveLength(SELF_IMAGE_MAX_ENTRIES);
+    const shown = parseSelfImagePacket(buildSelfImagePrompt({ knowledge }).messages[0]?.content ?? '');
+    expect(shown).toHaveLength(SELF_IMAGE_MAX_ENTRIES);
+    expect(shown[0]).toEqual({ kind: 'fact', content: 'f0' });
+  });
+
+  it('keeps an entry on one line and reads it back', () => {
+    const knowledge = [{ kind: 'preference', content: 'Mara: short notes\nno emoji' }];
+    const text = buildSelfImagePrompt({ knowledge }).messages[0]?.content ?? '';
+    expect(text).toBe('preference: Mara: short notes / no emoji');
+    expect(parseSelfImagePacket(text)).toEqual([{ kind: 'preference', content: 'Mara: short notes / no emoji' }]);
   });
 
   it('requires all three parts', () => {

@@ -31,10 +31,21 @@ export function selfImageDue(knowledgeCount: number): boolean {
   return knowledgeCount >= SELF_IMAGE_MIN_ENTRIES;
 }
 
-/** Builds the self-image prompt from the first `SELF_IMAGE_MAX_ENTRIES` entries. */
+/**
+ * Builds the self-image prompt from the first `SELF_IMAGE_MAX_ENTRIES` entries, one `kind: content` line each: a JSON
+ * row `{"kind":"fact","content":"…"}` cost about 8 tokens beside its text, a line 2.
+ */
 export function buildSelfImagePrompt(input: SelfImageInput, options: PromptOptions = {}): BuiltPrompt {
-  const knowledge = input.knowledge
+  const lines = input.knowledge
     .slice(0, SELF_IMAGE_MAX_ENTRIES)
-    .map((k) => ({ kind: k.kind, content: clip(k.content, ENTRY_CHARS) }));
-  return buildPrompt('self_image', { knowledge }, ANSWER_TOKENS, options);
+    .map((k) => `${k.kind}: ${clip(k.content, ENTRY_CHARS).replace(/\s*\n\s*/g, ' / ')}`);
+  return buildPrompt('self_image', lines.join('\n'), ANSWER_TOKENS, options);
+}
+
+/** Reads a self-image packet back into its entries (the mock provider answers from it, as a model reads it). */
+export function parseSelfImagePacket(text: string): Array<{ kind: string; content: string }> {
+  return text.split('\n').flatMap((line) => {
+    const at = line.indexOf(': ');
+    return at > 0 ? [{ kind: line.slice(0, at), content: line.slice(at + 2) }] : [];
+  });
 }

@@ -2,8 +2,11 @@
 
 import type { PromptStep } from './prompt-texts.js';
 
-/** How the turn packets read (`packet-text.ts`), said once per prompt. Terse: it is paid on every call. */
-const PACKET_EN = `Lines: tags: in use; who: speakers; knowledge: nearby entries (id kind status [key=] content); @ time; "n X text" is turn n by X (=n repeats n; a missing n was a greeting). Keep placeholders like [person_1].`;
+/**
+ * How the turn packets read (`packet-text.ts`), said once per prompt. Terse: it is paid on every call. The headers
+ * (`tags:`, `who:`, `knowledge:`, `@ time`) read as what they are; only the turn lines need a key.
+ */
+const PACKET_EN = `"n X text" is turn n by speaker X (=n repeats n; a missing n was a greeting). Keep placeholders like [person_1].`;
 
 /** The librarian's operations, shared by solidify (which reads the turns once for both) and the librarian. */
 const OPS_EN = `proposals: durable knowledge the turns support, {"op",…}; evidence: turn numbers or "3-7".
@@ -13,10 +16,10 @@ kind fact|entity|preference|procedure|concept|open_problem; content: one short s
 /** English prompt per step. Every line starting with `{` is a valid answer; a test parses each with its schema. */
 export const PROMPT_TEXTS_EN: Readonly<Record<PromptStep, string>> = {
   solidify: `Turn an AI agent's conversation into memory.
-${PACKET_EN} "# c1" opens a chunk; "# -" other episodes, for proposals only.
-narratives: per chunk 0-3 insights, decisions, feelings or stands, not retelling: chunk, gesture (one sentence with its tone), context?, moment (quote)?, cognition_direction (pattern)?, entities_role ("Mara=decided")?, tags (3-5, reuse, names), importance, emotional, unresolved (1 routine … 5 turning point).
+${PACKET_EN} "# c1" opens a chunk, "# -" other episodes (proposals only).
+narratives: 0-3 per chunk, insights, decisions, feelings, stands, not retelling: chunk, gesture (a sentence with its tone), context?, moment (quote)?, cognition_direction (pattern)?, entities_role ("Mara=decided")?, tags (3-5, reuse, names), importance, emotional, unresolved (1 routine … 5 turning point).
 ${OPS_EN}
-Answer JSON only; nothing to keep:
+JSON only; nothing to keep:
 {"narratives":[],"proposals":[]}`,
 
   librarian: `Turn an AI agent's episodes into durable knowledge.
@@ -53,13 +56,9 @@ Take 3-5 symbols from today (a word, an image, a feeling) and weave them into a 
 Answer with JSON only, e.g.
 {"symbols":["lighthouse","unsent letter","rain"],"sources":["n1","n4"],"dream":"A lighthouse kept flashing an unsent letter into the rain","reflection":"I keep signalling what I never say outright","emotional":3,"unresolved":3}`,
 
-  self_image: `Write the self-image of an AI agent from its knowledge entries.
-
-Input (JSON): "knowledge" = [{"kind","content"}], strongest first.
-
-Write three short parts (1-3 sentences each) using only the entries, in their language: what the agent mainly works on; how the user wants things done; where it gets stuck. Keep placeholders such as [person_1] as written.
-
-Answer with JSON only, e.g.
+  self_image: `Write the self-image of an AI agent from its knowledge entries, one "kind: content" a line, strongest first.
+Using only them, in their language, 1-3 sentences each: what the agent mainly works on; how the user wants things done; where it gets stuck. Keep placeholders like [person_1].
+JSON only, e.g.
 {"works_on":"Release tooling for a small web team","user_wants":"Short answers, tests before merges","stuck_on":"Flaky end-to-end tests"}`,
 
   ideas: `Suggest one next step for each open problem of an AI agent. The ideas go into the morning briefing only.

@@ -3,7 +3,7 @@
 import type { PromptStep } from './prompt-texts.js';
 
 /** How the turn packets read (`packet-text.ts`); the English PACKET_EN says the same. */
-const PACKET_ZH = `输入各行：tags: 已有标签；who: 说话人字母；knowledge: 相近的知识条目（id kind status [key=] content）；@ 时间；"n X 内容" 是 X 说的第 n 条（=n 表示与第 n 条相同；缺号的只是寒暄）。[person_1] 这样的占位符原样保留。`;
+const PACKET_ZH = `"n X 内容" 是说话人 X 的第 n 条发言（=n 表示与第 n 条相同；缺号的只是寒暄）。[person_1] 这样的占位符原样保留。`;
 
 /** The librarian's operations, shared by solidify and the librarian (OPS_EN in English). */
 const OPS_ZH = `proposals：这些发言支持的持久知识，每条 {"op",…}；evidence 写发言编号或范围 "3-7"：
@@ -60,12 +60,8 @@ ${OPS_ZH}
 只回答 JSON，例如：
 {"symbols":["灯塔","没寄出的信","雨"],"sources":["n1","n4"],"dream":"灯塔在雨里一遍遍闪着那封没寄出的信","reflection":"我总在发信号，却不把话说出口","emotional":3,"unresolved":3}`,
 
-  self_image: `根据知识条目，写出这个 AI agent 的自我画像。
-
-输入（JSON）：「knowledge」[{"kind","content"}]，按强度排序。
-
+  self_image: `根据知识条目写出这个 AI agent 的自我画像；每行一条「kind: content」，按强度排序。
 只依据条目，用条目的语言，写三小段（各 1-3 句）：agent 主要在做什么；用户希望事情怎么做；它在哪里卡住。占位符如 [person_1] 原样保留。
-
 只回答 JSON，例如：
 {"works_on":"为一个小型 Web 团队做发布工具","user_wants":"回答简短，合并前先跑测试","stuck_on":"不稳定的端到端测试"}`,
 
