@@ -2,16 +2,14 @@
  * The PostgreSQL connection pool is sized by configuration (`postgres.poolSize`, TIDEPOOL_PG_POOL_SIZE), and a write
  * transaction holding one connection does not stop reads on the others (issue 20.1).
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openMemory } from '../src/boot/open-memory.js';
 import { loadConfig } from '../src/boot/load-config.js';
 import type { PgDriver } from '../src/store/postgres/pg-driver.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
+import { pgSchemas } from './helpers/pg-schemas.js';
 
 const base = process.env.TIDEPOOL_TEST_PG_URL;
-const schemas: string[] = [];
 
 describe('postgres.poolSize', () => {
   it('comes from the environment as a number and is validated', () => {
@@ -28,20 +26,12 @@ if (!base) {
     it('reads beside a write transaction', () => undefined);
   });
 } else {
-  afterAll(async () => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    for (const s of schemas) await client.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
-    await client.end();
-  });
+  const fresh = pgSchemas(base);
 
   describe('PostgreSQL pool', () => {
     it('has the configured size, and answers reads while a write transaction holds a connection', { timeout: 60_000 }, async () => {
-      const schema = `tp_test_pool_${process.pid}_${randomBytes(3).toString('hex')}`;
-      schemas.push(schema);
-      const u = new URL(base);
-      u.searchParams.set('schema', schema);
-      const m = await openMemory({ url: u.href, space: 'p', embedder: 'none', config: { postgres: { poolSize: 2 } }, warn: () => {} });
+      const url = fresh('pool');
+      const m = await openMemory({ url: url, space: 'p', embedder: 'none', config: { postgres: { poolSize: 2 } }, warn: () => {} });
       try {
         const store = m.ctx.store as SqlStore;
         expect((store.db as PgDriver).pool.options.max).toBe(2);

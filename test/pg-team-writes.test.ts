@@ -2,15 +2,13 @@
  * Three HTTP servers, each with its own connection pool, on one PostgreSQL database (issue 22.6): concurrent keyed
  * and unkeyed writes and recalls answer 2xx, and every acknowledged write is there afterwards.
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Tidepool } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { startHttpServer, type HttpHandle } from '../src/boot/serve.js';
+import { pgSchemas } from './helpers/pg-schemas.js';
 
 const base = process.env.TIDEPOOL_TEST_PG_URL;
-const schemas: string[] = [];
 
 /** Runs `worker(i)` for i in [0, total) with at most `limit` running at once. */
 async function pool<T>(total: number, limit: number, worker: (i: number) => Promise<T>): Promise<T[]> {
@@ -32,27 +30,19 @@ if (!base) {
     it('serialises keyed writes', () => undefined);
   });
 } else {
-  afterAll(async () => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    for (const s of schemas) await client.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
-    await client.end();
-  });
+  const fresh = pgSchemas(base);
 
   describe('three servers on one PostgreSQL database', () => {
     it(
       'answer concurrent keyed and unkeyed remembers, ingests and recalls with 2xx, and keep every acknowledged write',
       { timeout: 180_000 },
       async () => {
-        const schema = `tp_test_team_${process.pid}_${randomBytes(3).toString('hex')}`;
-        schemas.push(schema);
-        const u = new URL(base);
-        u.searchParams.set('schema', schema);
+        const url = fresh('team');
         const memories: Tidepool[] = [];
         const servers: HttpHandle[] = [];
         try {
           // Opened together: the three migrate the fresh schema at the same moment.
-          memories.push(...(await Promise.all([0, 1, 2].map(() => openMemory({ url: u.href, embedder: 'none', warn: () => {} })))));
+          memories.push(...(await Promise.all([0, 1, 2].map(() => openMemory({ url: url, embedder: 'none', warn: () => {} })))));
           for (const m of memories) servers.push(await startHttpServer(m, { host: '127.0.0.1', port: 0 }));
           const post = (s: number, route: string, body: unknown) =>
             fetch(`${servers[s]!.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -2,7 +2,7 @@
 import type { Tidepool } from '../src/app/tidepool.js';
 import type { Model, ModelRequest, ModelResponse } from '../src/sleep/llm/model.js';
 import { estimateRequestTokens, estimateTokens } from '../src/sleep/llm/token-estimate.js';
-import { parsePacket, type ParsedPacket } from '../src/sleep/prompts/packet-text.js';
+import { parsePacket, turnRanges, type ParsedPacket } from '../src/sleep/prompts/packet-text.js';
 import { parseSelfImagePacket } from '../src/sleep/prompts/self-image-prompt.js';
 
 const MIN = 60_000;
@@ -53,18 +53,6 @@ function words(s: string): string[] {
   return (s.toLowerCase().match(/[a-z]{5,}/g) ?? []).slice(0, 3);
 }
 
-/** Turn numbers with consecutive runs as ranges ("3-7"). */
-function ranges(ns: readonly number[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < ns.length; ) {
-    let j = i;
-    while (j + 1 < ns.length && ns[j + 1] === ns[j]! + 1) j += 1;
-    out.push(j > i ? `${ns[i]}-${ns[j]}` : String(ns[i]));
-    i = j + 1;
-  }
-  return out;
-}
-
 /** The librarian's part: a fact per 8 turns shown (evidence as turn numbers), and a link to the first shown entry. */
 function proposalsFor(packet: ParsedPacket): unknown[] {
   const turns = packet.blocks.flatMap((b) => b.turns);
@@ -76,7 +64,7 @@ function proposalsFor(packet: ParsedPacket): unknown[] {
       kind: 'fact',
       content: `Observed: ${part[0]!.text.slice(0, 90)}`,
       // Cited as the prompt asks: a run of consecutive turns as one range.
-      evidence: ranges(part.map((t) => t.n)),
+      evidence: turnRanges(part.map((t) => t.n)),
       ref: `r${i}`,
     });
   }

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { countTokens } from '../../core/token-count.js';
-import { parsePacket } from '../../sleep/prompts/packet-text.js';
+import { parsePacket, turnRanges } from '../../sleep/prompts/packet-text.js';
 import { PROMPT_STEPS, promptText, type PromptStep } from '../../sleep/prompts/prompt-texts.js';
 import { parseSelfImagePacket } from '../../sleep/prompts/self-image-prompt.js';
 
@@ -56,18 +56,6 @@ function str(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
 }
 
-/** Turn numbers as the evidence a model would cite: contiguous runs as ranges ("3-7"), others alone. */
-function evidenceOf(ns: readonly number[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < ns.length; ) {
-    let j = i;
-    while (j + 1 < ns.length && ns[j + 1] === ns[j]! + 1) j += 1;
-    out.push(j > i ? `${ns[i]}-${ns[j]}` : String(ns[i]));
-    i = j + 1;
-  }
-  return out;
-}
-
 /** The librarian's proposals over the turns a packet shows: one fact per 8 turns shown, naming their main words. */
 function factsOf(turns: ReadonlyArray<{ n: number; text: string }>): unknown[] {
   const proposals: unknown[] = [];
@@ -75,7 +63,7 @@ function factsOf(turns: ReadonlyArray<{ n: number; text: string }>): unknown[] {
     const part = turns.slice(i, i + 8);
     const words = topWords(part.map((t) => t.text), 6);
     if (words.length === 0) continue;
-    proposals.push({ op: 'abstract', kind: 'fact', content: `Topics discussed: ${words.join(', ')}`, evidence: evidenceOf(part.map((t) => t.n)) });
+    proposals.push({ op: 'abstract', kind: 'fact', content: `Topics discussed: ${words.join(', ')}`, evidence: turnRanges(part.map((t) => t.n)) });
   }
   return proposals;
 }

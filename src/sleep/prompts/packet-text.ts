@@ -195,6 +195,18 @@ export function parsePacket(text: string): ParsedPacket {
   return out;
 }
 
+/** Turn numbers as evidence is cited, the inverse of {@link resolveTurnRefs}: consecutive runs as ranges ("3-7"). */
+export function turnRanges(ns: readonly number[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < ns.length; ) {
+    let j = i;
+    while (j + 1 < ns.length && ns[j + 1] === ns[j]! + 1) j += 1;
+    out.push(j > i ? `${ns[i]}-${ns[j]}` : String(ns[i]));
+    i = j + 1;
+  }
+  return out;
+}
+
 /**
  * Maps the evidence an answer gives (turn numbers `3`, ranges `3-7`, or ids) to episode ids through the packet's
  * refs. What is not a number of this packet is kept as written, so the scope check refuses it by name.
