@@ -75,7 +75,7 @@ describe('dashboard routes', () => {
 
   it('lists a personal-data flag in Needs review; Keep (approve) leaves the row and clears the flag', async () => {
     const { ids } = (await mem.memory.record({ content: 'Mail the invoices to ana.berg@example.com', session: 'mail' })) as { ids: string[] };
-    await mem.memory.ctx.store.sleep.putState('default', PII_REVIEW_KEY, [{ ref: ids[0], kinds: ['email'], at: T0 }], T0);
+    await mem.memory.ctx.store.state.put('default', PII_REVIEW_KEY, [{ ref: ids[0], kinds: ['email'], at: T0 }], T0);
     const list = await call('GET', '/v1/review');
     expect(list.json.items).toEqual([
       expect.objectContaining({ id: ids[0], kind: 'episode', content: 'Mail the invoices to ana.berg@example.com', personalData: ['email'] }),

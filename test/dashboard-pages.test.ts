@@ -40,19 +40,19 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
     await m.record({ turns: Array.from({ length: 60 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn number ${i} about the sync race`, session: 's1', at: T0 - (60 - i) * 60_000 })) });
     const n1 = await m.write({ gesture: 'Ana and Ben fixed the sync race together', entities_role: 'Ana=fix; Ben=review', tags: ['sync'] });
     const nid = Number(n1.id.slice(1));
-    await store.sleep.putBriefing('default', {
+    await store.derived.putBriefing('default', {
       day: '2026-11-01',
       headline: 'Sync race fixed; release day undecided',
       // Markdown as the night writes it, with memory text that tries to inject HTML.
       body: '# Briefing 2026-11-01\n\nSync race fixed; release day undecided\n\nNeeds review: 2 entries about the release train.\n\n## New knowledge\n\n- fact: **Ana** prefers `squash` merges\n- fact: <img src=x onerror="document.title=1"> stays text\n\n## Warnings\n\n- one',
       createdAt: T0,
     });
-    await store.sleep.putBriefing('default', { day: '2026-10-31', headline: 'Staging moved to port 6543', body: 'Yesterday staging moved.', createdAt: T0 - 86_400_000 });
-    await store.script.replaceTopicClusters('default', [
+    await store.derived.putBriefing('default', { day: '2026-10-31', headline: 'Staging moved to port 6543', body: 'Yesterday staging moved.', createdAt: T0 - 86_400_000 });
+    await store.derived.replaceTopicClusters('default', [
       { name: 'sync race', keywords: ['sync', 'race'], size: 5, narrativeIds: [nid], lastActive: T0, avgWeight: 0.5 },
       { name: 'release train', keywords: ['release'], size: 3, narrativeIds: [], lastActive: T0, avgWeight: 0.4 },
     ]);
-    await store.script.replaceEntityGraph('default', {
+    await store.derived.replaceEntityGraph('default', {
       nodes: [{ entity: 'Ana', mentionCount: 4, firstSeen: T0, lastSeen: T0 }, { entity: 'Ben', mentionCount: 2, firstSeen: T0, lastSeen: T0 }, { entity: 'Cleo', mentionCount: 1, firstSeen: T0, lastSeen: T0 }],
       edges: [{ entityA: 'Ana', roleA: 'fix', entityB: 'Ben', roleB: 'review', narrativeId: nid, createdAt: T0 }],
       cooccur: [{ entityA: 'Ana', entityB: 'Ben', count: 1 }],
@@ -163,7 +163,7 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
 
   it('Knowledge: a row flagged for personal data is kept from Needs review; an entry is edited and another forgotten', async () => {
     const { ids: [mail] } = (await mem.memory.record({ content: 'Mail the report to ana.berg@example.com', session: 'mail' })) as { ids: string[] };
-    await mem.memory.ctx.store.sleep.putState('default', PII_REVIEW_KEY, [{ ref: mail, kinds: ['email'], at: T0 }], T0);
+    await mem.memory.ctx.store.state.put('default', PII_REVIEW_KEY, [{ ref: mail, kinds: ['email'], at: T0 }], T0);
     await open('knowledge', 'knowledge');
     expect(await page.textContent(`#review-queue tr[data-id="${mail}"]`)).toContain('an e-mail address in clear');
     await page.click(`#review-queue tr[data-id="${mail}"] button:has-text("Keep")`);

@@ -179,7 +179,7 @@ describe('import of a Tideline database', () => {
       droppedLinks: 1,
     });
     const store = t.memory.ctx.store;
-    const eps = await store.script.episodeIdsByRef(
+    const eps = await store.episodes.idsByRef(
       'default',
       [3, 7, 9].map((id) => `tideline:mcp_memory.db:context:${id}`),
     );
@@ -294,7 +294,7 @@ describe('import of a Tideline database', () => {
     const r = imported(await t.memory.importFile(file(path)));
     expect(r).toMatchObject({ imported: 1, skipped: 3 });
     expect(r.tideline?.narratives).toEqual({ imported: 1, skipped: 3 });
-    const eps = await t.memory.ctx.store.script.episodeIdsByRef('default', [
+    const eps = await t.memory.ctx.store.episodes.idsByRef('default', [
       'tideline:mcp_memory.db:context:11',
       'tideline:mcp_memory.db:context:3',
     ]);

@@ -141,10 +141,10 @@ describe('script soft-clusters', () => {
     const r = as(await t.memory.script('soft-clusters'), 'soft-clusters');
     if (r.status !== 'built') throw new Error(r.message);
     expect(r).toMatchObject({ model: 'tideline-local', dim: 8, narratives: 15, k: 5 });
-    const members = await t.memory.ctx.store.script.softClusterMemberships('default');
+    const members = await t.memory.ctx.store.derived.softClusterMemberships('default');
     expect(members).toHaveLength(45);
     const group = new Map<number, number>();
-    for (const n of await t.memory.ctx.store.script.narrativeTexts('default'))
+    for (const n of await t.memory.ctx.store.narratives.texts('default'))
       group.set(
         n.id,
         GROUPS.findIndex(([re]) => re.test(n.content)),
@@ -266,7 +266,7 @@ describe('script recurrence and normalize', () => {
       );
     const lone = Number((await t.memory.write({ gesture: 'alone', tags: ['solo'], at: T0 })).id.slice(1));
     // Knock the stored scores off, as an old Tideline database or a bug would leave them.
-    await t.memory.ctx.store.script.updateScores(
+    await t.memory.ctx.store.narratives.updateScores(
       'default',
       [...ids, lone].map((id) => ({ id, recurrence: 5 })),
     );
@@ -291,14 +291,14 @@ describe('script recurrence and normalize', () => {
         unresolved: 5,
         at: T0 - (8 - i) * MIN,
       });
-    const ids = (await t.memory.ctx.store.script.narrativeScores('default')).map((n) => n.id);
-    await t.memory.ctx.store.script.updateScores(
+    const ids = (await t.memory.ctx.store.narratives.scoreRows('default')).map((n) => n.id);
+    await t.memory.ctx.store.narratives.updateScores(
       'default',
       ids.map((id) => ({ id, weight: 0.9 })),
     );
     const r = as(await t.memory.script('normalize'), 'normalize');
     expect(r.changed).toBe(8);
-    const weights = (await t.memory.ctx.store.script.narrativeScores('default')).map((n) => n.weight);
+    const weights = (await t.memory.ctx.store.narratives.scoreRows('default')).map((n) => n.weight);
     expect(weights.reduce((a, b) => a + b, 0) / weights.length).toBeCloseTo(0.6, 3);
     expect(r.bands).toEqual({ high: 0, mid: 8, low: 0 });
     expect(as(await t.memory.script('normalize'), 'normalize').changed).toBe(0);

@@ -291,7 +291,7 @@ describe('the librarian and personal data', () => {
     expect(k.content).toBe(
       'Contact: Erika Mustermann wrote from erika@example.com, call her on +49 30 1234567',
     );
-    expect(await store().sleep.getState(space(), 'sleep:pii')).toMatchObject({
+    expect(await store().state.get(space(), 'sleep:pii')).toMatchObject({
       entries: [
         { placeholder: '[person_1]', value: 'Erika Mustermann' },
         { placeholder: '[email_2]' },
@@ -320,7 +320,7 @@ describe('bad answers and refused proposals', () => {
     expect(r.briefing.headline).toBe(
       'While you were away: 0 new, 0 reinforced, 0 forgotten from 0 episodes.',
     );
-    expect(await store().sleep.pendingTimes(space(), 10)).toHaveLength(2);
+    expect(await store().episodes.pendingTimes(space(), 10)).toHaveLength(2);
     const next = await night(
       librarian(
         json({
@@ -386,8 +386,8 @@ describe('bad answers and refused proposals', () => {
       rejected: [],
     });
     expect(await store().knowledge.count(space())).toBe(0);
-    expect(await store().sleep.pendingTimes(space(), 10)).toHaveLength(2);
-    expect(await store().sleep.runs(space(), { limit: 5 })).toEqual([]);
+    expect(await store().episodes.pendingTimes(space(), 10)).toHaveLength(2);
+    expect(await store().sleepRuns.runs(space(), { limit: 5 })).toEqual([]);
     expect(await store().derived.latestBriefing(space())).toBeUndefined();
   });
 });

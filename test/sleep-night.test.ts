@@ -133,7 +133,7 @@ describe('a small day', () => {
       reason: 'a small day: 20 episodes (< 40) wait up to 7 days to share one call',
     });
     expect(first.log.episodes).toBe(0);
-    expect(await store().sleep.pendingTimes(space(), 100)).toHaveLength(20);
+    expect(await store().episodes.pendingTimes(space(), 100)).toHaveLength(20);
     // A week later the same turns go to the model, in one call with their knowledge.
     tm.clock.set(T0 + 8 * DAY);
     const later = slept(await sleep(tm.memory.ctx, { modelInstance: model }));
@@ -345,7 +345,7 @@ describe('safety of the night', () => {
 
     await tm.memory.record({ turns: [1, 2, 3, 4, 5].map((i) => ({ content: `more ${i}`, session: 't' })) });
     tm.clock.advance(DAY);
-    await store().sleep.acquireLock(space(), 'a-process-that-died', tm.clock.now(), 30 * 60_000);
+    await store().sleepRuns.acquireLock(space(), 'a-process-that-died', tm.clock.now(), 30 * 60_000);
     expect(await sleep(tm.memory.ctx, { model: 'none' })).toMatchObject({ kind: 'locked' });
     tm.clock.advance(30 * 60_000);
     expect(await sleep(tm.memory.ctx, { model: 'none' })).toMatchObject({ kind: 'slept' });

@@ -115,7 +115,7 @@ describe.each([
     expect(r.briefing.headline).toBe(
       'While you were away: 1 new, 0 reinforced, 0 forgotten from 3 episodes.',
     );
-    const run = (await tm.memory.ctx.store.sleep.runs(tm.memory.space, { limit: 1 }))[0];
+    const run = (await tm.memory.ctx.store.sleepRuns.runs(tm.memory.space, { limit: 1 }))[0];
     expect([run?.tokensIn, run?.tokensOut]).toEqual([400, 80]);
   });
 
@@ -134,6 +134,6 @@ describe.each([
       r.briefing.agent.warnings.some((w) => w.startsWith('Step solidify was skipped: invalid_answer')),
     ).toBe(true);
     expect(await tm.memory.ctx.store.knowledge.count(tm.memory.space)).toBe(0);
-    expect(await tm.memory.ctx.store.sleep.pendingTimes(tm.memory.space, 10)).toHaveLength(3);
+    expect(await tm.memory.ctx.store.episodes.pendingTimes(tm.memory.space, 10)).toHaveLength(3);
   });
 });

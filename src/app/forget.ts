@@ -80,7 +80,7 @@ async function eraseWithCopies(ctx: AppContext, tx: Store, named: Targets): Prom
   for (const id of [...followers].sort((a, b) => a - b)) {
     const e = await tx.episodes.get(space, id);
     if (!e) continue;
-    await tx.sleep.reindexEpisode(space, id, episodeIndexText(e.content, e.speaker, await previousTurns(tx, space, id, n), ctx.config.index.episodeTrigram));
+    await tx.episodes.reindex(space, id, episodeIndexText(e.content, e.speaker, await previousTurns(tx, space, id, n), ctx.config.index.episodeTrigram));
   }
   if (total > 0) await tx.rows.dropQuoting(space, [...texts]);
   const layers = (Object.keys(target) as Layer[]).filter((l) => target[l].size > 0);

@@ -93,7 +93,7 @@ export async function importTideline(
     return Object.keys(extra).length > 0 ? { ...t, meta: { ...t.meta, tidelineExtra: extra } } : t;
   });
   const stored = await storeTurns(ctx, fileId, 'tideline', turns, opts);
-  const episodeOf = await ctx.store.script.episodeIdsByRef(
+  const episodeOf = await ctx.store.episodes.idsByRef(
     ctx.space,
     turns.map((t) => t.ref),
   );
@@ -119,7 +119,7 @@ export async function importTideline(
   let redacted = stored.redacted;
   await ctx.store.transaction(async (tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    const state = readState(await tx.script.getState(ctx.space, key));
+    const state = readState(await tx.state.get(ctx.space, key));
     for (const c of db.context) {
       const id = contextToEpisode.get(c.id);
       if (id !== undefined && c.embedding && c.embedding.length > 0) {
@@ -234,7 +234,7 @@ export async function importTideline(
       counts.threads++;
     }
     const clusters = db.topicClusters.filter((c) => c.name && !state.topicClusters.includes(c.name));
-    await tx.script.upsertTopicClusters(
+    await tx.derived.upsertTopicClusters(
       ctx.space,
       clusters.map((c) => ({
         name: c.name,
@@ -249,7 +249,7 @@ export async function importTideline(
     );
     state.topicClusters.push(...clusters.map((c) => c.name));
     counts.topicClusters = clusters.length;
-    await tx.script.putState(ctx.space, key, state, now);
+    await tx.state.put(ctx.space, key, state, now);
   });
   if (ctx.embedder && fresh.length > 0) await embedItems(ctx, 'narrative', fresh);
   if (db.narratives.some((n) => Object.keys(n.extra).length > 0)) {

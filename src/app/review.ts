@@ -193,7 +193,7 @@ export async function review(ctx: AppContext, raw: ReviewInput): Promise<ReviewR
           `key "${key}" is held by ${formatId('knowledge', holder.id)}; review that entry first`,
           { field: 'id' },
         );
-      await tx.sleep.setKnowledgeKey(ctx.space, k.id, key, now);
+      await tx.knowledge.setKey(ctx.space, k.id, key, now);
     }
     await tx.knowledge.setStatus(ctx.space, [k.id], 'reliable', now);
     await tx.knowledge.update(ctx.space, k.id, { meta }, undefined, now);

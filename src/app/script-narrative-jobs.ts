@@ -27,9 +27,9 @@ export interface EntityGraphResult {
 /** Rebuilds graph_nodes, graph_edges and graph_cooccur from every narrative's `entities_role` (SEEDS §1.7). */
 export async function entityGraphJob(ctx: AppContext): Promise<EntityGraphResult> {
   const started = performance.now();
-  const narratives = await ctx.store.script.narrativeRoles(ctx.space);
+  const narratives = await ctx.store.narratives.roles(ctx.space);
   const graph = buildEntityGraph(narratives);
-  await ctx.store.transaction((tx) => tx.script.replaceEntityGraph(ctx.space, graph));
+  await ctx.store.transaction((tx) => tx.derived.replaceEntityGraph(ctx.space, graph));
   return {
     job: 'entity-graph',
     narratives: narratives.length,
@@ -68,7 +68,7 @@ export async function recurrenceJob(ctx: AppContext): Promise<WeightJobResult> {
   return weightJob(
     ctx,
     'recurrence',
-    () => ctx.store.script.narrativeScores(ctx.space, { tagged: true }),
+    () => ctx.store.narratives.scoreRows(ctx.space, { tagged: true }),
     refreshRecurrence,
   );
 }
@@ -79,7 +79,7 @@ export async function normalizeJob(ctx: AppContext): Promise<WeightJobResult> {
   return weightJob(
     ctx,
     'normalize',
-    () => ctx.store.script.narrativeScores(ctx.space, { newest: window }),
+    () => ctx.store.narratives.scoreRows(ctx.space, { newest: window }),
     (docs) => normalizeWeights(docs, window),
   );
 }
@@ -93,12 +93,12 @@ async function weightJob(
   const started = performance.now();
   const docs = await read();
   const updates = plan(docs);
-  await ctx.store.transaction((tx) => tx.script.updateScores(ctx.space, updates));
+  await ctx.store.transaction((tx) => tx.narratives.updateScores(ctx.space, updates));
   return {
     job,
     read: docs.length,
     changed: updates.length,
-    bands: await ctx.store.script.weightBands(ctx.space),
+    bands: await ctx.store.narratives.weightBands(ctx.space),
     ms: elapsed(started),
   };
 }
@@ -121,12 +121,12 @@ export interface BackfillLinksResult {
  */
 export async function backfillLinksJob(ctx: AppContext, run: ScriptRun): Promise<BackfillLinksResult> {
   const started = performance.now();
-  const unlinked = await ctx.store.script.narrativeTexts(ctx.space, { unlinked: true });
+  const unlinked = await ctx.store.narratives.texts(ctx.space, { unlinked: true });
   const windowMs = BACKFILL_DEFAULTS.windowMs;
   const episodes =
     unlinked.length === 0
       ? []
-      : await ctx.store.script.episodesInRanges(
+      : await ctx.store.episodes.inRanges(
           ctx.space,
           unlinked.map((n) => [n.createdAt - windowMs, n.createdAt + windowMs] as const),
         );
@@ -139,7 +139,7 @@ export async function backfillLinksJob(ctx: AppContext, run: ScriptRun): Promise
     { extract: run.extract, windowMs },
   );
   const linked = await ctx.store.transaction((tx) =>
-    tx.script.fillSourceLinks(
+    tx.narratives.fillSourceLinks(
       ctx.space,
       found.map((f) => ({ narrativeId: f.narrativeId, sourceLinks: f.sourceLinks })),
     ),

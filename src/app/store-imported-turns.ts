@@ -42,7 +42,7 @@ export async function storeTurns(
     const batchTurns = records.slice(i, i + batch);
     // Refs already stored are dropped before record(): a re-import then costs a lookup, not a redaction and
     // segmentation of every turn (the store would skip them anyway).
-    const known = await ctx.store.script.episodeIdsByRef(
+    const known = await ctx.store.episodes.idsByRef(
       ctx.space,
       batchTurns.map((t) => t.ref!),
     );

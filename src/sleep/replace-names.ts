@@ -40,13 +40,13 @@ export async function replaceName(
   const re = namePattern(name);
   const r = (s: string | null) => (s === null ? { text: null, n: 0 } : replaceAll(s, re, placeholder));
   let total = 0;
-  for (const id of await tx.sleep.idsContaining(space, 'episode', name, MAX_ROWS)) {
+  for (const id of await tx.episodes.idsContaining(space, name, MAX_ROWS)) {
     const e = await tx.episodes.get(space, id);
     if (e === undefined) continue;
     const c = replaceAll(e.content, re, placeholder);
     if (c.n === 0) continue;
     total += c.n;
-    await tx.sleep.rewriteEpisode(
+    await tx.episodes.rewrite(
       space,
       id,
       c.text,
@@ -56,7 +56,7 @@ export async function replaceName(
     for (const f of around.filter(
       (x) => x.occurredAt > e.occurredAt || (x.occurredAt === e.occurredAt && x.id > id),
     )) {
-      await tx.sleep.reindexEpisode(
+      await tx.episodes.reindex(
         space,
         f.id,
         night.indexes.episode(f.content, f.speaker, await previousTurns(night, tx, f.id)),
@@ -64,7 +64,7 @@ export async function replaceName(
     }
   }
   const narrativeIds = new Set([
-    ...(await tx.sleep.idsContaining(space, 'narrative', name, MAX_ROWS)),
+    ...(await tx.narratives.idsContaining(space, name, MAX_ROWS)),
     ...(await tx.narratives.withAnyTag(space, [name])).map((n) => n.id),
   ]);
   for (const n of await tx.narratives.getMany(
@@ -85,7 +85,7 @@ export async function replaceName(
     ];
     const text = { content, gesture, context, moment, cognitionDirection };
     const newTags = [...new Set(tags.map((t) => t.text))];
-    await tx.sleep.rewriteNarrative(
+    await tx.narratives.rewrite(
       space,
       n.id,
       text,
@@ -95,7 +95,7 @@ export async function replaceName(
   }
   for (const k of await tx.knowledge.getMany(
     space,
-    await tx.sleep.idsContaining(space, 'knowledge', name, MAX_ROWS),
+    await tx.knowledge.idsContaining(space, name, MAX_ROWS),
   )) {
     const c = replaceAll(k.content, re, placeholder);
     if (c.n === 0) continue;

@@ -590,13 +590,13 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.episodes.idsWithContent(s, [text])).toEqual([ids[0], ids[1]]);
         expect(await store.knowledge.idsWithContent(s, [text, 'nothing'])).toEqual([k]);
         expect(await store.knowledge.idsWithContent(newSpace('erase-other'), [text])).toEqual([]);
-        const run = await store.sleep.createRun(s, { night: '2024-01-01', model: 'm', startedAt: T0, log: {} });
-        await store.sleep.planWork(s, run, [
+        const run = await store.sleepRuns.createRun(s, { night: '2024-01-01', model: 'm', startedAt: T0, log: {} });
+        await store.sleepRuns.planWork(s, run, [
           { step: 'solidify', unit: 'a', payload: { packet: [[1, '10:00', text]] } },
           { step: 'solidify', unit: 'b', payload: { packet: [[2, '10:01', 'unrelated']] } },
         ], T0);
         expect(await store.rows.dropQuoting(s, [text])).toBe(1);
-        expect((await store.sleep.work(s, run)).map((w) => w.unit)).toEqual(['b']);
+        expect((await store.sleepRuns.work(s, run)).map((w) => w.unit)).toEqual(['b']);
         await store.knowledge.delete(s, [k]);
         await store.episodes.delete(s, ids);
         await expect(store.transaction((tx) => tx.purge(['episode']))).rejects.toThrow(/transaction/);

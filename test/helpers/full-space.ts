@@ -61,7 +61,7 @@ export async function seedFullSpace(memory: Tidepool, clock: FixedClock, journal
   // let the script layer build soft clusters.
   const [k] = await memory.ctx.store.knowledge.list(memory.space, { limit: 1 });
   if (k) await memory.ctx.store.vectors.put(memory.space, 'knowledge', k.id, 'test-model', Float32Array.from([0.5, -1, 2, 0.25, 0, 1, -0.5, 3]), clock.now());
-  for (const n of await memory.ctx.store.script.narrativeTexts(memory.space)) {
+  for (const n of await memory.ctx.store.narratives.texts(memory.space)) {
     const v = Float32Array.from({ length: 8 }, (_, d) => Math.sin(n.id * (d + 1)) + (n.id % 2 === 0 ? 1 : -1));
     await memory.ctx.store.vectors.put(memory.space, 'narrative', n.id, 'test-model', v, clock.now());
   }

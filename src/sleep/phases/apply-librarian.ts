@@ -222,7 +222,7 @@ export async function applyLibrarian(
     if (await tx.knowledge.link(night.space, from, to, p.type, night.asOf)) d.linked += 1;
   }
 
-  const consolidated = await tx.sleep.markConsolidated(
+  const consolidated = await tx.episodes.markConsolidated(
     night.space,
     episodes.map((e) => e.id),
     night.asOf,

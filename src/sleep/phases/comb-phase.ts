@@ -141,7 +141,7 @@ async function applyComb(night: NightContext, tx: Store, a: CombResponse): Promi
     };
     return [{ id: n.id, ...s, weight: computeWeight(s) }];
   });
-  await tx.sleep.setNarrativeScores(space, rescored, asOf);
+  await tx.narratives.setAllScores(space, rescored, asOf);
   for (const p of a.profiles)
     await tx.identity.upsertProfile(space, {
       entity: restore(p.entity),
@@ -212,6 +212,6 @@ export async function refreshWeights(night: NightContext, tx: Store): Promise<nu
           },
         ];
   });
-  await tx.sleep.setNarrativeScores(night.space, rows, night.asOf);
+  await tx.narratives.setAllScores(night.space, rows, night.asOf);
   return rows.length;
 }

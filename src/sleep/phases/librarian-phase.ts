@@ -161,7 +161,7 @@ export const consumePhase: Phase = async (night, unit) => {
       const embed: EmbedItem[] = [];
       for (const n of extracted) embed.push(await insertNarrative(night, tx, { kind: 'narrative', ntype: 'extractive', searchable: false, ...n }));
       const known = await applyRepeats(night, tx, repeats);
-      const consumed = await tx.sleep.markConsolidated(night.space, ids, night.asOf);
+      const consumed = await tx.episodes.markConsolidated(night.space, ids, night.asOf);
       return {
         delta: combineDeltas(
           { episodes: consumed, counts: { narratives: extracted.length }, piiFlags: flagsOf(episodes) },

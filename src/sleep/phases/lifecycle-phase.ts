@@ -24,7 +24,7 @@ export const lifecyclePhase: Phase = async (night) => {
     asOf,
   );
   const byId = new Map(provisional.map((k) => [k.id, k]));
-  const candidates = await store.sleep.retentionCandidates(space, {
+  const candidates = await store.episodes.retentionCandidates(space, {
     consolidatedBefore: asOf - LIFECYCLE.archiveAfterDays * DAY_MS,
     createdBefore: asOf - LIFECYCLE.dropAfterDays * DAY_MS,
     limit: MAX_ROWS,
@@ -40,8 +40,8 @@ export const lifecyclePhase: Phase = async (night) => {
     apply: async (tx) => {
       await tx.knowledge.setStatus(space, plan.promote, 'reliable', asOf);
       await tx.knowledge.setStatus(space, plan.forget, 'forgotten', asOf);
-      const archived = await tx.sleep.markArchived(space, retention.archive, asOf);
-      const dropped = await tx.sleep.markArchived(space, retention.drop, asOf);
+      const archived = await tx.episodes.markArchived(space, retention.archive, asOf);
+      const dropped = await tx.episodes.markArchived(space, retention.drop, asOf);
       return {
         delta: {
           promoted: plan.promote.map((id) => briefItem(byId.get(id)!)),

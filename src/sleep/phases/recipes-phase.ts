@@ -33,7 +33,7 @@ export function toolEpisodes(
  */
 export const recipesPhase: Phase = async (night) => {
   const { store, space, asOf } = night;
-  const recipes = detectRecipes(toolEpisodes(await store.sleep.toolResults(space, asOf - WINDOW_DAYS * DAY_MS)));
+  const recipes = detectRecipes(toolEpisodes(await store.episodes.toolResults(space, asOf - WINDOW_DAYS * DAY_MS)));
   return {
     proposals: recipes.map((r) => ({ key: r.key, tools: r.tools, steps: r.steps, sessions: r.sessions.length })),
     apply: async (tx) => {

@@ -36,7 +36,7 @@ export const selfImagePhase: Phase = async (night) => {
   const existing = (await store.identity.selfConcept(space)).some((s) =>
     s.field.startsWith(SELF_IMAGE_FIELD_PREFIX),
   );
-  const before = new Set(shownIds(await store.sleep.getState(space, SHOWN_KEY)));
+  const before = new Set(shownIds(await store.state.get(space, SHOWN_KEY)));
   const fresh = strongest.filter((k) => !before.has(k.id)).length;
   if (existing && fresh < SELF_IMAGE_REWRITE_NEW) {
     const reason = `${fresh} of the ${strongest.length} strongest entries are new since the last self-image (< ${SELF_IMAGE_REWRITE_NEW})`;
@@ -63,7 +63,7 @@ export const selfImagePhase: Phase = async (night) => {
           asOf,
         );
       }
-      await tx.sleep.putState(space, SHOWN_KEY, { ids: strongest.map((k) => k.id) }, asOf);
+      await tx.state.put(space, SHOWN_KEY, { ids: strongest.map((k) => k.id) }, asOf);
       return { delta: { selfImageUpdated: true } };
     },
   };

@@ -1,17 +1,10 @@
 /** Reads of the derived tables (briefings, clusters, entity graph, topic stats) over portable SQL. */
 import type { Narrative } from '../../core/types.js';
-import type {
-  BriefingRow,
-  DerivedStore,
-  GraphEdgeRow,
-  GraphNodeRow,
-  SoftClusterRow,
-  TopicClusterRow,
-  TopicStatRow,
-} from '../port.js';
+import type { AttentionStatWrite, BriefingRow, DerivedStore, EntityGraphWrite, GraphEdgeRow, GraphNodeRow, SoftClusterModelRow, SoftClusterRow, SoftClusterWrite, TopicClusterRow, TopicClusterWrite, TopicStatRow } from '../port.js';
 import type { SqlDriver } from '../sql-driver.js';
 import { toNarrative } from './narrative-sql.js';
-import { json, num, numOrNull } from './sql-util.js';
+import { chunks, insertRows, json, marks, num, numOrNull, toJson } from './sql-util.js';
+import { bytesToVector, vectorToBytes } from './vector-sql.js';
 
 function toBriefing(r: Record<string, unknown>): BriefingRow {
   return { day: String(r.day), headline: String(r.headline), body: String(r.body), createdAt: num(r.created_at) };
@@ -160,5 +153,198 @@ export class DerivedSql implements DerivedStore {
       byTopic.set(row.topic, prev ? { topic: row.topic, mentions: Math.max(prev.mentions, row.mentions), degree: Math.max(prev.degree, row.degree) } : row);
     }
     return [...byTopic.values()];
+  }
+
+  async replaceTopicClusters(space: string, rows: readonly TopicClusterWrite[]): Promise<void> {
+    await this.#db.run('DELETE FROM topic_clusters WHERE space = ?', [space]);
+    await insertRows(
+      this.#db,
+      'topic_clusters',
+      ['space', 'name', 'keywords', 'size', 'narrative_ids', 'last_active', 'avg_weight'],
+      rows.map((c) => [
+        space,
+        c.name,
+        toJson(c.keywords),
+        c.size,
+        toJson(c.narrativeIds),
+        c.lastActive,
+        c.avgWeight,
+      ]),
+    );
+  }
+
+  async upsertTopicClusters(space: string, rows: readonly TopicClusterWrite[]): Promise<void> {
+    for (const c of rows) {
+      await this.#db.run(
+        `INSERT INTO topic_clusters (space, name, keywords, size, narrative_ids, last_active, avg_weight)
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (space, name) DO UPDATE SET keywords = excluded.keywords,
+           size = excluded.size, narrative_ids = excluded.narrative_ids, last_active = excluded.last_active,
+           avg_weight = excluded.avg_weight`,
+        [space, c.name, toJson(c.keywords), c.size, toJson(c.narrativeIds), c.lastActive, c.avgWeight],
+      );
+    }
+  }
+
+  async replaceSoftClusters(space: string, build: SoftClusterWrite, at: number): Promise<number[]> {
+    await this.#db.run('DELETE FROM emb_cluster_members WHERE space = ?', [space]);
+    await this.#db.run('DELETE FROM emb_cluster_adjacency WHERE space = ?', [space]);
+    await this.#db.run('DELETE FROM emb_clusters WHERE space = ?', [space]);
+    const ids: number[] = [];
+    // One row at a time: RETURNING order of a multi-row INSERT is not promised by PostgreSQL, and k is small.
+    for (const c of build.clusters) {
+      const got = await this.#db.get<{ id: unknown }>(
+        `INSERT INTO emb_clusters (space, name, centroid, member_count, total_hits, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 0, ?, ?) RETURNING id`,
+        [space, c.name, vectorToBytes(Float32Array.from(c.centroid)), c.memberCount, at, at],
+      );
+      ids.push(num(got!.id));
+    }
+    const idOf = (index: number) => ids[index]!;
+    await insertRows(
+      this.#db,
+      'emb_cluster_members',
+      ['space', 'cluster_id', 'narrative_id', 'distance'],
+      build.memberships.map((m) => [space, idOf(m.cluster), m.narrativeId, m.distance]),
+    );
+    await insertRows(
+      this.#db,
+      'emb_cluster_adjacency',
+      ['space', 'cluster_a', 'cluster_b', 'shared_count'],
+      build.adjacency.map((e) => {
+        const [a, b] = [idOf(e.a), idOf(e.b)].sort((x, y) => x - y) as [number, number];
+        return [space, a, b, e.shared];
+      }),
+    );
+    return ids;
+  }
+
+  async softClusterModel(space: string): Promise<{
+    clusters: SoftClusterModelRow[];
+    adjacency: Array<{ a: number; b: number; shared: number }>;
+  }> {
+    const clusters = await this.#db.all<{ id: unknown; name: string; centroid: Uint8Array | null }>(
+      'SELECT id, name, centroid FROM emb_clusters WHERE space = ? ORDER BY id',
+      [space],
+    );
+    const adjacency = await this.#db.all<{ cluster_a: unknown; cluster_b: unknown; shared_count: unknown }>(
+      'SELECT cluster_a, cluster_b, shared_count FROM emb_cluster_adjacency WHERE space = ? ORDER BY cluster_a, cluster_b',
+      [space],
+    );
+    return {
+      clusters: clusters.map((c) => ({
+        id: num(c.id),
+        name: String(c.name),
+        centroid: c.centroid ? bytesToVector(c.centroid) : null,
+      })),
+      adjacency: adjacency.map((e) => ({
+        a: num(e.cluster_a),
+        b: num(e.cluster_b),
+        shared: num(e.shared_count),
+      })),
+    };
+  }
+
+  async softClusterMemberships(
+    space: string,
+    q: { clusterIds?: readonly number[]; narrativeIds?: readonly number[] } = {},
+  ): Promise<Array<{ clusterId: number; narrativeId: number; distance: number }>> {
+    const sql = 'SELECT cluster_id, narrative_id, distance FROM emb_cluster_members WHERE space = ?';
+    const order = ' ORDER BY cluster_id, distance, narrative_id';
+    const [column, ids] = q.clusterIds
+      ? ['cluster_id', q.clusterIds]
+      : q.narrativeIds
+        ? ['narrative_id', q.narrativeIds]
+        : [undefined, undefined];
+    const rows: Array<{ cluster_id: unknown; narrative_id: unknown; distance: unknown }> = [];
+    if (!column || !ids) rows.push(...(await this.#db.all<(typeof rows)[number]>(`${sql}${order}`, [space])));
+    else
+      for (const part of chunks(ids))
+        rows.push(
+          ...(await this.#db.all<(typeof rows)[number]>(
+            `${sql} AND ${column} IN (${marks(part.length)})${order}`,
+            [space, ...part],
+          )),
+        );
+    const out = rows.map((r) => ({
+      clusterId: num(r.cluster_id),
+      narrativeId: num(r.narrative_id),
+      distance: num(r.distance),
+    }));
+    // Chunked reads come back chunk by chunk; one order for every caller.
+    return column
+      ? out.sort(
+          (x, y) => x.clusterId - y.clusterId || x.distance - y.distance || x.narrativeId - y.narrativeId,
+        )
+      : out;
+  }
+
+  async topicClusterNames(space: string): Promise<string[]> {
+    const rows = await this.#db.all<{ name: string }>(
+      'SELECT name FROM topic_clusters WHERE space = ? ORDER BY size DESC, name ASC',
+      [space],
+    );
+    return rows.map((r) => String(r.name));
+  }
+
+  async replaceAttentionStats(
+    space: string,
+    rows: readonly AttentionStatWrite[],
+    clusterHits: ReadonlyArray<{ clusterId: number; hits: number }>,
+  ): Promise<void> {
+    await this.#db.run('DELETE FROM attention_stats WHERE space = ?', [space]);
+    await insertRows(
+      this.#db,
+      'attention_stats',
+      ['space', 'cluster', 'hit_count', 'last_hit', 'last_item_id'],
+      rows.map((r) => [space, r.cluster, r.hitCount, r.lastHit, r.lastItemId]),
+    );
+    await this.#db.run('UPDATE emb_clusters SET total_hits = 0 WHERE space = ?', [space]);
+    for (const c of clusterHits) {
+      await this.#db.run('UPDATE emb_clusters SET total_hits = ? WHERE space = ? AND id = ?', [
+        c.hits,
+        space,
+        c.clusterId,
+      ]);
+    }
+  }
+
+  async replaceEntityGraph(space: string, graph: EntityGraphWrite): Promise<void> {
+    for (const t of ['graph_nodes', 'graph_edges', 'graph_cooccur'])
+      await this.#db.run(`DELETE FROM ${t} WHERE space = ?`, [space]);
+    await insertRows(
+      this.#db,
+      'graph_nodes',
+      ['space', 'entity', 'mention_count', 'first_seen', 'last_seen'],
+      graph.nodes.map((n) => [space, n.entity, n.mentionCount, n.firstSeen, n.lastSeen]),
+    );
+    await insertRows(
+      this.#db,
+      'graph_edges',
+      ['space', 'entity_a', 'entity_b', 'narrative_id', 'role_a', 'role_b', 'created_at'],
+      // An empty role is stored as NULL: the narrative named the entity without a role.
+      graph.edges.map((e) => [
+        space,
+        e.entityA,
+        e.entityB,
+        e.narrativeId,
+        e.roleA || null,
+        e.roleB || null,
+        e.createdAt,
+      ]),
+    );
+    await insertRows(
+      this.#db,
+      'graph_cooccur',
+      ['space', 'entity_a', 'entity_b', 'cooccur_count'],
+      graph.cooccur.map((c) => [space, c.entityA, c.entityB, c.count]),
+    );
+  }
+
+  async putBriefing(space: string, b: BriefingRow): Promise<void> {
+    await this.#db.run(
+      `INSERT INTO briefings (space, day, headline, body, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (space, day) DO UPDATE SET headline = excluded.headline, body = excluded.body, created_at = excluded.created_at`,
+      [space, b.day, b.headline, b.body, b.createdAt],
+    );
   }
 }

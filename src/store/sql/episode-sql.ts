@@ -1,8 +1,8 @@
 /** Episodes over portable SQL. */
 import type { Episode, EpisodeKind } from '../../core/types.js';
-import type { EpisodeStore, NewEpisode, RecallEpisode, SearchIndex, TimelineQuery } from '../port.js';
+import type { EpisodeStore, IndexText, NewEpisode, RecallEpisode, ScriptEpisodeRow, SearchIndex, TimelineQuery } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
-import { bit, bool, chunks, json, jsonRecords, marks, num, timeOf, timeOrNull, toJson } from './sql-util.js';
+import { bit, bool, chunks, idsLike, json, jsonRecords, marks, num, numOrNull, timeOf, timeOrNull, toJson } from './sql-util.js';
 
 /** The episode columns a PostgreSQL batch insert reads from its JSON records, in `values` order. */
 const EPISODE_FIELDS = [
@@ -12,6 +12,25 @@ const EPISODE_FIELDS = [
 
 const COLS =
   'id, space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable, occurred_at, created_at, consolidated_at, archived_at';
+
+/**
+ * Since when an episode waits for the night: the turn's own time when it happened before it was stored (imported
+ * history: a week-old transcript waits since a week), else its insertion (a turn stamped in the future waits from
+ * when it arrived). Portable SQL (no LEAST/MIN over two columns).
+ */
+const WAITING_SINCE = 'CASE WHEN occurred_at < created_at THEN occurred_at ELSE created_at END';
+
+function toEpisodeRow(r: Record<string, unknown>): ScriptEpisodeRow {
+  return {
+    id: num(r.id),
+    content: String(r.content),
+    role: (r.role as string | null) ?? null,
+    session: (r.session as string | null) ?? null,
+    occurredAt: num(r.occurred_at),
+  };
+}
+
+const SCRIPT_EPISODE_COLS = 'id, content, role, session, occurred_at';
 
 /** Maps a database row to what recall reads of an episode. */
 function toRecallEpisode(r: Record<string, unknown>): RecallEpisode {
@@ -277,4 +296,158 @@ export class EpisodeSql implements EpisodeStore {
     }
     return out;
   }
+
+  async storedAfter(space: string, since: number | null): Promise<ScriptEpisodeRow[]> {
+    const rows = await this.#db.all(
+      `SELECT ${SCRIPT_EPISODE_COLS} FROM episodes WHERE space = ? AND consolidated_at IS NULL AND archived_at IS NULL
+       ${since === null ? '' : 'AND created_at > ?'} ORDER BY occurred_at, id`,
+      since === null ? [space] : [space, since],
+    );
+    return rows.map(toEpisodeRow);
+  }
+
+  async inRanges(
+    space: string,
+    ranges: ReadonlyArray<readonly [number, number]>,
+  ): Promise<ScriptEpisodeRow[]> {
+    const out: ScriptEpisodeRow[] = [];
+    for (const [from, to] of mergeRanges(ranges)) {
+      const rows = await this.#db.all(
+        `SELECT ${SCRIPT_EPISODE_COLS} FROM episodes WHERE space = ? AND occurred_at >= ? AND occurred_at <= ? ORDER BY occurred_at, id`,
+        [space, from, to],
+      );
+      out.push(...rows.map(toEpisodeRow));
+    }
+    return out;
+  }
+
+  async idsContaining(space: string, needle: string, limit: number): Promise<number[]> {
+    return idsLike(this.#db, 'episodes', ['content'], space, needle, limit);
+  }
+
+  async idsByRef(space: string, refs: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (const part of chunks(refs)) {
+      const rows = await this.#db.all<{ id: unknown; ref: string }>(
+        `SELECT id, ref FROM episodes WHERE space = ? AND ref IN (${marks(part.length)})`,
+        [space, ...part],
+      );
+      for (const r of rows) out.set(String(r.ref), num(r.id));
+    }
+    return out;
+  }
+
+  async pending(space: string, q: { createdBefore: number; limit: number }): Promise<Episode[]> {
+    const rows = await this.#db.all(
+      `SELECT ${COLS} FROM episodes WHERE space = ? AND consolidated_at IS NULL AND archived_at IS NULL AND ${WAITING_SINCE} <= ?
+       ORDER BY ${WAITING_SINCE}, id LIMIT ?`,
+      [space, q.createdBefore, q.limit],
+    );
+    return rows.map(toEpisode);
+  }
+
+  async pendingTimes(space: string, limit: number): Promise<number[]> {
+    const rows = await this.#db.all<{ since: unknown }>(
+      `SELECT ${WAITING_SINCE} AS since FROM episodes WHERE space = ? AND consolidated_at IS NULL AND archived_at IS NULL
+       ORDER BY ${WAITING_SINCE}, id LIMIT ?`,
+      [space, limit],
+    );
+    return rows.map((r) => num(r.since));
+  }
+
+  async markConsolidated(space: string, ids: readonly number[], at: number): Promise<number> {
+    let n = 0;
+    for (const part of chunks(ids)) {
+      const r = await this.#db.run(
+        `UPDATE episodes SET consolidated_at = ? WHERE space = ? AND consolidated_at IS NULL AND id IN (${marks(part.length)})`,
+        [at, space, ...part],
+      );
+      n += r.changes;
+    }
+    return n;
+  }
+
+  async markArchived(space: string, ids: readonly number[], at: number): Promise<number> {
+    let n = 0;
+    for (const part of chunks(ids)) {
+      const r = await this.#db.run(
+        `UPDATE episodes SET archived_at = ? WHERE space = ? AND archived_at IS NULL AND id IN (${marks(part.length)})`,
+        [at, space, ...part],
+      );
+      n += r.changes;
+    }
+    return n;
+  }
+
+  async retentionCandidates(
+    space: string,
+    q: { consolidatedBefore: number; createdBefore: number; limit: number },
+  ): Promise<Array<{ id: number; createdAt: number; consolidatedAt: number | null; durable: boolean }>> {
+    const rows = await this.#db.all<Record<string, unknown>>(
+      `SELECT id, created_at, consolidated_at, durable FROM episodes
+       WHERE space = ? AND archived_at IS NULL AND (consolidated_at <= ? OR (durable = 0 AND created_at <= ?))
+       ORDER BY id LIMIT ?`,
+      [space, q.consolidatedBefore, q.createdBefore, q.limit],
+    );
+    return rows.map((r) => ({
+      id: num(r.id),
+      createdAt: num(r.created_at),
+      consolidatedAt: numOrNull(r.consolidated_at),
+      durable: bool(r.durable) ?? false,
+    }));
+  }
+
+  async toolResults(
+    space: string,
+    since: number,
+  ): Promise<Array<{ id: number; session: string; tool: string; ok: boolean; at: number; kind: 'tool_call' | 'tool_result'; input: string | null }>> {
+    const rows = await this.#db.all<Record<string, unknown>>(
+      `SELECT id, session, tool, ok, occurred_at, kind, CASE WHEN kind = 'tool_call' THEN substr(content, 1, 1000) END AS input
+       FROM episodes
+       WHERE space = ? AND kind IN ('tool_call', 'tool_result') AND session IS NOT NULL AND tool IS NOT NULL AND ok IS NOT NULL AND occurred_at >= ?
+       ORDER BY occurred_at, id`,
+      [space, since],
+    );
+    return rows.map((r) => ({
+      id: num(r.id),
+      session: String(r.session),
+      tool: String(r.tool),
+      ok: bool(r.ok) ?? false,
+      at: num(r.occurred_at),
+      kind: r.kind === 'tool_call' ? 'tool_call' : 'tool_result',
+      input: typeof r.input === 'string' ? r.input : null,
+    }));
+  }
+
+  async rewrite(space: string, id: number, content: string, index: IndexText): Promise<void> {
+    const r = await this.#db.run(
+      'UPDATE episodes SET content = ?, embed_pending = 1 WHERE space = ? AND id = ?',
+      [content, space, id],
+    );
+    if (r.changes === 0) return;
+    await this.#db.run(`DELETE FROM embeddings WHERE space = ? AND layer = 'episode' AND item_id = ?`, [
+      space,
+      id,
+    ]);
+    await this.#search.unindex('episode', [id]);
+    await this.#search.index('episode', [{ id, ...index }]);
+  }
+
+  async reindex(space: string, id: number, index: IndexText): Promise<void> {
+    if (!(await this.#db.get('SELECT id FROM episodes WHERE space = ? AND id = ?', [space, id]))) return;
+    await this.#search.unindex('episode', [id]);
+    await this.#search.index('episode', [{ id, ...index }]);
+  }
+}
+
+/** Sorted, overlapping or touching ranges joined, so each stretch of time is read once. */
+export function mergeRanges(ranges: ReadonlyArray<readonly [number, number]>): Array<[number, number]> {
+  const sorted = [...ranges].filter(([a, b]) => a <= b).sort((x, y) => x[0] - y[0]);
+  const out: Array<[number, number]> = [];
+  for (const [a, b] of sorted) {
+    const last = out[out.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
 }

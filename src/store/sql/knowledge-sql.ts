@@ -3,7 +3,7 @@ import type { Knowledge, KnowledgeKind, KnowledgeLink, KnowledgeStatus, LinkType
 import type { IndexText, KnowledgeStore, NewKnowledge, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
 import { strengthNow } from '../../script/strength.js';
-import { bit, bool, chunks, json, marks, num, numOrNull, timeOf, timeOrNull, toJson } from './sql-util.js';
+import { bit, bool, chunks, idsLike, json, marks, num, numOrNull, timeOf, timeOrNull, toJson } from './sql-util.js';
 
 const COLS = `id, space, kind, key, subject, content, status, occurrences, strength, last_reinforced_at, importance,
   durable, tags, evidence, source, valid_from, valid_to, created_at, updated_at, superseded_by, meta`;
@@ -279,4 +279,17 @@ export class KnowledgeSql implements KnowledgeStore {
     return out;
   }
 
+
+  async idsContaining(space: string, needle: string, limit: number): Promise<number[]> {
+    return idsLike(this.#db, 'knowledge', ['content'], space, needle, limit);
+  }
+
+  async setKey(space: string, id: number, key: string | null, at: number): Promise<void> {
+    await this.#db.run('UPDATE knowledge SET key = ?, updated_at = ? WHERE space = ? AND id = ?', [
+      key,
+      at,
+      space,
+      id,
+    ]);
+  }
 }

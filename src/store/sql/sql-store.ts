@@ -12,9 +12,9 @@ import { JournalSql } from './journal-sql.js';
 import { KnowledgeSql } from './knowledge-sql.js';
 import { NarrativeSql } from './narrative-sql.js';
 import { RowSql } from './row-sql.js';
-import { SleepSql } from './sleep-sql.js';
-import { ScriptSql } from './script-sql.js';
+import { SleepRunSql } from './sleep-runs-sql.js';
 import { SpaceSql } from './space-sql.js';
+import { StateSql } from './state-sql.js';
 import { TokenSql } from './token-sql.js';
 import { VectorSql } from './vector-sql.js';
 
@@ -50,9 +50,9 @@ export class SqlStore implements Store {
   readonly jobs: JobSql;
   readonly derived: DerivedSql;
   readonly continuity: ContinuitySql;
-  readonly script: ScriptSql;
   readonly journal: JournalSql;
-  readonly sleep: SleepSql;
+  readonly sleepRuns: SleepRunSql;
+  readonly state: StateSql;
   readonly tokens: TokenSql;
   readonly #parts: EngineParts;
   readonly #inTx: boolean;
@@ -74,9 +74,9 @@ export class SqlStore implements Store {
     this.jobs = new JobSql(db, parts.jobHooks);
     this.derived = new DerivedSql(db);
     this.continuity = new ContinuitySql(db);
-    this.script = new ScriptSql(db);
     this.journal = new JournalSql(db);
-    this.sleep = new SleepSql(db, this.search);
+    this.sleepRuns = new SleepRunSql(db);
+    this.state = new StateSql(db);
     this.tokens = new TokenSql(db);
   }
 

@@ -1,6 +1,6 @@
 /** Small helpers shared by the portable SQL stores: placeholders, JSON columns, booleans. */
 import { representableTime } from '../../core/clock.js';
-import { storableParams, type SqlValue } from '../sql-driver.js';
+import { storableParams, type SqlDriver, type SqlValue } from '../sql-driver.js';
 
 /** `?, ?, ?` for an IN list of `n` values (n ≥ 1). */
 export function marks(n: number): string {
@@ -84,3 +84,46 @@ export function isHanPrefixTerm(term: string): boolean {
 }
 
 const SINGLE_HAN = /^\p{Script=Han}$/u;
+
+// Parameters per multi-row INSERT: far below SQLite's 32,766 and PostgreSQL's 65,535, large enough that a
+// 300,000-row membership table goes in a few hundred statements.
+const PARAMS_PER_STATEMENT = 4000;
+
+/** Inserts `rows` into `table` with multi-row VALUES lists (one statement per batch). */
+export async function insertRows(
+  db: SqlDriver,
+  table: string,
+  cols: readonly string[],
+  rows: readonly SqlValue[][],
+): Promise<void> {
+  const per = Math.max(1, Math.floor(PARAMS_PER_STATEMENT / cols.length));
+  const tuple = `(${marks(cols.length)})`;
+  for (const part of chunks(rows, per)) {
+    await db.run(
+      `INSERT INTO ${table} (${cols.join(', ')}) VALUES ${new Array(part.length).fill(tuple).join(', ')}`,
+      part.flat(),
+    );
+  }
+}
+
+/**
+ * Ids of `table`'s rows of a space whose `cols` contain `needle` as written, ascending. LIKE is portable; SQLite
+ * matches ASCII letters of either case, PostgreSQL only the case given, so callers confirm each row with an exact
+ * match of their own.
+ */
+export async function idsLike(
+  db: SqlDriver,
+  table: string,
+  cols: readonly string[],
+  space: string,
+  needle: string,
+  limit: number,
+): Promise<number[]> {
+  const like = `%${needle.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+  const where = cols.map((c) => `${c} LIKE ? ESCAPE '!'`).join(' OR ');
+  const rows = await db.all<{ id: unknown }>(
+    `SELECT id FROM ${table} WHERE space = ? AND (${where}) ORDER BY id LIMIT ?`,
+    [space, ...cols.map(() => like), limit],
+  );
+  return rows.map((r) => num(r.id));
+}

@@ -88,4 +88,43 @@ export class VectorSql implements VectorStore {
     );
     return num(r?.n ?? 0);
   }
+
+  async narrativeModels(space: string): Promise<Array<{ model: string; dim: number; count: number }>> {
+    const rows = await this.#db.all<{ model: string; dim: unknown; n: unknown }>(
+      `SELECT model, dim, COUNT(*) AS n FROM embeddings WHERE space = ? AND layer = 'narrative'
+       GROUP BY model, dim ORDER BY n DESC, model ASC, dim ASC`,
+      [space],
+    );
+    return rows.map((r) => ({ model: String(r.model), dim: num(r.dim), count: num(r.n) }));
+  }
+
+  async narrativeVectors(
+    space: string,
+    model: string,
+    dim: number,
+  ): Promise<Array<{ id: number; vector: Float32Array }>> {
+    // Only vectors of narratives that still exist: a deleted narrative's vector is no member of any cluster.
+    const rows = await this.#db.all<{ item_id: unknown; vector: Uint8Array }>(
+      `SELECT e.item_id, e.vector FROM embeddings e JOIN narratives n ON n.id = e.item_id AND n.space = e.space
+       WHERE e.space = ? AND e.layer = 'narrative' AND e.model = ? AND e.dim = ? ORDER BY e.item_id`,
+      [space, model, dim],
+    );
+    return rows.map((r) => ({ id: num(r.item_id), vector: bytesToVector(r.vector) }));
+  }
+
+  async pendingEmbeddings(
+    space: string,
+    layer: Layer,
+    limit: number,
+  ): Promise<{ count: number; ids: number[] }> {
+    const n = await this.#db.get<{ n: unknown }>(
+      `SELECT COUNT(*) AS n FROM ${TABLE[layer]} WHERE space = ? AND embed_pending = 1`,
+      [space],
+    );
+    const rows = await this.#db.all<{ id: unknown }>(
+      `SELECT id FROM ${TABLE[layer]} WHERE space = ? AND embed_pending = 1 ORDER BY id LIMIT ?`,
+      [space, limit],
+    );
+    return { count: num(n?.n ?? 0), ids: rows.map((r) => num(r.id)) };
+  }
 }

@@ -43,15 +43,15 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
   afterAll(async () => store?.close());
 
   it('keeps runs and their units, and finds the open run to resume', async () => {
-    const id = await store.sleep.createRun('a', {
+    const id = await store.sleepRuns.createRun('a', {
       night: '2026-11-01',
       model: 'none',
       startedAt: T0,
       log: { plan: 2 },
     });
-    expect((await store.sleep.openRun('a'))?.id).toBe(id);
-    expect(await store.sleep.openRun('b')).toBeUndefined();
-    await store.sleep.planWork(
+    expect((await store.sleepRuns.openRun('a'))?.id).toBe(id);
+    expect(await store.sleepRuns.openRun('b')).toBeUndefined();
+    await store.sleepRuns.planWork(
       'a',
       id,
       [
@@ -60,7 +60,7 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
       ],
       T0,
     );
-    await store.sleep.setWork('a', id, {
+    await store.sleepRuns.setWork('a', id, {
       step: 'a-sol',
       unit: 'g0001',
       status: 'asked',
@@ -68,22 +68,22 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
       at: T0,
     });
     // Planning again keeps what was already recorded (a resumed night never loses progress).
-    await store.sleep.planWork('a', id, [{ step: 'a-sol', unit: 'g0001', payload: { ids: [9] } }], T0);
-    const work = await store.sleep.work('a', id);
+    await store.sleepRuns.planWork('a', id, [{ step: 'a-sol', unit: 'g0001', payload: { ids: [9] } }], T0);
+    const work = await store.sleepRuns.work('a', id);
     expect(work.map((w) => [w.step, w.unit, w.status])).toEqual([
       ['a-sol', 'g0001', 'asked'],
       ['b-lib', 'g0002', 'planned'],
     ]);
     expect(work[0]).toMatchObject({ payload: { ids: [1] }, result: { answer: 'x' } });
-    expect(await store.sleep.work('b', id)).toEqual([]);
-    await store.sleep.finishRun('a', id, {
+    expect(await store.sleepRuns.work('b', id)).toEqual([]);
+    await store.sleepRuns.finishRun('a', id, {
       finishedAt: T0 + 5,
       tokensIn: 10,
       tokensOut: 3,
       log: { episodes: 4 },
     });
-    expect(await store.sleep.openRun('a')).toBeUndefined();
-    const [run] = await store.sleep.runs('a', { night: '2026-11-01', status: 'done', limit: 5 });
+    expect(await store.sleepRuns.openRun('a')).toBeUndefined();
+    const [run] = await store.sleepRuns.runs('a', { night: '2026-11-01', status: 'done', limit: 5 });
     expect(run).toMatchObject({
       id,
       status: 'done',
@@ -95,20 +95,20 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
   });
 
   it('lets one owner hold the lock until it expires or is released', async () => {
-    expect(await store.sleep.acquireLock('a', 'one', T0, 1000)).toBe(true);
-    expect(await store.sleep.acquireLock('a', 'two', T0 + 999, 1000)).toBe(false);
-    expect(await store.sleep.acquireLock('b', 'two', T0, 1000)).toBe(true);
-    expect(await store.sleep.renewLock('a', 'one', T0 + 500, 1000)).toBe(true);
-    expect(await store.sleep.acquireLock('a', 'two', T0 + 1200, 1000)).toBe(false);
-    expect(await store.sleep.lockOwner('a')).toBe('one');
-    expect(await store.sleep.acquireLock('a', 'two', T0 + 1500, 1000)).toBe(true);
-    expect(await store.sleep.renewLock('a', 'one', T0 + 1600, 1000)).toBe(false);
-    expect(await store.sleep.lockOwner('a')).toBe('two');
-    await store.sleep.releaseLock('a', 'two');
-    expect(await store.sleep.lockOwner('a')).toBeUndefined();
-    expect(await store.sleep.acquireLock('a', 'three', T0 + 1600, 1000)).toBe(true);
-    await store.sleep.releaseLock('a', 'three');
-    await store.sleep.releaseLock('b', 'two');
+    expect(await store.sleepRuns.acquireLock('a', 'one', T0, 1000)).toBe(true);
+    expect(await store.sleepRuns.acquireLock('a', 'two', T0 + 999, 1000)).toBe(false);
+    expect(await store.sleepRuns.acquireLock('b', 'two', T0, 1000)).toBe(true);
+    expect(await store.sleepRuns.renewLock('a', 'one', T0 + 500, 1000)).toBe(true);
+    expect(await store.sleepRuns.acquireLock('a', 'two', T0 + 1200, 1000)).toBe(false);
+    expect(await store.sleepRuns.lockOwner('a')).toBe('one');
+    expect(await store.sleepRuns.acquireLock('a', 'two', T0 + 1500, 1000)).toBe(true);
+    expect(await store.sleepRuns.renewLock('a', 'one', T0 + 1600, 1000)).toBe(false);
+    expect(await store.sleepRuns.lockOwner('a')).toBe('two');
+    await store.sleepRuns.releaseLock('a', 'two');
+    expect(await store.sleepRuns.lockOwner('a')).toBeUndefined();
+    expect(await store.sleepRuns.acquireLock('a', 'three', T0 + 1600, 1000)).toBe(true);
+    await store.sleepRuns.releaseLock('a', 'three');
+    await store.sleepRuns.releaseLock('b', 'two');
   });
 
   it('counts the wait of imported history from when the turn happened, not from its insertion', async () => {
@@ -119,10 +119,10 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
       episode('stamped in the future', { occurredAt: T0 + DAY, createdAt: T0 - 1000 }),
     ]);
     const [imported, live, future] = ids as [number, number, number];
-    expect(await store.sleep.pendingTimes('imp', 10)).toEqual([T0 - 7 * DAY, T0 - 1000, T0]);
+    expect(await store.episodes.pendingTimes('imp', 10)).toEqual([T0 - 7 * DAY, T0 - 1000, T0]);
     // Thirty minutes before now: only what happened (or arrived) before then is eligible.
-    expect((await store.sleep.pendingEpisodes('imp', { createdBefore: T0 - 30 * 60_000, limit: 10 })).map((e) => e.id)).toEqual([imported]);
-    expect((await store.sleep.pendingEpisodes('imp', { createdBefore: T0, limit: 10 })).map((e) => e.id)).toEqual([imported, future, live]);
+    expect((await store.episodes.pending('imp', { createdBefore: T0 - 30 * 60_000, limit: 10 })).map((e) => e.id)).toEqual([imported]);
+    expect((await store.episodes.pending('imp', { createdBefore: T0, limit: 10 })).map((e) => e.id)).toEqual([imported, future, live]);
   });
 
   it('lists pending episodes, marks them consolidated and archived, and finds retention candidates', async () => {
@@ -134,15 +134,15 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
     ]);
     const [old, durable, recent, fresh] = ids as [number, number, number, number];
     expect(
-      (await store.sleep.pendingEpisodes('a', { createdBefore: T0 - 1, limit: 10 })).map((e) => e.id),
+      (await store.episodes.pending('a', { createdBefore: T0 - 1, limit: 10 })).map((e) => e.id),
     ).toEqual([old, durable, recent]);
-    expect(await store.sleep.pendingTimes('a', 10)).toEqual([T0 - 40 * DAY, T0 - 40 * DAY, T0 - DAY, T0]);
-    expect(await store.sleep.markConsolidated('a', [recent, fresh], T0 - 20 * DAY)).toBe(2);
-    expect(await store.sleep.markConsolidated('b', [old], T0)).toBe(0);
+    expect(await store.episodes.pendingTimes('a', 10)).toEqual([T0 - 40 * DAY, T0 - 40 * DAY, T0 - DAY, T0]);
+    expect(await store.episodes.markConsolidated('a', [recent, fresh], T0 - 20 * DAY)).toBe(2);
+    expect(await store.episodes.markConsolidated('b', [old], T0)).toBe(0);
     expect(
-      (await store.sleep.pendingEpisodes('a', { createdBefore: T0, limit: 10 })).map((e) => e.id),
+      (await store.episodes.pending('a', { createdBefore: T0, limit: 10 })).map((e) => e.id),
     ).toEqual([old, durable]);
-    const cands = await store.sleep.retentionCandidates('a', {
+    const cands = await store.episodes.retentionCandidates('a', {
       consolidatedBefore: T0 - 14 * DAY,
       createdBefore: T0 - 30 * DAY,
       limit: 100,
@@ -154,12 +154,12 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
       consolidatedAt: T0 - 20 * DAY,
       durable: false,
     });
-    expect(await store.sleep.markArchived('a', [old, recent], T0)).toBe(2);
+    expect(await store.episodes.markArchived('a', [old, recent], T0)).toBe(2);
     expect(
-      (await store.sleep.pendingEpisodes('a', { createdBefore: T0, limit: 10 })).map((e) => e.id),
+      (await store.episodes.pending('a', { createdBefore: T0, limit: 10 })).map((e) => e.id),
     ).toEqual([durable]);
     expect((await store.episodes.get('a', old))?.archivedAt).toBe(T0);
-    expect(await store.sleep.memorySize('a')).toBe(2);
+    expect(await store.sleepRuns.memorySize('a')).toBe(2);
   });
 
   it('lists successful and failed tool calls and results with their sessions, a call with its input', async () => {
@@ -184,7 +184,7 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
       episode(`Bash {"command":"npm publish"}${'x'.repeat(2_000)}`, { kind: 'tool_call', role: 'tool', tool: 'Bash', ok: true, session: 's9', occurredAt: T0 + 3 }),
       episode('Bash {"command":"git push"}', { kind: 'tool_call', role: 'tool', tool: 'Bash', ok: null, session: 's9', occurredAt: T0 + 4 }),
     ]);
-    const rows = await store.sleep.toolResults('a', T0);
+    const rows = await store.episodes.toolResults('a', T0);
     expect(rows.map((r) => [r.kind, r.tool, r.ok, r.session, r.input?.slice(0, 28) ?? null])).toEqual([
       ['tool_result', 'build', false, 's9', null],
       ['tool_result', 'test', true, 's9', null],
@@ -197,7 +197,7 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
   it('rewrites episode and narrative text and re-indexes it', async () => {
     const { ids } = await store.episodes.insertMany('a', [episode('Erika called about the invoice')]);
     const id = ids[0]!;
-    await store.sleep.rewriteEpisode('a', id, '[person_1] called about the invoice', {
+    await store.episodes.rewrite('a', id, '[person_1] called about the invoice', {
       body: 'person_1 called about the invoice',
       extra: '',
       raw: '[person_1] called about the invoice',
@@ -233,7 +233,7 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
       embedPending: false,
       index: { body: 'erika was upset', extra: 'erika billing', raw: 'Erika was upset' },
     });
-    await store.sleep.rewriteNarrative(
+    await store.narratives.rewrite(
       'a',
       n,
       {
@@ -252,7 +252,7 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
     });
     expect(await store.narratives.withAnyTag('a', ['Erika'])).toEqual([]);
     expect(await store.search.lexical('a', 'narrative', ['erika'], { limit: 5 })).toEqual([]);
-    await store.sleep.setNarrativeScores(
+    await store.narratives.setAllScores(
       'a',
       [{ id: n, importance: 5, emotional: 1, recurrence: 2, unresolved: 4, weight: 0.7 }],
       T0 + 1,
@@ -268,18 +268,18 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
   });
 
   it('keeps JSON state per space and writes one briefing per day', async () => {
-    expect(await store.sleep.getState('a', 'sleep:pii')).toBeUndefined();
-    await store.sleep.putState(
+    expect(await store.state.get('a', 'sleep:pii')).toBeUndefined();
+    await store.state.put(
       'a',
       'sleep:pii',
       { entries: [{ placeholder: '[person_1]', kind: 'person', value: 'Ana' }] },
       T0,
     );
-    await store.sleep.putState('a', 'sleep:pii', { entries: [], watched: ['Ana'] }, T0 + 1);
-    expect(await store.sleep.getState('a', 'sleep:pii')).toEqual({ entries: [], watched: ['Ana'] });
-    expect(await store.sleep.getState('b', 'sleep:pii')).toBeUndefined();
-    await store.sleep.putBriefing('a', { day: '2026-11-02', headline: 'h1', body: 'b1', createdAt: T0 });
-    await store.sleep.putBriefing('a', { day: '2026-11-02', headline: 'h2', body: 'b2', createdAt: T0 + 1 });
+    await store.state.put('a', 'sleep:pii', { entries: [], watched: ['Ana'] }, T0 + 1);
+    expect(await store.state.get('a', 'sleep:pii')).toEqual({ entries: [], watched: ['Ana'] });
+    expect(await store.state.get('b', 'sleep:pii')).toBeUndefined();
+    await store.derived.putBriefing('a', { day: '2026-11-02', headline: 'h1', body: 'b1', createdAt: T0 });
+    await store.derived.putBriefing('a', { day: '2026-11-02', headline: 'h2', body: 'b2', createdAt: T0 + 1 });
     expect(await store.derived.briefing('a', '2026-11-02')).toEqual({
       day: '2026-11-02',
       headline: 'h2',

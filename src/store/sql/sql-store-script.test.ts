@@ -1,9 +1,9 @@
-// The script area on SQLite and on PGlite (the PostgreSQL code path): bulk reads, rebuilds, updates, state.
+// The script jobs' store reads and rebuilds on SQLite and on PGlite (the PostgreSQL code path): bulk reads, rebuilds, updates, state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEpisode, NewNarrative, Store } from '../port.js';
 import { openPostgresStore } from '../postgres/open-postgres.js';
 import { openSqliteStore } from '../sqlite/open-sqlite.js';
-import { mergeRanges } from './script-sql.js';
+import { mergeRanges } from './episode-sql.js';
 import type { SqlStore } from './sql-store.js';
 
 const T0 = Date.UTC(2026, 10, 1, 12);
@@ -86,32 +86,32 @@ describe.each(ENGINES)('script store on %s', (_name, open) => {
   afterAll(async () => store?.close());
 
   it('reads only the columns each job needs, filtered as asked, within the space', async () => {
-    expect((await store.script.narrativeTexts('a')).map((n) => n.content)).toEqual([
+    expect((await store.narratives.texts('a')).map((n) => n.content)).toEqual([
       'first',
       'second',
       'third',
     ]);
-    expect((await store.script.narrativeTexts('a', { unlinked: true })).map((n) => n.id)).toEqual([
+    expect((await store.narratives.texts('a', { unlinked: true })).map((n) => n.id)).toEqual([
       ids[0],
       ids[2],
     ]);
-    expect(await store.script.narrativeRoles('a')).toEqual([
+    expect(await store.narratives.roles('a')).toEqual([
       { id: ids[0], entitiesRole: 'A=lead; B=review', createdAt: T0 },
     ]);
-    expect((await store.script.narrativeScores('a', { tagged: true })).map((n) => [n.id, n.tags])).toEqual([
+    expect((await store.narratives.scoreRows('a', { tagged: true })).map((n) => [n.id, n.tags])).toEqual([
       [ids[0], ['x']],
     ]);
-    expect((await store.script.narrativeScores('a', { newest: 2 })).map((n) => n.id)).toEqual([
+    expect((await store.narratives.scoreRows('a', { newest: 2 })).map((n) => n.id)).toEqual([
       ids[1],
       ids[2],
     ]);
-    expect(await store.script.narrativeLinks('a')).toEqual([
+    expect(await store.narratives.linkRows('a')).toEqual([
       { id: ids[0], sourceLinks: [], createdAt: T0, embedPending: false },
       { id: ids[1], sourceLinks: [7], createdAt: T0 + MIN, embedPending: true },
       { id: ids[2], sourceLinks: [], createdAt: T0 + 2 * MIN, embedPending: false },
     ]);
-    expect(await store.script.weightBands('a')).toEqual({ high: 1, mid: 1, low: 1 });
-    expect(await store.script.weightBands('empty')).toEqual({ high: 0, mid: 0, low: 0 });
+    expect(await store.narratives.weightBands('a')).toEqual({ high: 1, mid: 1, low: 1 });
+    expect(await store.narratives.weightBands('empty')).toEqual({ high: 0, mid: 0, low: 0 });
   });
 
   it('replaces topic clusters wholesale and upserts by name', async () => {
@@ -124,14 +124,14 @@ describe.each(ENGINES)('script store on %s', (_name, open) => {
       avgWeight: 0.5,
     });
     await store.transaction((tx) =>
-      tx.script.replaceTopicClusters('a', [row('数据库', [1, 2, 3]), row('sync', [2, 3, 4])]),
+      tx.derived.replaceTopicClusters('a', [row('数据库', [1, 2, 3]), row('sync', [2, 3, 4])]),
     );
-    await store.transaction((tx) => tx.script.replaceTopicClusters('b', [row('other', [9])]));
-    await store.transaction((tx) => tx.script.replaceTopicClusters('a', [row('连接池', [1, 2, 3])]));
+    await store.transaction((tx) => tx.derived.replaceTopicClusters('b', [row('other', [9])]));
+    await store.transaction((tx) => tx.derived.replaceTopicClusters('a', [row('连接池', [1, 2, 3])]));
     expect((await store.derived.topicClusters('a', { minSize: 1, limit: 10 })).map((c) => c.name)).toEqual([
       '连接池',
     ]);
-    await store.script.upsertTopicClusters('a', [row('连接池', [5, 6, 7, 8]), row('new', [1])]);
+    await store.derived.upsertTopicClusters('a', [row('连接池', [5, 6, 7, 8]), row('new', [1])]);
     const got = await store.derived.topicClusters('a', { minSize: 1, limit: 10 });
     expect(got.map((c) => [c.name, c.size, c.narrativeIds])).toEqual([
       ['连接池', 4, [5, 6, 7, 8]],
@@ -157,29 +157,29 @@ describe.each(ENGINES)('script store on %s', (_name, open) => {
       adjacency: [{ a: 0, b: 1, shared: 1 }],
     };
     await store.transaction((tx) =>
-      tx.script.replaceSoftClusters(
+      tx.derived.replaceSoftClusters(
         'a',
         { ...build, clusters: [build.clusters[0]!], memberships: [], adjacency: [] },
         T0,
       ),
     );
-    const second = await store.transaction((tx) => tx.script.replaceSoftClusters('a', build, T0 + 1));
+    const second = await store.transaction((tx) => tx.derived.replaceSoftClusters('a', build, T0 + 1));
     expect(second).toHaveLength(2);
-    const model = await store.script.softClusterModel('a');
+    const model = await store.derived.softClusterModel('a');
     expect(model.clusters.map((c) => [c.id, c.name, Array.from(c.centroid ?? [])])).toEqual([
       [second[0], 'alpha', [1, 0, 0]],
       [second[1], 'beta', [0, 1, 0]],
     ]);
     expect(model.adjacency).toEqual([{ a: second[0], b: second[1], shared: 1 }]);
-    const members = await store.script.softClusterMemberships('a', { clusterIds: [second[1]!] });
+    const members = await store.derived.softClusterMemberships('a', { clusterIds: [second[1]!] });
     expect(members.map((m) => m.narrativeId)).toEqual([ids[2], ids[1]]);
-    expect(await store.script.softClusterMemberships('a')).toHaveLength(4);
+    expect(await store.derived.softClusterMemberships('a')).toHaveLength(4);
     expect((await store.derived.softClusters('a')).map((c) => [c.name, c.memberCount, c.degree])).toEqual([
       ['alpha', 2, 1],
       ['beta', 2, 1],
     ]);
     await store.transaction((tx) =>
-      tx.script.replaceAttentionStats(
+      tx.derived.replaceAttentionStats(
         'a',
         [{ cluster: 'alpha', hitCount: 3, lastHit: T0, lastItemId: ids[0]! }],
         [{ clusterId: second[0]!, hits: 3 }],
@@ -204,8 +204,8 @@ describe.each(ENGINES)('script store on %s', (_name, open) => {
       edges: [{ entityA: 'B', roleA: 'review', entityB: 'A', roleB: '', narrativeId: 1, createdAt: T0 }],
       cooccur: [{ entityA: 'A', entityB: 'B', count: 1 }],
     };
-    await store.transaction((tx) => tx.script.replaceEntityGraph('a', graph));
-    await store.transaction((tx) => tx.script.replaceEntityGraph('a', graph));
+    await store.transaction((tx) => tx.derived.replaceEntityGraph('a', graph));
+    await store.transaction((tx) => tx.derived.replaceEntityGraph('a', graph));
     expect((await store.derived.graphNodes('a', 10)).map((n) => [n.entity, n.mentionCount])).toEqual([
       ['A', 2],
       ['B', 1],
@@ -218,7 +218,7 @@ describe.each(ENGINES)('script store on %s', (_name, open) => {
 
   it('updates scores partially and fills only links that are still empty', async () => {
     expect(
-      await store.script.updateScores('a', [
+      await store.narratives.updateScores('a', [
         { id: ids[0]!, recurrence: 5 },
         { id: ids[2]!, weight: 0.75 },
       ]),
@@ -226,9 +226,9 @@ describe.each(ENGINES)('script store on %s', (_name, open) => {
     const n0 = await store.narratives.get('a', ids[0]!);
     const n2 = await store.narratives.get('a', ids[2]!);
     expect([n0!.recurrence, n0!.weight, n2!.recurrence, n2!.weight]).toEqual([5, 0.9, 3, 0.75]);
-    expect(await store.script.updateScores('b', [{ id: ids[0]!, weight: 0.1 }])).toBe(0);
+    expect(await store.narratives.updateScores('b', [{ id: ids[0]!, weight: 0.1 }])).toBe(0);
     expect(
-      await store.script.fillSourceLinks('a', [
+      await store.narratives.fillSourceLinks('a', [
         { narrativeId: ids[1]!, sourceLinks: [1] },
         { narrativeId: ids[2]!, sourceLinks: [3, 4] },
       ]),
@@ -243,29 +243,29 @@ describe.each(ENGINES)('script store on %s', (_name, open) => {
       episode('new', { occurredAt: T0 + 5 * MIN, createdAt: T0 + 10 * MIN, embedPending: true, ref: 'r:2' }),
       episode('done', { occurredAt: T0 + 6 * MIN, createdAt: T0 + 10 * MIN, consolidatedAt: T0 + 11 * MIN }),
     ]);
-    expect((await store.script.episodesStoredAfter('a', T0)).map((e) => e.content)).toEqual(['new']);
-    expect((await store.script.episodesStoredAfter('a', null)).map((e) => e.content)).toEqual(['old', 'new']);
-    const inRanges = await store.script.episodesInRanges('a', [
+    expect((await store.episodes.storedAfter('a', T0)).map((e) => e.content)).toEqual(['new']);
+    expect((await store.episodes.storedAfter('a', null)).map((e) => e.content)).toEqual(['old', 'new']);
+    const inRanges = await store.episodes.inRanges('a', [
       [T0 + 4 * MIN, T0 + 7 * MIN],
       [T0 + 6 * MIN, T0 + 8 * MIN],
       [T0 - 61 * MIN, T0 - 59 * MIN],
     ]);
     expect(inRanges.map((e) => e.content)).toEqual(['old', 'new', 'done']);
-    expect(await store.script.pendingEmbeddings('a', 'episode', 10)).toEqual({ count: 1, ids: [eps[1]] });
-    const refs = await store.script.episodeIdsByRef('a', ['r:1', 'r:2', 'r:missing']);
+    expect(await store.vectors.pendingEmbeddings('a', 'episode', 10)).toEqual({ count: 1, ids: [eps[1]] });
+    const refs = await store.episodes.idsByRef('a', ['r:1', 'r:2', 'r:missing']);
     expect([...refs]).toEqual([
       ['r:1', eps[0]],
       ['r:2', eps[1]],
     ]);
-    expect((await store.script.episodeIdsByRef('b', ['r:1'])).size).toBe(0);
+    expect((await store.episodes.idsByRef('b', ['r:1'])).size).toBe(0);
   });
 
   it('keeps a JSON state per space and key', async () => {
-    expect(await store.script.getState('a', 'import:tideline:x.db')).toBeUndefined();
-    await store.script.putState('a', 'import:tideline:x.db', { narratives: { '1': 5 } }, T0);
-    await store.script.putState('a', 'import:tideline:x.db', { narratives: { '1': 6 } }, T0 + 1);
-    expect(await store.script.getState('a', 'import:tideline:x.db')).toEqual({ narratives: { '1': 6 } });
-    expect(await store.script.getState('b', 'import:tideline:x.db')).toBeUndefined();
+    expect(await store.state.get('a', 'import:tideline:x.db')).toBeUndefined();
+    await store.state.put('a', 'import:tideline:x.db', { narratives: { '1': 5 } }, T0);
+    await store.state.put('a', 'import:tideline:x.db', { narratives: { '1': 6 } }, T0 + 1);
+    expect(await store.state.get('a', 'import:tideline:x.db')).toEqual({ narratives: { '1': 6 } });
+    expect(await store.state.get('b', 'import:tideline:x.db')).toBeUndefined();
   });
 });
 

@@ -1,0 +1,54 @@
+/** Goals, checkpoints and pending events. */
+
+/** The one active goal of a space. */
+export interface GoalRow {
+  id: number;
+  text: string;
+  status: 'active' | 'done' | 'replaced';
+  session: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A plan to resume after compaction. */
+export interface CheckpointRow {
+  id: number;
+  goalId: number | null;
+  plan: string;
+  session: string | null;
+  createdAt: number;
+}
+
+/** An event an agent may have missed (compaction, a new goal, a checkpoint). */
+export interface PendingEventRow {
+  id: number;
+  kind: string;
+  payload: Record<string, unknown>;
+  session: string | null;
+  createdAt: number;
+  deliveredAt: number | null;
+}
+
+/** Goals, checkpoints and pending events (Tulimoa set_goal / checkpoint / get_pending). */
+export interface ContinuityStore {
+  /** Makes `text` the active goal; the previous active goal becomes `replaced`. */
+  setGoal(
+    space: string,
+    g: { text: string; session: string | null; at: number },
+  ): Promise<{ id: number; replaced: GoalRow | undefined }>;
+  /** Marks the active goal `done`; undefined when there was none. */
+  finishGoal(space: string, at: number): Promise<GoalRow | undefined>;
+  activeGoal(space: string): Promise<GoalRow | undefined>;
+  addCheckpoint(
+    space: string,
+    c: { goalId: number | null; plan: string; session: string | null; at: number },
+  ): Promise<number>;
+  latestCheckpoint(space: string): Promise<CheckpointRow | undefined>;
+  addEvent(
+    space: string,
+    e: { kind: string; payload: Record<string, unknown>; session: string | null; at: number },
+  ): Promise<number>;
+  /** Undelivered events, oldest first; with `session`, that session's and the space-wide ones. */
+  pendingEvents(space: string, q: { session?: string; limit: number }): Promise<PendingEventRow[]>;
+  markDelivered(space: string, ids: readonly number[], at: number): Promise<void>;
+}

@@ -1,0 +1,144 @@
+/** Structured narratives: rows, their bulk reads for the script jobs, their scores and rewrites. */
+import type { Narrative, NarrativeKind } from '../../core/types.js';
+import type { IndexText } from './search.js';
+
+/** A new narrative row. */
+export interface NewNarrative {
+  kind: NarrativeKind;
+  ntype: string;
+  content: string;
+  gesture: string | null;
+  context: string | null;
+  moment: string | null;
+  cognitionDirection: string | null;
+  tags: string[];
+  entitiesRole: string | null;
+  relatedEntities: string[];
+  sourceLinks: number[];
+  importance: number;
+  emotional: number;
+  recurrence: number;
+  unresolved: number;
+  weight: number;
+  createdAt: number;
+  embedPending: boolean;
+  index: IndexText;
+}
+
+/** A narrative's text fields, as keyword extraction reads them. */
+export interface NarrativeTextRow {
+  id: number;
+  content: string;
+  gesture: string | null;
+  context: string | null;
+  cognitionDirection: string | null;
+  weight: number;
+  createdAt: number;
+}
+
+/** A narrative's tags and scores, as the weight jobs read them. */
+export interface NarrativeScoreRow {
+  id: number;
+  tags: string[];
+  importance: number;
+  emotional: number;
+  recurrence: number;
+  unresolved: number;
+  weight: number;
+  createdAt: number;
+}
+
+/** A narrative's links and embedding state, as the Layer-0 scan reads them. */
+export interface NarrativeLinkRow {
+  id: number;
+  sourceLinks: number[];
+  createdAt: number;
+  embedPending: boolean;
+}
+
+/** Rewritable narrative text fields (the PII night watch replaces names in them). */
+export interface NarrativeText {
+  content: string;
+  gesture: string | null;
+  context: string | null;
+  moment: string | null;
+  cognitionDirection: string | null;
+}
+
+/** Structured narratives. */
+export interface NarrativeStore {
+  insert(space: string, row: NewNarrative): Promise<number>;
+  get(space: string, id: number): Promise<Narrative | undefined>;
+  getMany(space: string, ids: readonly number[]): Promise<Narrative[]>;
+  /** Number of other narratives sharing any of `tags` (exact, UTF-8 as written). */
+  countSharingTags(space: string, tags: readonly string[], excludeId?: number): Promise<number>;
+  /** For each tag, how many narratives carry it. */
+  tagCounts(space: string, tags?: readonly string[]): Promise<Map<string, number>>;
+  /** Ids and tags of narratives sharing any of `tags`. */
+  withAnyTag(space: string, tags: readonly string[]): Promise<Array<{ id: number; tags: string[] }>>;
+  /** Newest narratives, optionally filtered. */
+  list(
+    space: string,
+    q: {
+      limit: number;
+      offset?: number;
+      ntype?: string;
+      tags?: readonly string[];
+      since?: number;
+      minWeight?: number;
+      kind?: NarrativeKind;
+    },
+  ): Promise<Narrative[]>;
+  /** The `n` newest (id, weight) pairs, for anti-inflation. */
+  newestWeights(space: string, n: number): Promise<Array<{ id: number; weight: number }>>;
+  setWeights(space: string, rows: ReadonlyArray<{ id: number; weight: number }>): Promise<void>;
+  setScores(
+    space: string,
+    rows: ReadonlyArray<{ id: number; recurrence: number; weight: number }>,
+  ): Promise<void>;
+  delete(space: string, ids: readonly number[]): Promise<number>;
+  count(space: string): Promise<number>;
+  /** Text fields of every narrative (only those without source_links when `unlinked`), ascending id. */
+  texts(space: string, q?: { unlinked?: boolean }): Promise<NarrativeTextRow[]>;
+  /** `entities_role` of every narrative that has one, ascending id. */
+  roles(space: string): Promise<Array<{ id: number; entitiesRole: string; createdAt: number }>>;
+  /** Tags and scores of every narrative (only tagged ones with `tagged`; only the `newest` n by creation), ascending id. */
+  scoreRows(space: string, q?: { tagged?: boolean; newest?: number }): Promise<NarrativeScoreRow[]>;
+  /** source_links, creation time and embedding state of every narrative, ascending id. */
+  linkRows(space: string): Promise<NarrativeLinkRow[]>;
+  /** Narratives per weight band (SEEDS §1.5.1: high ≥ 0.7, mid ≥ 0.4, low below). */
+  weightBands(space: string): Promise<{ high: number; mid: number; low: number }>;
+  /** Writes new recurrence and/or weight values; returns the rows changed. */
+  updateScores(
+    space: string,
+    rows: ReadonlyArray<{ id: number; recurrence?: number; weight?: number }>,
+  ): Promise<number>;
+  /** Sets source_links of narratives that still have none (a narrative linked meanwhile is left alone). */
+  fillSourceLinks(
+    space: string,
+    rows: ReadonlyArray<{ narrativeId: number; sourceLinks: readonly number[] }>,
+  ): Promise<number>;
+  /** Replaces a narrative's text fields, re-indexes it and drops its vectors (marked for re-embedding). */
+  rewrite(
+    space: string,
+    id: number,
+    text: NarrativeText,
+    tags: readonly string[],
+    index: IndexText,
+  ): Promise<void>;
+  /** Sets the four scores and the weight of narratives (the comb's re-scoring). */
+  setAllScores(
+    space: string,
+    rows: ReadonlyArray<{
+      id: number;
+      importance: number;
+      emotional: number;
+      recurrence: number;
+      unresolved: number;
+      weight: number;
+    }>,
+    at: number,
+  ): Promise<void>;
+  /** Ids of rows whose text contains `needle` as written (content and tags), archive included; LIKE-matched, so callers confirm each. */
+  idsContaining(space: string, needle: string, limit: number): Promise<number[]>;
+}

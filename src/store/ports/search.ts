@@ -1,0 +1,61 @@
+/** A ranked lexical search over the engine's full-text indexes, and the text the indexes are fed. */
+import type { KnowledgeStatus, Layer } from '../../core/types.js';
+
+/** Text prepared for the lexical indexes by the caller (segmented CJK, joined fields). */
+export interface IndexText {
+  /** Segmented text for the word index (FTS5 / tsvector). */
+  body: string;
+  /** Secondary field: speaker for episodes, tags for narratives and knowledge. */
+  extra: string;
+  /** Raw text for the substring (trigram) index. */
+  raw: string;
+  /** Segmented text of the turns just before an episode in its session (a weaker field; episodes only). */
+  ctx?: string;
+}
+
+/** Options of a lexical search. */
+export interface LexicalOptions {
+  limit: number;
+  since?: number;
+  until?: number;
+  includeArchived?: boolean;
+  /** Knowledge statuses allowed (quarantined is never among them for recall). */
+  statuses?: readonly KnowledgeStatus[];
+  kinds?: readonly string[];
+  session?: string;
+  minWeight?: number;
+}
+
+/** Engine-specific full-text indexes; kept in step with the tables inside the same transaction. */
+export interface SearchIndex {
+  index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void>;
+  /**
+   * Optional: prepares the entries of texts about to be indexed. A writer calls it while the database inserts the
+   * rows, so an engine that builds its entries in the app (PostgreSQL's tsvectors) does that work in the meantime.
+   */
+  prepare?(docs: readonly IndexText[]): void;
+  /**
+   * Optional: whether the index holds terms of an older tokenizer (PostgreSQL before issue 20.3 stemmed with
+   * Snowball); the app then indexes every item again and calls `markTermsCurrent` in the same transaction.
+   */
+  termsOutdated?(): Promise<boolean>;
+  markTermsCurrent?(): Promise<void>;
+  unindex(layer: Layer, ids: readonly number[]): Promise<void>;
+  /**
+   * BM25-ranked ids for any of `terms` (already normalised words); higher score is better. A term of one Chinese
+   * character matches the indexed words it begins (搬 → 搬家, 搬进).
+   */
+  lexical(
+    space: string,
+    layer: Layer,
+    terms: readonly string[],
+    opts: LexicalOptions,
+  ): Promise<Array<{ id: number; score: number }>>;
+  /** Ids whose raw text contains `needle` (case-insensitive), via the trigram index (≥ 3 chars) or a scan. */
+  substring(
+    space: string,
+    layer: Layer,
+    needle: string,
+    opts: LexicalOptions,
+  ): Promise<Array<{ id: number; score: number }>>;
+}

@@ -1,0 +1,69 @@
+/** The whole store, declared once: the entity ports, the cross-space areas, transactions and engine upkeep. */
+import type { Layer } from '../../core/types.js';
+import type { AttentionStore } from './attention.js';
+import type { ContinuityStore } from './continuity.js';
+import type { DerivedStore } from './derived.js';
+import type { EpisodeStore } from './episodes.js';
+import type { IdentityStore } from './identity.js';
+import type { JobClaims } from './jobs.js';
+import type { JournalStore } from './journal.js';
+import type { KnowledgeStore } from './knowledge.js';
+import type { NarrativeStore } from './narratives.js';
+import type { RowStore } from './rows.js';
+import type { SearchIndex } from './search.js';
+import type { SleepRunStore } from './sleep-runs.js';
+import type { SpaceStore } from './spaces.js';
+import type { StateStore } from './state.js';
+import type { TokenStore } from './tokens.js';
+import type { VectorStore } from './vectors.js';
+
+/** Facts about the engine for `doctor`. */
+export interface StoreInfo {
+  engine: 'sqlite' | 'postgres';
+  location: string;
+  schemaVersion: number;
+  versions: Record<string, string>;
+  features: Record<string, boolean>;
+  integrity: string;
+}
+
+/** What {@link Store.purge} could do. */
+export interface PurgeResult {
+  /** False when part of it could not finish now (a SQLite reader kept the WAL busy); the next purge retries it. */
+  complete: boolean;
+  /** Milliseconds it took. */
+  ms: number;
+}
+
+/** The whole store. */
+export interface Store {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly spaces: SpaceStore;
+  readonly episodes: EpisodeStore;
+  readonly narratives: NarrativeStore;
+  readonly knowledge: KnowledgeStore;
+  readonly identity: IdentityStore;
+  readonly attention: AttentionStore;
+  readonly vectors: VectorStore;
+  readonly search: SearchIndex;
+  readonly rows: RowStore;
+  readonly jobs: JobClaims;
+  readonly derived: DerivedStore;
+  readonly continuity: ContinuityStore;
+  readonly journal: JournalStore;
+  readonly sleepRuns: SleepRunStore;
+  readonly state: StateStore;
+  readonly tokens: TokenStore;
+  /** Runs `fn` with a store bound to one write transaction: all or nothing. */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /**
+   * Erasure to the byte (issue 22): after rows were deleted, removes what the engine's files still keep of them.
+   * SQLite rewrites the touched full-text indexes (FTS5 keeps deleted tokens in its segments until they merge) and
+   * checkpoints and truncates the WAL (deleted pages are zeroed by `secure_delete`); PostgreSQL vacuums the touched
+   * tables. `layers` names the item layers that lost rows, `'all'` every table (a space was erased). Call it on the
+   * store, never inside a transaction, after the delete committed.
+   */
+  purge(layers: readonly Layer[] | 'all'): Promise<PurgeResult>;
+  info(): Promise<StoreInfo>;
+  close(): Promise<void>;
+}
