@@ -79,7 +79,7 @@ async function lines(m: Tidepool): Promise<string[]> {
 /** A quarantined knowledge entry of `m` (the review route needs one per approval). */
 async function quarantined(m: Tidepool, text: string): Promise<string> {
   const r = await m.remember({ text });
-  await m.ctx.store.knowledge.setStatus(m.space, [Number(r.id.slice(1))], 'quarantined', mem.clock.now());
+  await m.ctx.store.forSpace(m.space).knowledge.setStatus([Number(r.id.slice(1))], 'quarantined', mem.clock.now());
   return r.id;
 }
 

@@ -391,7 +391,7 @@ async function placesOf(memory: Tidepool, root: string, hashes: Map<string, stri
       expect(sha(readFileSync(file)), `${date} in ${place}`).toBe(hash);
       places.push(place);
     }
-    const archived = await memory.ctx.store.journal.archivedDay(memory.space, root, date);
+    const archived = await memory.ctx.store.forSpace(memory.space).journal.archivedDay(root, date);
     if (archived) {
       expect(sha(archived.content), `${date} in the archive`).toBe(hash);
       places.push('archived');

@@ -47,7 +47,7 @@ async function seed(m: Tidepool, clock: FixedClock): Promise<void> {
   await m.writeSelfConcept({ field: 'terrain', content: 'I work on sync engines' });
   await m.writeSnapshot({ content: 'calm, a bit tired' });
   await m.writeThread({ content: 'why does sync stall under load?' });
-  await m.ctx.store.vectors.put('default', 'knowledge', 1, 'test-model', Float32Array.from([0.1, -2.5, 3.4028234663852886e38, 1e-45]), T0);
+  await m.ctx.store.forSpace('default').vectors.put('knowledge', 1, 'test-model', Float32Array.from([0.1, -2.5, 3.4028234663852886e38, 1e-45]), T0);
   await m.recall({ query: '咖啡' });
   await m.recall({ query: 'staging port' });
 }

@@ -60,8 +60,8 @@ describe('dashboard routes', () => {
     const edited = await call('PUT', `/v1/knowledge/${a.id}`, { text: 'The export runs at 03:00' });
     expect(edited).toMatchObject({ status: 200, json: { kind: 'superseded', supersedes: a.id } });
     const store = mem.memory.ctx.store;
-    expect((await store.knowledge.get('default', Number(a.id.slice(1))))?.status).toBe('superseded');
-    expect((await store.knowledge.getLiveByKey('default', 'export.time'))?.content).toBe('The export runs at 03:00');
+    expect((await store.forSpace('default').knowledge.get(Number(a.id.slice(1))))?.status).toBe('superseded');
+    expect((await store.forSpace('default').knowledge.getLiveByKey('export.time'))?.content).toBe('The export runs at 03:00');
     // A superseded entry is history: not edited again.
     expect((await call('PUT', `/v1/knowledge/${a.id}`, { text: 'x' })).status).toBe(409);
     expect((await call('PUT', `/v1/knowledge/${String(edited.json.id)}`, { text: '' })).status).toBe(400);
@@ -69,20 +69,20 @@ describe('dashboard routes', () => {
     expect((await call('PUT', `/v1/knowledge/${String(edited.json.id)}`, { text: 'y' }, { 'x-tidepool-csrf': 'guess' })).status).toBe(403);
     const b = await mem.memory.remember({ text: 'The old wiki lives on the intranet' });
     expect(await call('DELETE', `/v1/items/${b.id}`)).toMatchObject({ status: 200, json: { kind: 'item', id: b.id } });
-    expect(await store.knowledge.get('default', Number(b.id.slice(1)))).toBeUndefined();
+    expect(await store.forSpace('default').knowledge.get(Number(b.id.slice(1)))).toBeUndefined();
     expect((await call('DELETE', `/v1/items/${b.id}`)).status).toBe(404);
   });
 
   it('lists a personal-data flag in Needs review; Keep (approve) leaves the row and clears the flag', async () => {
     const { ids } = (await mem.memory.record({ content: 'Mail the invoices to ana.berg@example.com', session: 'mail' })) as { ids: string[] };
-    await mem.memory.ctx.store.state.put('default', PII_REVIEW_KEY, [{ ref: ids[0], kinds: ['email'], at: T0 }], T0);
+    await mem.memory.ctx.store.forSpace('default').state.put(PII_REVIEW_KEY, [{ ref: ids[0], kinds: ['email'], at: T0 }], T0);
     const list = await call('GET', '/v1/review');
     expect(list.json.items).toEqual([
       expect.objectContaining({ id: ids[0], kind: 'episode', content: 'Mail the invoices to ana.berg@example.com', personalData: ['email'] }),
     ]);
     expect(await call('POST', `/v1/knowledge/${ids[0]}/review`, { decision: 'approve' })).toMatchObject({ status: 200, json: { kind: 'approved', status: 'kept' } });
     expect((await call('GET', '/v1/review')).json.items).toEqual([]);
-    expect(await mem.memory.ctx.store.episodes.get('default', Number(ids[0]!.slice(1)))).toBeDefined();
+    expect(await mem.memory.ctx.store.forSpace('default').episodes.get(Number(ids[0]!.slice(1)))).toBeDefined();
   });
 
   it('reads a registered journal: its days and one day, and refuses a workspace that is not registered', async () => {

@@ -36,23 +36,23 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
     const b = await m.remember({ text: 'The release train leaves on Fridays' });
     ids.approve = Number(a.id.slice(1));
     ids.reject = Number(b.id.slice(1));
-    await store.knowledge.setStatus('default', [ids.approve, ids.reject], 'quarantined', T0);
+    await store.forSpace('default').knowledge.setStatus([ids.approve, ids.reject], 'quarantined', T0);
     await m.record({ turns: Array.from({ length: 60 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn number ${i} about the sync race`, session: 's1', at: T0 - (60 - i) * 60_000 })) });
     const n1 = await m.write({ gesture: 'Ana and Ben fixed the sync race together', entities_role: 'Ana=fix; Ben=review', tags: ['sync'] });
     const nid = Number(n1.id.slice(1));
-    await store.derived.putBriefing('default', {
+    await store.forSpace('default').derived.putBriefing({
       day: '2026-11-01',
       headline: 'Sync race fixed; release day undecided',
       // Markdown as the night writes it, with memory text that tries to inject HTML.
       body: '# Briefing 2026-11-01\n\nSync race fixed; release day undecided\n\nNeeds review: 2 entries about the release train.\n\n## New knowledge\n\n- fact: **Ana** prefers `squash` merges\n- fact: <img src=x onerror="document.title=1"> stays text\n\n## Warnings\n\n- one',
       createdAt: T0,
     });
-    await store.derived.putBriefing('default', { day: '2026-10-31', headline: 'Staging moved to port 6543', body: 'Yesterday staging moved.', createdAt: T0 - 86_400_000 });
-    await store.derived.replaceTopicClusters('default', [
+    await store.forSpace('default').derived.putBriefing({ day: '2026-10-31', headline: 'Staging moved to port 6543', body: 'Yesterday staging moved.', createdAt: T0 - 86_400_000 });
+    await store.forSpace('default').derived.replaceTopicClusters([
       { name: 'sync race', keywords: ['sync', 'race'], size: 5, narrativeIds: [nid], lastActive: T0, avgWeight: 0.5 },
       { name: 'release train', keywords: ['release'], size: 3, narrativeIds: [], lastActive: T0, avgWeight: 0.4 },
     ]);
-    await store.derived.replaceEntityGraph('default', {
+    await store.forSpace('default').derived.replaceEntityGraph({
       nodes: [{ entity: 'Ana', mentionCount: 4, firstSeen: T0, lastSeen: T0 }, { entity: 'Ben', mentionCount: 2, firstSeen: T0, lastSeen: T0 }, { entity: 'Cleo', mentionCount: 1, firstSeen: T0, lastSeen: T0 }],
       edges: [{ entityA: 'Ana', roleA: 'fix', entityB: 'Ben', roleB: 'review', narrativeId: nid, createdAt: T0 }],
       cooccur: [{ entityA: 'Ana', entityB: 'Ben', count: 1 }],
@@ -114,8 +114,8 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
     await page.waitForFunction(() => document.querySelectorAll('#review-queue tr[data-id]').length === 1);
     await page.click(`#review-queue tr[data-id="k${ids.reject}"] button:has-text("Reject")`);
     await page.waitForSelector('text=Nothing needs review');
-    expect((await mem.memory.ctx.store.knowledge.get('default', ids.approve))?.status).toBe('reliable');
-    expect((await mem.memory.ctx.store.knowledge.get('default', ids.reject))?.status).toBe('forgotten');
+    expect((await mem.memory.ctx.store.forSpace('default').knowledge.get(ids.approve))?.status).toBe('reliable');
+    expect((await mem.memory.ctx.store.forSpace('default').knowledge.get(ids.reject))?.status).toBe('forgotten');
     await page.selectOption('select[name=status]', 'forgotten');
     await page.waitForFunction(() => location.hash.includes('status=forgotten') && document.querySelector('#knowledge-list')?.textContent?.includes('Fridays'));
   });
@@ -163,24 +163,24 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
 
   it('Knowledge: a row flagged for personal data is kept from Needs review; an entry is edited and another forgotten', async () => {
     const { ids: [mail] } = (await mem.memory.record({ content: 'Mail the report to ana.berg@example.com', session: 'mail' })) as { ids: string[] };
-    await mem.memory.ctx.store.state.put('default', PII_REVIEW_KEY, [{ ref: mail, kinds: ['email'], at: T0 }], T0);
+    await mem.memory.ctx.store.forSpace('default').state.put(PII_REVIEW_KEY, [{ ref: mail, kinds: ['email'], at: T0 }], T0);
     await open('knowledge', 'knowledge');
     expect(await page.textContent(`#review-queue tr[data-id="${mail}"]`)).toContain('an e-mail address in clear');
     await page.click(`#review-queue tr[data-id="${mail}"] button:has-text("Keep")`);
     await page.waitForSelector('text=Nothing needs review');
-    expect(await mem.memory.ctx.store.episodes.get('default', Number(mail!.slice(1)))).toBeDefined();
+    expect(await mem.memory.ctx.store.forSpace('default').episodes.get(Number(mail!.slice(1)))).toBeDefined();
     await page.click(`#knowledge-list tr[data-id="k${ids.edit}"] button:has-text("Edit")`);
     await page.fill(`#knowledge-list tr[data-id="k${ids.edit}"] textarea`, 'The nightly export runs at 03:00');
     await page.click(`#knowledge-list tr[data-id="k${ids.edit}"] button:has-text("Save")`);
     await page.waitForFunction(() => (document.querySelector('#knowledge-list')?.textContent ?? '').includes('runs at 03:00'));
     const store = mem.memory.ctx.store;
-    expect((await store.knowledge.get('default', ids.edit))?.status).toBe('superseded');
-    const [edited] = await store.knowledge.list('default', { statuses: ['provisional'], limit: 100 }).then((l) => l.filter((k) => k.content.includes('03:00')));
+    expect((await store.forSpace('default').knowledge.get(ids.edit))?.status).toBe('superseded');
+    const [edited] = await store.forSpace('default').knowledge.list({ statuses: ['provisional'], limit: 100 }).then((l) => l.filter((k) => k.content.includes('03:00')));
     expect(edited).toBeDefined();
     page.once('dialog', (d) => void d.accept());
     await page.click(`#knowledge-list tr[data-id="k${ids.forget}"] button:has-text("Forget")`);
     await page.waitForFunction((id) => !document.querySelector(`#knowledge-list tr[data-id="k${id}"]`), ids.forget);
-    expect(await store.knowledge.get('default', ids.forget)).toBeUndefined();
+    expect(await store.forSpace('default').knowledge.get(ids.forget)).toBeUndefined();
     await shot('knowledge-edit');
   });
 

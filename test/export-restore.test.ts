@@ -30,7 +30,7 @@ async function seed(): Promise<void> {
   await m.writeSelfConcept({ field: 'fact', content: 'I am an agent' });
   await m.writeSnapshot({ content: 'calm' });
   await m.writeThread({ content: 'open question' });
-  await m.ctx.store.vectors.put('default', 'knowledge', 1, 'test-model', Float32Array.from([0.5, -1, 2]), 5);
+  await m.ctx.store.forSpace('default').vectors.put('knowledge', 1, 'test-model', Float32Array.from([0.5, -1, 2]), 5);
   await m.recall({ query: '咖啡' });
 }
 

@@ -148,7 +148,7 @@ async function checkEffect(argv: readonly string[], r: CliRun): Promise<void> {
   if (r.code !== 0 || !argv.includes('--json')) return;
   const doc = JSON.parse(r.stdout) as Record<string, unknown>;
   if (argv[0] === 'remember' && typeof doc.id === 'string' && doc.kind === 'created') {
-    const row = await observer.ctx.store.knowledge.get('default', parseId(doc.id).id);
+    const row = await observer.ctx.store.forSpace('default').knowledge.get(parseId(doc.id).id);
     expect(row?.content).toBe(asStored(argv[1]!.trim()));
   }
   if (argv[0] === 'recall') expect(Array.isArray(doc.results)).toBe(true);

@@ -97,7 +97,7 @@ const overrides = () => ({
 async function checkSuccess(s: Session, name: string, args: Record<string, unknown>, data: Record<string, unknown>): Promise<void> {
   if (name === 'remember') {
     expect(String(data.id)).toMatch(/^k\d+$/);
-    const row = await s.mem.memory.ctx.store.knowledge.get('default', parseId(String(data.id)).id);
+    const row = await s.mem.memory.ctx.store.forSpace('default').knowledge.get(parseId(String(data.id)).id);
     expect(row?.content).toBe(asStored(String(args.text).trim()));
   }
   if (name === 'recall' || name === 'memory_search' || name === 'context_search') {

@@ -106,13 +106,13 @@ describe('HTTP API on loopback without tokens', () => {
     const b = await mem.memory.remember({ text: 'The deploy window is Friday' });
     const idA = Number(a.id.slice(1));
     const idB = Number(b.id.slice(1));
-    await mem.memory.ctx.store.knowledge.setStatus('default', [idA, idB], 'quarantined', mem.clock.now());
+    await mem.memory.ctx.store.forSpace('default').knowledge.setStatus([idA, idB], 'quarantined', mem.clock.now());
     const list = (await (await http.app.request('/v1/knowledge?status=quarantined')).json()) as { items: Array<{ id: string }> };
     expect(list.items.map((i) => i.id).sort()).toEqual([a.id, b.id].sort());
     expect((await http.app.request(`/v1/knowledge/${a.id}/review`, json({ decision: 'approve' }))).status).toBe(200);
     expect((await http.app.request(`/v1/knowledge/${b.id}/review`, json({ decision: 'reject' }))).status).toBe(200);
-    expect((await mem.memory.ctx.store.knowledge.get('default', idA))?.status).toBe('reliable');
-    expect((await mem.memory.ctx.store.knowledge.get('default', idB))?.status).toBe('forgotten');
+    expect((await mem.memory.ctx.store.forSpace('default').knowledge.get(idA))?.status).toBe('reliable');
+    expect((await mem.memory.ctx.store.forSpace('default').knowledge.get(idB))?.status).toBe('forgotten');
     expect((await http.app.request(`/v1/knowledge/${a.id}/review`, json({ decision: 'approve' }))).status).toBe(409);
     expect((await http.app.request('/v1/knowledge/k99999/review', json({ decision: 'approve' }))).status).toBe(404);
     expect((await http.app.request(`/v1/knowledge/${a.id}/review`, json({ decision: 'maybe' }))).status).toBe(400);

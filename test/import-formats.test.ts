@@ -31,7 +31,7 @@ function imported(r: ImportFileResult): Extract<ImportFileResult, { status: 'imp
 
 async function allEpisodes(m: TempMemory) {
   return (
-    await m.memory.ctx.store.episodes.timeline('default', {
+    await m.memory.ctx.store.forSpace('default').episodes.timeline({
       limit: 1000,
       offset: 0,
       order: 'asc',
@@ -70,7 +70,7 @@ describe('import of each format', () => {
       expect(new Set(eps.map((e) => e.ref))).toEqual(new Set(expected.map((x) => x.ref)));
       const second = imported(await t.memory.importFile(input(name)));
       expect(second).toMatchObject({ imported: 0, skipped: expected.length });
-      expect(await t.memory.ctx.store.episodes.count('default')).toBe(expected.length);
+      expect(await t.memory.ctx.store.forSpace('default').episodes.count()).toBe(expected.length);
     },
   );
 
@@ -118,7 +118,7 @@ describe('import of each format', () => {
       readAll: async () => new TextEncoder().encode('{not json'),
     });
     expect(bad).toMatchObject({ status: 'failed' });
-    expect(await t.memory.ctx.store.episodes.count('default')).toBe(0);
+    expect(await t.memory.ctx.store.forSpace('default').episodes.count()).toBe(0);
   });
 
   it('redacts credentials in imported turns', async () => {
@@ -164,6 +164,6 @@ describe('import of each format', () => {
       [20, 25],
       [25, 25],
     ]);
-    expect(await t.memory.ctx.store.episodes.count('default')).toBe(25);
+    expect(await t.memory.ctx.store.forSpace('default').episodes.count()).toBe(25);
   });
 });

@@ -179,12 +179,11 @@ describe('import of a Tideline database', () => {
       droppedLinks: 1,
     });
     const store = t.memory.ctx.store;
-    const eps = await store.episodes.idsByRef(
-      'default',
+    const eps = await store.forSpace('default').episodes.idsByRef(
       [3, 7, 9].map((id) => `tideline:mcp_memory.db:context:${id}`),
     );
     const epIds = [3, 7, 9].map((id) => eps.get(`tideline:mcp_memory.db:context:${id}`)!);
-    const user = await store.episodes.get('default', epIds[0]!);
+    const user = await store.forSpace('default').episodes.get(epIds[0]!);
     expect(user).toMatchObject({
       role: 'user',
       content: '同步服务又挂了',
@@ -193,9 +192,9 @@ describe('import of a Tideline database', () => {
       source: 'import',
       durable: true,
     });
-    expect(await store.episodes.get('default', epIds[2]!)).toMatchObject({ kind: 'note', role: 'assistant' });
+    expect(await store.forSpace('default').episodes.get(epIds[2]!)).toMatchObject({ kind: 'note', role: 'assistant' });
 
-    const narratives = await store.narratives.list('default', { limit: 10 });
+    const narratives = await store.forSpace('default').narratives.list({ limit: 10 });
     const first = narratives.find((n) => n.gesture === '我第三次调试同步服务')!;
     expect(first).toMatchObject({
       kind: 'narrative',
@@ -230,26 +229,26 @@ describe('import of a Tideline database', () => {
       importance: 1,
     });
 
-    const profiles = await store.identity.profiles('default');
+    const profiles = await store.forSpace('default').identity.profiles();
     expect(profiles.map((p) => [p.entity, p.ptype, p.content]).sort()).toEqual([
       ['Ana', 'contact', 'works on billing'],
       ['阿明', 'impression', '总是负责审查'],
     ]);
     expect(r.warnings.join('\n')).toContain('profile Ana: type "colleague" stored as contact');
-    expect((await store.identity.selfConcept('default')).map((s) => [s.field, s.content])).toEqual([
+    expect((await store.forSpace('default').identity.selfConcept()).map((s) => [s.field, s.content])).toEqual([
       ['terrain', '擅长排查'],
     ]);
-    expect((await store.identity.snapshots('default', 5)).map((s) => s.content)).toEqual(['有点累，但专注']);
-    const [thread] = await store.identity.threads('default', 'all', 5);
+    expect((await store.forSpace('default').identity.snapshots(5)).map((s) => s.content)).toEqual(['有点累，但专注']);
+    const [thread] = await store.forSpace('default').identity.threads('all', 5);
     expect(thread).toMatchObject({
       content: '连接池为什么总是不够？',
       status: 'explored',
       exploredAt: Date.UTC(2025, 7, 15, 1),
     });
-    const [cluster] = await store.derived.topicClusters('default', { minSize: 1, limit: 5 });
+    const [cluster] = await store.forSpace('default').derived.topicClusters({ minSize: 1, limit: 5 });
     expect(cluster).toMatchObject({ name: '连接池', size: 2, lastActive: Date.UTC(2025, 7, 14, 9, 45) });
     expect(cluster!.narrativeIds).toEqual([first.id, legacy.id]);
-    expect(await store.vectors.count('default', 'tideline-local')).toBe(2);
+    expect(await store.forSpace('default').vectors.count('tideline-local')).toBe(2);
 
     // The imported narratives feed the script layer at once: the graph reads their entities_role.
     await t.memory.script('entity-graph');
@@ -294,11 +293,11 @@ describe('import of a Tideline database', () => {
     const r = imported(await t.memory.importFile(file(path)));
     expect(r).toMatchObject({ imported: 1, skipped: 3 });
     expect(r.tideline?.narratives).toEqual({ imported: 1, skipped: 3 });
-    const eps = await t.memory.ctx.store.episodes.idsByRef('default', [
+    const eps = await t.memory.ctx.store.forSpace('default').episodes.idsByRef([
       'tideline:mcp_memory.db:context:11',
       'tideline:mcp_memory.db:context:3',
     ]);
-    const [newest] = await t.memory.ctx.store.narratives.list('default', { limit: 1 });
+    const [newest] = await t.memory.ctx.store.forSpace('default').narratives.list({ limit: 1 });
     // Links keep Tideline's order, each mapped to its episode.
     expect(newest!.sourceLinks).toEqual([
       eps.get('tideline:mcp_memory.db:context:11'),
@@ -319,11 +318,11 @@ describe('import of a Tideline database', () => {
 async function counts(m: TempMemory) {
   const s = m.memory.ctx.store;
   return {
-    episodes: await s.episodes.count('default'),
-    narratives: await s.narratives.count('default'),
-    profiles: (await s.identity.profiles('default')).length,
-    snapshots: (await s.identity.snapshots('default', 100)).length,
-    threads: (await s.identity.threads('default', 'all', 100)).length,
-    clusters: (await s.derived.topicClusters('default', { minSize: 1, limit: 100 })).length,
+    episodes: await s.forSpace('default').episodes.count(),
+    narratives: await s.forSpace('default').narratives.count(),
+    profiles: (await s.forSpace('default').identity.profiles()).length,
+    snapshots: (await s.forSpace('default').identity.snapshots(100)).length,
+    threads: (await s.forSpace('default').identity.threads('all', 100)).length,
+    clusters: (await s.forSpace('default').derived.topicClusters({ minSize: 1, limit: 100 })).length,
   };
 }

@@ -103,8 +103,8 @@ describe('context block layers', () => {
     await m.remember({ text: 'The staging Postgres listens on port 6543', key: 'staging.pg.port' });
     await m.remember({ text: 'Flaky lock test in sync.ts still fails on CI', kind: 'open_problem' });
     mem.clock.set(now);
-    const against = (await m.ctx.store.knowledge.getLiveByKey(m.space, 'staging.pg.port'))!.id;
-    await m.ctx.store.knowledge.insert(m.space, {
+    const against = (await m.ctx.store.forSpace(m.space).knowledge.getLiveByKey('staging.pg.port'))!.id;
+    await m.ctx.store.forSpace(m.space).knowledge.insert({
       kind: 'fact', key: null, subject: null, content: 'The staging Postgres moved to port 5433', status: 'quarantined',
       occurrences: 1, strength: 0.5, importance: 3, durable: false, tags: [], evidence: { episodes: [], narratives: [] },
       source: 'sleep', validFrom: now, validTo: null, createdAt: now,
@@ -140,10 +140,10 @@ describe('context block layers', () => {
     // The bridge's turns are logged too, so prefetch does not bring them again in this session.
     const bridged = b.injected.filter((i) => i.startsWith('e'));
     expect(bridged).toHaveLength(section(b.text, 'Last conversation').length);
-    const logged = await mem.memory.ctx.store.attention.injectedInSession('default', 'pool-s');
+    const logged = await mem.memory.ctx.store.forSpace('default').attention.injectedInSession('pool-s');
     expect(logged.filter((l) => l.layer === 'narrative').map((l) => `${l.layer}:${l.itemId}`).sort()).toEqual([ids.p1, ids.p3, ids.p4].map((id) => `narrative:${id}`).sort());
     expect(logged.filter((l) => l.layer === 'episode').map((l) => `e${l.itemId}`).sort()).toEqual([...bridged].sort());
-    const sources = await mem.memory.ctx.store.attention.since('default', 0);
+    const sources = await mem.memory.ctx.store.forSpace('default').attention.since(0);
     expect(new Set(sources.map((s) => s.source))).toEqual(new Set(['t0_inject']));
   });
 

@@ -54,7 +54,7 @@ describe('prefetch on the lexical path (no embedder)', () => {
     const r = await prefetch(mem.memory.ctx, { text: 'which port does the staging database use?', session: 's1' });
     expect(r.text).toBe('## Related memories (auto-recalled)\n- The staging database listens on port 6543 (fact, 3 days ago)');
     expect(r.hits[0]).toMatchObject({ via: 't1' });
-    const logged = await mem.memory.ctx.store.attention.since('default', 0);
+    const logged = await mem.memory.ctx.store.forSpace('default').attention.since(0);
     expect(logged.map((l) => [l.source, l.session])).toEqual([['t1_prefetch', 's1']]);
   });
 

@@ -19,7 +19,7 @@ export async function seedNarrative(
   const tags = n.tags ?? [];
   const content = [n.gesture, n.context, n.direction].filter(Boolean).join(' | ');
   await store.spaces.ensure(memory.space, at);
-  return store.narratives.insert(memory.space, {
+  return store.forSpace(memory.space).narratives.insert({
     kind: 'narrative', ntype: 'general', content, gesture: n.gesture, context: n.context ?? null, moment: null,
     cognitionDirection: n.direction ?? null, tags, entitiesRole: null, relatedEntities: [], sourceLinks: [],
     importance: 3, emotional: 3, recurrence: 3, unresolved: 3, weight: n.weight, createdAt: at, embedPending: false,

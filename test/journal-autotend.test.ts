@@ -55,7 +55,7 @@ describe('journal auto-tend', () => {
     const third = await start(db, T0 + DAY_MS);
     const r3 = await third.startJournalAutoTend({ start: false }).tick();
     expect(r3.tended.map((t) => t.root)).toEqual([ws]);
-    expect(await third.ctx.store.journal.workspace(third.space, ws)).toMatchObject({
+    expect(await third.ctx.store.forSpace(third.space).journal.workspace(ws)).toMatchObject({
       lastTendedDay: '2026-11-02',
     });
   });
@@ -71,6 +71,6 @@ describe('journal auto-tend', () => {
     const handle = m.startJournalAutoTend({ onTick: (r) => ticks.push(r.tended.length) });
     await expect.poll(() => ticks, { timeout: 20_000 }).toEqual([1]);
     handle.stop();
-    expect(await m.ctx.store.journal.workspace(m.space, ws)).toMatchObject({ lastTendedDay: '2026-11-01' });
+    expect(await m.ctx.store.forSpace(m.space).journal.workspace(ws)).toMatchObject({ lastTendedDay: '2026-11-01' });
   });
 });

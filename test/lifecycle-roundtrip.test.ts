@@ -47,7 +47,7 @@ describe('export → erase → restore → export', () => {
     const counts = await seedFullSpace(life, mem.clock, tempDir('tidepool-life-ws-'));
     // Every table of a space holds rows, so the round trip covers all of them (API tokens are never exported).
     expect(Object.keys(counts).sort()).toEqual(SPACE_TABLES.filter((t) => !t.credentials).map((t) => t.name).sort());
-    const archived = (await life.ctx.store.episodes.timeline(SPACE, { limit: 1000, offset: 0, order: 'asc', includeArchived: true })).items.filter((e) => e.archivedAt !== null);
+    const archived = (await life.ctx.store.forSpace(SPACE).episodes.timeline({ limit: 1000, offset: 0, order: 'asc', includeArchived: true })).items.filter((e) => e.archivedAt !== null);
     expect(archived.length).toBeGreaterThan(10);
     await mem.memory.withSpace('bystander').remember({ text: 'The bystander space keeps this note' });
     const bystander = await lines(mem.memory.withSpace('bystander'));
@@ -82,7 +82,7 @@ describe('export → erase → restore → export', () => {
 
     // The restored space works: search indexes were rebuilt, the archive and the other space are as they were.
     expect((await life.recall({ query: 'staging database port' })).map((h) => h.id).sort()).toEqual([...recalled].sort());
-    const again = (await life.ctx.store.episodes.timeline(SPACE, { limit: 1000, offset: 0, order: 'asc', includeArchived: true })).items.filter((e) => e.archivedAt !== null);
+    const again = (await life.ctx.store.forSpace(SPACE).episodes.timeline({ limit: 1000, offset: 0, order: 'asc', includeArchived: true })).items.filter((e) => e.archivedAt !== null);
     expect(again.map((e) => e.id)).toEqual(archived.map((e) => e.id));
     expect(await lines(mem.memory.withSpace('bystander'))).toEqual(bystander);
   }, 120_000);

@@ -92,7 +92,7 @@ describe('derived reads', () => {
     for (let i = 0; i < 3; i++) await mem.memory.remember({ text: `Kestrel fact number ${i}`, subject: 'Kestrel' });
     await mem.memory.remember({ text: 'Kestrel uses pnpm workspaces', subject: 'Kestrel', kind: 'procedure' });
     const bad = await mem.memory.remember({ text: 'Kestrel is written in Go', subject: 'Kestrel' });
-    await mem.memory.ctx.store.knowledge.setStatus('default', [Number(bad.id.slice(1))], 'quarantined', mem.clock.now());
+    await mem.memory.ctx.store.forSpace('default').knowledge.setStatus([Number(bad.id.slice(1))], 'quarantined', mem.clock.now());
     expect((await call('gaps')).text).toBe('- Kestrel (mentioned 4×, 0 links)');
     const all = await call('know', { subject: 'kestrel', limit: 10 });
     expect((all.data.entries as unknown[]).length).toBe(4);

@@ -42,7 +42,7 @@ if (!base) {
         const wrote = new Promise<void>((r) => (inserted = r));
         const writing = store.transaction(async (tx) => {
           await tx.spaces.ensure('p', 1);
-          await tx.episodes.insertMany('p', [
+          await tx.forSpace('p').episodes.insertMany([
             { kind: 'turn', role: 'user', speaker: null, content: 'not yet committed', session: null, tool: null, ok: null,
               source: 'test', ref: null, meta: {}, durable: false, occurredAt: 2, createdAt: 2, embedPending: false,
               index: { body: 'not yet committed', extra: '', raw: '' } },
@@ -53,11 +53,11 @@ if (!base) {
         await wrote;
         // The transaction holds one of the two connections and waits: the read takes the other, and sees only
         // what was committed.
-        expect(await store.episodes.count('p')).toBe(1);
+        expect(await store.forSpace('p').episodes.count()).toBe(1);
         expect((await m.recall({ query: 'committed', layers: ['episode'] }, { sideEffects: false })).length).toBe(1);
         release();
         await writing;
-        expect(await store.episodes.count('p')).toBe(2);
+        expect(await store.forSpace('p').episodes.count()).toBe(2);
       } finally {
         await m.close();
       }

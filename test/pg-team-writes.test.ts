@@ -71,12 +71,12 @@ if (!base) {
           for (let k = 0; k < KEYS; k++) {
             const key = `team.k${k}`;
             const acked = results.filter((r) => r.op <= 1 && r.i % KEYS === k).map((r) => `heron setting ${r.i}`);
-            const ids = await check.knowledge.idsByKey(space, key);
-            const rows = await check.knowledge.getMany(space, ids);
+            const ids = await check.forSpace(space).knowledge.idsByKey(key);
+            const rows = await check.forSpace(space).knowledge.getMany(ids);
             expect(rows.map((r) => r.content).sort()).toEqual([...acked].sort());
             const live = rows.filter((r) => r.status !== 'superseded' && r.status !== 'forgotten');
             expect(live, key).toHaveLength(1);
-            expect((await check.knowledge.getLiveByKey(space, key))?.id).toBe(live[0]!.id);
+            expect((await check.forSpace(space).knowledge.getLiveByKey(key))?.id).toBe(live[0]!.id);
           }
           // Every unkeyed remember and every ingested turn is there.
           const unkeyed = results.filter((r) => r.op === 2 && r.i % 2 === 0).map((r) => `unkeyed plover note ${r.i}`);

@@ -63,7 +63,7 @@ describe('librarian operations', () => {
       }),
     );
     const r = await night(model);
-    const k = await store().knowledge.getLiveByKey(space(), 'staging.db.port');
+    const k = await store().forSpace(space()).knowledge.getLiveByKey('staging.db.port');
     expect(k).toMatchObject({
       status: 'provisional',
       source: 'sleep',
@@ -71,7 +71,7 @@ describe('librarian operations', () => {
       evidence: { episodes: [1, 2], narratives: [] },
       createdAt: T0 + DAY,
     });
-    expect((await store().episodes.getMany(space(), [1, 2])).map((e) => e.consolidatedAt)).toEqual([
+    expect((await store().forSpace(space()).episodes.getMany([1, 2])).map((e) => e.consolidatedAt)).toEqual([
       T0 + DAY,
       T0 + DAY,
     ]);
@@ -85,7 +85,7 @@ describe('librarian operations', () => {
     tm = await tempMemory();
     await tm.memory.remember({ text: 'The staging database listens on port 6543', durable: false });
     await turns('staging database port?', 'The staging database listens on port 6543.');
-    const before = (await store().knowledge.get(space(), 1))!;
+    const before = (await store().forSpace(space()).knowledge.get(1))!;
     const r = await night(
       librarian(
         json({
@@ -100,12 +100,12 @@ describe('librarian operations', () => {
         }),
       ),
     );
-    const after = (await store().knowledge.get(space(), 1))!;
+    const after = (await store().forSpace(space()).knowledge.get(1))!;
     expect(after.occurrences).toBe(2);
     expect(after.evidence.episodes).toEqual([1, 2, 3]);
     expect(after.lastReinforcedAt).toBe(T0 + DAY);
     expect(after.strength).toBeGreaterThan(before.strength * 0.98);
-    expect(await store().knowledge.count(space())).toBe(1);
+    expect(await store().forSpace(space()).knowledge.count()).toBe(1);
     expect(r.briefing.headline).toBe(
       'While you were away: 0 new, 1 reinforced, 0 forgotten from 2 episodes.',
     );
@@ -130,7 +130,7 @@ describe('librarian operations', () => {
         }),
       ),
     );
-    const [k1, k2, k3] = await store().knowledge.getMany(space(), [1, 2, 3]);
+    const [k1, k2, k3] = await store().forSpace(space()).knowledge.getMany([1, 2, 3]);
     expect([k1?.status, k2?.status, k1?.supersededBy, k2?.supersededBy]).toEqual([
       'superseded',
       'superseded',
@@ -174,11 +174,11 @@ describe('librarian operations', () => {
         }),
       ),
     );
-    const old = (await store().knowledge.get(space(), 1))!;
-    const live = (await store().knowledge.getLiveByKey(space(), 'office.city'))!;
+    const old = (await store().forSpace(space()).knowledge.get(1))!;
+    const live = (await store().forSpace(space()).knowledge.getLiveByKey('office.city'))!;
     expect(old).toMatchObject({ status: 'superseded', supersededBy: live.id });
     expect(live).toMatchObject({ content: 'The office is in Hamburg', status: 'provisional' });
-    expect((await store().knowledge.links(space(), live.id)).map((l) => [l.fromId, l.toId, l.type])).toEqual([
+    expect((await store().forSpace(space()).knowledge.links(live.id)).map((l) => [l.fromId, l.toId, l.type])).toEqual([
       [live.id, 2, 'refers_to'],
     ]);
     expect(r.log.superseded.map((s) => [s.old.id, s.by.id])).toEqual([[1, live.id]]);
@@ -192,7 +192,7 @@ describe('librarian operations', () => {
     tm = await tempMemory();
     await tm.memory.remember({ text: 'The office is in Berlin', key: 'office.city' });
     await tm.memory.remember({ text: 'Ana drinks coffee every morning' });
-    await store().knowledge.setStatus(space(), [1, 2], 'reliable', T0);
+    await store().forSpace(space()).knowledge.setStatus([1, 2], 'reliable', T0);
     await turns(
       'Ana said something odd',
       'Ana does not drink coffee every morning anymore, and the office is in Paris.',
@@ -212,12 +212,12 @@ describe('librarian operations', () => {
         }),
       ),
     );
-    const rows = await store().knowledge.list(space(), { statuses: ['quarantined'], limit: 10 });
+    const rows = await store().forSpace(space()).knowledge.list({ statuses: ['quarantined'], limit: 10 });
     expect(rows.map((k) => k.content).sort()).toEqual([
       'Ana does not drink coffee every morning',
       'The office is in Paris',
     ]);
-    expect((await store().knowledge.getMany(space(), [1, 2])).map((k) => k.status)).toEqual([
+    expect((await store().forSpace(space()).knowledge.getMany([1, 2])).map((k) => k.status)).toEqual([
       'reliable',
       'reliable',
     ]);
@@ -267,7 +267,7 @@ describe('the librarian and personal data', () => {
   it('quarantines a changed value the model abstracts without any negation (staging port 6543 → 5433)', async () => {
     tm = await tempMemory();
     await tm.memory.remember({ text: 'The staging Postgres listens on port 6543' });
-    await store().knowledge.setStatus(space(), [1], 'reliable', T0);
+    await store().forSpace(space()).knowledge.setStatus([1], 'reliable', T0);
     await turns('Heads up about staging', 'The staging Postgres moved to port 5433 after the upgrade.');
     const r = await night(
       librarian(json({ proposals: [{ op: 'abstract', kind: 'fact', content: 'The staging Postgres moved to port 5433', evidence: ['e3'] }] })),
@@ -275,7 +275,7 @@ describe('the librarian and personal data', () => {
     expect(r.log.quarantined).toEqual([
       expect.objectContaining({ conflictsWith: expect.objectContaining({ id: 1 }), reason: 'contradicts (value_change)' }),
     ]);
-    expect((await store().knowledge.get(space(), 1))?.status).toBe('reliable');
+    expect((await store().forSpace(space()).knowledge.get(1))?.status).toBe('reliable');
     expect((await tm.memory.reviewList()).map((i) => [i.content, i.against?.id])).toEqual([['The staging Postgres moved to port 5433', 'k1']]);
   });
 
@@ -287,11 +287,11 @@ describe('the librarian and personal data', () => {
     const shown = model.requests.map((r) => r.messages.map((m) => m.content).join('\n')).join('\n');
     expect(shown).not.toMatch(/Erika|Mustermann|erika@example\.com|1234567/);
     expect(shown).toContain('[person_1] wrote from [email_2], call her on [phone_3]');
-    const k = (await store().knowledge.get(space(), 1))!;
+    const k = (await store().forSpace(space()).knowledge.get(1))!;
     expect(k.content).toBe(
       'Contact: Erika Mustermann wrote from erika@example.com, call her on +49 30 1234567',
     );
-    expect(await store().state.get(space(), 'sleep:pii')).toMatchObject({
+    expect(await store().forSpace(space()).state.get('sleep:pii')).toMatchObject({
       entries: [
         { placeholder: '[person_1]', value: 'Erika Mustermann' },
         { placeholder: '[email_2]' },
@@ -320,7 +320,7 @@ describe('bad answers and refused proposals', () => {
     expect(r.briefing.headline).toBe(
       'While you were away: 0 new, 0 reinforced, 0 forgotten from 0 episodes.',
     );
-    expect(await store().episodes.pendingTimes(space(), 10)).toHaveLength(2);
+    expect(await store().forSpace(space()).episodes.pendingTimes(10)).toHaveLength(2);
     const next = await night(
       librarian(
         json({
@@ -359,7 +359,7 @@ describe('bad answers and refused proposals', () => {
       ),
     );
     expect(r.log.rejected).toBe(3);
-    expect((await store().knowledge.list(space(), { limit: 10 })).map((k) => k.content)).toEqual([
+    expect((await store().forSpace(space()).knowledge.list({ limit: 10 })).map((k) => k.content)).toEqual([
       'The deploy key lives in the vault under ci/deploy',
     ]);
     expect(r.briefing.agent.warnings).toContain(
@@ -385,10 +385,10 @@ describe('bad answers and refused proposals', () => {
       accepted: [{ op: 'abstract', content: 'We ship on Friday' }],
       rejected: [],
     });
-    expect(await store().knowledge.count(space())).toBe(0);
-    expect(await store().episodes.pendingTimes(space(), 10)).toHaveLength(2);
-    expect(await store().sleepRuns.runs(space(), { limit: 5 })).toEqual([]);
-    expect(await store().derived.latestBriefing(space())).toBeUndefined();
+    expect(await store().forSpace(space()).knowledge.count()).toBe(0);
+    expect(await store().forSpace(space()).episodes.pendingTimes(10)).toHaveLength(2);
+    expect(await store().forSpace(space()).sleepRuns.runs({ limit: 5 })).toEqual([]);
+    expect(await store().forSpace(space()).derived.latestBriefing()).toBeUndefined();
   });
 });
 
@@ -416,7 +416,7 @@ describe('what the librarian sees and can confirm', () => {
       ].join('\n'),
     );
     // The evidence the responder cites by turn number became the episodes' ids.
-    const k = (await store().knowledge.list(space(), { limit: 10 })).find((e) => e.content.startsWith('Observed'))!;
+    const k = (await store().forSpace(space()).knowledge.list({ limit: 10 })).find((e) => e.content.startsWith('Observed'))!;
     expect(k.evidence.episodes).toEqual([2, 3]);
   });
 
@@ -434,13 +434,13 @@ describe('what the librarian sees and can confirm', () => {
       // The entry was shown to the librarian, so it could be confirmed; each confirmation is one occurrence.
       expect(model.calls.find((c) => c.step === 'librarian')!.request.messages[0]!.content).toMatch(/^k1 fact provisional /m);
       expect(r.log.reinforced.map((k) => k.id)).toEqual([1]);
-      expect((await store().knowledge.get(space(), 1))?.occurrences).toBe(n);
+      expect((await store().forSpace(space()).knowledge.get(1))?.occurrences).toBe(n);
     }
     // Three occurrences and a week old: the lifecycle makes it reliable.
     tm.clock.advance(7 * DAY);
     const r = await sleep(tm.memory.ctx, { model: 'none', force: true });
     if (r.kind !== 'slept') throw new Error(r.kind);
-    expect(await store().knowledge.get(space(), 1)).toMatchObject({ occurrences: 3, status: 'reliable' });
+    expect(await store().forSpace(space()).knowledge.get(1)).toMatchObject({ occurrences: 3, status: 'reliable' });
   });
 
   it('takes an answer of the wrong shape as a bad answer: retried once, then the episodes wait unconsolidated', async () => {
@@ -451,6 +451,6 @@ describe('what the librarian sees and can confirm', () => {
     expect(model.calls.filter((c) => c.step === 'librarian')).toHaveLength(2);
     expect(r.log.skipped).toEqual([{ step: 'librarian', reason: expect.stringMatching(/^invalid_answer/) }]);
     expect(r.log.episodes).toBe(0);
-    expect((await store().episodes.getMany(space(), [1, 2])).map((e) => e.consolidatedAt)).toEqual([null, null]);
+    expect((await store().forSpace(space()).episodes.getMany([1, 2])).map((e) => e.consolidatedAt)).toEqual([null, null]);
   });
 });

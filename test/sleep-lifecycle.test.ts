@@ -85,12 +85,12 @@ describe('knowledge lifecycle', () => {
     for (let i = 0; i < 3; i++) await tm.memory.remember({ text: 'CI runs on Node 20', key: 'ci.node' });
     await tm.memory.remember({ text: 'Twice seen only', key: 'twice' });
     await tm.memory.remember({ text: 'Twice seen only', key: 'twice' });
-    expect((await store().knowledge.getLiveByKey(space(), 'ci.node'))?.occurrences).toBe(3);
+    expect((await store().forSpace(space()).knowledge.getLiveByKey('ci.node'))?.occurrences).toBe(3);
     await slept(T0 + 7 * DAY - 1);
-    expect((await store().knowledge.getLiveByKey(space(), 'ci.node'))?.status).toBe('provisional');
+    expect((await store().forSpace(space()).knowledge.getLiveByKey('ci.node'))?.status).toBe('provisional');
     const r = await slept(T0 + 7 * DAY);
-    expect((await store().knowledge.getLiveByKey(space(), 'ci.node'))?.status).toBe('reliable');
-    expect((await store().knowledge.getLiveByKey(space(), 'twice'))?.status).toBe('provisional');
+    expect((await store().forSpace(space()).knowledge.getLiveByKey('ci.node'))?.status).toBe('reliable');
+    expect((await store().forSpace(space()).knowledge.getLiveByKey('twice'))?.status).toBe('provisional');
     expect(r.log.promoted.map((p) => p.content)).toEqual(['CI runs on Node 20']);
     expect(r.briefing.agent.newKnowledge).toContain('now reliable: CI runs on Node 20');
   });
@@ -102,9 +102,9 @@ describe('knowledge lifecycle', () => {
     await tm.memory.remember({ text: 'Seen twice', durable: false, key: 'two' });
     await tm.memory.remember({ text: 'Seen twice', durable: false, key: 'two' });
     await slept(T0 + 21 * DAY);
-    expect((await store().knowledge.get(space(), 1))?.status).toBe('provisional');
+    expect((await store().forSpace(space()).knowledge.get(1))?.status).toBe('provisional');
     const r = await slept(T0 + 21 * DAY + 1);
-    expect((await store().knowledge.getMany(space(), [1, 2, 3])).map((k) => k.status)).toEqual([
+    expect((await store().forSpace(space()).knowledge.getMany([1, 2, 3])).map((k) => k.status)).toEqual([
       'forgotten',
       'provisional',
       'provisional',
@@ -122,13 +122,13 @@ describe('knowledge lifecycle', () => {
     await tm.memory.remember({ text: 'Commit messages use the imperative mood', durable: false });
     await tm.memory.remember({ text: 'Why does the nightly export stall?', kind: 'open_problem', durable: false });
     await tm.memory.remember({ text: 'Staging moved to port 6543', durable: false });
-    await store().knowledge.update(space(), 5, { meta: { review: { verdict: 'approve', at: T0 } } }, undefined, T0);
+    await store().forSpace(space()).knowledge.update(5, { meta: { review: { verdict: 'approve', at: T0 } } }, undefined, T0);
     tm.clock.set(T0 + 10 * DAY);
     // A recall hit and a prefetch injection that reached the agent.
     expect((await tm.memory.recall({ query: 'tabs over spaces', layers: ['knowledge'] })).map((h) => h.id)).toEqual(['k2']);
     expect((await prefetch(tm.memory.ctx, { text: 'write the commit message in the imperative mood', session: 's1' })).hits.map((h) => h.id)).toContain('k3');
     await slept(T0 + 40 * DAY);
-    expect((await store().knowledge.getMany(space(), [1, 2, 3, 4, 5])).map((k) => k.status)).toEqual([
+    expect((await store().forSpace(space()).knowledge.getMany([1, 2, 3, 4, 5])).map((k) => k.status)).toEqual([
       'forgotten',
       'provisional',
       'provisional',
@@ -146,7 +146,7 @@ describe('knowledge lifecycle', () => {
     const [halved] = await know(tm.memory.ctx, {});
     expect(halved?.strength).toBe(0.5);
     expect((await tm.memory.recall({ query: 'build cache NAS' })).map((h) => h.id)).toContain('k1');
-    const k = (await store().knowledge.get(space(), 1))!;
+    const k = (await store().forSpace(space()).knowledge.get(1))!;
     expect([k.strength, k.lastReinforcedAt]).toEqual([0.6, T0 + 30 * DAY]);
     tm.clock.set(T0 + 60 * DAY);
     expect((await know(tm.memory.ctx, {}))[0]?.strength).toBe(0.3);
@@ -160,7 +160,7 @@ describe('quarantine and review', () => {
     key: string | null,
     occurrences = 1,
   ): Promise<number> {
-    return store().knowledge.insert(space(), {
+    return store().forSpace(space()).knowledge.insert({
       kind: 'fact',
       key: null,
       subject: null,
@@ -186,7 +186,7 @@ describe('quarantine and review', () => {
     tm = await tempMemory();
     await tm.memory.remember({ text: 'The office is in Berlin', key: 'office.city' });
     await tm.memory.remember({ text: 'Standup is at 9:30' });
-    await store().knowledge.setStatus(space(), [1, 2], 'reliable', T0);
+    await store().forSpace(space()).knowledge.setStatus([1, 2], 'reliable', T0);
     const paris = await quarantined('The office is in Paris', 1, 'office.city');
     const ten = await quarantined('Standup is at 10:00', 2, null, 3);
     expect((await listReview(tm.memory.ctx)).map((i) => [i.id, i.against?.id])).toEqual([
@@ -200,12 +200,12 @@ describe('quarantine and review', () => {
       status: 'reliable',
       replaced: 'k1',
     });
-    expect(await store().knowledge.getLiveByKey(space(), 'office.city')).toMatchObject({
+    expect(await store().forSpace(space()).knowledge.getLiveByKey('office.city')).toMatchObject({
       id: paris,
       status: 'reliable',
       meta: { review: { verdict: 'approve', at: T0 } },
     });
-    expect(await store().knowledge.get(space(), 1)).toMatchObject({
+    expect(await store().forSpace(space()).knowledge.get(1)).toMatchObject({
       status: 'superseded',
       supersededBy: paris,
     });
@@ -220,8 +220,8 @@ describe('quarantine and review', () => {
       id: `k${standup}`,
       status: 'forgotten',
     });
-    expect((await store().knowledge.get(space(), standup))?.status).toBe('forgotten');
-    expect((await store().knowledge.get(space(), ten))?.status).toBe('reliable');
+    expect((await store().forSpace(space()).knowledge.get(standup))?.status).toBe('forgotten');
+    expect((await store().forSpace(space()).knowledge.get(ten))?.status).toBe('reliable');
     expect(await listReview(tm.memory.ctx)).toEqual([]);
     await expect(review(tm.memory.ctx, { id: `k${standup}`, verdict: 'approve' })).rejects.toMatchObject({
       code: 'conflict',
@@ -243,7 +243,7 @@ describe('episode retention and the archive', () => {
     expect(r.log.counts.archived).toBe(0);
     r = await slept(T0 + 15 * DAY);
     expect(r.log.counts.archived).toBe(5);
-    expect((await store().episodes.get(space(), 1))?.archivedAt).toBe(T0 + 15 * DAY);
+    expect((await store().forSpace(space()).episodes.get(1))?.archivedAt).toBe(T0 + 15 * DAY);
     // The archive is a colder tier, not a wall (DESIGN §6): every page of the timeline and every search reads it.
     expect((await timeline(tm.memory.ctx, {})).total).toBe(5);
     const old = await timeline(tm.memory.ctx, { from: T0 - DAY, order: 'asc' });
@@ -295,7 +295,7 @@ describe('episode retention and the archive', () => {
     const r = await slept(T0 + 30 * DAY);
     expect(r.log.episodes).toBe(2);
     expect(r.log.counts.dropped).toBe(1);
-    expect((await store().episodes.getMany(space(), [1, 2])).map((e) => e.archivedAt)).toEqual([
+    expect((await store().forSpace(space()).episodes.getMany([1, 2])).map((e) => e.archivedAt)).toEqual([
       T0 + 30 * DAY,
       null,
     ]);

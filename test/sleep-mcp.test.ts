@@ -146,7 +146,7 @@ describe('the agent-driven night', () => {
       packet = r.structuredContent!.next as Record<string, unknown>;
     }
     await agentSleep(tm.memory.ctx).settled();
-    expect((await tm.memory.ctx.store.episodes.get(tm.memory.space, 1))?.consolidatedAt).toBeNull();
+    expect((await tm.memory.ctx.store.forSpace(tm.memory.space).episodes.get(1))?.consolidatedAt).toBeNull();
   });
 
   it('drives a 100-episode day within 6,000 tokens read and written, the instructions of each step shown once', async () => {

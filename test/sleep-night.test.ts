@@ -45,23 +45,23 @@ describe('a 100-episode day', () => {
     expect(r.log.skipped).toEqual([]);
 
     const episodes = (
-      await store().episodes.timeline(space(), {
+      await store().forSpace(space()).episodes.timeline({
         limit: 1000,
         offset: 0,
         order: 'asc',
         includeArchived: true,
       })
     ).items;
-    const knowledge = await store().knowledge.list(space(), { limit: 1000 });
+    const knowledge = await store().forSpace(space()).knowledge.list({ limit: 1000 });
     const created = knowledge.filter((k) => k.createdAt === asOf && k.status === 'provisional');
     expect(r.briefing.headline).toBe(
       `While you were away: ${created.length} new, 0 reinforced, 0 forgotten from ${episodes.filter((e) => e.consolidatedAt === asOf).length} episodes.`,
     );
     expect(r.briefing.headline).toMatch(/ from 100 episodes\.$/);
-    expect((await store().derived.briefing(space(), '2026-11-02'))?.headline).toBe(r.briefing.headline);
+    expect((await store().forSpace(space()).derived.briefing('2026-11-02'))?.headline).toBe(r.briefing.headline);
 
     // Recipes from the real tool results: run_tests → build → deploy succeeded in two sessions.
-    const recipe = await store().knowledge.getLiveByKey(space(), 'recipe:run_tests>build>deploy');
+    const recipe = await store().forSpace(space()).knowledge.getLiveByKey('recipe:run_tests>build>deploy');
     expect(recipe).toMatchObject({
       kind: 'procedure',
       occurrences: 2,
@@ -71,7 +71,7 @@ describe('a 100-episode day', () => {
     expect(r.log.recipes).toEqual([{ tools: ['run_tests', 'build', 'deploy'], sessions: 2 }]);
 
     // Solidified narratives link back to the turns of one conversation each; the dream's importance is fixed at 1.
-    const narratives = await store().narratives.list(space(), { limit: 100 });
+    const narratives = await store().forSpace(space()).narratives.list({ limit: 100 });
     const byId = new Map(episodes.map((e) => [e.id, e]));
     const solid = narratives.filter((n) => n.kind === 'narrative');
     expect(solid.length).toBe(r.log.counts.narratives);
@@ -82,10 +82,10 @@ describe('a 100-episode day', () => {
     const dream = narratives.find((n) => n.kind === 'dream')!;
     expect(dream).toMatchObject({ importance: 1, tags: ['dream'] });
     expect(dream.context).toMatch(/^mapped from today's /);
-    expect((await store().identity.threads(space(), 'open', 10)).map((t) => t.content)).toContain(
+    expect((await store().forSpace(space()).identity.threads('open', 10)).map((t) => t.content)).toContain(
       'what connects the day?',
     );
-    expect((await store().identity.selfConcept(space())).map((s) => s.field)).toContain(
+    expect((await store().forSpace(space()).identity.selfConcept()).map((s) => s.field)).toContain(
       'self_image.works_on',
     );
   });
@@ -108,8 +108,7 @@ describe('a 100-episode day', () => {
     tm.clock.set(T0 + 2 * DAY);
     const third = slept(await sleep(tm.memory.ctx, { modelInstance: new ResponderModel() }));
     expect(third.log.reinforced.length).toBeGreaterThan(0);
-    const reinforced = await store().knowledge.getMany(
-      space(),
+    const reinforced = await store().forSpace(space()).knowledge.getMany(
       third.log.reinforced.map((k) => k.id),
     );
     expect(reinforced.every((k) => k.occurrences >= 2 && k.lastReinforcedAt === T0 + 2 * DAY)).toBe(true);
@@ -133,7 +132,7 @@ describe('a small day', () => {
       reason: 'a small day: 20 episodes (< 40) wait up to 7 days to share one call',
     });
     expect(first.log.episodes).toBe(0);
-    expect(await store().episodes.pendingTimes(space(), 100)).toHaveLength(20);
+    expect(await store().forSpace(space()).episodes.pendingTimes(100)).toHaveLength(20);
     // A week later the same turns go to the model, in one call with their knowledge.
     tm.clock.set(T0 + 8 * DAY);
     const later = slept(await sleep(tm.memory.ctx, { modelInstance: model }));
@@ -182,7 +181,7 @@ describe('PII night watch', () => {
       "k1 holds personal data in clear (a private person's name): keep, edit or forget it",
     );
     expect(JSON.stringify(r.log.piiFlags)).not.toContain('Rosalind');
-    expect((await store().knowledge.get(space(), 1))?.content).toBe('Rosalind Okafor owns the billing service');
+    expect((await store().forSpace(space()).knowledge.get(1))?.content).toBe('Rosalind Okafor owns the billing service');
     await tm.memory.record({ turns: [{ content: 'Rosalind Okafor approved the refund', session: 't' }] });
     const next = new ScriptedModel({ librarian: ['{"proposals":[]}'] });
     tm.clock.set(T0 + 2 * DAY);
@@ -213,12 +212,12 @@ describe('PII night watch', () => {
     tm.clock.set(T0 + DAY);
     const r = slept(await sleep(tm.memory.ctx, { modelInstance: model, force: true }));
     expect(model.calls.find((c) => c.step === 'librarian')?.request.messages[0]?.content).not.toContain('Jonas');
-    expect((await store().knowledge.get(space(), 1))?.content).toBe('Jonas Weber is the release manager of Orbit');
+    expect((await store().forSpace(space()).knowledge.get(1))?.content).toBe('Jonas Weber is the release manager of Orbit');
     // A row an older night stored with a placeholder is mapped back by the next night.
-    await store().identity.upsertProfile(space(), { entity: 'Orbit', ptype: 'fact', content: '[person_1] manages releases', at: T0 + DAY });
+    await store().forSpace(space()).identity.upsertProfile({ entity: 'Orbit', ptype: 'fact', content: '[person_1] manages releases', at: T0 + DAY });
     tm.clock.set(T0 + 2 * DAY);
     const second = slept(await sleep(tm.memory.ctx, { modelInstance: new ScriptedModel({}), force: true }));
-    expect((await store().identity.profiles(space(), 'Orbit'))[0]?.content).toBe('Jonas Weber manages releases');
+    expect((await store().forSpace(space()).identity.profiles('Orbit'))[0]?.content).toBe('Jonas Weber manages releases');
     const shown = [
       JSON.stringify(r.briefing),
       JSON.stringify(second.briefing),
@@ -345,7 +344,7 @@ describe('safety of the night', () => {
 
     await tm.memory.record({ turns: [1, 2, 3, 4, 5].map((i) => ({ content: `more ${i}`, session: 't' })) });
     tm.clock.advance(DAY);
-    await store().sleepRuns.acquireLock(space(), 'a-process-that-died', tm.clock.now(), 30 * 60_000);
+    await store().forSpace(space()).sleepRuns.acquireLock('a-process-that-died', tm.clock.now(), 30 * 60_000);
     expect(await sleep(tm.memory.ctx, { model: 'none' })).toMatchObject({ kind: 'locked' });
     tm.clock.advance(30 * 60_000);
     expect(await sleep(tm.memory.ctx, { model: 'none' })).toMatchObject({ kind: 'slept' });

@@ -34,7 +34,7 @@ describe('sleep --model none on an imported history', () => {
     // Stored just now, happened a month ago: eligible at once.
     const night = await sleep(tm.memory.ctx, { model: 'none', now: T0 + 60_000 });
     expect(night).toMatchObject({ kind: 'slept' });
-    const narratives = await tm.memory.ctx.store.narratives.list(tm.memory.space, { limit: 100 });
+    const narratives = await tm.memory.ctx.store.forSpace(tm.memory.space).narratives.list({ limit: 100 });
     expect(narratives.length).toBeGreaterThanOrEqual(3);
     expect(narratives.every((n) => n.ntype === 'extractive' && n.sourceLinks.length >= 3)).toBe(true);
     // Each gesture is a whole turn of its run, with its speaker.
@@ -44,7 +44,7 @@ describe('sleep --model none on an imported history', () => {
     expect(graph.kind).toBe('top');
     const names = graph.kind === 'top' ? graph.nodes.map((n) => n.entity) : [];
     expect(names).toEqual(expect.arrayContaining(['Caroline', 'Melanie']));
-    const topics = await tm.memory.ctx.store.derived.topicClusters(tm.memory.space, { minSize: 1, limit: 50 });
+    const topics = await tm.memory.ctx.store.forSpace(tm.memory.space).derived.topicClusters({ minSize: 1, limit: 50 });
     expect(topics.length).toBeGreaterThan(0);
     const block = await buildContext(tm.memory.ctx, { session: 'new' });
     expect(block.tokens).toBeGreaterThan(150);

@@ -109,13 +109,13 @@ describe.each([
     const sent = bodies(mock);
     expect(sent).not.toMatch(/Marta|Kowalczyk|marta@example\.com/);
     expect(sent).toContain('[person_1] wants the release notes at [email_2]');
-    expect((await tm.memory.ctx.store.knowledge.get(tm.memory.space, 1))?.content).toBe(
+    expect((await tm.memory.ctx.store.forSpace(tm.memory.space).knowledge.get(1))?.content).toBe(
       'Marta Kowalczyk wants release notes sent to marta@example.com',
     );
     expect(r.briefing.headline).toBe(
       'While you were away: 1 new, 0 reinforced, 0 forgotten from 3 episodes.',
     );
-    const run = (await tm.memory.ctx.store.sleepRuns.runs(tm.memory.space, { limit: 1 }))[0];
+    const run = (await tm.memory.ctx.store.forSpace(tm.memory.space).sleepRuns.runs({ limit: 1 }))[0];
     expect([run?.tokensIn, run?.tokensOut]).toEqual([400, 80]);
   });
 
@@ -133,7 +133,7 @@ describe.each([
     expect(
       r.briefing.agent.warnings.some((w) => w.startsWith('Step solidify was skipped: invalid_answer')),
     ).toBe(true);
-    expect(await tm.memory.ctx.store.knowledge.count(tm.memory.space)).toBe(0);
-    expect(await tm.memory.ctx.store.episodes.pendingTimes(tm.memory.space, 10)).toHaveLength(3);
+    expect(await tm.memory.ctx.store.forSpace(tm.memory.space).knowledge.count()).toBe(0);
+    expect(await tm.memory.ctx.store.forSpace(tm.memory.space).episodes.pendingTimes(10)).toHaveLength(3);
   });
 });

@@ -62,14 +62,14 @@ describe('comb', () => {
       pii_watch: ['{"names":[]}'],
     });
     const r = await night(model);
-    const [n1, n2] = await store().narratives.getMany(space(), [1, 2]);
+    const [n1, n2] = await store().forSpace(space()).narratives.getMany([1, 2]);
     expect([n1?.importance, n1?.unresolved, n2?.importance]).toEqual([5, 4, 1]);
     expect(r.log.droppedItems).toBe(1);
     expect((await tm.memory.profiles('Mara'))[0]?.content).toBe('Decides fast under deadlines');
     expect((await tm.memory.selfConcept()).find((s) => s.field === 'self_reflection')?.content).toBe(
       'I defer to deadlines too easily',
     );
-    const conflicts = await store().narratives.list(space(), { tags: ['conflict'], limit: 5 });
+    const conflicts = await store().forSpace(space()).narratives.list({ tags: ['conflict'], limit: 5 });
     expect(conflicts.map((c) => [c.kind, c.gesture])).toEqual([
       ['self_reflection', 'observed tension between haste and earlier care'],
     ]);
@@ -164,7 +164,7 @@ describe('drift and dream', () => {
     expect(drift.seed.id).toBe('n3');
     expect(drift.far.map((f) => f.id).sort()).toEqual(['n1', 'n2']);
     expect(drift.far.every((f) => f.via === 'topic')).toBe(true);
-    const insight = (await store().narratives.list(space(), { tags: ['drift'], limit: 5 }))[0];
+    const insight = (await store().forSpace(space()).narratives.list({ tags: ['drift'], limit: 5 }))[0];
     expect(insight).toMatchObject({
       kind: 'self_reflection',
       gesture: 'both needed patience with a living process',
@@ -173,7 +173,7 @@ describe('drift and dream', () => {
     expect((await tm.memory.threads('open', 5)).map((t) => t.content)).toContain(
       'where else do I rush living things?',
     );
-    const dream = (await store().narratives.list(space(), { kind: 'dream', limit: 5 }))[0]!;
+    const dream = (await store().forSpace(space()).narratives.list({ kind: 'dream', limit: 5 }))[0]!;
     expect(dream).toMatchObject({
       importance: 1,
       emotional: 3,
@@ -182,7 +182,7 @@ describe('drift and dream', () => {
       context: "mapped from today's tide, bread, ship",
     });
     expect(r.log.counts.dreams).toBe(1);
-    const lit = await store().attention.since(space(), T0);
+    const lit = await store().forSpace(space()).attention.since(T0);
     expect(lit.filter((a) => a.source === 'dream').map((a) => a.itemId)).toEqual([3]);
   });
 });
@@ -193,7 +193,7 @@ describe('ideas and gaps', () => {
     await tm.memory.remember({ text: 'Login tests fail about once in ten runs', kind: 'open_problem' });
     for (const text of ['Billing runs nightly', 'Billing exports CSV', 'Billing owns invoices'])
       await tm.memory.remember({ text, subject: 'billing' });
-    const before = await store().knowledge.count(space());
+    const before = await store().forSpace(space()).knowledge.count();
     const model = new ScriptedModel({
       ideas: [json({ ideas: [{ problem: 'k1', next_step: 'Run the login test 50 times with tracing on' }] })],
     });
@@ -202,7 +202,7 @@ describe('ideas and gaps', () => {
     expect(r.briefing.agent.ideas).toEqual([
       'Login tests fail about once in ten runs → Run the login test 50 times with tracing on',
     ]);
-    expect(await store().knowledge.count(space())).toBe(before);
+    expect(await store().forSpace(space()).knowledge.count()).toBe(before);
     expect(r.log.gaps).toEqual([{ topic: 'billing', mentions: 3, degree: 0 }]);
     expect(r.briefing.human.worthExploring).toEqual(['billing (mentioned 3 times, 0 links)']);
     expect(r.briefing.markdown).toContain('## Worth exploring');

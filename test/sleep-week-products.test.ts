@@ -72,8 +72,8 @@ describe('a week of nights without a model', () => {
     tm = await tempMemory();
     const m = tm.memory;
     const r = await m.remember({ text: 'The staging Postgres listens on port 6543', subject: 'staging' });
-    await m.ctx.store.knowledge.setStatus(m.space, [Number(r.id.slice(1))], 'reliable', MONDAY - DAY);
-    reliablePort = (await m.ctx.store.knowledge.get(m.space, Number(r.id.slice(1))))!;
+    await m.ctx.store.forSpace(m.space).knowledge.setStatus([Number(r.id.slice(1))], 'reliable', MONDAY - DAY);
+    reliablePort = (await m.ctx.store.forSpace(m.space).knowledge.get(Number(r.id.slice(1))))!;
     for (const [d, turns] of WEEK.entries()) {
       await m.record({ turns }, { source: 'import', durable: true });
       // The night after each working day, then the script layer as `serve` runs it.
@@ -85,13 +85,13 @@ describe('a week of nights without a model', () => {
   afterAll(async () => tm?.cleanup());
 
   const live = async () =>
-    tm.memory.ctx.store.knowledge.list(tm.memory.space, { statuses: ['provisional', 'reliable', 'quarantined'], limit: 100 });
+    tm.memory.ctx.store.forSpace(tm.memory.space).knowledge.list({ statuses: ['provisional', 'reliable', 'quarantined'], limit: 100 });
 
   it('a statement said on Monday and Wednesday becomes provisional knowledge linked to both turns', async () => {
     const facts = (await live()).filter((k) => k.tags.includes('repeated'));
     const squash = facts.find((k) => /squash merges/.test(k.content));
     expect(squash).toMatchObject({ kind: 'fact', status: 'provisional', occurrences: 2 });
-    const said = await tm.memory.ctx.store.episodes.getMany(tm.memory.space, squash!.evidence.episodes);
+    const said = await tm.memory.ctx.store.forSpace(tm.memory.space).episodes.getMany(squash!.evidence.episodes);
     expect(said.map((e) => e.session).sort()).toEqual(['day0', 'day2']);
     // Small talk and one-day remarks stay episodes.
     expect(facts.every((k) => !/Great|Morning|Agreed/.test(k.content))).toBe(true);
@@ -110,7 +110,7 @@ describe('a week of nights without a model', () => {
     expect(hits.map((h) => h.id)).toEqual([`k${reliablePort.id}`]);
     const verdict = await review(tm.memory.ctx, { id: items[0]!.id, verdict: 'approve' });
     expect(verdict).toMatchObject({ kind: 'approved', replaced: `k${reliablePort.id}` });
-    expect((await tm.memory.ctx.store.knowledge.get(tm.memory.space, reliablePort.id))?.status).toBe('superseded');
+    expect((await tm.memory.ctx.store.forSpace(tm.memory.space).knowledge.get(reliablePort.id))?.status).toBe('superseded');
   });
 
   it('an e-mail address in clear waits in Needs review, in clear, as its turn and the narrative quoting it; rejecting erases them', async () => {
@@ -124,7 +124,7 @@ describe('a week of nights without a model', () => {
     for (const item of flagged)
       expect(await review(tm.memory.ctx, { id: item.id, verdict: 'reject' })).toEqual({ kind: 'rejected', id: item.id, status: 'forgotten' });
     const turn = flagged.find((i) => i.kind === 'episode')!;
-    expect(await tm.memory.ctx.store.episodes.getMany(tm.memory.space, [Number(turn.id.slice(1))])).toEqual([]);
+    expect(await tm.memory.ctx.store.forSpace(tm.memory.space).episodes.getMany([Number(turn.id.slice(1))])).toEqual([]);
     expect((await listReview(tm.memory.ctx)).filter((i) => i.personalData !== undefined)).toEqual([]);
     const hits = await tm.memory.recall({ query: 'ben.okafor@example.com', limit: 50 });
     expect(hits.filter((h) => h.text.includes('okafor'))).toEqual([]);

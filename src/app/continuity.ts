@@ -36,14 +36,14 @@ export async function setGoal(ctx: AppContext, raw: unknown): Promise<SetGoalRes
   return ctx.store.transaction(async (tx) => {
     await tx.spaces.ensure(ctx.space, now);
     if (input.goal === undefined) {
-      const goal = await tx.continuity.finishGoal(ctx.space, now);
+      const goal = await tx.forSpace(ctx.space).continuity.finishGoal(now);
       if (!goal) return { kind: 'none' };
-      await tx.continuity.addEvent(ctx.space, { kind: 'goal_done', payload: { goal: goal.text }, session, at: now });
+      await tx.forSpace(ctx.space).continuity.addEvent({ kind: 'goal_done', payload: { goal: goal.text }, session, at: now });
       return { kind: 'done', goal };
     }
     const goalText = input.goal.trim();
-    const { id, replaced } = await tx.continuity.setGoal(ctx.space, { text: goalText, session, at: now });
-    await tx.continuity.addEvent(ctx.space, { kind: 'goal_set', payload: { goal: goalText, replaced: replaced?.text ?? null }, session, at: now });
+    const { id, replaced } = await tx.forSpace(ctx.space).continuity.setGoal({ text: goalText, session, at: now });
+    await tx.forSpace(ctx.space).continuity.addEvent({ kind: 'goal_set', payload: { goal: goalText, replaced: replaced?.text ?? null }, session, at: now });
     const goal: GoalRow = { id, text: goalText, status: 'active', session, createdAt: now, updatedAt: now };
     return { kind: 'set', goal, replaced };
   });
@@ -57,10 +57,10 @@ export async function checkpoint(ctx: AppContext, raw: unknown): Promise<Checkpo
   const session = input.session ?? null;
   return ctx.store.transaction(async (tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    const goal = await tx.continuity.activeGoal(ctx.space);
+    const goal = await tx.forSpace(ctx.space).continuity.activeGoal();
     const plan = input.plan.trim();
-    const id = await tx.continuity.addCheckpoint(ctx.space, { goalId: goal?.id ?? null, plan, session, at: now });
-    await tx.continuity.addEvent(ctx.space, { kind: 'checkpoint', payload: { plan }, session, at: now });
+    const id = await tx.forSpace(ctx.space).continuity.addCheckpoint({ goalId: goal?.id ?? null, plan, session, at: now });
+    await tx.forSpace(ctx.space).continuity.addEvent({ kind: 'checkpoint', payload: { plan }, session, at: now });
     return { id, goalId: goal?.id ?? null, plan, session, createdAt: now };
   });
 }
@@ -70,7 +70,7 @@ export async function addPendingEvent(ctx: AppContext, kind: string, payload: Re
   const now = ctx.clock.now();
   return ctx.store.transaction(async (tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return tx.continuity.addEvent(ctx.space, { kind, payload, session, at: now });
+    return tx.forSpace(ctx.space).continuity.addEvent({ kind, payload, session, at: now });
   });
 }
 
@@ -79,11 +79,11 @@ export async function getPending(ctx: AppContext, raw: unknown = {}): Promise<Pe
   const input = parseInput(getPendingInput, raw ?? {});
   const now = ctx.clock.now();
   return ctx.store.transaction(async (tx) => {
-    const events = await tx.continuity.pendingEvents(ctx.space, { session: input.session, limit: input.limit });
-    if (events.length > 0) await tx.continuity.markDelivered(ctx.space, events.map((e) => e.id), now);
+    const events = await tx.forSpace(ctx.space).continuity.pendingEvents({ session: input.session, limit: input.limit });
+    if (events.length > 0) await tx.forSpace(ctx.space).continuity.markDelivered(events.map((e) => e.id), now);
     return {
-      goal: await tx.continuity.activeGoal(ctx.space),
-      checkpoint: await tx.continuity.latestCheckpoint(ctx.space),
+      goal: await tx.forSpace(ctx.space).continuity.activeGoal(),
+      checkpoint: await tx.forSpace(ctx.space).continuity.latestCheckpoint(),
       events,
     };
   });
@@ -91,5 +91,5 @@ export async function getPending(ctx: AppContext, raw: unknown = {}): Promise<Pe
 
 /** The active goal and latest checkpoint without delivering anything (for the context block). */
 export async function currentGoal(ctx: AppContext): Promise<{ goal: GoalRow | undefined; checkpoint: CheckpointRow | undefined }> {
-  return { goal: await ctx.store.continuity.activeGoal(ctx.space), checkpoint: await ctx.store.continuity.latestCheckpoint(ctx.space) };
+  return { goal: await ctx.store.forSpace(ctx.space).continuity.activeGoal(), checkpoint: await ctx.store.forSpace(ctx.space).continuity.latestCheckpoint() };
 }

@@ -41,10 +41,10 @@ export async function doctor(ctx: AppContext, version: string): Promise<DoctorRe
     integrity: info.integrity,
     space: ctx.space,
     counts: {
-      episodes: await ctx.store.episodes.count(ctx.space),
-      narratives: await ctx.store.narratives.count(ctx.space),
-      knowledge: await ctx.store.knowledge.count(ctx.space),
-      vectors: await ctx.store.vectors.count(ctx.space),
+      episodes: await ctx.store.forSpace(ctx.space).episodes.count(),
+      narratives: await ctx.store.forSpace(ctx.space).narratives.count(),
+      knowledge: await ctx.store.forSpace(ctx.space).knowledge.count(),
+      vectors: await ctx.store.forSpace(ctx.space).vectors.count(),
     },
     embedder: { provider: ctx.config.embedder.provider, model: ctx.embedder?.model ?? null, reachable },
   };

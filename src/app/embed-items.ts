@@ -26,9 +26,9 @@ export async function embedItems(
     await ctx.store.transaction(async (tx) => {
       for (let j = 0; j < batch.length; j++) {
         const v = vectors[j];
-        if (v) await tx.vectors.put(ctx.space, layer, batch[j]!.id, e.model, v, now);
+        if (v) await tx.forSpace(ctx.space).vectors.put(layer, batch[j]!.id, e.model, v, now);
       }
-      await tx.vectors.clearPending(ctx.space, layer, batch.map((b) => b.id));
+      await tx.forSpace(ctx.space).vectors.clearPending(layer, batch.map((b) => b.id));
     });
     done += batch.length;
   }
@@ -40,7 +40,7 @@ export async function embedPending(ctx: AppContext, limit = 1000): Promise<Recor
   const out: Record<Layer, number> = { episode: 0, narrative: 0, knowledge: 0 };
   if (!ctx.embedder) return out;
   for (const layer of ['episode', 'narrative', 'knowledge'] as const) {
-    const items = await ctx.store.vectors.pending(ctx.space, layer, limit);
+    const items = await ctx.store.forSpace(ctx.space).vectors.pending(layer, limit);
     out[layer] = await embedItems(ctx, layer, items);
   }
   return out;

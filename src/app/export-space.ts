@@ -147,20 +147,20 @@ export async function reindexSpace(tx: Store, space: string, contextTurns: numbe
       if (batch.length === 0) return;
       await tx.search.unindex(layer, batch);
       if (layer === 'episode') {
-        const rows = await tx.episodes.getMany(space, batch);
+        const rows = await tx.forSpace(space).episodes.getMany(batch);
         const docs = [];
         for (const e of rows) {
           // The same preceding-turn context record() indexed (recall.contextTurns, default 2).
-          const around = e.session === null ? [] : await tx.episodes.neighbours(space, e.id, contextTurns);
+          const around = e.session === null ? [] : await tx.forSpace(space).episodes.neighbours(e.id, contextTurns);
           const prev = around.slice(0, Math.max(0, around.findIndex((x) => x.id === e.id))).map((x) => x.content);
           docs.push({ id: e.id, ...episodeIndexText(e.content, e.speaker, prev, episodeTrigram) });
         }
         await tx.search.index(layer, docs);
       } else if (layer === 'narrative') {
-        const rows = await tx.narratives.getMany(space, batch);
+        const rows = await tx.forSpace(space).narratives.getMany(batch);
         await tx.search.index(layer, rows.map((r) => ({ id: r.id, ...narrativeIndexText(r) })));
       } else {
-        const rows = await tx.knowledge.getMany(space, batch);
+        const rows = await tx.forSpace(space).knowledge.getMany(batch);
         await tx.search.index(layer, rows.map((r) => ({ id: r.id, ...knowledgeIndexText(r) })));
       }
       batch = [];

@@ -32,7 +32,7 @@ export async function forget(ctx: AppContext, raw: ForgetInput): Promise<ForgetR
   const named: Targets = { episode: new Set(), narrative: new Set(), knowledge: new Set() };
   const removed = await ctx.store.transaction(async (tx) => {
     if ('key' in input) {
-      for (const id of await tx.knowledge.idsByKey(ctx.space, input.key)) named.knowledge.add(id);
+      for (const id of await tx.forSpace(ctx.space).knowledge.idsByKey(input.key)) named.knowledge.add(id);
     } else {
       const { layer, id } = parseId(input.id);
       named[layer].add(id);
@@ -52,35 +52,35 @@ export async function forget(ctx: AppContext, raw: ForgetInput): Promise<ForgetR
 async function eraseWithCopies(ctx: AppContext, tx: Store, named: Targets): Promise<{ named: number; total: number; layers: Layer[] }> {
   const { space } = ctx;
   const texts = new Set<string>();
-  const episodes = await tx.episodes.getMany(space, [...named.episode]);
-  const knowledge = await tx.knowledge.getMany(space, [...named.knowledge]);
-  const narratives = await tx.narratives.getMany(space, [...named.narrative]);
+  const episodes = await tx.forSpace(space).episodes.getMany([...named.episode]);
+  const knowledge = await tx.forSpace(space).knowledge.getMany([...named.knowledge]);
+  const narratives = await tx.forSpace(space).narratives.getMany([...named.narrative]);
   for (const r of [...episodes, ...knowledge, ...narratives]) texts.add(r.content);
   // Copies: what `remember` wrote beside an entry (its episode, source 'remember') and entries with the same text.
   const copyTexts = [...episodes.filter((e) => e.source === 'remember'), ...knowledge].map((r) => r.content);
   const target: Targets = {
-    episode: new Set([...episodes.map((e) => e.id), ...(await tx.episodes.idsWithContent(space, copyTexts, 'remember'))]),
+    episode: new Set([...episodes.map((e) => e.id), ...(await tx.forSpace(space).episodes.idsWithContent(copyTexts, 'remember'))]),
     narrative: new Set(narratives.map((n) => n.id)),
-    knowledge: new Set([...knowledge.map((k) => k.id), ...(await tx.knowledge.idsWithContent(space, copyTexts))]),
+    knowledge: new Set([...knowledge.map((k) => k.id), ...(await tx.forSpace(space).knowledge.idsWithContent(copyTexts))]),
   };
   // The turns after a forgotten one were indexed with its text as their context (recall.contextTurns).
   const n = ctx.config.recall.contextTurns;
   const followers = new Set<number>();
   if (n > 0) {
-    for (const e of await tx.episodes.getMany(space, [...target.episode])) {
+    for (const e of await tx.forSpace(space).episodes.getMany([...target.episode])) {
       texts.add(e.content);
       if (e.session === null) continue;
-      for (const f of await tx.episodes.neighbours(space, e.id, n)) if (!target.episode.has(f.id)) followers.add(f.id);
+      for (const f of await tx.forSpace(space).episodes.neighbours(e.id, n)) if (!target.episode.has(f.id)) followers.add(f.id);
     }
   }
   const total =
-    (await tx.episodes.delete(space, [...target.episode])) +
-    (await tx.narratives.delete(space, [...target.narrative])) +
-    (await tx.knowledge.delete(space, [...target.knowledge]));
+    (await tx.forSpace(space).episodes.delete([...target.episode])) +
+    (await tx.forSpace(space).narratives.delete([...target.narrative])) +
+    (await tx.forSpace(space).knowledge.delete([...target.knowledge]));
   for (const id of [...followers].sort((a, b) => a - b)) {
-    const e = await tx.episodes.get(space, id);
+    const e = await tx.forSpace(space).episodes.get(id);
     if (!e) continue;
-    await tx.episodes.reindex(space, id, episodeIndexText(e.content, e.speaker, await previousTurns(tx, space, id, n), ctx.config.index.episodeTrigram));
+    await tx.forSpace(space).episodes.reindex(id, episodeIndexText(e.content, e.speaker, await previousTurns(tx, space, id, n), ctx.config.index.episodeTrigram));
   }
   if (total > 0) await tx.rows.dropQuoting(space, [...texts]);
   const layers = (Object.keys(target) as Layer[]).filter((l) => target[l].size > 0);
@@ -89,7 +89,7 @@ async function eraseWithCopies(ctx: AppContext, tx: Store, named: Targets): Prom
 
 /** The `n` turns of the session before episode `id`, oldest first (the context `record` indexes a turn with). */
 async function previousTurns(tx: Store, space: string, id: number, n: number): Promise<string[]> {
-  const around = await tx.episodes.neighbours(space, id, n);
+  const around = await tx.forSpace(space).episodes.neighbours(id, n);
   const at = around.findIndex((e) => e.id === id);
   return at <= 0 ? [] : around.slice(0, at).map((e) => e.content);
 }

@@ -19,14 +19,14 @@ export async function writeProfile(ctx: AppContext, raw: unknown): Promise<{ id:
   const now = ctx.clock.now();
   const r = await ctx.store.transaction(async (tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return tx.identity.upsertProfile(ctx.space, { entity: p.entity, ptype: p.profile_type, content: p.content.trim(), pinned: p.pinned, at: now });
+    return tx.forSpace(ctx.space).identity.upsertProfile({ entity: p.entity, ptype: p.profile_type, content: p.content.trim(), pinned: p.pinned, at: now });
   });
   return { id: r.id, entity: p.entity, ptype: p.profile_type, replaced: r.previous !== undefined };
 }
 
 /** All profiles, or one entity's, newest first. */
 export async function readProfiles(ctx: AppContext, entity?: string): Promise<Profile[]> {
-  return ctx.store.identity.profiles(ctx.space, entity);
+  return ctx.store.forSpace(ctx.space).identity.profiles(entity);
 }
 
 /** Upserts one self-concept field; the previous content is kept as history. */
@@ -36,14 +36,14 @@ export async function writeSelfConcept(ctx: AppContext, raw: unknown): Promise<{
   const now = ctx.clock.now();
   const r = await ctx.store.transaction(async (tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return tx.identity.upsertSelfConcept(ctx.space, s.field, s.content.trim(), now);
+    return tx.forSpace(ctx.space).identity.upsertSelfConcept(s.field, s.content.trim(), now);
   });
   return { field: s.field, replaced: r.previous !== undefined };
 }
 
 /** Every self-concept field, ordered by field name. */
 export async function readSelfConcept(ctx: AppContext): Promise<SelfConcept[]> {
-  return ctx.store.identity.selfConcept(ctx.space);
+  return ctx.store.forSpace(ctx.space).identity.selfConcept();
 }
 
 /** Adds a "how I am right now" snapshot. */
@@ -53,14 +53,14 @@ export async function writeSnapshot(ctx: AppContext, raw: unknown): Promise<{ id
   const now = ctx.clock.now();
   const id = await ctx.store.transaction(async (tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return tx.identity.addSnapshot(ctx.space, s.content.trim(), now);
+    return tx.forSpace(ctx.space).identity.addSnapshot(s.content.trim(), now);
   });
   return { id };
 }
 
 /** Newest snapshots. */
 export async function readSnapshots(ctx: AppContext, limit = 1): Promise<Snapshot[]> {
-  return ctx.store.identity.snapshots(ctx.space, limit);
+  return ctx.store.forSpace(ctx.space).identity.snapshots(limit);
 }
 
 /** Inserts a thread, or updates one when `thread_id` is given (explored_at set when it leaves `open`). */
@@ -72,7 +72,7 @@ export async function writeThread(ctx: AppContext, raw: unknown): Promise<{ id: 
   return ctx.store.transaction(async (tx) => {
     await tx.spaces.ensure(ctx.space, now);
     if (t.thread_id !== undefined) {
-      const ok = await tx.identity.updateThread(ctx.space, t.thread_id, {
+      const ok = await tx.forSpace(ctx.space).identity.updateThread(t.thread_id, {
         ...(t.content ? { content: t.content.trim() } : {}),
         importance: t.importance, emotional: t.emotional, recurrence: t.recurrence, unresolved: t.unresolved,
         weight, status: t.status, updatedAt: now, exploredAt: t.status === 'open' ? null : now,
@@ -81,7 +81,7 @@ export async function writeThread(ctx: AppContext, raw: unknown): Promise<{ id: 
       return { id: t.thread_id, weight, created: false };
     }
     if (!t.content) throw new TidepoolError('invalid_input', 'content: must not be empty for a new thread', { field: 'content' });
-    const id = await tx.identity.insertThread(ctx.space, {
+    const id = await tx.forSpace(ctx.space).identity.insertThread({
       content: t.content.trim(), importance: t.importance, emotional: t.emotional, recurrence: t.recurrence,
       unresolved: t.unresolved, weight, status: t.status, createdAt: now,
     });
@@ -91,5 +91,5 @@ export async function writeThread(ctx: AppContext, raw: unknown): Promise<{ id: 
 
 /** Threads by status, heaviest first. */
 export async function readThreads(ctx: AppContext, status: ThreadStatus | 'all' = 'open', limit = 20): Promise<Thread[]> {
-  return ctx.store.identity.threads(ctx.space, status, limit);
+  return ctx.store.forSpace(ctx.space).identity.threads(status, limit);
 }

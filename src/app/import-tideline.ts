@@ -93,8 +93,7 @@ export async function importTideline(
     return Object.keys(extra).length > 0 ? { ...t, meta: { ...t.meta, tidelineExtra: extra } } : t;
   });
   const stored = await storeTurns(ctx, fileId, 'tideline', turns, opts);
-  const episodeOf = await ctx.store.episodes.idsByRef(
-    ctx.space,
+  const episodeOf = await ctx.store.forSpace(ctx.space).episodes.idsByRef(
     turns.map((t) => t.ref),
   );
   const contextToEpisode = new Map<number, number>();
@@ -119,12 +118,11 @@ export async function importTideline(
   let redacted = stored.redacted;
   await ctx.store.transaction(async (tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    const state = readState(await tx.state.get(ctx.space, key));
+    const state = readState(await tx.forSpace(ctx.space).state.get(key));
     for (const c of db.context) {
       const id = contextToEpisode.get(c.id);
       if (id !== undefined && c.embedding && c.embedding.length > 0) {
-        await tx.vectors.put(
-          ctx.space,
+        await tx.forSpace(ctx.space).vectors.put(
           'episode',
           id,
           TIDELINE_VECTOR_MODEL,
@@ -165,10 +163,9 @@ export async function importTideline(
         createdAt: n.createdAt ?? now,
         embedPending: true,
       };
-      const id = await tx.narratives.insert(ctx.space, { ...row, index: narrativeIndexText(row) });
+      const id = await tx.forSpace(ctx.space).narratives.insert({ ...row, index: narrativeIndexText(row) });
       if (n.embedding && n.embedding.length > 0) {
-        await tx.vectors.put(
-          ctx.space,
+        await tx.forSpace(ctx.space).vectors.put(
           'narrative',
           id,
           TIDELINE_VECTOR_MODEL,
@@ -186,7 +183,7 @@ export async function importTideline(
       const k = `${p.entity}\u0000${ptype}`;
       if (state.profiles.includes(k) || !p.entity.trim() || !p.content.trim()) continue;
       if (ptype !== p.ptype) warnings.push(`profile ${p.entity}: type "${p.ptype}" stored as contact`);
-      await tx.identity.upsertProfile(ctx.space, {
+      await tx.forSpace(ctx.space).identity.upsertProfile({
         entity: p.entity.trim(),
         ptype,
         content: p.content,
@@ -204,13 +201,13 @@ export async function importTideline(
         continue;
       }
       if (state.selfConcept.includes(field) || !s.content.trim()) continue;
-      await tx.identity.upsertSelfConcept(ctx.space, field, s.content, s.updatedAt ?? now);
+      await tx.forSpace(ctx.space).identity.upsertSelfConcept(field, s.content, s.updatedAt ?? now);
       state.selfConcept.push(field);
       counts.selfConcept++;
     }
     for (const s of db.snapshots) {
       if (state.snapshots[s.id] !== undefined || !s.content.trim()) continue;
-      state.snapshots[s.id] = await tx.identity.addSnapshot(ctx.space, s.content, s.createdAt ?? now);
+      state.snapshots[s.id] = await tx.forSpace(ctx.space).identity.addSnapshot(s.content, s.createdAt ?? now);
       counts.snapshots++;
     }
     for (const t of db.threads) {
@@ -222,20 +219,19 @@ export async function importTideline(
         unresolved: score(t.unresolved),
       };
       const status = oneOf<ThreadStatus>(THREAD_STATUSES, t.status, 'open');
-      const id = await tx.identity.insertThread(ctx.space, {
+      const id = await tx.forSpace(ctx.space).identity.insertThread({
         content: t.content,
         ...scores,
         weight: t.weight !== null ? fromTidelineWeight(t.weight) : computeWeight(scores),
         status,
         createdAt: t.createdAt ?? now,
       });
-      if (t.exploredAt !== null) await tx.identity.updateThread(ctx.space, id, { exploredAt: t.exploredAt });
+      if (t.exploredAt !== null) await tx.forSpace(ctx.space).identity.updateThread(id, { exploredAt: t.exploredAt });
       state.threads[t.id] = id;
       counts.threads++;
     }
     const clusters = db.topicClusters.filter((c) => c.name && !state.topicClusters.includes(c.name));
-    await tx.derived.upsertTopicClusters(
-      ctx.space,
+    await tx.forSpace(ctx.space).derived.upsertTopicClusters(
       clusters.map((c) => ({
         name: c.name,
         keywords: c.name.split(' / '),
@@ -249,7 +245,7 @@ export async function importTideline(
     );
     state.topicClusters.push(...clusters.map((c) => c.name));
     counts.topicClusters = clusters.length;
-    await tx.state.put(ctx.space, key, state, now);
+    await tx.forSpace(ctx.space).state.put(key, state, now);
   });
   if (ctx.embedder && fresh.length > 0) await embedItems(ctx, 'narrative', fresh);
   if (db.narratives.some((n) => Object.keys(n.extra).length > 0)) {

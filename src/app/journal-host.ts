@@ -47,12 +47,12 @@ export class StoreJournalHost implements JournalHost {
     const at = this.#ctx.clock.now();
     await this.#ctx.store.transaction(async (tx) => {
       await tx.spaces.ensure(this.#ctx.space, at);
-      await tx.journal.registerWorkspace(this.#ctx.space, { root, title: path.basename(root) || root, at });
+      await tx.forSpace(this.#ctx.space).journal.registerWorkspace({ root, title: path.basename(root) || root, at });
     });
   }
 
   async listWorkspaces(): Promise<string[]> {
-    return (await this.#ctx.store.journal.workspaces(this.#ctx.space)).map((w) => w.root);
+    return (await this.#ctx.store.forSpace(this.#ctx.space).journal.workspaces()).map((w) => w.root);
   }
 
   async archiveDay(root: string, date: string, content: string): Promise<void> {
@@ -60,19 +60,19 @@ export class StoreJournalHost implements JournalHost {
     const at = this.#ctx.clock.now();
     await this.#ctx.store.transaction(async (tx) => {
       await tx.spaces.ensure(this.#ctx.space, at);
-      await tx.journal.archiveDay(this.#ctx.space, { root, day: date, content, sha256, at });
+      await tx.forSpace(this.#ctx.space).journal.archiveDay({ root, day: date, content, sha256, at });
     });
   }
 
   async restoreDay(root: string, date: string): Promise<string | undefined> {
-    const row = await this.#ctx.store.journal.archivedDay(this.#ctx.space, root, date);
+    const row = await this.#ctx.store.forSpace(this.#ctx.space).journal.archivedDay(root, date);
     if (!row) return undefined;
-    await this.#ctx.store.journal.markRestored(this.#ctx.space, root, date, this.#ctx.clock.now());
+    await this.#ctx.store.forSpace(this.#ctx.space).journal.markRestored(root, date, this.#ctx.clock.now());
     return row.content;
   }
 
   async listArchivedDays(root: string): Promise<string[]> {
-    return this.#ctx.store.journal.archivedDays(this.#ctx.space, root);
+    return this.#ctx.store.forSpace(this.#ctx.space).journal.archivedDays(root);
   }
 
   /**
@@ -87,8 +87,8 @@ export class StoreJournalHost implements JournalHost {
     let redacted = 0;
     const inserted = await store.transaction(async (tx) => {
       await tx.spaces.ensure(space, now);
-      const existing = new Map((await tx.journal.episodesByRefPrefix(space, prefix)).map((e) => [e.ref, e]));
-      const archived = new Set(await tx.journal.archivedDays(space, root));
+      const existing = new Map((await tx.forSpace(space).journal.episodesByRefPrefix(prefix)).map((e) => [e.ref, e]));
+      const archived = new Set(await tx.forSpace(space).journal.archivedDays(root));
       const rows: NewEpisode[] = [];
       const drop: number[] = [];
       const seen = new Set<string>();
@@ -101,7 +101,7 @@ export class StoreJournalHost implements JournalHost {
         const occurredAt = s.occurredAt ?? old?.occurredAt ?? now;
         if (old && old.meta.sha256 === s.sha256) {
           if (!sameMeta(old.meta, meta) || old.occurredAt !== occurredAt)
-            await tx.journal.moveEpisode(space, old.id, { meta, occurredAt });
+            await tx.forSpace(space).journal.moveEpisode(old.id, { meta, occurredAt });
           continue;
         }
         if (old) drop.push(old.id);
@@ -130,7 +130,7 @@ export class StoreJournalHost implements JournalHost {
         const date = typeof old.meta.date === 'string' ? old.meta.date : undefined;
         if (date !== undefined && archived.has(date)) {
           if (old.meta.tier !== 'archived')
-            await tx.journal.moveEpisode(space, old.id, {
+            await tx.forSpace(space).journal.moveEpisode(old.id, {
               meta: { ...old.meta, tier: 'archived' },
               occurredAt: old.occurredAt,
             });
@@ -139,9 +139,9 @@ export class StoreJournalHost implements JournalHost {
         }
       }
       // Delete before insert: a changed section reuses its ref, which is unique per space.
-      if (drop.length > 0) await tx.episodes.delete(space, drop);
-      const { ids } = await tx.episodes.insertMany(space, rows);
-      return (await tx.episodes.getMany(space, ids)).map((e) => ({ id: e.id, text: e.content }));
+      if (drop.length > 0) await tx.forSpace(space).episodes.delete(drop);
+      const { ids } = await tx.forSpace(space).episodes.insertMany(rows);
+      return (await tx.forSpace(space).episodes.getMany(ids)).map((e) => ({ id: e.id, text: e.content }));
     });
     if (redacted > 0)
       this.#ctx.warn(`journal: ${redacted} credential(s) redacted from indexed sections of ${root}`);
@@ -149,14 +149,14 @@ export class StoreJournalHost implements JournalHost {
   }
 
   async getTendState(root: string): Promise<string | undefined> {
-    return (await this.#ctx.store.journal.workspace(this.#ctx.space, root))?.lastTendedDay ?? undefined;
+    return (await this.#ctx.store.forSpace(this.#ctx.space).journal.workspace(root))?.lastTendedDay ?? undefined;
   }
 
   async setTendState(root: string, day: string): Promise<void> {
     const at = this.#ctx.clock.now();
     await this.#ctx.store.transaction(async (tx) => {
       await tx.spaces.ensure(this.#ctx.space, at);
-      await tx.journal.setTendState(this.#ctx.space, root, day, at);
+      await tx.forSpace(this.#ctx.space).journal.setTendState(root, day, at);
     });
   }
 }

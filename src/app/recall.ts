@@ -103,8 +103,8 @@ async function drain(store: Store, writer: { queue: Noted[]; running: boolean })
         await withDeadlockRetry(() =>
           store.transaction(async (tx) => {
             for (const n of batch) {
-              if (n.knowledge.length > 0) await tx.knowledge.reinforce(n.space, n.knowledge, n.step, n.now);
-              await tx.attention.log(n.space, n.entries);
+              if (n.knowledge.length > 0) await tx.forSpace(n.space).knowledge.reinforce(n.knowledge, n.step, n.now);
+              await tx.forSpace(n.space).attention.log(n.entries);
             }
           }),
         );

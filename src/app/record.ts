@@ -51,11 +51,11 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
   });
   const { ids, skipped } = await ctx.store.transaction(async (tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return tx.episodes.insertMany(ctx.space, rows);
+    return tx.forSpace(ctx.space).episodes.insertMany(rows);
   });
   if (ctx.embedder && ids.length > 0) {
     const byId = new Map(ids.map((id, i) => [id, i]));
-    const stored = await ctx.store.episodes.getMany(ctx.space, ids);
+    const stored = await ctx.store.forSpace(ctx.space).episodes.getMany(ids);
     await embedItems(ctx, 'episode', stored.filter((e) => byId.has(e.id)).map((e) => ({ id: e.id, text: e.content })));
   }
   return { ids: ids.map((id) => formatId('episode', id)), skipped, redacted: counter.count };
@@ -65,7 +65,7 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
 async function precedingTurns(ctx: AppContext, sessions: ReadonlyArray<string | undefined>): Promise<Map<string, string[]>> {
   const n = ctx.config.recall.contextTurns;
   if (n === 0) return new Map();
-  return ctx.store.episodes.lastInSessions(ctx.space, sessions.filter((s): s is string => s !== undefined), n);
+  return ctx.store.forSpace(ctx.space).episodes.lastInSessions(sessions.filter((s): s is string => s !== undefined), n);
 }
 
 /** The context of the next turn of `session`, then remembers `text` as that session's newest turn. */

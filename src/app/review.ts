@@ -77,11 +77,10 @@ function quarantineOf(k: Knowledge): Quarantine {
 /** Quarantined entries, oldest first, each with the entry it clashes with. */
 export async function listReview(ctx: AppContext): Promise<ReviewItem[]> {
   await requireSpace(ctx);
-  const rows = (await ctx.store.knowledge.list(ctx.space, { statuses: ['quarantined'], limit: 1_000 })).sort(
+  const rows = (await ctx.store.forSpace(ctx.space).knowledge.list({ statuses: ['quarantined'], limit: 1_000 })).sort(
     (a, b) => a.createdAt - b.createdAt || a.id - b.id,
   );
-  const others = await ctx.store.knowledge.getMany(
-    ctx.space,
+  const others = await ctx.store.forSpace(ctx.space).knowledge.getMany(
     rows
       .map((k) => quarantineOf(k).supersedes ?? quarantineOf(k).conflictsWith)
       .filter((x): x is number => x !== undefined),
@@ -130,14 +129,14 @@ async function flaggedRow(
 ): Promise<{ kind: ReviewItem['kind']; content: string } | undefined> {
   const { layer, id } = parseId(ref);
   if (layer === 'episode') {
-    const e = (await store.episodes.getMany(space, [id]))[0];
+    const e = (await store.forSpace(space).episodes.getMany([id]))[0];
     return e && { kind: 'episode', content: e.content };
   }
   if (layer === 'narrative') {
-    const n = (await store.narratives.getMany(space, [id]))[0];
+    const n = (await store.forSpace(space).narratives.getMany([id]))[0];
     return n && { kind: 'narrative', content: n.content };
   }
-  const k = await store.knowledge.get(space, id);
+  const k = await store.forSpace(space).knowledge.get(id);
   return k && k.status !== 'forgotten' ? { kind: k.kind, content: k.content } : undefined;
 }
 
@@ -160,7 +159,7 @@ export async function review(ctx: AppContext, raw: ReviewInput): Promise<ReviewR
     });
   const now = ctx.clock.now();
   return ctx.store.transaction(async (tx): Promise<ReviewResult> => {
-    const k = await tx.knowledge.get(ctx.space, id);
+    const k = await tx.forSpace(ctx.space).knowledge.get(id);
     if (!k)
       throw new TidepoolError('not_found', `no knowledge entry ${input.id} in space "${ctx.space}"`, {
         field: 'id',
@@ -175,28 +174,28 @@ export async function review(ctx: AppContext, raw: ReviewInput): Promise<ReviewR
     const q = quarantineOf(k);
     const meta = { ...k.meta, review: { verdict: input.verdict, at: now } };
     if (input.verdict === 'reject') {
-      await tx.knowledge.setStatus(ctx.space, [k.id], 'forgotten', now);
-      await tx.knowledge.update(ctx.space, k.id, { meta }, undefined, now);
+      await tx.forSpace(ctx.space).knowledge.setStatus([k.id], 'forgotten', now);
+      await tx.forSpace(ctx.space).knowledge.update(k.id, { meta }, undefined, now);
       return { kind: 'rejected', id: formatId('knowledge', k.id), status: 'forgotten' };
     }
     const otherId = q.supersedes ?? q.conflictsWith;
-    const other = otherId === undefined ? undefined : await tx.knowledge.get(ctx.space, otherId);
+    const other = otherId === undefined ? undefined : await tx.forSpace(ctx.space).knowledge.get(otherId);
     const live = other !== undefined && (other.status === 'reliable' || other.status === 'provisional');
     const key = q.key ?? (live ? other.key : null);
     // The superseded entry keeps its key as history (`forget --key` reaches every version); the live key moves on.
-    if (live) await tx.knowledge.supersede(ctx.space, other.id, k.id, now);
+    if (live) await tx.forSpace(ctx.space).knowledge.supersede(other.id, k.id, now);
     if (key) {
-      const holder = await tx.knowledge.getLiveByKey(ctx.space, key);
+      const holder = await tx.forSpace(ctx.space).knowledge.getLiveByKey(key);
       if (holder && holder.id !== k.id)
         throw new TidepoolError(
           'conflict',
           `key "${key}" is held by ${formatId('knowledge', holder.id)}; review that entry first`,
           { field: 'id' },
         );
-      await tx.knowledge.setKey(ctx.space, k.id, key, now);
+      await tx.forSpace(ctx.space).knowledge.setKey(k.id, key, now);
     }
-    await tx.knowledge.setStatus(ctx.space, [k.id], 'reliable', now);
-    await tx.knowledge.update(ctx.space, k.id, { meta }, undefined, now);
+    await tx.forSpace(ctx.space).knowledge.setStatus([k.id], 'reliable', now);
+    await tx.forSpace(ctx.space).knowledge.update(k.id, { meta }, undefined, now);
     return {
       kind: 'approved',
       id: formatId('knowledge', k.id),

@@ -31,7 +31,7 @@ export interface TopicsResult {
 /** Rebuilds `topic_clusters` from every narrative's keywords (SEEDS §1.7 `build_clusters`). */
 export async function topicsJob(ctx: AppContext, run: ScriptRun, merge: boolean): Promise<TopicsResult> {
   const started = performance.now();
-  const narratives = await ctx.store.narratives.texts(ctx.space);
+  const narratives = await ctx.store.forSpace(ctx.space).narratives.texts();
   const docs = narratives.map((n) => ({
     id: n.id,
     keywords: run.narrativeKeywords(n),
@@ -39,7 +39,7 @@ export async function topicsJob(ctx: AppContext, run: ScriptRun, merge: boolean)
     createdAt: n.createdAt,
   }));
   const built = buildTopicClusters(docs, { merge });
-  await ctx.store.transaction((tx) => tx.derived.replaceTopicClusters(ctx.space, built.clusters));
+  await ctx.store.transaction((tx) => tx.forSpace(ctx.space).derived.replaceTopicClusters(built.clusters));
   return {
     job: 'topics',
     narratives: narratives.length,
@@ -77,7 +77,7 @@ export type SoftClustersResult =
  */
 export async function softClustersJob(ctx: AppContext, run: ScriptRun): Promise<SoftClustersResult> {
   const started = performance.now();
-  const models = await ctx.store.vectors.narrativeModels(ctx.space);
+  const models = await ctx.store.forSpace(ctx.space).vectors.narrativeModels();
   const chosen = ctx.embedder ? models.find((m) => m.model === ctx.embedder!.model) : models[0];
   if (!chosen) {
     const message = ctx.embedder
@@ -85,8 +85,8 @@ export async function softClustersJob(ctx: AppContext, run: ScriptRun): Promise<
       : 'no narrative vectors: soft clusters live in embedding space, so configure an embedder (embedder.provider) and run `tidepool script scan` to embed the narratives';
     return { job: 'soft-clusters', status: 'skipped', message, ms: elapsed(started) };
   }
-  const vectors = await ctx.store.vectors.narrativeVectors(ctx.space, chosen.model, chosen.dim);
-  const byId = new Map((await ctx.store.narratives.texts(ctx.space)).map((n) => [n.id, n]));
+  const vectors = await ctx.store.forSpace(ctx.space).vectors.narrativeVectors(chosen.model, chosen.dim);
+  const byId = new Map((await ctx.store.forSpace(ctx.space).narratives.texts()).map((n) => [n.id, n]));
   const items = vectors.map((v) => {
     const n = byId.get(v.id);
     return { id: v.id, vector: v.vector, keywords: n ? run.narrativeKeywords(n) : [] };
@@ -103,8 +103,7 @@ export async function softClustersJob(ctx: AppContext, run: ScriptRun): Promise<
   const built = buildSoftClusters(items, { rng: mulberry32(DEFAULT_SEED) });
   const now = ctx.clock.now();
   const ids = await ctx.store.transaction((tx) =>
-    tx.derived.replaceSoftClusters(
-      ctx.space,
+    tx.forSpace(ctx.space).derived.replaceSoftClusters(
       {
         clusters: built.clusters.map((c) => ({
           name: c.name,
@@ -155,22 +154,22 @@ export interface AttentionResult {
 export async function attentionJob(ctx: AppContext, days: number): Promise<AttentionResult> {
   const started = performance.now();
   const now = ctx.clock.now();
-  const entries = await ctx.store.attention.since(ctx.space, Number.MIN_SAFE_INTEGER);
+  const entries = await ctx.store.forSpace(ctx.space).attention.since(Number.MIN_SAFE_INTEGER);
   const hitIds = [...new Set(entries.filter((e) => e.layer === 'narrative').map((e) => e.itemId))];
   // Cluster members are read only for narratives that were hit: the log is usually far smaller than the memory.
   const topics =
     hitIds.length > 0
-      ? await ctx.store.derived.topicClusters(ctx.space, { minSize: 1, limit: Number.MAX_SAFE_INTEGER })
+      ? await ctx.store.forSpace(ctx.space).derived.topicClusters({ minSize: 1, limit: Number.MAX_SAFE_INTEGER })
       : [];
   const topicNames =
-    hitIds.length > 0 ? topics.map((c) => c.name) : await ctx.store.derived.topicClusterNames(ctx.space);
+    hitIds.length > 0 ? topics.map((c) => c.name) : await ctx.store.forSpace(ctx.space).derived.topicClusterNames();
   const topicOf = labelByTopicCluster(topics);
-  const { clusters: softClusters } = await ctx.store.derived.softClusterModel(ctx.space);
+  const { clusters: softClusters } = await ctx.store.forSpace(ctx.space).derived.softClusterModel();
   const softName = new Map(softClusters.map((c) => [c.id, c.name]));
   const nearest = new Map<number, { clusterId: number; distance: number }>();
   const memberships =
     hitIds.length > 0 && softClusters.length > 0
-      ? await ctx.store.derived.softClusterMemberships(ctx.space, { narrativeIds: hitIds })
+      ? await ctx.store.forSpace(ctx.space).derived.softClusterMemberships({ narrativeIds: hitIds })
       : [];
   for (const m of memberships) {
     const cur = nearest.get(m.narrativeId);
@@ -198,8 +197,7 @@ export async function attentionJob(ctx: AppContext, days: number): Promise<Atten
     if (soft) softHits.set(soft.clusterId, (softHits.get(soft.clusterId) ?? 0) + 1);
   }
   await ctx.store.transaction((tx) =>
-    tx.derived.replaceAttentionStats(
-      ctx.space,
+    tx.forSpace(ctx.space).derived.replaceAttentionStats(
       [...stats.values()].sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0)),
       [...softHits].map(([clusterId, hits]) => ({ clusterId, hits })),
     ),

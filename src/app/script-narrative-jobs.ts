@@ -27,9 +27,9 @@ export interface EntityGraphResult {
 /** Rebuilds graph_nodes, graph_edges and graph_cooccur from every narrative's `entities_role` (SEEDS §1.7). */
 export async function entityGraphJob(ctx: AppContext): Promise<EntityGraphResult> {
   const started = performance.now();
-  const narratives = await ctx.store.narratives.roles(ctx.space);
+  const narratives = await ctx.store.forSpace(ctx.space).narratives.roles();
   const graph = buildEntityGraph(narratives);
-  await ctx.store.transaction((tx) => tx.derived.replaceEntityGraph(ctx.space, graph));
+  await ctx.store.transaction((tx) => tx.forSpace(ctx.space).derived.replaceEntityGraph(graph));
   return {
     job: 'entity-graph',
     narratives: narratives.length,
@@ -68,7 +68,7 @@ export async function recurrenceJob(ctx: AppContext): Promise<WeightJobResult> {
   return weightJob(
     ctx,
     'recurrence',
-    () => ctx.store.narratives.scoreRows(ctx.space, { tagged: true }),
+    () => ctx.store.forSpace(ctx.space).narratives.scoreRows({ tagged: true }),
     refreshRecurrence,
   );
 }
@@ -79,7 +79,7 @@ export async function normalizeJob(ctx: AppContext): Promise<WeightJobResult> {
   return weightJob(
     ctx,
     'normalize',
-    () => ctx.store.narratives.scoreRows(ctx.space, { newest: window }),
+    () => ctx.store.forSpace(ctx.space).narratives.scoreRows({ newest: window }),
     (docs) => normalizeWeights(docs, window),
   );
 }
@@ -93,12 +93,12 @@ async function weightJob(
   const started = performance.now();
   const docs = await read();
   const updates = plan(docs);
-  await ctx.store.transaction((tx) => tx.narratives.updateScores(ctx.space, updates));
+  await ctx.store.transaction((tx) => tx.forSpace(ctx.space).narratives.updateScores(updates));
   return {
     job,
     read: docs.length,
     changed: updates.length,
-    bands: await ctx.store.narratives.weightBands(ctx.space),
+    bands: await ctx.store.forSpace(ctx.space).narratives.weightBands(),
     ms: elapsed(started),
   };
 }
@@ -121,13 +121,12 @@ export interface BackfillLinksResult {
  */
 export async function backfillLinksJob(ctx: AppContext, run: ScriptRun): Promise<BackfillLinksResult> {
   const started = performance.now();
-  const unlinked = await ctx.store.narratives.texts(ctx.space, { unlinked: true });
+  const unlinked = await ctx.store.forSpace(ctx.space).narratives.texts({ unlinked: true });
   const windowMs = BACKFILL_DEFAULTS.windowMs;
   const episodes =
     unlinked.length === 0
       ? []
-      : await ctx.store.episodes.inRanges(
-          ctx.space,
+      : await ctx.store.forSpace(ctx.space).episodes.inRanges(
           unlinked.map((n) => [n.createdAt - windowMs, n.createdAt + windowMs] as const),
         );
   // Only narratives with an episode inside their window can be linked; the others need no keywords at all.
@@ -139,8 +138,7 @@ export async function backfillLinksJob(ctx: AppContext, run: ScriptRun): Promise
     { extract: run.extract, windowMs },
   );
   const linked = await ctx.store.transaction((tx) =>
-    tx.narratives.fillSourceLinks(
-      ctx.space,
+    tx.forSpace(ctx.space).narratives.fillSourceLinks(
       found.map((f) => ({ narrativeId: f.narrativeId, sourceLinks: f.sourceLinks })),
     ),
   );

@@ -46,13 +46,13 @@ export async function writeNarrative(ctx: AppContext, raw: NarrativeInput): Prom
 
   const out = await ctx.store.transaction(async (tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    const freq = tags.length > 0 ? await tx.narratives.countSharingTags(ctx.space, tags) : undefined;
+    const freq = tags.length > 0 ? await tx.forSpace(ctx.space).narratives.countSharingTags(tags) : undefined;
     const recurrence = recurrenceFromFrequency(freq);
     // SEEDS §1.8: a dream's importance is fixed at 1.
     const importance = kind === 'dream' ? 1 : (input.importance ?? 3);
     const scores = { importance, emotional: input.emotional ?? 3, recurrence, unresolved: input.unresolved ?? 3 };
     const weight = computeWeight(scores);
-    const id = await tx.narratives.insert(ctx.space, {
+    const id = await tx.forSpace(ctx.space).narratives.insert({
       kind, ntype: input.narrative_type, content, gesture, context, moment, cognitionDirection: direction, tags,
       entitiesRole: clean(input.entities_role), relatedEntities: related,
       sourceLinks: (input.source_links ?? []).map(Number), ...scores, weight, createdAt, embedPending: true,
@@ -60,7 +60,7 @@ export async function writeNarrative(ctx: AppContext, raw: NarrativeInput): Prom
     });
     const propagated = await propagateRecurrence(tx, ctx.space, tags, id);
     const rescaled = await applyAntiInflation(tx, ctx.space, ANTI_INFLATION.writeWindow);
-    const stored = await tx.narratives.get(ctx.space, id);
+    const stored = await tx.forSpace(ctx.space).narratives.get(id);
     return { id, weight: stored?.weight ?? weight, recurrence, propagated, rescaled };
   });
   await embedItems(ctx, 'narrative', [{ id: out.id, text: content }]);
@@ -76,10 +76,10 @@ export async function writeNarrative(ctx: AppContext, raw: NarrativeInput): Prom
  */
 export async function propagateRecurrence(tx: Store, space: string, tags: readonly string[], newId: number): Promise<number> {
   if (tags.length === 0) return 0;
-  const siblings = (await tx.narratives.withAnyTag(space, tags)).filter((s) => s.id !== newId);
+  const siblings = (await tx.forSpace(space).narratives.withAnyTag(tags)).filter((s) => s.id !== newId);
   if (siblings.length === 0) return 0;
-  const counts = await tx.narratives.tagCounts(space, [...new Set(siblings.flatMap((s) => s.tags))]);
-  const rows = await tx.narratives.getMany(space, siblings.map((s) => s.id));
+  const counts = await tx.forSpace(space).narratives.tagCounts([...new Set(siblings.flatMap((s) => s.tags))]);
+  const rows = await tx.forSpace(space).narratives.getMany(siblings.map((s) => s.id));
   const changes: Array<{ id: number; recurrence: number; weight: number }> = [];
   for (const n of rows) {
     const f = Math.max(0, ...n.tags.map((t) => (counts.get(t) ?? 1) - 1));
@@ -91,15 +91,15 @@ export async function propagateRecurrence(tx: Store, space: string, tags: readon
     const weight = Math.min(1, Math.round(computeWeight({ ...n, recurrence }) * factor * 10_000) / 10_000);
     changes.push({ id: n.id, recurrence, weight });
   }
-  await tx.narratives.setScores(space, changes);
+  await tx.forSpace(space).narratives.setScores(changes);
   return changes.length;
 }
 
 /** Rescales the newest `window` weights when their average exceeds 0.7 (SEEDS §1.5.1); true when it did. */
 export async function applyAntiInflation(tx: Store, space: string, window: number): Promise<boolean> {
-  const newest = await tx.narratives.newestWeights(space, window);
+  const newest = await tx.forSpace(space).narratives.newestWeights(window);
   const scaled = antiInflate(newest.map((r) => r.weight));
   if (!scaled) return false;
-  await tx.narratives.setWeights(space, newest.map((r, i) => ({ id: r.id, weight: scaled[i]! })));
+  await tx.forSpace(space).narratives.setWeights(newest.map((r, i) => ({ id: r.id, weight: scaled[i]! })));
   return true;
 }

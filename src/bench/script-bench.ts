@@ -203,8 +203,8 @@ export async function fillNarratives(
           createdAt: T0 + i * 300_000,
           embedPending: false,
         };
-        const id = await tx.narratives.insert(space, { ...row, index: narrativeIndexText(row) });
-        await tx.vectors.put(space, 'narrative', id, 'bench-hash', hashEmbedding(gesture), T0);
+        const id = await tx.forSpace(space).narratives.insert({ ...row, index: narrativeIndexText(row) });
+        await tx.forSpace(space).vectors.put('narrative', id, 'bench-hash', hashEmbedding(gesture), T0);
       }
     });
     if ((start / batch) % 4 === 3) log(`  ${Math.min(n, start + batch)} narratives`);

@@ -50,7 +50,7 @@ class TidepoolScale implements ScaleSystem {
   }
   async itemIds(result: unknown): Promise<string[]> {
     const ids = (result as string[]).map((id) => Number(id.slice(1)));
-    const rows = await this.#m.ctx.store.episodes.getMany('scale', ids);
+    const rows = await this.#m.ctx.store.forSpace('scale').episodes.getMany(ids);
     const ref = new Map(rows.map((r) => [r.id, r.ref]));
     return ids.map((id) => ref.get(id) ?? '').filter((r) => r !== '');
   }
@@ -59,7 +59,7 @@ class TidepoolScale implements ScaleSystem {
   }
   async prepareHybrid(): Promise<void> {
     // The first search through the index builds it (or loads its file): done here, outside the timed queries.
-    await this.#m.ctx.store.vectors.nearest(this.#m.space, 'episode', hashEmbedder.model, hashEmbedding('warm up'), 10, { indexAbove: 0 });
+    await this.#m.ctx.store.forSpace(this.#m.space).vectors.nearest('episode', hashEmbedder.model, hashEmbedding('warm up'), 10, { indexAbove: 0 });
   }
   async vectorAgreement(queries: readonly Float32Array[], k: number): Promise<VectorAgreement> {
     return this.#agreement(hashEmbedder.model, queries, k);
@@ -70,11 +70,11 @@ class TidepoolScale implements ScaleSystem {
     const model = 'clustered-384';
     for (let i = 0; i < set.vectors.length; i += 2000) {
       await store.transaction(async (tx) => {
-        for (const [j, v] of set.vectors.slice(i, i + 2000).entries()) await tx.vectors.put(space, 'narrative', i + j + 1, model, v, 0);
+        for (const [j, v] of set.vectors.slice(i, i + 2000).entries()) await tx.forSpace(space).vectors.put('narrative', i + j + 1, model, v, 0);
       });
     }
     const t0 = performance.now();
-    await store.vectors.nearest(space, 'narrative', model, set.queries[0]!, k, { indexAbove: 0 });
+    await store.forSpace(space).vectors.nearest('narrative', model, set.queries[0]!, k, { indexAbove: 0 });
     const readySeconds = Math.round(performance.now() - t0) / 1000;
     return { ...(await this.#agreement(model, set.queries, k, 'narrative')), readySeconds };
   }
@@ -86,10 +86,10 @@ class TidepoolScale implements ScaleSystem {
     let recall = 0;
     for (const q of queries) {
       let t = performance.now();
-      const exact = await store.vectors.nearest(space, layer, model, q, k);
+      const exact = await store.forSpace(space).vectors.nearest(layer, model, q, k);
       exactMs.push(performance.now() - t);
       t = performance.now();
-      const fast = await store.vectors.nearest(space, layer, model, q, k, { indexAbove: 0 });
+      const fast = await store.forSpace(space).vectors.nearest(layer, model, q, k, { indexAbove: 0 });
       fastMs.push(performance.now() - t);
       const got = new Set(fast.map((h) => h.id));
       recall += exact.length === 0 ? 1 : exact.filter((h) => got.has(h.id)).length / exact.length;

@@ -58,7 +58,7 @@ describe('recall reader threads on one SQLite file', () => {
   it('writes the hits to the attention log on the main thread, the writer', async () => {
     const k = await served.remember({ text: 'the release train leaves on thursdays' });
     await served.recall({ query: 'release train thursdays', limit: 5 });
-    const logged = await memory.ctx.store.attention.since(memory.space, 0);
+    const logged = await memory.ctx.store.forSpace(memory.space).attention.since(0);
     expect(logged.some((a) => a.layer === 'knowledge' && `k${a.itemId}` === k.id && a.source === 'recall')).toBe(true);
     expect(pool.answered).toBe(1);
   });

@@ -13,8 +13,7 @@ describe('routedNarratives', () => {
     // Clusters 0-3 on the axes; 4 and 5 point away from every query below. 0 neighbours 4 (shared 9) and 1 (2).
     const centroids = [axis(0), axis(1), axis(2), axis(3), [-1, 0, 0, -0.1], [0, -1, -1, -1]];
     await store.transaction((tx) =>
-      tx.derived.replaceSoftClusters(
-        's',
+      tx.forSpace('s').derived.replaceSoftClusters(
         {
           clusters: centroids.map((centroid, i) => ({ name: `c${i}`, centroid, memberCount: 2 })),
           memberships: centroids.flatMap((_, i) => [

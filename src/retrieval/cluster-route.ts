@@ -16,14 +16,14 @@ export async function routedNarratives(
   query: Float32Array,
   limit: number,
 ): Promise<number[]> {
-  const model = await store.derived.softClusterModel(space);
+  const model = await store.forSpace(space).derived.softClusterModel();
   const clusters = model.clusters
     .filter((c) => c.centroid !== null && c.centroid.length === query.length)
     .map((c) => ({ index: c.id, centroid: Array.from(c.centroid!) }));
   if (clusters.length === 0 || limit <= 0) return [];
   const route = routeQuery(query, clusters, model.adjacency, ROUTE);
   const order = [...route.hits.map((h) => h.cluster), ...route.spread.map((s) => s.cluster)];
-  const members = await store.derived.softClusterMemberships(space, { clusterIds: order });
+  const members = await store.forSpace(space).derived.softClusterMemberships({ clusterIds: order });
   const byCluster = new Map<number, number[]>();
   for (const m of members) {
     const list = byCluster.get(m.clusterId);

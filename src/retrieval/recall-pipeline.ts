@@ -77,13 +77,13 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
     // Substring hits catch what word search misses (inside compounds, a short CJK word, a code or id): asked for
     // short queries, CJK queries, or when the words found little. A long sentence is never a substring anyway.
     if (lex.length < 3 || terms.length <= 2 || hasCjk(req.query)) {
-      const sub = await store.search.substring(space, layer, req.query, { ...opts, limit: Math.min(50, opts.limit) });
+      const sub = await store.forSpace(space).search.substring(layer, req.query, { ...opts, limit: Math.min(50, opts.limit) });
       lists.push({ keys: sub.map((h) => `${layer}:${h.id}`), weight: 0.5 });
       for (const h of sub) found.substring.add(`${layer}:${h.id}`);
     }
     if (qvec && deps.embedder) {
       const { vectorQuantizeAbove: quantizeAbove, vectorIndexAbove: indexAbove } = config.recall;
-      const near = await store.vectors.nearest(space, layer, deps.embedder.model, qvec, opts.limit, {
+      const near = await store.forSpace(space).vectors.nearest(layer, deps.embedder.model, qvec, opts.limit, {
         ...(quantizeAbove === null ? {} : { quantizeAbove }),
         ...(indexAbove === null ? {} : { indexAbove }),
       });
@@ -274,7 +274,7 @@ async function lexicalInTime(
   windows: readonly TimeWindow[],
   toldMs: number,
 ): Promise<Array<{ id: number; score: number }>> {
-  const all = await store.search.lexical(space, layer, terms, opts);
+  const all = await store.forSpace(space).search.lexical(layer, terms, opts);
   const ranges = windows.slice(0, MAX_SEARCHED_WINDOWS);
   if (ranges.length === 0) return all;
   const best = new Map(all.map((h) => [h.id, h.score]));
@@ -282,7 +282,7 @@ async function lexicalInTime(
     const since = Math.max(w.start, opts.since ?? -Infinity);
     const until = Math.min(w.end + tellingReach(w, toldMs), opts.until ?? Infinity);
     if (since > until) continue;
-    for (const h of await store.search.lexical(space, layer, terms, { ...opts, since, until })) {
+    for (const h of await store.forSpace(space).search.lexical(layer, terms, { ...opts, since, until })) {
       best.set(h.id, Math.max(best.get(h.id) ?? -Infinity, h.score));
     }
   }
@@ -311,7 +311,7 @@ async function withSessionContext(
   if (lex.length === 0) return [];
   const weights = neighbourWeights.slice(0, neighbourTurns);
   // Read a little wider than the neighbours themselves, so interleaved sessions still find their turns.
-  const rows = await deps.store.episodes.around(space, lex.map((h) => h.id), neighbourTurns + 2);
+  const rows = await deps.store.forSpace(space).episodes.around(lex.map((h) => h.id), neighbourTurns + 2);
   const scores = smoothBySession(new Map(lex.map((h) => [h.id, h.score])), rows, weights, neighbourOf);
   if (speakerBoost > 0) {
     const named = namedSpeakers(query, [...new Set(rows.map((r) => r.speaker).filter((x): x is string => x !== null))]);
@@ -328,7 +328,7 @@ async function withSessionContext(
   // A conversation opens with what happened since the last one.
   if (whenQuestion && openingBoost > 0 && openingTurns > 0) {
     const sessions = [...new Set(rows.map((r) => r.session).filter((x): x is string => x !== null))];
-    for (const id of await deps.store.episodes.openingTurns(space, sessions, openingTurns)) {
+    for (const id of await deps.store.forSpace(space).episodes.openingTurns(sessions, openingTurns)) {
       const s = scores.get(id);
       if (s !== undefined) scores.set(id, s * (1 + openingBoost));
     }
@@ -380,9 +380,9 @@ async function loadRows(store: Store, space: string, keys: string[]): Promise<Ro
     ids[layer].push(Number(id));
   }
   const out: Row[] = [];
-  for (const row of await store.episodes.getForRecall(space, ids.episode)) out.push({ layer: 'episode', row });
-  for (const row of await store.narratives.getMany(space, ids.narrative)) out.push({ layer: 'narrative', row });
-  for (const row of await store.knowledge.getMany(space, ids.knowledge)) out.push({ layer: 'knowledge', row });
+  for (const row of await store.forSpace(space).episodes.getForRecall(ids.episode)) out.push({ layer: 'episode', row });
+  for (const row of await store.forSpace(space).narratives.getMany(ids.narrative)) out.push({ layer: 'narrative', row });
+  for (const row of await store.forSpace(space).knowledge.getMany(ids.knowledge)) out.push({ layer: 'knowledge', row });
   return out;
 }
 

@@ -25,11 +25,10 @@ export async function embedNew(night: NightContext, items: readonly EmbedItem[])
     await night.store.transaction(async (tx) => {
       for (const [j, item] of batch.entries()) {
         const v = vectors[j];
-        if (v !== undefined) await tx.vectors.put(night.space, item.layer, item.id, e.model, v, night.asOf);
+        if (v !== undefined) await tx.forSpace(night.space).vectors.put(item.layer, item.id, e.model, v, night.asOf);
       }
       for (const layer of new Set(batch.map((b) => b.layer))) {
-        await tx.vectors.clearPending(
-          night.space,
+        await tx.forSpace(night.space).vectors.clearPending(
           layer,
           batch.filter((b) => b.layer === layer).map((b) => b.id),
         );

@@ -40,7 +40,7 @@ export async function nearestKnowledge(
   const lists: number[][] = [];
   if (terms.length > 0) {
     lists.push(
-      (await store.search.lexical(night.space, 'knowledge', terms, { limit: k * 2, statuses })).map(
+      (await store.forSpace(night.space).search.lexical('knowledge', terms, { limit: k * 2, statuses })).map(
         (h) => h.id,
       ),
     );
@@ -48,7 +48,7 @@ export async function nearestKnowledge(
   const vector = await embedQuery(night, texts.join('\n').slice(0, 4000));
   if (vector !== undefined && night.embedder !== undefined) {
     lists.push(
-      (await store.vectors.nearest(night.space, 'knowledge', night.embedder.model, vector, k * 2)).map(
+      (await store.forSpace(night.space).vectors.nearest('knowledge', night.embedder.model, vector, k * 2)).map(
         (h) => h.id,
       ),
     );
@@ -56,7 +56,7 @@ export async function nearestKnowledge(
   const score = new Map<number, number>();
   for (const list of lists) list.forEach((id, rank) => score.set(id, (score.get(id) ?? 0) + 1 / (60 + rank)));
   const ids = [...score].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
-  const rows = await store.knowledge.getMany(night.space, ids);
+  const rows = await store.forSpace(night.space).knowledge.getMany(ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids
     .map((id) => byId.get(id))
@@ -91,7 +91,7 @@ export interface NewEntry {
 /** Inserts an entry written by the night (source `sleep`), indexed like every other entry. */
 export async function insertEntry(night: NightContext, tx: Store, e: NewEntry): Promise<Knowledge> {
   const tags = e.tags ?? [];
-  const id = await tx.knowledge.insert(night.space, {
+  const id = await tx.forSpace(night.space).knowledge.insert({
     kind: e.kind,
     key: e.key,
     subject: null,
@@ -111,7 +111,7 @@ export async function insertEntry(night: NightContext, tx: Store, e: NewEntry): 
     embedPending: true,
     index: night.indexes.knowledge({ content: e.content, key: e.key, subject: null, tags }),
   });
-  return (await tx.knowledge.get(night.space, id))!;
+  return (await tx.forSpace(night.space).knowledge.get(id))!;
 }
 
 /** Counts one more occurrence of `k` with new evidence, and reinforces its strength (SEEDS §3.4). */
@@ -122,19 +122,18 @@ export async function addOccurrence(
   evidence: Evidence,
   by = 1,
 ): Promise<void> {
-  await tx.knowledge.update(
-    night.space,
+  await tx.forSpace(night.space).knowledge.update(
     k.id,
     { occurrences: k.occurrences + by, evidence: unionEvidence(k.evidence, evidence) },
     undefined,
     night.asOf,
   );
-  await tx.knowledge.reinforce(night.space, [k.id], night.config.reinforceStep, night.asOf);
+  await tx.forSpace(night.space).knowledge.reinforce([k.id], night.config.reinforceStep, night.asOf);
 }
 
 /** Retires `old` in favour of `by`: superseded, validity closed, kept as history (never stacked beside it). */
 export async function retire(night: NightContext, tx: Store, old: number, by: number): Promise<void> {
-  await tx.knowledge.supersede(night.space, old, by, night.asOf);
+  await tx.forSpace(night.space).knowledge.supersede(old, by, night.asOf);
 }
 
 /** Both evidence lists, de-duplicated, in order. */
@@ -174,7 +173,7 @@ export async function contradictionOf(
   const near = await nearestKnowledge(night, tx, [entry.content], 10, ['reliable']);
   const byId = new Map([...shown.filter((k) => k.status === 'reliable'), ...near].map((k) => [k.id, k]));
   if (entry.key !== null) {
-    const live = await tx.knowledge.getLiveByKey(night.space, entry.key);
+    const live = await tx.forSpace(night.space).knowledge.getLiveByKey(entry.key);
     if (live?.status === 'reliable') byId.set(live.id, live);
   }
   const reliable = [...byId.values()];

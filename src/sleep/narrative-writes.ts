@@ -42,7 +42,7 @@ export async function insertNarrative(night: NightContext, tx: Store, n: NightNa
   const direction = clean(n.cognitionDirection);
   const content = [gesture, context, moment, direction].filter((s): s is string => s !== null).join(' | ');
   const tags = [...new Set(n.tags.map((t) => t.trim()).filter(Boolean))];
-  const freq = tags.length > 0 ? await tx.narratives.countSharingTags(night.space, tags) : undefined;
+  const freq = tags.length > 0 ? await tx.forSpace(night.space).narratives.countSharingTags(tags) : undefined;
   const importance = n.kind === 'dream' ? 1 : n.importance;
   const scores = {
     importance,
@@ -51,7 +51,7 @@ export async function insertNarrative(night: NightContext, tx: Store, n: NightNa
     unresolved: n.unresolved,
   };
   const persons = new Set(night.config.relatedPersons);
-  const id = await tx.narratives.insert(night.space, {
+  const id = await tx.forSpace(night.space).narratives.insert({
     kind: n.kind,
     ntype: n.ntype ?? (n.kind === 'narrative' ? 'general' : n.kind),
     content,

@@ -151,7 +151,7 @@ export class NightContext {
     this.ledger.add(u.step, { input: answer.input, output: answer.output, cached: answer.cached ?? 0 });
     u.tokens += answer.input + answer.output;
     if (cached === undefined && !this.dryRun) {
-      await this.store.sleepRuns.setWork(this.space, this.runId, {
+      await this.store.forSpace(this.space).sleepRuns.setWork(this.runId, {
         step: u.step,
         unit: u.unit,
         status: 'asked',

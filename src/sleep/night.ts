@@ -74,38 +74,38 @@ interface DoneResult {
 export async function runNight(deps: NightDeps): Promise<NightResult> {
   if (deps.dryRun === true) return dryRun(deps);
   const { store, space } = deps;
-  if (!(await store.sleepRuns.acquireLock(space, deps.owner, deps.clock.now(), LOCK_TTL_MS))) {
+  if (!(await store.forSpace(space).sleepRuns.acquireLock(deps.owner, deps.clock.now(), LOCK_TTL_MS))) {
     return {
       kind: 'locked',
       message: `another sleep is running on space "${space}"; try again when it has finished`,
     };
   }
   try {
-    const open = await store.sleepRuns.openRun(space);
+    const open = await store.forSpace(space).sleepRuns.openRun();
     if (open !== undefined) return await execute(deps, open, true, undefined);
     const decision = await wake(deps, deps.now);
     if (!decision.sleep && deps.force !== true) return { kind: 'awake', decision };
     const { units, budget } = await plan(deps, deps.now);
     const runId = await store.transaction(async (tx) => {
-      const id = await tx.sleepRuns.createRun(space, {
+      const id = await tx.forSpace(space).sleepRuns.createRun({
         night: utcDay(deps.now),
         model: deps.modelName,
         startedAt: deps.now,
         log: { budget, decision },
       });
-      await tx.sleepRuns.planWork(space, id, units, deps.now);
+      await tx.forSpace(space).sleepRuns.planWork(id, units, deps.now);
       return id;
     });
-    const run = (await store.sleepRuns.runs(space, { status: 'running', limit: 1 })).find((r) => r.id === runId)!;
+    const run = (await store.forSpace(space).sleepRuns.runs({ status: 'running', limit: 1 })).find((r) => r.id === runId)!;
     return await execute(deps, run, false, decision);
   } finally {
-    await store.sleepRuns.releaseLock(space, deps.owner);
+    await store.forSpace(space).sleepRuns.releaseLock(deps.owner);
   }
 }
 
 /** The wake rule on the space's unconsolidated episodes (SEEDS §3.3). */
 async function wake(deps: NightDeps, asOf: number): Promise<WakeDecision> {
-  const times = await deps.store.episodes.pendingTimes(deps.space, 100_000);
+  const times = await deps.store.forSpace(deps.space).episodes.pendingTimes(100_000);
   return shouldSleep(
     times.map((createdAt) => ({ createdAt })),
     asOf,
@@ -115,11 +115,11 @@ async function wake(deps: NightDeps, asOf: number): Promise<WakeDecision> {
 
 async function plan(deps: NightDeps, asOf: number): Promise<{ units: PlannedUnit[]; budget: number }> {
   const minAge = (deps.config.wake?.minAgeMinutes ?? WAKE_DEFAULTS.minAgeMinutes) * 60_000;
-  const pending = await deps.store.episodes.pending(deps.space, {
+  const pending = await deps.store.forSpace(deps.space).episodes.pending({
     createdBefore: asOf - minAge,
     limit: MAX_PENDING,
   });
-  const budget = nightlyTokenBudget(await deps.store.sleepRuns.memorySize(deps.space), deps.config.budget);
+  const budget = nightlyTokenBudget(await deps.store.forSpace(deps.space).sleepRuns.memorySize(), deps.config.budget);
   const night = await context(deps, {
     asOf,
     runId: 0,
@@ -177,7 +177,7 @@ async function execute(
   const asOf = run.startedAt;
   const budget =
     typeof run.log.budget === 'number' ? run.log.budget : nightlyTokenBudget(0, deps.config.budget);
-  const previous = (await store.sleepRuns.runs(space, { status: 'done', limit: 5 })).find((r) => r.id < run.id);
+  const previous = (await store.forSpace(space).sleepRuns.runs({ status: 'done', limit: 5 })).find((r) => r.id < run.id);
   const base = () => emptyNightLog(space, asOf, deps.modelName, budget);
   const deltas: NightDelta[] = [];
   const night = await context(deps, {
@@ -187,7 +187,7 @@ async function execute(
     previousNightAt: previous?.startedAt,
     progress: () => foldNight(base(), deltas),
   });
-  for (const w of ordered(await store.sleepRuns.work(space, run.id))) {
+  for (const w of ordered(await store.forSpace(space).sleepRuns.work(run.id))) {
     const step = w.step as NightStep;
     if (w.status === 'done') {
       const done = w.result as DoneResult;
@@ -196,7 +196,7 @@ async function execute(
       continue;
     }
     // Trigger: the lock lapsed (this process stalled past its TTL). Why: another night may run now. Outcome: stop here.
-    if (!(await store.sleepRuns.renewLock(space, deps.owner, deps.clock.now(), LOCK_TTL_MS))) {
+    if (!(await store.forSpace(space).sleepRuns.renewLock(deps.owner, deps.clock.now(), LOCK_TTL_MS))) {
       return {
         kind: 'locked',
         message: `lost the sleep lock of space "${space}" mid-night; the next run resumes it`,
@@ -215,7 +215,7 @@ async function execute(
       if (outcome.apply !== undefined) applied = await outcome.apply(tx);
       await night.redactor.save(tx, space, asOf);
       const full = combineDeltas(outcome.delta, applied.delta, { tokens });
-      await tx.sleepRuns.setWork(space, run.id, {
+      await tx.forSpace(space).sleepRuns.setWork(run.id, {
         step,
         unit: w.unit,
         status: 'done',
@@ -234,7 +234,7 @@ async function execute(
   const log = scrubLog(foldNight(base(), deltas), scrub);
   log.finishedAt = asOf;
   log.tokens.cached = night.ledger.cached();
-  const sameNight = (await store.sleepRuns.runs(space, { night: run.night, status: 'done', limit: 50 }))
+  const sameNight = (await store.forSpace(space).sleepRuns.runs({ night: run.night, status: 'done', limit: 50 }))
     .filter((r) => r.id !== run.id)
     .reverse()
     .map((r) => logFromJson(r.log, space))
@@ -246,13 +246,13 @@ async function execute(
     { in: 0, out: 0 },
   );
   await store.transaction(async (tx) => {
-    await tx.sleepRuns.finishRun(space, run.id, {
+    await tx.forSpace(space).sleepRuns.finishRun(run.id, {
       finishedAt: asOf,
       tokensIn: totals.in,
       tokensOut: totals.out,
       log: log as unknown as Record<string, unknown>,
     });
-    await tx.derived.putBriefing(space, {
+    await tx.forSpace(space).derived.putBriefing({
       day: briefing.day,
       headline: briefing.headline,
       body: briefing.markdown,
@@ -266,7 +266,7 @@ async function dryRun(deps: NightDeps): Promise<NightResult> {
   const asOf = deps.now;
   const decision = await wake(deps, asOf);
   const { units, budget } = await plan(deps, asOf);
-  const previous = (await deps.store.sleepRuns.runs(deps.space, { status: 'done', limit: 1 }))[0];
+  const previous = (await deps.store.forSpace(deps.space).sleepRuns.runs({ status: 'done', limit: 1 }))[0];
   const deltas: NightDelta[] = [];
   const base = () => emptyNightLog(deps.space, asOf, deps.modelName, budget);
   const night = await context(deps, {

@@ -32,7 +32,7 @@ export interface PiiReviewFlag {
 
 /** The flags waiting for review, oldest first (a malformed state reads as none). */
 export async function pendingPiiFlags(store: Store, space: string): Promise<PiiReviewFlag[]> {
-  const v = await store.state.get(space, PII_REVIEW_KEY);
+  const v = await store.forSpace(space).state.get(PII_REVIEW_KEY);
   if (!Array.isArray(v)) return [];
   return v.filter(
     (f): f is PiiReviewFlag =>
@@ -57,12 +57,12 @@ export async function queuePiiFlags(
     if (same) same.kinds = [...new Set([...same.kinds, ...f.kinds])];
     else queue.push({ ref: f.ref, kinds: [...f.kinds], at });
   }
-  await tx.state.put(space, PII_REVIEW_KEY, queue, at);
+  await tx.forSpace(space).state.put(PII_REVIEW_KEY, queue, at);
 }
 
 /** Removes `ref` from the queue (a person decided on it, or the row is gone). */
 export async function dropPiiFlag(tx: Store, space: string, refs: readonly string[], at: number): Promise<void> {
   const queue = await pendingPiiFlags(tx, space);
   const kept = queue.filter((q) => !refs.includes(q.ref));
-  if (kept.length !== queue.length) await tx.state.put(space, PII_REVIEW_KEY, kept, at);
+  if (kept.length !== queue.length) await tx.forSpace(space).state.put(PII_REVIEW_KEY, kept, at);
 }

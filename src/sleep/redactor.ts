@@ -44,7 +44,7 @@ export class Redactor {
 
   /** Loads the space's persisted map (an empty one on the first night). */
   static async load(store: Store, space: string, knownPersons: readonly string[]): Promise<Redactor> {
-    const v = await store.state.get(space, PII_STATE_KEY);
+    const v = await store.forSpace(space).state.get(PII_STATE_KEY);
     return new Redactor(isState(v) ? v : { entries: [], watched: [] }, knownPersons);
   }
 
@@ -94,7 +94,7 @@ export class Redactor {
     const state = this.state();
     const json = JSON.stringify(state);
     if (json === this.#saved) return;
-    await tx.state.put(space, PII_STATE_KEY, state, at);
+    await tx.forSpace(space).state.put(PII_STATE_KEY, state, at);
     this.#saved = json;
   }
 }

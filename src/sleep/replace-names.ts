@@ -40,35 +40,32 @@ export async function replaceName(
   const re = namePattern(name);
   const r = (s: string | null) => (s === null ? { text: null, n: 0 } : replaceAll(s, re, placeholder));
   let total = 0;
-  for (const id of await tx.episodes.idsContaining(space, name, MAX_ROWS)) {
-    const e = await tx.episodes.get(space, id);
+  for (const id of await tx.forSpace(space).episodes.idsContaining(name, MAX_ROWS)) {
+    const e = await tx.forSpace(space).episodes.get(id);
     if (e === undefined) continue;
     const c = replaceAll(e.content, re, placeholder);
     if (c.n === 0) continue;
     total += c.n;
-    await tx.episodes.rewrite(
-      space,
+    await tx.forSpace(space).episodes.rewrite(
       id,
       c.text,
       night.indexes.episode(c.text, e.speaker, await previousTurns(night, tx, id)),
     );
-    const around = await tx.episodes.neighbours(space, id, night.config.contextTurns);
+    const around = await tx.forSpace(space).episodes.neighbours(id, night.config.contextTurns);
     for (const f of around.filter(
       (x) => x.occurredAt > e.occurredAt || (x.occurredAt === e.occurredAt && x.id > id),
     )) {
-      await tx.episodes.reindex(
-        space,
+      await tx.forSpace(space).episodes.reindex(
         f.id,
         night.indexes.episode(f.content, f.speaker, await previousTurns(night, tx, f.id)),
       );
     }
   }
   const narrativeIds = new Set([
-    ...(await tx.narratives.idsContaining(space, name, MAX_ROWS)),
-    ...(await tx.narratives.withAnyTag(space, [name])).map((n) => n.id),
+    ...(await tx.forSpace(space).narratives.idsContaining(name, MAX_ROWS)),
+    ...(await tx.forSpace(space).narratives.withAnyTag([name])).map((n) => n.id),
   ]);
-  for (const n of await tx.narratives.getMany(
-    space,
+  for (const n of await tx.forSpace(space).narratives.getMany(
     [...narrativeIds].sort((a, b) => a - b),
   )) {
     const parts = [r(n.content), r(n.gesture), r(n.context), r(n.moment), r(n.cognitionDirection)];
@@ -85,34 +82,31 @@ export async function replaceName(
     ];
     const text = { content, gesture, context, moment, cognitionDirection };
     const newTags = [...new Set(tags.map((t) => t.text))];
-    await tx.narratives.rewrite(
-      space,
+    await tx.forSpace(space).narratives.rewrite(
       n.id,
       text,
       newTags,
       night.indexes.narrative({ ...text, tags: newTags }),
     );
   }
-  for (const k of await tx.knowledge.getMany(
-    space,
-    await tx.knowledge.idsContaining(space, name, MAX_ROWS),
+  for (const k of await tx.forSpace(space).knowledge.getMany(
+    await tx.forSpace(space).knowledge.idsContaining(name, MAX_ROWS),
   )) {
     const c = replaceAll(k.content, re, placeholder);
     if (c.n === 0) continue;
     total += c.n;
-    await tx.knowledge.update(
-      space,
+    await tx.forSpace(space).knowledge.update(
       k.id,
       { content: c.text },
       night.indexes.knowledge({ content: c.text, key: k.key, subject: k.subject, tags: k.tags }),
       night.asOf,
     );
   }
-  for (const t of await tx.identity.threads(space, 'open', MAX_ROWS)) {
+  for (const t of await tx.forSpace(space).identity.threads('open', MAX_ROWS)) {
     const c = replaceAll(t.content, re, placeholder);
     if (c.n === 0) continue;
     total += c.n;
-    await tx.identity.updateThread(space, t.id, { content: c.text, updatedAt: night.asOf });
+    await tx.forSpace(space).identity.updateThread(t.id, { content: c.text, updatedAt: night.asOf });
   }
   return total;
 }
@@ -121,7 +115,7 @@ export async function replaceName(
 async function previousTurns(night: NightContext, tx: Store, id: number): Promise<string[]> {
   const n = night.config.contextTurns;
   if (n === 0) return [];
-  const around = await tx.episodes.neighbours(night.space, id, n);
+  const around = await tx.forSpace(night.space).episodes.neighbours(id, n);
   const at = around.findIndex((e) => e.id === id);
   return at <= 0 ? [] : around.slice(0, at).map((e) => e.content);
 }

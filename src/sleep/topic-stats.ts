@@ -20,9 +20,9 @@ const PLACEHOLDER = /^\[(?:email|phone|iban|card|address|person)_\d+\]$/u;
  * written down what was learned about it.
  */
 export async function topicStatsOf(store: Store, space: string): Promise<TopicStat[]> {
-  const stats = await store.derived.topicStats(space);
+  const stats = await store.forSpace(space).derived.topicStats();
   const known = new Set(stats.map((s) => s.topic.toLowerCase()));
-  const clusters = await store.derived.topicClusters(space, { minSize: 1, limit: CLUSTERS });
+  const clusters = await store.forSpace(space).derived.topicClusters({ minSize: 1, limit: CLUSTERS });
   const out = [...stats];
   for (const c of clusters) {
     if (known.has(c.name.toLowerCase())) continue;
@@ -30,7 +30,7 @@ export async function topicStatsOf(store: Store, space: string): Promise<TopicSt
     const terms = [...new Set([...c.name.toLowerCase().split(/\s+/u), ...c.keywords])].slice(0, KEYWORDS);
     const linked = new Set<number>();
     for (const term of terms) {
-      const hits = await store.search.lexical(space, 'knowledge', [term], {
+      const hits = await store.forSpace(space).search.lexical('knowledge', [term], {
         limit: MAX_DEGREE,
         statuses: ['provisional', 'reliable'],
       });

@@ -81,335 +81,334 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
     describe('episodes', () => {
       it("reads the newest turns of many sessions at once, oldest first, leaving out sessions without any", async () => {
         const s = newSpace('last');
-        await store.episodes.insertMany(s, [
+        await store.forSpace(s).episodes.insertMany([
           ep({ content: 'a1', session: 'a', occurredAt: T0 + 1 }),
           ep({ content: 'b1', session: 'b', occurredAt: T0 + 1 }),
           ep({ content: 'a2', session: 'a', occurredAt: T0 + 2 }),
           ep({ content: 'a3', session: 'a', occurredAt: T0 + 3 }),
           ep({ content: 'a3 again', session: 'a', occurredAt: T0 + 3 }),
         ]);
-        const last = await store.episodes.lastInSessions(s, ['a', 'b', 'none', 'a'], 2);
+        const last = await store.forSpace(s).episodes.lastInSessions(['a', 'b', 'none', 'a'], 2);
         expect(Object.fromEntries(last)).toEqual({ a: ['a3', 'a3 again'], b: ['b1'] });
-        expect(await store.episodes.lastInSessions(s, [], 2)).toEqual(new Map());
+        expect(await store.forSpace(s).episodes.lastInSessions([], 2)).toEqual(new Map());
       });
 
       it('stores every field and reads it back by id', async () => {
         const s = newSpace('ep');
-        const { ids, skipped } = await store.episodes.insertMany(s, [
+        const { ids, skipped } = await store.forSpace(s).episodes.insertMany([
           ep({ content: 'first turn', speaker: 'Ana', session: 's1', ok: true, meta: { a: 1, zh: '中文' }, durable: true }),
           ep({ content: 'tool result', kind: 'tool_result', tool: 'grep', ok: false, role: null, consolidatedAt: T0 + 5 }),
         ]);
         expect(skipped).toBe(0);
         expect(ids).toHaveLength(2);
         expect(ids[1]!).toBeGreaterThan(ids[0]!);
-        const a = await store.episodes.get(s, ids[0]!);
+        const a = await store.forSpace(s).episodes.get(ids[0]!);
         expect(a).toMatchObject({
           id: ids[0], space: s, kind: 'turn', role: 'user', speaker: 'Ana', content: 'first turn', session: 's1',
           tool: null, ok: true, source: 'test', ref: null, meta: { a: 1, zh: '中文' }, durable: true, occurredAt: T0,
           createdAt: T0, consolidatedAt: null, archivedAt: null,
         });
-        const b = await store.episodes.get(s, ids[1]!);
+        const b = await store.forSpace(s).episodes.get(ids[1]!);
         expect(b).toMatchObject({ kind: 'tool_result', tool: 'grep', ok: false, role: null, consolidatedAt: T0 + 5, durable: false });
-        expect((await store.episodes.getMany(s, ids)).map((e) => e.id).sort((x, y) => x - y)).toEqual(ids);
-        const slim = (await store.episodes.getForRecall(s, ids)).sort((x, y) => x.id - y.id);
+        expect((await store.forSpace(s).episodes.getMany(ids)).map((e) => e.id).sort((x, y) => x - y)).toEqual(ids);
+        const slim = (await store.forSpace(s).episodes.getForRecall(ids)).sort((x, y) => x.id - y.id);
         expect(slim).toEqual(
           [a!, b!].map((e) => ({
             id: e.id, kind: e.kind, role: e.role, speaker: e.speaker, content: e.content, session: e.session,
             occurredAt: e.occurredAt, archivedAt: e.archivedAt,
           })),
         );
-        expect(await store.episodes.getForRecall(newSpace('other'), ids)).toEqual([]);
-        expect(await store.episodes.count(s)).toBe(2);
+        expect(await store.forSpace(newSpace('other')).episodes.getForRecall(ids)).toEqual([]);
+        expect(await store.forSpace(s).episodes.count()).toBe(2);
       });
 
       it('inserts a large mixed batch in order, skipping stored and repeated refs, and indexes only what it kept', async () => {
         const s = newSpace('batch');
-        await store.episodes.insertMany(s, [ep({ content: 'stored before', ref: 'r:7' })]);
+        await store.forSpace(s).episodes.insertMany([ep({ content: 'stored before', ref: 'r:7' })]);
         // 450 rows span three INSERT chunks; every 7th carries ref r:7 (stored: skipped), every 11th repeats r:dup.
         const rows = Array.from({ length: 450 }, (_, i) =>
           ep({ content: `batch row ${i} marker${i}`, ref: i % 7 === 0 ? 'r:7' : i % 11 === 0 ? 'r:dup' : i % 2 === 0 ? `r:${i}` : null }),
         );
         const kept = rows.filter((r, i) => r.ref !== 'r:7' && !(r.ref === 'r:dup' && i !== rows.findIndex((x) => x.ref === 'r:dup')));
-        const { ids, skipped } = await store.episodes.insertMany(s, rows);
+        const { ids, skipped } = await store.forSpace(s).episodes.insertMany(rows);
         expect(skipped).toBe(rows.length - kept.length);
         expect(ids).toHaveLength(kept.length);
         expect([...ids].sort((a, b) => a - b)).toEqual(ids);
-        const got = await store.episodes.getMany(s, ids);
+        const got = await store.forSpace(s).episodes.getMany(ids);
         const byId = new Map(got.map((e) => [e.id, e.content]));
         expect(ids.map((id) => byId.get(id))).toEqual(kept.map((r) => r.content));
-        const hit = await store.search.lexical(s, 'episode', ['marker12'], { limit: 5 });
+        const hit = await store.forSpace(s).search.lexical('episode', ['marker12'], { limit: 5 });
         expect(hit.map((h) => h.id)).toEqual([ids[kept.findIndex((r) => r.content.endsWith('marker12'))]]);
-        expect(await store.search.lexical(s, 'episode', ['marker14'], { limit: 5 })).toEqual([]);
+        expect(await store.forSpace(s).search.lexical('episode', ['marker14'], { limit: 5 })).toEqual([]);
       });
 
       it('skips a ref already stored in the space but not one stored in another space', async () => {
         const s = newSpace('ref');
         const other = newSpace('ref');
-        const first = await store.episodes.insertMany(s, [ep({ content: 'x', ref: 'import:1' })]);
-        const again = await store.episodes.insertMany(s, [ep({ content: 'x', ref: 'import:1' }), ep({ content: 'y', ref: 'import:2' })]);
+        const first = await store.forSpace(s).episodes.insertMany([ep({ content: 'x', ref: 'import:1' })]);
+        const again = await store.forSpace(s).episodes.insertMany([ep({ content: 'x', ref: 'import:1' }), ep({ content: 'y', ref: 'import:2' })]);
         expect(first.ids).toHaveLength(1);
         expect(again.skipped).toBe(1);
         expect(again.ids).toHaveLength(1);
-        expect((await store.episodes.insertMany(other, [ep({ content: 'x', ref: 'import:1' })])).ids).toHaveLength(1);
+        expect((await store.forSpace(other).episodes.insertMany([ep({ content: 'x', ref: 'import:1' })])).ids).toHaveLength(1);
       });
 
       it('pages the timeline by time in both directions with filters and a total', async () => {
         const s = newSpace('tl');
         const rows = Array.from({ length: 5 }, (_, i) => ep({ content: `t${i}`, occurredAt: T0 + i * 1000, session: i % 2 ? 'odd' : 'even' }));
-        await store.episodes.insertMany(s, rows);
-        const desc = await store.episodes.timeline(s, { limit: 2, offset: 0, order: 'desc', includeArchived: false });
+        await store.forSpace(s).episodes.insertMany(rows);
+        const desc = await store.forSpace(s).episodes.timeline({ limit: 2, offset: 0, order: 'desc', includeArchived: false });
         expect(desc.items.map((e) => e.content)).toEqual(['t4', 't3']);
         expect(desc.total).toBe(5);
-        const asc = await store.episodes.timeline(s, { limit: 10, offset: 1, order: 'asc', includeArchived: false, from: T0 + 1000, to: T0 + 3000 });
+        const asc = await store.forSpace(s).episodes.timeline({ limit: 10, offset: 1, order: 'asc', includeArchived: false, from: T0 + 1000, to: T0 + 3000 });
         expect(asc.items.map((e) => e.content)).toEqual(['t2', 't3']);
         expect(asc.total).toBe(3);
-        const odd = await store.episodes.timeline(s, { limit: 10, offset: 0, order: 'asc', includeArchived: false, session: 'odd' });
+        const odd = await store.forSpace(s).episodes.timeline({ limit: 10, offset: 0, order: 'asc', includeArchived: false, session: 'odd' });
         expect(odd.items.map((e) => e.content)).toEqual(['t1', 't3']);
       });
 
       it('names the turns that open each session, by time', async () => {
         const s = newSpace('open');
-        const { ids } = await store.episodes.insertMany(s, [
+        const { ids } = await store.forSpace(s).episodes.insertMany([
           ep({ content: 'b second', session: 'b', occurredAt: T0 + 20 }),
           ep({ content: 'a first', session: 'a', occurredAt: T0 + 1 }),
           ep({ content: 'b first', session: 'b', occurredAt: T0 + 10 }),
           ep({ content: 'a second', session: 'a', occurredAt: T0 + 2 }),
           ep({ content: 'a third', session: 'a', occurredAt: T0 + 3 }),
         ]);
-        const got = await store.episodes.openingTurns(s, ['a', 'b', 'a'], 2);
+        const got = await store.forSpace(s).episodes.openingTurns(['a', 'b', 'a'], 2);
         expect(got.sort((x, y) => x - y)).toEqual([ids[0]!, ids[1]!, ids[2]!, ids[3]!].sort((x, y) => x - y));
-        expect(await store.episodes.openingTurns(newSpace('none'), ['a'], 2)).toEqual([]);
+        expect(await store.forSpace(newSpace('none')).episodes.openingTurns(['a'], 2)).toEqual([]);
       });
 
       it('returns the neighbours of a turn within its session', async () => {
         const s = newSpace('nb');
-        const { ids } = await store.episodes.insertMany(
-          s,
+        const { ids } = await store.forSpace(s).episodes.insertMany(
           Array.from({ length: 6 }, (_, i) => ep({ content: `n${i}`, occurredAt: T0 + i, session: i === 5 ? 'other' : 's' })),
         );
-        const around = await store.episodes.neighbours(s, ids[2]!, 1);
+        const around = await store.forSpace(s).episodes.neighbours(ids[2]!, 1);
         expect(around.map((e) => e.content)).toEqual(['n1', 'n2', 'n3']);
-        expect((await store.episodes.neighbours(s, ids[4]!, 3)).map((e) => e.content)).toEqual(['n1', 'n2', 'n3', 'n4']);
+        expect((await store.forSpace(s).episodes.neighbours(ids[4]!, 3)).map((e) => e.content)).toEqual(['n1', 'n2', 'n3', 'n4']);
       });
 
       it('deletes episodes with their index entries and vectors', async () => {
         const s = newSpace('epdel');
-        const { ids } = await store.episodes.insertMany(s, [ep({ content: 'zebra crossing' }), ep({ content: 'zebra stripes' })]);
-        await store.vectors.put(s, 'episode', ids[0]!, 'm', vec(1, 0), T0);
-        expect(await store.episodes.delete(s, [ids[0]!])).toBe(1);
-        expect(await store.episodes.get(s, ids[0]!)).toBeUndefined();
-        expect((await store.search.lexical(s, 'episode', ['zebra'], LEX)).map((h) => h.id)).toEqual([ids[1]]);
-        expect((await store.search.substring(s, 'episode', 'zebra', LEX)).map((h) => h.id)).toEqual([ids[1]]);
-        expect(await store.vectors.count(s)).toBe(0);
-        expect(await store.episodes.count(s)).toBe(1);
+        const { ids } = await store.forSpace(s).episodes.insertMany([ep({ content: 'zebra crossing' }), ep({ content: 'zebra stripes' })]);
+        await store.forSpace(s).vectors.put('episode', ids[0]!, 'm', vec(1, 0), T0);
+        expect(await store.forSpace(s).episodes.delete([ids[0]!])).toBe(1);
+        expect(await store.forSpace(s).episodes.get(ids[0]!)).toBeUndefined();
+        expect((await store.forSpace(s).search.lexical('episode', ['zebra'], LEX)).map((h) => h.id)).toEqual([ids[1]]);
+        expect((await store.forSpace(s).search.substring('episode', 'zebra', LEX)).map((h) => h.id)).toEqual([ids[1]]);
+        expect(await store.forSpace(s).vectors.count()).toBe(0);
+        expect(await store.forSpace(s).episodes.count()).toBe(1);
       });
     });
 
     describe('narratives', () => {
       it('stores structured fields, Chinese tags and source links as written', async () => {
         const s = newSpace('nar');
-        const id = await store.narratives.insert(s, nar({
+        const id = await store.forSpace(s).narratives.insert(nar({
           content: '修好了同步 | fixed the sync', gesture: '修好了同步', context: 'late night', tags: ['同步', 'sync'],
           entitiesRole: 'A=判断+执行; B=审查', relatedEntities: ['Ana'], sourceLinks: [3, 4], weight: 0.625, importance: 4,
         }));
-        const n = await store.narratives.get(s, id);
+        const n = await store.forSpace(s).narratives.get(id);
         expect(n).toMatchObject({
           id, space: s, kind: 'narrative', ntype: 'general', gesture: '修好了同步', context: 'late night', tags: ['同步', 'sync'],
           entitiesRole: 'A=判断+执行; B=审查', relatedEntities: ['Ana'], sourceLinks: [3, 4], weight: 0.625, importance: 4,
           createdAt: T0, updatedAt: T0,
         });
-        expect(await store.narratives.count(s)).toBe(1);
+        expect(await store.forSpace(s).narratives.count()).toBe(1);
       });
 
       it('counts tags exactly, Chinese included, and finds narratives sharing them', async () => {
         const s = newSpace('tags');
-        const a = await store.narratives.insert(s, nar({ content: 'a', tags: ['咖啡', '工作'] }));
-        const b = await store.narratives.insert(s, nar({ content: 'b', tags: ['咖啡', '咖啡'] }));
-        await store.narratives.insert(s, nar({ content: 'c', tags: ['咖啡豆'] }));
-        const counts = await store.narratives.tagCounts(s);
+        const a = await store.forSpace(s).narratives.insert(nar({ content: 'a', tags: ['咖啡', '工作'] }));
+        const b = await store.forSpace(s).narratives.insert(nar({ content: 'b', tags: ['咖啡', '咖啡'] }));
+        await store.forSpace(s).narratives.insert(nar({ content: 'c', tags: ['咖啡豆'] }));
+        const counts = await store.forSpace(s).narratives.tagCounts();
         expect(Object.fromEntries(counts)).toEqual({ 咖啡: 2, 工作: 1, 咖啡豆: 1 });
-        expect(Object.fromEntries(await store.narratives.tagCounts(s, ['工作']))).toEqual({ 工作: 1 });
-        expect(await store.narratives.countSharingTags(s, ['咖啡'], a)).toBe(1);
-        expect(await store.narratives.countSharingTags(s, ['咖啡', '工作'])).toBe(2);
-        const shared = await store.narratives.withAnyTag(s, ['工作', '咖啡']);
+        expect(Object.fromEntries(await store.forSpace(s).narratives.tagCounts(['工作']))).toEqual({ 工作: 1 });
+        expect(await store.forSpace(s).narratives.countSharingTags(['咖啡'], a)).toBe(1);
+        expect(await store.forSpace(s).narratives.countSharingTags(['咖啡', '工作'])).toBe(2);
+        const shared = await store.forSpace(s).narratives.withAnyTag(['工作', '咖啡']);
         expect(shared.map((r) => r.id).sort((x, y) => x - y)).toEqual([a, b]);
       });
 
       it('lists newest first with filters and updates weights and scores', async () => {
         const s = newSpace('nlist');
-        const a = await store.narratives.insert(s, nar({ content: 'old', createdAt: T0, weight: 0.9, tags: ['x'] }));
-        const b = await store.narratives.insert(s, nar({ content: 'new', createdAt: T0 + DAY, weight: 0.3, kind: 'dream' }));
-        expect((await store.narratives.list(s, { limit: 10 })).map((n) => n.id)).toEqual([b, a]);
-        expect((await store.narratives.list(s, { limit: 10, minWeight: 0.5 })).map((n) => n.id)).toEqual([a]);
-        expect((await store.narratives.list(s, { limit: 10, tags: ['x'] })).map((n) => n.id)).toEqual([a]);
-        expect((await store.narratives.list(s, { limit: 10, kind: 'dream' })).map((n) => n.id)).toEqual([b]);
-        expect((await store.narratives.list(s, { limit: 10, since: T0 + 1 })).map((n) => n.id)).toEqual([b]);
-        expect((await store.narratives.list(s, { limit: 1, offset: 1 })).map((n) => n.id)).toEqual([a]);
-        expect(await store.narratives.newestWeights(s, 5)).toEqual([{ id: b, weight: 0.3 }, { id: a, weight: 0.9 }]);
-        await store.narratives.setWeights(s, [{ id: a, weight: 0.6 }]);
-        await store.narratives.setScores(s, [{ id: b, recurrence: 4, weight: 0.7 }]);
-        expect((await store.narratives.get(s, a))?.weight).toBe(0.6);
-        expect(await store.narratives.get(s, b)).toMatchObject({ recurrence: 4, weight: 0.7 });
-        expect(await store.narratives.delete(s, [a])).toBe(1);
-        expect(Object.fromEntries(await store.narratives.tagCounts(s))).toEqual({});
+        const a = await store.forSpace(s).narratives.insert(nar({ content: 'old', createdAt: T0, weight: 0.9, tags: ['x'] }));
+        const b = await store.forSpace(s).narratives.insert(nar({ content: 'new', createdAt: T0 + DAY, weight: 0.3, kind: 'dream' }));
+        expect((await store.forSpace(s).narratives.list({ limit: 10 })).map((n) => n.id)).toEqual([b, a]);
+        expect((await store.forSpace(s).narratives.list({ limit: 10, minWeight: 0.5 })).map((n) => n.id)).toEqual([a]);
+        expect((await store.forSpace(s).narratives.list({ limit: 10, tags: ['x'] })).map((n) => n.id)).toEqual([a]);
+        expect((await store.forSpace(s).narratives.list({ limit: 10, kind: 'dream' })).map((n) => n.id)).toEqual([b]);
+        expect((await store.forSpace(s).narratives.list({ limit: 10, since: T0 + 1 })).map((n) => n.id)).toEqual([b]);
+        expect((await store.forSpace(s).narratives.list({ limit: 1, offset: 1 })).map((n) => n.id)).toEqual([a]);
+        expect(await store.forSpace(s).narratives.newestWeights(5)).toEqual([{ id: b, weight: 0.3 }, { id: a, weight: 0.9 }]);
+        await store.forSpace(s).narratives.setWeights([{ id: a, weight: 0.6 }]);
+        await store.forSpace(s).narratives.setScores([{ id: b, recurrence: 4, weight: 0.7 }]);
+        expect((await store.forSpace(s).narratives.get(a))?.weight).toBe(0.6);
+        expect(await store.forSpace(s).narratives.get(b)).toMatchObject({ recurrence: 4, weight: 0.7 });
+        expect(await store.forSpace(s).narratives.delete([a])).toBe(1);
+        expect(Object.fromEntries(await store.forSpace(s).narratives.tagCounts())).toEqual({});
       });
     });
 
     describe('knowledge', () => {
       it('allows one live entry per key and frees the key when it is superseded', async () => {
         const s = newSpace('key');
-        const old = await store.knowledge.insert(s, kn({ content: 'port 5432', key: 'db.port' }));
-        await expect(store.knowledge.insert(s, kn({ content: 'port 6543', key: 'db.port' }))).rejects.toThrow();
-        expect((await store.knowledge.getLiveByKey(s, 'db.port'))?.id).toBe(old);
-        await store.knowledge.setStatus(s, [old], 'superseded', T0 + 1);
-        const neu = await store.knowledge.insert(s, kn({ content: 'port 6543', key: 'db.port', createdAt: T0 + 1 }));
-        await store.knowledge.supersede(s, old, neu, T0 + 2);
-        expect(await store.knowledge.get(s, old)).toMatchObject({ status: 'superseded', supersededBy: neu, validTo: T0 + 2, updatedAt: T0 + 2 });
-        expect((await store.knowledge.getLiveByKey(s, 'db.port'))?.content).toBe('port 6543');
+        const old = await store.forSpace(s).knowledge.insert(kn({ content: 'port 5432', key: 'db.port' }));
+        await expect(store.forSpace(s).knowledge.insert(kn({ content: 'port 6543', key: 'db.port' }))).rejects.toThrow();
+        expect((await store.forSpace(s).knowledge.getLiveByKey('db.port'))?.id).toBe(old);
+        await store.forSpace(s).knowledge.setStatus([old], 'superseded', T0 + 1);
+        const neu = await store.forSpace(s).knowledge.insert(kn({ content: 'port 6543', key: 'db.port', createdAt: T0 + 1 }));
+        await store.forSpace(s).knowledge.supersede(old, neu, T0 + 2);
+        expect(await store.forSpace(s).knowledge.get(old)).toMatchObject({ status: 'superseded', supersededBy: neu, validTo: T0 + 2, updatedAt: T0 + 2 });
+        expect((await store.forSpace(s).knowledge.getLiveByKey('db.port'))?.content).toBe('port 6543');
       });
 
       it('lists live entries and keys by key prefix, case-sensitively, without superseded versions', async () => {
         const s = newSpace('kprefix');
-        const old = await store.knowledge.insert(s, kn({ content: 'v1', key: 'lg:users/u1/a' }));
-        await store.knowledge.setStatus(s, [old], 'superseded', T0 + 1);
-        await store.knowledge.insert(s, kn({ content: 'v2', key: 'lg:users/u1/a', createdAt: T0 + 1 }));
-        await store.knowledge.insert(s, kn({ content: 'b', key: 'lg:users/u1/b', createdAt: T0 + 2 }));
-        await store.knowledge.insert(s, kn({ content: 'c', key: 'lg:users/u10/c' }));
-        await store.knowledge.insert(s, kn({ content: 'd', key: 'LG:users/u1/d' }));
-        await store.knowledge.insert(s, kn({ content: 'no key' }));
-        expect((await store.knowledge.listLiveByKeyPrefix(s, 'lg:users/u1/', { limit: 10 })).map((k) => k.content)).toEqual(['b', 'v2']);
-        expect((await store.knowledge.listLiveByKeyPrefix(s, 'lg:users/u1/', { limit: 1, offset: 1 })).map((k) => k.content)).toEqual(['v2']);
-        expect(await store.knowledge.liveKeysWithPrefix(s, 'lg:')).toEqual(['lg:users/u1/a', 'lg:users/u1/b', 'lg:users/u10/c']);
-        expect(await store.knowledge.liveKeysWithPrefix(newSpace('kprefix-other'), 'lg:')).toEqual([]);
+        const old = await store.forSpace(s).knowledge.insert(kn({ content: 'v1', key: 'lg:users/u1/a' }));
+        await store.forSpace(s).knowledge.setStatus([old], 'superseded', T0 + 1);
+        await store.forSpace(s).knowledge.insert(kn({ content: 'v2', key: 'lg:users/u1/a', createdAt: T0 + 1 }));
+        await store.forSpace(s).knowledge.insert(kn({ content: 'b', key: 'lg:users/u1/b', createdAt: T0 + 2 }));
+        await store.forSpace(s).knowledge.insert(kn({ content: 'c', key: 'lg:users/u10/c' }));
+        await store.forSpace(s).knowledge.insert(kn({ content: 'd', key: 'LG:users/u1/d' }));
+        await store.forSpace(s).knowledge.insert(kn({ content: 'no key' }));
+        expect((await store.forSpace(s).knowledge.listLiveByKeyPrefix('lg:users/u1/', { limit: 10 })).map((k) => k.content)).toEqual(['b', 'v2']);
+        expect((await store.forSpace(s).knowledge.listLiveByKeyPrefix('lg:users/u1/', { limit: 1, offset: 1 })).map((k) => k.content)).toEqual(['v2']);
+        expect(await store.forSpace(s).knowledge.liveKeysWithPrefix('lg:')).toEqual(['lg:users/u1/a', 'lg:users/u1/b', 'lg:users/u10/c']);
+        expect(await store.forSpace(newSpace('kprefix-other')).knowledge.liveKeysWithPrefix('lg:')).toEqual([]);
       });
 
       it('reinforces strength up to 1 and stamps the time', async () => {
         const s = newSpace('reinf');
-        const a = await store.knowledge.insert(s, kn({ content: 'a', strength: 0.9 }));
-        const b = await store.knowledge.insert(s, kn({ content: 'b', strength: 0.25 }));
-        await store.knowledge.reinforce(s, [a, b], 0.25, T0 + 10);
-        expect(await store.knowledge.get(s, a)).toMatchObject({ strength: 1, lastReinforcedAt: T0 + 10 });
-        expect((await store.knowledge.get(s, b))?.strength).toBeCloseTo(0.5, 12);
+        const a = await store.forSpace(s).knowledge.insert(kn({ content: 'a', strength: 0.9 }));
+        const b = await store.forSpace(s).knowledge.insert(kn({ content: 'b', strength: 0.25 }));
+        await store.forSpace(s).knowledge.reinforce([a, b], 0.25, T0 + 10);
+        expect(await store.forSpace(s).knowledge.get(a)).toMatchObject({ strength: 1, lastReinforcedAt: T0 + 10 });
+        expect((await store.forSpace(s).knowledge.get(b))?.strength).toBeCloseTo(0.5, 12);
       });
 
       it('round-trips every field and filters by status, kind and subject', async () => {
         const s = newSpace('kfields');
-        const id = await store.knowledge.insert(s, kn({
+        const id = await store.forSpace(s).knowledge.insert(kn({
           content: '用户爱喝咖啡', kind: 'preference', subject: 'user', tags: ['咖啡'], evidence: { episodes: [1], narratives: [2] },
           validFrom: T0 - DAY, meta: { via: 'test' }, importance: 5, occurrences: 2,
         }));
-        const q = await store.knowledge.insert(s, kn({ content: 'dubious', status: 'quarantined' }));
-        expect(await store.knowledge.get(s, id)).toMatchObject({
+        const q = await store.forSpace(s).knowledge.insert(kn({ content: 'dubious', status: 'quarantined' }));
+        expect(await store.forSpace(s).knowledge.get(id)).toMatchObject({
           kind: 'preference', subject: 'user', tags: ['咖啡'], evidence: { episodes: [1], narratives: [2] }, validFrom: T0 - DAY,
           validTo: null, meta: { via: 'test' }, importance: 5, occurrences: 2, status: 'provisional', durable: true,
           lastReinforcedAt: T0, supersededBy: null,
         });
-        expect(await store.knowledge.count(s)).toBe(2);
-        expect(await store.knowledge.count(s, ['quarantined'])).toBe(1);
-        expect((await store.knowledge.list(s, { limit: 10, statuses: ['quarantined'] })).map((k) => k.id)).toEqual([q]);
-        expect((await store.knowledge.list(s, { limit: 10, kinds: ['preference'], subject: 'user' })).map((k) => k.id)).toEqual([id]);
-        await store.knowledge.setStatus(s, [q], 'reliable', T0 + 5);
-        expect(await store.knowledge.get(s, q)).toMatchObject({ status: 'reliable', updatedAt: T0 + 5 });
+        expect(await store.forSpace(s).knowledge.count()).toBe(2);
+        expect(await store.forSpace(s).knowledge.count(['quarantined'])).toBe(1);
+        expect((await store.forSpace(s).knowledge.list({ limit: 10, statuses: ['quarantined'] })).map((k) => k.id)).toEqual([q]);
+        expect((await store.forSpace(s).knowledge.list({ limit: 10, kinds: ['preference'], subject: 'user' })).map((k) => k.id)).toEqual([id]);
+        await store.forSpace(s).knowledge.setStatus([q], 'reliable', T0 + 5);
+        expect(await store.forSpace(s).knowledge.get(q)).toMatchObject({ status: 'reliable', updatedAt: T0 + 5 });
       });
 
       it('updates content and re-indexes it', async () => {
         const s = newSpace('kupd');
-        const id = await store.knowledge.insert(s, kn({ content: 'apples are red' }));
-        await store.knowledge.update(s, id, { content: 'bananas are yellow', occurrences: 3, tags: ['fruit'] }, idx('bananas are yellow', 'fruit'), T0 + 3);
-        expect(await store.knowledge.get(s, id)).toMatchObject({ content: 'bananas are yellow', occurrences: 3, tags: ['fruit'], updatedAt: T0 + 3 });
-        expect(await store.search.lexical(s, 'knowledge', ['apples'], LEX)).toEqual([]);
-        expect((await store.search.lexical(s, 'knowledge', ['bananas'], LEX)).map((h) => h.id)).toEqual([id]);
+        const id = await store.forSpace(s).knowledge.insert(kn({ content: 'apples are red' }));
+        await store.forSpace(s).knowledge.update(id, { content: 'bananas are yellow', occurrences: 3, tags: ['fruit'] }, idx('bananas are yellow', 'fruit'), T0 + 3);
+        expect(await store.forSpace(s).knowledge.get(id)).toMatchObject({ content: 'bananas are yellow', occurrences: 3, tags: ['fruit'], updatedAt: T0 + 3 });
+        expect(await store.forSpace(s).search.lexical('knowledge', ['apples'], LEX)).toEqual([]);
+        expect((await store.forSpace(s).search.lexical('knowledge', ['bananas'], LEX)).map((h) => h.id)).toEqual([id]);
       });
 
       it('links entries once per type and deletes links with an entry', async () => {
         const s = newSpace('links');
-        const a = await store.knowledge.insert(s, kn({ content: 'a' }));
-        const b = await store.knowledge.insert(s, kn({ content: 'b' }));
-        expect(await store.knowledge.link(s, a, b, 'refers_to', T0)).toBe(true);
-        expect(await store.knowledge.link(s, a, b, 'refers_to', T0)).toBe(false);
-        expect(await store.knowledge.link(s, b, a, 'caused', T0)).toBe(true);
-        expect((await store.knowledge.links(s, a)).map((l) => [l.fromId, l.toId, l.type])).toEqual([[a, b, 'refers_to'], [b, a, 'caused']]);
-        expect(await store.knowledge.delete(s, [b])).toBe(1);
-        expect(await store.knowledge.links(s, a)).toEqual([]);
+        const a = await store.forSpace(s).knowledge.insert(kn({ content: 'a' }));
+        const b = await store.forSpace(s).knowledge.insert(kn({ content: 'b' }));
+        expect(await store.forSpace(s).knowledge.link(a, b, 'refers_to', T0)).toBe(true);
+        expect(await store.forSpace(s).knowledge.link(a, b, 'refers_to', T0)).toBe(false);
+        expect(await store.forSpace(s).knowledge.link(b, a, 'caused', T0)).toBe(true);
+        expect((await store.forSpace(s).knowledge.links(a)).map((l) => [l.fromId, l.toId, l.type])).toEqual([[a, b, 'refers_to'], [b, a, 'caused']]);
+        expect(await store.forSpace(s).knowledge.delete([b])).toBe(1);
+        expect(await store.forSpace(s).knowledge.links(a)).toEqual([]);
       });
     });
 
     describe('identity', () => {
       it('keeps the history of a profile, newest first, and only when the content changes', async () => {
         const s = newSpace('prof');
-        const first = await store.identity.upsertProfile(s, { entity: 'Ana', ptype: 'fact', content: 'likes tea', pinned: true, at: T0 });
+        const first = await store.forSpace(s).identity.upsertProfile({ entity: 'Ana', ptype: 'fact', content: 'likes tea', pinned: true, at: T0 });
         expect(first.previous).toBeUndefined();
-        const second = await store.identity.upsertProfile(s, { entity: 'Ana', ptype: 'fact', content: 'likes coffee', at: T0 + 1 });
+        const second = await store.forSpace(s).identity.upsertProfile({ entity: 'Ana', ptype: 'fact', content: 'likes coffee', at: T0 + 1 });
         expect(second).toEqual({ id: first.id, previous: 'likes tea' });
-        await store.identity.upsertProfile(s, { entity: 'Ana', ptype: 'fact', content: 'likes coffee', at: T0 + 2 });
-        await store.identity.upsertProfile(s, { entity: 'Ana', ptype: 'fact', content: '喜欢咖啡', at: T0 + 3 });
-        expect(await store.identity.profileHistory(s, 'Ana', 'fact')).toEqual([
+        await store.forSpace(s).identity.upsertProfile({ entity: 'Ana', ptype: 'fact', content: 'likes coffee', at: T0 + 2 });
+        await store.forSpace(s).identity.upsertProfile({ entity: 'Ana', ptype: 'fact', content: '喜欢咖啡', at: T0 + 3 });
+        expect(await store.forSpace(s).identity.profileHistory('Ana', 'fact')).toEqual([
           { content: 'likes coffee', validFrom: T0 + 2, replacedAt: T0 + 3 },
           { content: 'likes tea', validFrom: T0, replacedAt: T0 + 1 },
         ]);
-        const [p] = await store.identity.profiles(s, 'Ana');
+        const [p] = await store.forSpace(s).identity.profiles('Ana');
         expect(p).toMatchObject({ entity: 'Ana', ptype: 'fact', content: '喜欢咖啡', pinned: true, createdAt: T0, updatedAt: T0 + 3 });
-        await store.identity.upsertProfile(s, { entity: 'Bo', ptype: 'contact', content: 'bo@example.org', at: T0 + 4 });
-        expect((await store.identity.profiles(s)).map((x) => x.entity)).toEqual(['Bo', 'Ana']);
+        await store.forSpace(s).identity.upsertProfile({ entity: 'Bo', ptype: 'contact', content: 'bo@example.org', at: T0 + 4 });
+        expect((await store.forSpace(s).identity.profiles()).map((x) => x.entity)).toEqual(['Bo', 'Ana']);
       });
 
       it('caps a history at 30 versions', async () => {
         const s = newSpace('cap');
-        for (let i = 0; i < 33; i++) await store.identity.upsertSelfConcept(s, 'terrain', `v${i}`, T0 + i);
-        const h = await store.identity.selfConceptHistory(s, 'terrain');
+        for (let i = 0; i < 33; i++) await store.forSpace(s).identity.upsertSelfConcept('terrain', `v${i}`, T0 + i);
+        const h = await store.forSpace(s).identity.selfConceptHistory('terrain');
         expect(h).toHaveLength(30);
         expect(h[0]?.content).toBe('v31');
-        expect((await store.identity.selfConcept(s))[0]).toEqual({ field: 'terrain', content: 'v32', updatedAt: T0 + 32 });
+        expect((await store.forSpace(s).identity.selfConcept())[0]).toEqual({ field: 'terrain', content: 'v32', updatedAt: T0 + 32 });
       });
 
       it('stores snapshots and threads', async () => {
         const s = newSpace('snap');
-        await store.identity.addSnapshot(s, 'calm', T0);
-        const last = await store.identity.addSnapshot(s, 'busy', T0 + 1);
-        expect((await store.identity.snapshots(s, 1)).map((x) => x.id)).toEqual([last]);
-        const t = await store.identity.insertThread(s, {
+        await store.forSpace(s).identity.addSnapshot('calm', T0);
+        const last = await store.forSpace(s).identity.addSnapshot('busy', T0 + 1);
+        expect((await store.forSpace(s).identity.snapshots(1)).map((x) => x.id)).toEqual([last]);
+        const t = await store.forSpace(s).identity.insertThread({
           content: 'why does sync stall?', importance: 4, emotional: 2, recurrence: 1, unresolved: 5, weight: 0.8, status: 'open', createdAt: T0,
         });
-        await store.identity.insertThread(s, { content: 'low', importance: 1, emotional: 1, recurrence: 1, unresolved: 1, weight: 0.1, status: 'open', createdAt: T0 });
-        expect((await store.identity.threads(s, 'open', 1)).map((x) => x.id)).toEqual([t]);
-        expect(await store.identity.updateThread(s, t, { status: 'explored', exploredAt: T0 + 9, updatedAt: T0 + 9 })).toBe(true);
-        expect((await store.identity.threads(s, 'explored', 5))[0]).toMatchObject({ id: t, status: 'explored', exploredAt: T0 + 9 });
-        expect(await store.identity.threads(s, 'all', 5)).toHaveLength(2);
+        await store.forSpace(s).identity.insertThread({ content: 'low', importance: 1, emotional: 1, recurrence: 1, unresolved: 1, weight: 0.1, status: 'open', createdAt: T0 });
+        expect((await store.forSpace(s).identity.threads('open', 1)).map((x) => x.id)).toEqual([t]);
+        expect(await store.forSpace(s).identity.updateThread(t, { status: 'explored', exploredAt: T0 + 9, updatedAt: T0 + 9 })).toBe(true);
+        expect((await store.forSpace(s).identity.threads('explored', 5))[0]).toMatchObject({ id: t, status: 'explored', exploredAt: T0 + 9 });
+        expect(await store.forSpace(s).identity.threads('all', 5)).toHaveLength(2);
       });
     });
 
     describe('attention', () => {
       it('logs hits in order and reports what a session already injected', async () => {
         const s = newSpace('att');
-        await store.attention.log(s, [
+        await store.forSpace(s).attention.log([
           { layer: 'narrative', itemId: 1, sim: 0.5, cluster: 'c1', source: 't0_inject', session: 's', at: T0 },
           { layer: 'knowledge', itemId: 2, sim: 0.25, cluster: null, source: 'recall', session: 's', at: T0 + 1 },
           { layer: 'narrative', itemId: 1, sim: 0.5, cluster: 'c1', source: 't1_prefetch', session: 's', at: T0 + 2 },
         ]);
-        expect((await store.attention.since(s, T0 + 1)).map((e) => [e.layer, e.itemId, e.source, e.at])).toEqual([
+        expect((await store.forSpace(s).attention.since(T0 + 1)).map((e) => [e.layer, e.itemId, e.source, e.at])).toEqual([
           ['knowledge', 2, 'recall', T0 + 1],
           ['narrative', 1, 't1_prefetch', T0 + 2],
         ]);
-        expect(await store.attention.injectedInSession(s, 's')).toEqual([{ layer: 'narrative', itemId: 1 }]);
+        expect(await store.forSpace(s).attention.injectedInSession('s')).toEqual([{ layer: 'narrative', itemId: 1 }]);
       });
     });
 
     describe('vectors', () => {
       it('returns the nearest items by cosine, best first, per model and dimension', async () => {
         const s = newSpace('vec');
-        await store.vectors.put(s, 'knowledge', 1, 'm', vec(1, 0, 0), T0);
-        await store.vectors.put(s, 'knowledge', 2, 'm', vec(0.7, 0.7, 0), T0);
-        await store.vectors.put(s, 'knowledge', 3, 'm', vec(0, 0, 1), T0);
-        await store.vectors.put(s, 'knowledge', 4, 'other', vec(1, 0, 0), T0);
-        await store.vectors.put(s, 'knowledge', 5, 'm', vec(1, 0), T0);
-        const hits = await store.vectors.nearest(s, 'knowledge', 'm', vec(1, 0.1, 0), 3);
+        await store.forSpace(s).vectors.put('knowledge', 1, 'm', vec(1, 0, 0), T0);
+        await store.forSpace(s).vectors.put('knowledge', 2, 'm', vec(0.7, 0.7, 0), T0);
+        await store.forSpace(s).vectors.put('knowledge', 3, 'm', vec(0, 0, 1), T0);
+        await store.forSpace(s).vectors.put('knowledge', 4, 'other', vec(1, 0, 0), T0);
+        await store.forSpace(s).vectors.put('knowledge', 5, 'm', vec(1, 0), T0);
+        const hits = await store.forSpace(s).vectors.nearest('knowledge', 'm', vec(1, 0.1, 0), 3);
         expect(hits.map((h) => h.id)).toEqual([1, 2, 3]);
         expect(hits[0]!.score).toBeCloseTo(1 / Math.sqrt(1.01), 5);
         expect(hits[2]!.score).toBeCloseTo(0, 5);
-        await store.vectors.put(s, 'knowledge', 3, 'm', vec(1, 0.1, 0), T0 + 1);
-        expect((await store.vectors.nearest(s, 'knowledge', 'm', vec(1, 0.1, 0), 1))[0]).toMatchObject({ id: 3 });
-        expect(await store.vectors.count(s)).toBe(5);
-        expect(await store.vectors.count(s, 'm')).toBe(4);
+        await store.forSpace(s).vectors.put('knowledge', 3, 'm', vec(1, 0.1, 0), T0 + 1);
+        expect((await store.forSpace(s).vectors.nearest('knowledge', 'm', vec(1, 0.1, 0), 1))[0]).toMatchObject({ id: 3 });
+        expect(await store.forSpace(s).vectors.count()).toBe(5);
+        expect(await store.forSpace(s).vectors.count('m')).toBe(4);
       });
 
       it('finds the exact top k among many vectors', async () => {
@@ -418,7 +417,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
         const all: Array<{ id: number; v: Float32Array }> = [];
         for (let id = 1; id <= 60; id++) all.push({ id, v: vec(...Array.from({ length: 8 }, rnd)) });
-        for (const r of all) await store.vectors.put(s, 'narrative', r.id, 'm8', r.v, T0);
+        for (const r of all) await store.forSpace(s).vectors.put('narrative', r.id, 'm8', r.v, T0);
         const q = vec(...Array.from({ length: 8 }, rnd));
         const cos = (a: Float32Array, b: Float32Array) => {
           let d = 0;
@@ -432,28 +431,28 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
           return d / Math.sqrt(na * nb);
         };
         const expected = all.map((r) => ({ id: r.id, s: cos(r.v, q) })).sort((a, b) => b.s - a.s).slice(0, 5).map((r) => r.id);
-        expect((await store.vectors.nearest(s, 'narrative', 'm8', q, 5)).map((h) => h.id)).toEqual(expected);
+        expect((await store.forSpace(s).vectors.nearest('narrative', 'm8', q, 5)).map((h) => h.id)).toEqual(expected);
       });
 
       it('lists items waiting for an embedding until they are cleared', async () => {
         const s = newSpace('pend');
-        const { ids } = await store.episodes.insertMany(s, [ep({ content: 'later', embedPending: true }), ep({ content: 'now' })]);
-        expect(await store.vectors.pending(s, 'episode', 10)).toEqual([{ id: ids[0], text: 'later' }]);
-        await store.vectors.clearPending(s, 'episode', [ids[0]!]);
-        expect(await store.vectors.pending(s, 'episode', 10)).toEqual([]);
+        const { ids } = await store.forSpace(s).episodes.insertMany([ep({ content: 'later', embedPending: true }), ep({ content: 'now' })]);
+        expect(await store.forSpace(s).vectors.pending('episode', 10)).toEqual([{ id: ids[0], text: 'later' }]);
+        await store.forSpace(s).vectors.clearPending('episode', [ids[0]!]);
+        expect(await store.forSpace(s).vectors.pending('episode', 10)).toEqual([]);
       });
     });
 
     describe('search', () => {
       it('finds English words by their stem and ranks items matching more terms first', async () => {
         const s = newSpace('lex');
-        const { ids } = await store.episodes.insertMany(s, [
+        const { ids } = await store.forSpace(s).episodes.insertMany([
           ep({ content: 'The cats were running through the garden' }),
           ep({ content: 'A cat sleeps' }),
           ep({ content: 'Nothing related here' }),
         ]);
-        expect((await store.search.lexical(s, 'episode', ['run'], LEX)).map((h) => h.id)).toEqual([ids[0]]);
-        const both = await store.search.lexical(s, 'episode', ['cat', 'garden'], LEX);
+        expect((await store.forSpace(s).search.lexical('episode', ['run'], LEX)).map((h) => h.id)).toEqual([ids[0]]);
+        const both = await store.forSpace(s).search.lexical('episode', ['cat', 'garden'], LEX);
         expect(both.map((h) => h.id)).toEqual([ids[0], ids[1]]);
         expect(both[0]!.score).toBeGreaterThan(both[1]!.score);
       });
@@ -462,11 +461,11 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         // Porter's 1980 stemmer (news -> new, skies -> ski), where Snowball English keeps `news` and makes `sky`;
         // diacritics folded (café = cafe).
         const s = newSpace('stem');
-        const { ids } = await store.episodes.insertMany(s, [
+        const { ids } = await store.forSpace(s).episodes.insertMany([
           ep({ content: 'Read the news at the Café' }),
           ep({ content: 'Clear skies over Zürich' }),
         ]);
-        const found = async (term: string) => (await store.search.lexical(s, 'episode', [term], LEX)).map((h) => h.id);
+        const found = async (term: string) => (await store.forSpace(s).search.lexical('episode', [term], LEX)).map((h) => h.id);
         expect(await found('new')).toEqual([ids[0]]);
         expect(await found('cafe')).toEqual([ids[0]]);
         expect(await found('CAFÉS')).toEqual([ids[0]]);
@@ -477,69 +476,69 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
 
       it('finds pre-segmented Chinese words and tags, and respects the knowledge status filter', async () => {
         const s = newSpace('zh');
-        const n = await store.narratives.insert(s, nar({ content: '用户爱喝咖啡', tags: ['饮品'] }));
-        const k = await store.knowledge.insert(s, kn({ content: '用户每天早上喝咖啡' }));
-        const q = await store.knowledge.insert(s, kn({ content: '咖啡有害', status: 'quarantined' }));
-        expect((await store.search.lexical(s, 'narrative', ['咖啡'], LEX)).map((h) => h.id)).toEqual([n]);
-        expect((await store.search.lexical(s, 'narrative', ['饮品'], LEX)).map((h) => h.id)).toEqual([n]);
-        expect((await store.search.lexical(s, 'knowledge', ['咖啡'], LEX)).map((h) => h.id)).toEqual([k]);
-        expect((await store.search.lexical(s, 'knowledge', ['咖啡'], { limit: 5, statuses: ['quarantined'] })).map((h) => h.id)).toEqual([q]);
+        const n = await store.forSpace(s).narratives.insert(nar({ content: '用户爱喝咖啡', tags: ['饮品'] }));
+        const k = await store.forSpace(s).knowledge.insert(kn({ content: '用户每天早上喝咖啡' }));
+        const q = await store.forSpace(s).knowledge.insert(kn({ content: '咖啡有害', status: 'quarantined' }));
+        expect((await store.forSpace(s).search.lexical('narrative', ['咖啡'], LEX)).map((h) => h.id)).toEqual([n]);
+        expect((await store.forSpace(s).search.lexical('narrative', ['饮品'], LEX)).map((h) => h.id)).toEqual([n]);
+        expect((await store.forSpace(s).search.lexical('knowledge', ['咖啡'], LEX)).map((h) => h.id)).toEqual([k]);
+        expect((await store.forSpace(s).search.lexical('knowledge', ['咖啡'], { limit: 5, statuses: ['quarantined'] })).map((h) => h.id)).toEqual([q]);
       });
 
       it('matches a one-character Chinese term as the words it begins, and only those', async () => {
         const s = newSpace('zh1');
-        const { ids } = await store.episodes.insertMany(s, [
+        const { ids } = await store.forSpace(s).episodes.insertMany([
           ep({ content: '我们上周搬家了' }),
           ep({ content: '前天我帮邻居搬进了新公寓' }),
           ep({ content: '这个箱子很重' }),
         ]);
-        const hits = await store.search.lexical(s, 'episode', ['搬'], LEX);
+        const hits = await store.forSpace(s).search.lexical('episode', ['搬'], LEX);
         expect(hits.map((h) => h.id).sort((a, b) => a - b)).toEqual([ids[0], ids[1]]);
-        expect((await store.search.lexical(s, 'episode', ['箱'], LEX)).map((h) => h.id)).toEqual([ids[2]]);
+        expect((await store.forSpace(s).search.lexical('episode', ['箱'], LEX)).map((h) => h.id)).toEqual([ids[2]]);
         // Character bigrams are indexed beside jieba's words: 家了 (no word) finds the text it is in; 搬了 is in none.
-        expect((await store.search.lexical(s, 'episode', ['家了'], LEX)).map((h) => h.id)).toEqual([ids[0]]);
-        expect(await store.search.lexical(s, 'episode', ['搬了'], LEX)).toEqual([]);
+        expect((await store.forSpace(s).search.lexical('episode', ['家了'], LEX)).map((h) => h.id)).toEqual([ids[0]]);
+        expect(await store.forSpace(s).search.lexical('episode', ['搬了'], LEX)).toEqual([]);
       });
 
       it('never reads user text as query syntax', async () => {
         const s = newSpace('inj');
-        const { ids } = await store.episodes.insertMany(s, [ep({ content: "o'brien said: cats & dogs | (birds)" })]);
+        const { ids } = await store.forSpace(s).episodes.insertMany([ep({ content: "o'brien said: cats & dogs | (birds)" })]);
         for (const t of ["o'brien", 'cats & !dogs', '(birds', '"', "'", 'a:*', 'NEAR(x y)', '%', '_', '\\']) {
-          await expect(store.search.lexical(s, 'episode', [t], LEX)).resolves.toBeDefined();
-          await expect(store.search.substring(s, 'episode', t, LEX)).resolves.toBeDefined();
+          await expect(store.forSpace(s).search.lexical('episode', [t], LEX)).resolves.toBeDefined();
+          await expect(store.forSpace(s).search.substring('episode', t, LEX)).resolves.toBeDefined();
         }
-        expect((await store.search.lexical(s, 'episode', ["o'brien"], LEX)).map((h) => h.id)).toEqual(ids);
-        expect(await store.search.substring(s, 'episode', '%', LEX)).toEqual([]);
+        expect((await store.forSpace(s).search.lexical('episode', ["o'brien"], LEX)).map((h) => h.id)).toEqual(ids);
+        expect(await store.forSpace(s).search.substring('episode', '%', LEX)).toEqual([]);
       });
 
       it('finds substrings of three or more characters and two-character Chinese words, case-insensitively', async () => {
         const s = newSpace('sub');
-        const { ids } = await store.episodes.insertMany(s, [
+        const { ids } = await store.forSpace(s).episodes.insertMany([
           ep({ content: 'Deploy to STAGING at noon', occurredAt: T0 }),
           ep({ content: '用户爱喝咖啡', occurredAt: T0 + 1 }),
           ep({ content: 'a_b literal', occurredAt: T0 + 2 }),
           ep({ content: 'axb other', occurredAt: T0 + 3 }),
         ]);
-        expect((await store.search.substring(s, 'episode', 'stag', LEX)).map((h) => h.id)).toEqual([ids[0]]);
-        expect((await store.search.substring(s, 'episode', '咖啡', LEX)).map((h) => h.id)).toEqual([ids[1]]);
-        expect((await store.search.substring(s, 'episode', '爱喝咖', LEX)).map((h) => h.id)).toEqual([ids[1]]);
-        expect((await store.search.substring(s, 'episode', 'a_b', LEX)).map((h) => h.id)).toEqual([ids[2]]);
-        expect((await store.search.substring(s, 'episode', 'zzz', LEX))).toEqual([]);
+        expect((await store.forSpace(s).search.substring('episode', 'stag', LEX)).map((h) => h.id)).toEqual([ids[0]]);
+        expect((await store.forSpace(s).search.substring('episode', '咖啡', LEX)).map((h) => h.id)).toEqual([ids[1]]);
+        expect((await store.forSpace(s).search.substring('episode', '爱喝咖', LEX)).map((h) => h.id)).toEqual([ids[1]]);
+        expect((await store.forSpace(s).search.substring('episode', 'a_b', LEX)).map((h) => h.id)).toEqual([ids[2]]);
+        expect((await store.forSpace(s).search.substring('episode', 'zzz', LEX))).toEqual([]);
       });
 
       it('filters by time, session, weight and kind', async () => {
         const s = newSpace('filt');
-        const { ids } = await store.episodes.insertMany(s, [
+        const { ids } = await store.forSpace(s).episodes.insertMany([
           ep({ content: 'deploy alpha', occurredAt: T0, session: 'a' }),
           ep({ content: 'deploy beta', occurredAt: T0 + DAY, session: 'b' }),
         ]);
-        expect((await store.search.lexical(s, 'episode', ['deploy'], { limit: 5, since: T0 + 1 })).map((h) => h.id)).toEqual([ids[1]]);
-        expect((await store.search.lexical(s, 'episode', ['deploy'], { limit: 5, session: 'a' })).map((h) => h.id)).toEqual([ids[0]]);
-        expect((await store.search.substring(s, 'episode', 'deploy', { limit: 5, until: T0 })).map((h) => h.id)).toEqual([ids[0]]);
-        const heavy = await store.narratives.insert(s, nar({ content: 'deploy notes', weight: 0.9, kind: 'self_reflection' }));
-        await store.narratives.insert(s, nar({ content: 'deploy notes light', weight: 0.1 }));
-        expect((await store.search.lexical(s, 'narrative', ['deploy'], { limit: 5, minWeight: 0.5 })).map((h) => h.id)).toEqual([heavy]);
-        expect((await store.search.lexical(s, 'narrative', ['deploy'], { limit: 5, kinds: ['self_reflection'] })).map((h) => h.id)).toEqual([heavy]);
+        expect((await store.forSpace(s).search.lexical('episode', ['deploy'], { limit: 5, since: T0 + 1 })).map((h) => h.id)).toEqual([ids[1]]);
+        expect((await store.forSpace(s).search.lexical('episode', ['deploy'], { limit: 5, session: 'a' })).map((h) => h.id)).toEqual([ids[0]]);
+        expect((await store.forSpace(s).search.substring('episode', 'deploy', { limit: 5, until: T0 })).map((h) => h.id)).toEqual([ids[0]]);
+        const heavy = await store.forSpace(s).narratives.insert(nar({ content: 'deploy notes', weight: 0.9, kind: 'self_reflection' }));
+        await store.forSpace(s).narratives.insert(nar({ content: 'deploy notes light', weight: 0.1 }));
+        expect((await store.forSpace(s).search.lexical('narrative', ['deploy'], { limit: 5, minWeight: 0.5 })).map((h) => h.id)).toEqual([heavy]);
+        expect((await store.forSpace(s).search.lexical('narrative', ['deploy'], { limit: 5, kinds: ['self_reflection'] })).map((h) => h.id)).toEqual([heavy]);
       });
     });
 
@@ -547,29 +546,29 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
       it('dumps, erases and loads a space back to the same rows, and new ids do not collide', async () => {
         const s = newSpace('rows');
         await store.spaces.ensure(s, T0);
-        const { ids } = await store.episodes.insertMany(s, [ep({ content: 'hello 你好', meta: { k: [1, 2] } }), ep({ content: 'world', ok: true })]);
-        const n = await store.narratives.insert(s, nar({ content: 'n', tags: ['标签', 'b'], weight: 0.1 + 0.2 }));
-        const k = await store.knowledge.insert(s, kn({ content: 'k', key: 'kk' }));
-        await store.knowledge.link(s, k, k, 'about', T0);
-        await store.identity.upsertProfile(s, { entity: 'Ana', ptype: 'self', content: 'x', at: T0 });
-        await store.identity.upsertProfile(s, { entity: 'Ana', ptype: 'self', content: 'y', at: T0 + 1 });
-        await store.identity.upsertSelfConcept(s, 'fact', 'f', T0);
-        await store.vectors.put(s, 'narrative', n, 'm', vec(0.1, -2.5, 3e-8), T0);
-        await store.attention.log(s, [{ layer: 'episode', itemId: ids[0]!, sim: 0.3, cluster: 'zz', source: 'search', session: null, at: T0 }]);
+        const { ids } = await store.forSpace(s).episodes.insertMany([ep({ content: 'hello 你好', meta: { k: [1, 2] } }), ep({ content: 'world', ok: true })]);
+        const n = await store.forSpace(s).narratives.insert(nar({ content: 'n', tags: ['标签', 'b'], weight: 0.1 + 0.2 }));
+        const k = await store.forSpace(s).knowledge.insert(kn({ content: 'k', key: 'kk' }));
+        await store.forSpace(s).knowledge.link(k, k, 'about', T0);
+        await store.forSpace(s).identity.upsertProfile({ entity: 'Ana', ptype: 'self', content: 'x', at: T0 });
+        await store.forSpace(s).identity.upsertProfile({ entity: 'Ana', ptype: 'self', content: 'y', at: T0 + 1 });
+        await store.forSpace(s).identity.upsertSelfConcept('fact', 'f', T0);
+        await store.forSpace(s).vectors.put('narrative', n, 'm', vec(0.1, -2.5, 3e-8), T0);
+        await store.forSpace(s).attention.log([{ layer: 'episode', itemId: ids[0]!, sim: 0.3, cluster: 'zz', source: 'search', session: null, at: T0 }]);
         const before = await dumpAll(store, s);
         expect(Object.keys(before)).toEqual(expect.arrayContaining(['spaces', 'episodes', 'narratives', 'narrative_tags', 'knowledge', 'embeddings']));
         expect(before.embeddings![0]!.vector).toBeInstanceOf(Uint8Array);
         await store.rows.eraseSpace(s);
         expect(await store.rows.spaceIsEmpty(s)).toBe(true);
         expect(await store.spaces.exists(s)).toBe(false);
-        expect(await store.search.lexical(s, 'episode', ['hello'], LEX)).toEqual([]);
+        expect(await store.forSpace(s).search.lexical('episode', ['hello'], LEX)).toEqual([]);
         for (const t of store.rows.tables()) if (before[t]) await store.rows.load(t, before[t]);
         expect(await dumpAll(store, s)).toEqual(before);
-        expect(await store.narratives.get(s, n)).toMatchObject({ tags: ['标签', 'b'], weight: 0.1 + 0.2 });
+        expect(await store.forSpace(s).narratives.get(n)).toMatchObject({ tags: ['标签', 'b'], weight: 0.1 + 0.2 });
         // Rows loaded with explicit ids beyond every generated one: the next generated id must still be free.
         const top = Math.max(...ids) + 1000;
         await store.rows.load('episodes', [{ ...before.episodes![0]!, id: top, ref: null }]);
-        const next = await store.episodes.insertMany(s, [ep({ content: 'after load' })]);
+        const next = await store.forSpace(s).episodes.insertMany([ep({ content: 'after load' })]);
         expect(next.ids[0]!).toBeGreaterThan(top);
       });
     });
@@ -579,31 +578,31 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         const s = newSpace('erase');
         await store.spaces.ensure(s, T0);
         const text = 'the vault "code" is\nzq77purge';
-        const { ids } = await store.episodes.insertMany(s, [
+        const { ids } = await store.forSpace(s).episodes.insertMany([
           ep({ content: text, source: 'remember' }),
           ep({ content: text, source: 'record' }),
           ep({ content: `${text} and more` , source: 'remember' }),
         ]);
-        const k = await store.knowledge.insert(s, kn({ content: text }));
-        await store.knowledge.insert(s, kn({ content: 'other' }));
-        expect(await store.episodes.idsWithContent(s, [text], 'remember')).toEqual([ids[0]]);
-        expect(await store.episodes.idsWithContent(s, [text])).toEqual([ids[0], ids[1]]);
-        expect(await store.knowledge.idsWithContent(s, [text, 'nothing'])).toEqual([k]);
-        expect(await store.knowledge.idsWithContent(newSpace('erase-other'), [text])).toEqual([]);
-        const run = await store.sleepRuns.createRun(s, { night: '2024-01-01', model: 'm', startedAt: T0, log: {} });
-        await store.sleepRuns.planWork(s, run, [
+        const k = await store.forSpace(s).knowledge.insert(kn({ content: text }));
+        await store.forSpace(s).knowledge.insert(kn({ content: 'other' }));
+        expect(await store.forSpace(s).episodes.idsWithContent([text], 'remember')).toEqual([ids[0]]);
+        expect(await store.forSpace(s).episodes.idsWithContent([text])).toEqual([ids[0], ids[1]]);
+        expect(await store.forSpace(s).knowledge.idsWithContent([text, 'nothing'])).toEqual([k]);
+        expect(await store.forSpace(newSpace('erase-other')).knowledge.idsWithContent([text])).toEqual([]);
+        const run = await store.forSpace(s).sleepRuns.createRun({ night: '2024-01-01', model: 'm', startedAt: T0, log: {} });
+        await store.forSpace(s).sleepRuns.planWork(run, [
           { step: 'solidify', unit: 'a', payload: { packet: [[1, '10:00', text]] } },
           { step: 'solidify', unit: 'b', payload: { packet: [[2, '10:01', 'unrelated']] } },
         ], T0);
         expect(await store.rows.dropQuoting(s, [text])).toBe(1);
-        expect((await store.sleepRuns.work(s, run)).map((w) => w.unit)).toEqual(['b']);
-        await store.knowledge.delete(s, [k]);
-        await store.episodes.delete(s, ids);
+        expect((await store.forSpace(s).sleepRuns.work(run)).map((w) => w.unit)).toEqual(['b']);
+        await store.forSpace(s).knowledge.delete([k]);
+        await store.forSpace(s).episodes.delete(ids);
         await expect(store.transaction((tx) => tx.purge(['episode']))).rejects.toThrow(/transaction/);
         const r = await store.purge(['episode', 'knowledge']);
         expect(r.complete).toBe(true);
-        expect(await store.search.lexical(s, 'episode', ['zq77purge'], LEX)).toEqual([]);
-        expect(await store.search.substring(s, 'knowledge', 'zq77purge', LEX)).toEqual([]);
+        expect(await store.forSpace(s).search.lexical('episode', ['zq77purge'], LEX)).toEqual([]);
+        expect(await store.forSpace(s).search.substring('knowledge', 'zq77purge', LEX)).toEqual([]);
         expect((await store.purge('all')).complete).toBe(true);
       });
     });
@@ -614,31 +613,31 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await expect(
           store.transaction(async (tx) => {
             await tx.spaces.ensure(s, T0);
-            await tx.episodes.insertMany(s, [ep({ content: 'ghost episode' })]);
-            const n = await tx.narratives.insert(s, nar({ content: 'ghost narrative', tags: ['g'] }));
-            await tx.knowledge.insert(s, kn({ content: 'ghost knowledge', key: 'g' }));
-            await tx.identity.upsertProfile(s, { entity: 'G', ptype: 'fact', content: 'g', at: T0 });
-            await tx.vectors.put(s, 'narrative', n, 'm', vec(1), T0);
-            await tx.attention.log(s, [{ layer: 'narrative', itemId: n, sim: 1, cluster: null, source: 'recall', session: null, at: T0 }]);
-            await tx.transaction(async (inner) => inner.identity.addSnapshot(s, 'nested', T0));
-            expect(await tx.episodes.count(s)).toBe(1);
+            await tx.forSpace(s).episodes.insertMany([ep({ content: 'ghost episode' })]);
+            const n = await tx.forSpace(s).narratives.insert(nar({ content: 'ghost narrative', tags: ['g'] }));
+            await tx.forSpace(s).knowledge.insert(kn({ content: 'ghost knowledge', key: 'g' }));
+            await tx.forSpace(s).identity.upsertProfile({ entity: 'G', ptype: 'fact', content: 'g', at: T0 });
+            await tx.forSpace(s).vectors.put('narrative', n, 'm', vec(1), T0);
+            await tx.forSpace(s).attention.log([{ layer: 'narrative', itemId: n, sim: 1, cluster: null, source: 'recall', session: null, at: T0 }]);
+            await tx.transaction(async (inner) => inner.forSpace(s).identity.addSnapshot('nested', T0));
+            expect(await tx.forSpace(s).episodes.count()).toBe(1);
             throw new Error('boom');
           }),
         ).rejects.toThrow('boom');
         expect(await store.rows.spaceIsEmpty(s)).toBe(true);
         expect(await store.spaces.exists(s)).toBe(false);
-        expect(await store.search.lexical(s, 'narrative', ['ghost'], LEX)).toEqual([]);
-        expect(await store.search.substring(s, 'episode', 'ghost', LEX)).toEqual([]);
-        expect(await store.knowledge.getLiveByKey(s, 'g')).toBeUndefined();
+        expect(await store.forSpace(s).search.lexical('narrative', ['ghost'], LEX)).toEqual([]);
+        expect(await store.forSpace(s).search.substring('episode', 'ghost', LEX)).toEqual([]);
+        expect(await store.forSpace(s).knowledge.getLiveByKey('g')).toBeUndefined();
       });
 
       it('commits a transaction as a whole and returns its value', async () => {
         const s = newSpace('txok');
         const id = await store.transaction(async (tx) => {
-          const { ids } = await tx.episodes.insertMany(s, [ep({ content: 'kept' })]);
+          const { ids } = await tx.forSpace(s).episodes.insertMany([ep({ content: 'kept' })]);
           return ids[0]!;
         });
-        expect((await store.episodes.get(s, id))?.content).toBe('kept');
+        expect((await store.forSpace(s).episodes.get(id))?.content).toBe('kept');
       });
     });
 
@@ -647,85 +646,85 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         const a = newSpace('iso-a');
         const b = newSpace('iso-b');
         await store.spaces.ensure(a, T0);
-        const { ids } = await store.episodes.insertMany(a, [ep({ content: 'secret alpha 秘密', session: 's', embedPending: true })]);
+        const { ids } = await store.forSpace(a).episodes.insertMany([ep({ content: 'secret alpha 秘密', session: 's', embedPending: true })]);
         const e = ids[0]!;
-        const n = await store.narratives.insert(a, nar({ content: 'secret alpha', tags: ['秘密'], embedPending: true }));
-        const k = await store.knowledge.insert(a, kn({ content: 'secret alpha', key: 'shared.key' }));
-        const k2 = await store.knowledge.insert(a, kn({ content: 'other' }));
-        await store.knowledge.link(a, k, k2, 'about', T0);
-        await store.identity.upsertProfile(a, { entity: 'Ana', ptype: 'fact', content: 'x', at: T0 });
-        await store.identity.upsertSelfConcept(a, 'fact', 'x', T0);
-        await store.identity.addSnapshot(a, 'x', T0);
-        const th = await store.identity.insertThread(a, { content: 'x', importance: 1, emotional: 1, recurrence: 1, unresolved: 1, weight: 1, status: 'open', createdAt: T0 });
-        await store.vectors.put(a, 'narrative', n, 'm', vec(1, 0), T0);
-        await store.attention.log(a, [{ layer: 'narrative', itemId: n, sim: 1, cluster: null, source: 't0_inject', session: 's', at: T0 }]);
+        const n = await store.forSpace(a).narratives.insert(nar({ content: 'secret alpha', tags: ['秘密'], embedPending: true }));
+        const k = await store.forSpace(a).knowledge.insert(kn({ content: 'secret alpha', key: 'shared.key' }));
+        const k2 = await store.forSpace(a).knowledge.insert(kn({ content: 'other' }));
+        await store.forSpace(a).knowledge.link(k, k2, 'about', T0);
+        await store.forSpace(a).identity.upsertProfile({ entity: 'Ana', ptype: 'fact', content: 'x', at: T0 });
+        await store.forSpace(a).identity.upsertSelfConcept('fact', 'x', T0);
+        await store.forSpace(a).identity.addSnapshot('x', T0);
+        const th = await store.forSpace(a).identity.insertThread({ content: 'x', importance: 1, emotional: 1, recurrence: 1, unresolved: 1, weight: 1, status: 'open', createdAt: T0 });
+        await store.forSpace(a).vectors.put('narrative', n, 'm', vec(1, 0), T0);
+        await store.forSpace(a).attention.log([{ layer: 'narrative', itemId: n, sim: 1, cluster: null, source: 't0_inject', session: 's', at: T0 }]);
         // Reads from B.
         expect(await store.spaces.exists(b)).toBe(false);
-        expect(await store.episodes.get(b, e)).toBeUndefined();
-        expect(await store.episodes.getMany(b, [e])).toEqual([]);
-        expect((await store.episodes.timeline(b, { limit: 10, offset: 0, order: 'asc', includeArchived: true })).total).toBe(0);
-        expect(await store.episodes.neighbours(b, e, 3)).toEqual([]);
-        expect(await store.narratives.get(b, n)).toBeUndefined();
-        expect(await store.narratives.list(b, { limit: 10 })).toEqual([]);
-        expect((await store.narratives.tagCounts(b)).size).toBe(0);
-        expect(await store.narratives.withAnyTag(b, ['秘密'])).toEqual([]);
-        expect(await store.knowledge.get(b, k)).toBeUndefined();
-        expect(await store.knowledge.getLiveByKey(b, 'shared.key')).toBeUndefined();
-        expect(await store.knowledge.links(b, k)).toEqual([]);
-        expect(await store.identity.profiles(b)).toEqual([]);
-        expect(await store.identity.selfConcept(b)).toEqual([]);
-        expect(await store.identity.snapshots(b, 10)).toEqual([]);
-        expect(await store.identity.threads(b, 'all', 10)).toEqual([]);
-        expect(await store.attention.since(b, 0)).toEqual([]);
-        expect(await store.attention.injectedInSession(b, 's')).toEqual([]);
-        expect(await store.vectors.nearest(b, 'narrative', 'm', vec(1, 0), 5)).toEqual([]);
-        expect(await store.vectors.pending(b, 'episode', 10)).toEqual([]);
-        expect(await store.vectors.count(b)).toBe(0);
+        expect(await store.forSpace(b).episodes.get(e)).toBeUndefined();
+        expect(await store.forSpace(b).episodes.getMany([e])).toEqual([]);
+        expect((await store.forSpace(b).episodes.timeline({ limit: 10, offset: 0, order: 'asc', includeArchived: true })).total).toBe(0);
+        expect(await store.forSpace(b).episodes.neighbours(e, 3)).toEqual([]);
+        expect(await store.forSpace(b).narratives.get(n)).toBeUndefined();
+        expect(await store.forSpace(b).narratives.list({ limit: 10 })).toEqual([]);
+        expect((await store.forSpace(b).narratives.tagCounts()).size).toBe(0);
+        expect(await store.forSpace(b).narratives.withAnyTag(['秘密'])).toEqual([]);
+        expect(await store.forSpace(b).knowledge.get(k)).toBeUndefined();
+        expect(await store.forSpace(b).knowledge.getLiveByKey('shared.key')).toBeUndefined();
+        expect(await store.forSpace(b).knowledge.links(k)).toEqual([]);
+        expect(await store.forSpace(b).identity.profiles()).toEqual([]);
+        expect(await store.forSpace(b).identity.selfConcept()).toEqual([]);
+        expect(await store.forSpace(b).identity.snapshots(10)).toEqual([]);
+        expect(await store.forSpace(b).identity.threads('all', 10)).toEqual([]);
+        expect(await store.forSpace(b).attention.since(0)).toEqual([]);
+        expect(await store.forSpace(b).attention.injectedInSession('s')).toEqual([]);
+        expect(await store.forSpace(b).vectors.nearest('narrative', 'm', vec(1, 0), 5)).toEqual([]);
+        expect(await store.forSpace(b).vectors.pending('episode', 10)).toEqual([]);
+        expect(await store.forSpace(b).vectors.count()).toBe(0);
         for (const layer of ['episode', 'narrative', 'knowledge'] as const) {
-          expect(await store.search.lexical(b, layer, ['secret', '秘密'], LEX)).toEqual([]);
-          expect(await store.search.substring(b, layer, 'secret', LEX)).toEqual([]);
+          expect(await store.forSpace(b).search.lexical(layer, ['secret', '秘密'], LEX)).toEqual([]);
+          expect(await store.forSpace(b).search.substring(layer, 'secret', LEX)).toEqual([]);
         }
         expect(await dumpAll(store, b)).toEqual({});
         // Writes from B that name A's ids change nothing in A.
-        expect(await store.episodes.delete(b, [e])).toBe(0);
-        expect(await store.narratives.delete(b, [n])).toBe(0);
-        expect(await store.knowledge.delete(b, [k])).toBe(0);
-        await store.knowledge.reinforce(b, [k], 0.5, T0 + 1);
-        await store.knowledge.setStatus(b, [k], 'forgotten', T0 + 1);
-        await store.knowledge.update(b, k, { content: 'overwritten' }, idx('overwritten'), T0 + 1);
-        await store.narratives.setWeights(b, [{ id: n, weight: 0 }]);
-        expect(await store.identity.updateThread(b, th, { status: 'abandoned' })).toBe(false);
-        await store.vectors.clearPending(b, 'episode', [e]);
+        expect(await store.forSpace(b).episodes.delete([e])).toBe(0);
+        expect(await store.forSpace(b).narratives.delete([n])).toBe(0);
+        expect(await store.forSpace(b).knowledge.delete([k])).toBe(0);
+        await store.forSpace(b).knowledge.reinforce([k], 0.5, T0 + 1);
+        await store.forSpace(b).knowledge.setStatus([k], 'forgotten', T0 + 1);
+        await store.forSpace(b).knowledge.update(k, { content: 'overwritten' }, idx('overwritten'), T0 + 1);
+        await store.forSpace(b).narratives.setWeights([{ id: n, weight: 0 }]);
+        expect(await store.forSpace(b).identity.updateThread(th, { status: 'abandoned' })).toBe(false);
+        await store.forSpace(b).vectors.clearPending('episode', [e]);
         // The same key may be live in B too.
-        await store.knowledge.insert(b, kn({ content: 'b value', key: 'shared.key' }));
+        await store.forSpace(b).knowledge.insert(kn({ content: 'b value', key: 'shared.key' }));
         await store.rows.eraseSpace(b);
-        expect(await store.knowledge.get(a, k)).toMatchObject({ content: 'secret alpha', status: 'provisional', strength: 0.5 });
-        expect((await store.narratives.get(a, n))?.weight).toBe(0.5);
-        expect(await store.episodes.get(a, e)).toBeDefined();
-        expect(await store.vectors.pending(a, 'episode', 10)).toHaveLength(1);
-        expect((await store.identity.threads(a, 'open', 10)).map((t) => t.id)).toEqual([th]);
-        expect((await store.search.lexical(a, 'knowledge', ['secret'], LEX)).map((h) => h.id)).toEqual([k]);
-        expect(await store.search.lexical(a, 'knowledge', ['overwritten'], LEX)).toEqual([]);
+        expect(await store.forSpace(a).knowledge.get(k)).toMatchObject({ content: 'secret alpha', status: 'provisional', strength: 0.5 });
+        expect((await store.forSpace(a).narratives.get(n))?.weight).toBe(0.5);
+        expect(await store.forSpace(a).episodes.get(e)).toBeDefined();
+        expect(await store.forSpace(a).vectors.pending('episode', 10)).toHaveLength(1);
+        expect((await store.forSpace(a).identity.threads('open', 10)).map((t) => t.id)).toEqual([th]);
+        expect((await store.forSpace(a).search.lexical('knowledge', ['secret'], LEX)).map((h) => h.id)).toEqual([k]);
+        expect(await store.forSpace(a).search.lexical('knowledge', ['overwritten'], LEX)).toEqual([]);
         expect(await store.spaces.exists(a)).toBe(true);
       });
 
       it('plans a word search from its own space: a small space keeps its hits when another grows large', async () => {
         const small = newSpace('plan-small');
         const big = newSpace('plan-big');
-        const { ids } = await store.episodes.insertMany(small, Array.from({ length: 5 }, (_, i) => ep({ content: `we deploy release ${i} today` })));
-        const found = async () => (await store.search.lexical(small, 'episode', ['deploy'], LEX)).map((h) => h.id).sort((x, y) => x - y);
+        const { ids } = await store.forSpace(small).episodes.insertMany(Array.from({ length: 5 }, (_, i) => ep({ content: `we deploy release ${i} today` })));
+        const found = async () => (await store.forSpace(small).search.lexical('episode', ['deploy'], LEX)).map((h) => h.id).sort((x, y) => x - y);
         expect(await found()).toEqual(ids);
         // 25,000 turns in another space, every one holding "deploy": a word common there, rare in the small space.
         for (let i = 0; i < 25_000; i += 5000) {
           const batch = Array.from({ length: 5000 }, (_, j) => ep({ content: `deploy build ${i + j} w${(i + j) % 97}` }));
-          await store.transaction((tx) => tx.episodes.insertMany(big, batch));
+          await store.transaction((tx) => tx.forSpace(big).episodes.insertMany(batch));
         }
         expect(await found()).toEqual(ids);
-        expect(await store.search.lexical(small, 'episode', ['deploy', 'build'], LEX)).toHaveLength(5);
+        expect(await store.forSpace(small).search.lexical('episode', ['deploy', 'build'], LEX)).toHaveLength(5);
         // The large space still answers from its own rows.
-        const inBig = await store.search.lexical(big, 'episode', ['deploy', 'w5'], { limit: 5 });
+        const inBig = await store.forSpace(big).search.lexical('episode', ['deploy', 'w5'], { limit: 5 });
         expect(inBig).toHaveLength(5);
-        expect((await store.episodes.getMany(big, inBig.map((h) => h.id))).every((e) => e.content.includes('deploy'))).toBe(true);
+        expect((await store.forSpace(big).episodes.getMany(inBig.map((h) => h.id))).every((e) => e.content.includes('deploy'))).toBe(true);
       }, 600_000);
     });
 

@@ -40,10 +40,10 @@ export type {
   NarrativeStore,
 } from './ports/narratives.js';
 export type { RowStore } from './ports/rows.js';
-export type { IndexText, LexicalOptions, SearchIndex } from './ports/search.js';
+export type { IndexText, LexicalOptions, SearchIndex, SpaceSearch, SearchUpkeep } from './ports/search.js';
 export type { SleepRunRow, SleepWorkRow, SleepRunStore } from './ports/sleep-runs.js';
 export type { SpaceStore } from './ports/spaces.js';
 export type { StateStore } from './ports/state.js';
-export type { StoreInfo, PurgeResult, Store } from './ports/store.js';
+export type { StoreInfo, PurgeResult, ScopedStore, Store } from './ports/store.js';
 export type { ApiTokenRow, TokenStore } from './ports/tokens.js';
 export type { NearestOptions, VectorStore } from './ports/vectors.js';

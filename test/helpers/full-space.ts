@@ -59,11 +59,11 @@ export async function seedFullSpace(memory: Tidepool, clock: FixedClock, journal
 
   // Vectors as an embedder would leave them (8 dimensions: binary copies need a multiple of 8); the narratives'
   // let the script layer build soft clusters.
-  const [k] = await memory.ctx.store.knowledge.list(memory.space, { limit: 1 });
-  if (k) await memory.ctx.store.vectors.put(memory.space, 'knowledge', k.id, 'test-model', Float32Array.from([0.5, -1, 2, 0.25, 0, 1, -0.5, 3]), clock.now());
-  for (const n of await memory.ctx.store.narratives.texts(memory.space)) {
+  const [k] = await memory.ctx.store.forSpace(memory.space).knowledge.list({ limit: 1 });
+  if (k) await memory.ctx.store.forSpace(memory.space).vectors.put('knowledge', k.id, 'test-model', Float32Array.from([0.5, -1, 2, 0.25, 0, 1, -0.5, 3]), clock.now());
+  for (const n of await memory.ctx.store.forSpace(memory.space).narratives.texts()) {
     const v = Float32Array.from({ length: 8 }, (_, d) => Math.sin(n.id * (d + 1)) + (n.id % 2 === 0 ? 1 : -1));
-    await memory.ctx.store.vectors.put(memory.space, 'narrative', n.id, 'test-model', v, clock.now());
+    await memory.ctx.store.forSpace(memory.space).vectors.put('narrative', n.id, 'test-model', v, clock.now());
   }
   await memory.recall({ query: 'staging database port' });
   await memory.recall({ query: '咖啡' });

@@ -35,11 +35,11 @@ export async function keywordFallback(ctx: AppContext, text: string, exclude: Re
   const found = new Map<string, FallbackHit>();
   for (const kw of fallbackKeywords(text, ctx.config.injection.t4Keywords)) {
     const terms = queryTerms(kw);
-    const nIds = (await ctx.store.search.lexical(ctx.space, 'narrative', terms, { limit: 50 })).map((h) => h.id);
-    const kIds = (await ctx.store.search.lexical(ctx.space, 'knowledge', terms, { limit: 50, statuses: RECALLABLE })).map((h) => h.id);
+    const nIds = (await ctx.store.forSpace(ctx.space).search.lexical('narrative', terms, { limit: 50 })).map((h) => h.id);
+    const kIds = (await ctx.store.forSpace(ctx.space).search.lexical('knowledge', terms, { limit: 50, statuses: RECALLABLE })).map((h) => h.id);
     const hits: FallbackHit[] = [
-      ...(await ctx.store.narratives.getMany(ctx.space, nIds)).map((row) => ({ layer: 'narrative' as const, row, weight: row.weight })),
-      ...(await ctx.store.knowledge.getMany(ctx.space, kIds))
+      ...(await ctx.store.forSpace(ctx.space).narratives.getMany(nIds)).map((row) => ({ layer: 'narrative' as const, row, weight: row.weight })),
+      ...(await ctx.store.forSpace(ctx.space).knowledge.getMany(kIds))
         .filter((row) => RECALLABLE.includes(row.status))
         .map((row) => ({ layer: 'knowledge' as const, row, weight: row.importance / 5 })),
     ];

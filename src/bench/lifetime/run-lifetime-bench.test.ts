@@ -105,7 +105,7 @@ describe('bench lifetime', () => {
     const memory = await openMemory({ path: join(dir, 'm.db'), space: 's', embedder: 'none', clock: new FixedClock(Date.UTC(2024, 0, 1)), warn: () => {} });
     try {
       await memory.remember({ text: 'The staging database listens on port 6543' });
-      const attention = () => memory.ctx.store.attention.injectedInSession('s', 'q1');
+      const attention = () => memory.ctx.store.forSpace('s').attention.injectedInSession('q1');
       const quiet = await prefetch(memory.ctx, { text: 'which port does the staging database use?', session: 'q1' }, { sideEffects: false });
       await buildContext(memory.ctx, { session: 'q1' }, { sideEffects: false });
       expect(quiet.text).toContain('6543');

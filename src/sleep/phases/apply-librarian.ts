@@ -61,7 +61,7 @@ export async function applyLibrarian(
   });
   const current = async (id: string) => {
     const k = byShownId.get(id);
-    return k === undefined ? undefined : tx.knowledge.get(night.space, k.id);
+    return k === undefined ? undefined : tx.forSpace(night.space).knowledge.get(k.id);
   };
   const created = (k: Knowledge) => {
     d.created.push(briefItem(k));
@@ -77,8 +77,8 @@ export async function applyLibrarian(
     if (p.op === 'abstract') {
       const key = p.key === undefined ? null : restore(p.key);
       const evidence = evidenceOf(p.evidence);
-      const live = key === null ? undefined : await tx.knowledge.getLiveByKey(night.space, key);
-      const liveShown = (await Promise.all(shown.map((k) => tx.knowledge.get(night.space, k.id)))).filter(
+      const live = key === null ? undefined : await tx.forSpace(night.space).knowledge.getLiveByKey(key);
+      const liveShown = (await Promise.all(shown.map((k) => tx.forSpace(night.space).knowledge.get(k.id)))).filter(
         (k): k is Knowledge => k !== undefined && (k.status === 'provisional' || k.status === 'reliable'),
       );
       const same = sameStatement(content, p.kind, live === undefined ? liveShown : [live]);
@@ -114,7 +114,7 @@ export async function applyLibrarian(
         continue;
       }
       // The live-key index allows one live entry per key: retire the old version before the new one exists.
-      if (live !== undefined) await tx.knowledge.setStatus(night.space, [live.id], 'superseded', night.asOf);
+      if (live !== undefined) await tx.forSpace(night.space).knowledge.setStatus([live.id], 'superseded', night.asOf);
       const k = await insertEntry(night, tx, {
         kind: p.kind,
         content,
@@ -136,8 +136,7 @@ export async function applyLibrarian(
       );
       if (olds.length < 2) continue; // an entry changed earlier in this unit; a merge of one is no merge
       const key = olds.find((k) => k.key !== null)?.key ?? null;
-      await tx.knowledge.setStatus(
-        night.space,
+      await tx.forSpace(night.space).knowledge.setStatus(
         olds.map((k) => k.id),
         'superseded',
         night.asOf,
@@ -161,7 +160,7 @@ export async function applyLibrarian(
         await retire(night, tx, o.id, k.id);
         resolved.set(`k${o.id}`, k.id);
       }
-      await tx.knowledge.reinforce(night.space, [k.id], night.config.reinforceStep, night.asOf);
+      await tx.forSpace(night.space).knowledge.reinforce([k.id], night.config.reinforceStep, night.asOf);
       d.merged += 1;
       d.reinforced.push(briefItem(k));
       embed.push({ layer: 'knowledge', id: k.id, text: k.content });
@@ -183,7 +182,7 @@ export async function applyLibrarian(
         await quarantine(k, old, REPLACES_RELIABLE);
         continue;
       }
-      await tx.knowledge.setStatus(night.space, [old.id], 'superseded', night.asOf);
+      await tx.forSpace(night.space).knowledge.setStatus([old.id], 'superseded', night.asOf);
       const k = await insertEntry(night, tx, {
         kind: p.kind,
         content,
@@ -204,7 +203,7 @@ export async function applyLibrarian(
   for (const p of accepted) {
     if (p.op !== 'confirm') continue;
     const id = resolved.get(p.id) ?? byShownId.get(p.id)?.id;
-    const k = id === undefined ? undefined : await tx.knowledge.get(night.space, id);
+    const k = id === undefined ? undefined : await tx.forSpace(night.space).knowledge.get(id);
     if (k === undefined || (k.status !== 'provisional' && k.status !== 'reliable')) continue;
     const evidence = evidenceOf(p.evidence);
     // Episodes it already cites were counted before (a resumed night, a repeated answer): no second occurrence.
@@ -219,11 +218,10 @@ export async function applyLibrarian(
     const from = end(p.from);
     const to = end(p.to);
     if (from === undefined || to === undefined || from === to) continue;
-    if (await tx.knowledge.link(night.space, from, to, p.type, night.asOf)) d.linked += 1;
+    if (await tx.forSpace(night.space).knowledge.link(from, to, p.type, night.asOf)) d.linked += 1;
   }
 
-  const consolidated = await tx.episodes.markConsolidated(
-    night.space,
+  const consolidated = await tx.forSpace(night.space).episodes.markConsolidated(
     episodes.map((e) => e.id),
     night.asOf,
   );

@@ -29,8 +29,8 @@ const SELF_IMAGE_PREFIX = 'self_image.';
 export async function combInput(night: NightContext, today: readonly Narrative[]): Promise<CombInput> {
   const { store, space } = night;
   const r = (s: string) => night.redactor.redact(s);
-  const attention = await store.attention.since(space, night.asOf - 7 * 86_400_000);
-  const clusters = (await store.derived.topicClusters(space, { minSize: 1, limit: 50 })).map((c) => c.name);
+  const attention = await store.forSpace(space).attention.since(night.asOf - 7 * 86_400_000);
+  const clusters = (await store.forSpace(space).derived.topicClusters({ minSize: 1, limit: 50 })).map((c) => c.name);
   const heat = attentionHeatmap(
     attention
       .filter((a) => a.layer === 'narrative')
@@ -50,13 +50,13 @@ export async function combInput(night: NightContext, today: readonly Narrative[]
         unresolved: n.unresolved,
       },
     })),
-    profiles: (await store.identity.profiles(space))
+    profiles: (await store.forSpace(space).identity.profiles())
       .slice(0, 20)
       .map((p) => ({ entity: r(p.entity), type: p.ptype, content: r(p.content) })),
-    selfConcept: (await store.identity.selfConcept(space))
+    selfConcept: (await store.forSpace(space).identity.selfConcept())
       .filter((s) => !s.field.startsWith(SELF_IMAGE_PREFIX))
       .map((s) => ({ field: s.field, content: r(s.content) })),
-    threads: (await store.identity.threads(space, 'open', 10)).map((t) => ({
+    threads: (await store.forSpace(space).identity.threads('open', 10)).map((t) => ({
       id: `t${t.id}`,
       content: r(t.content),
     })),
@@ -94,7 +94,7 @@ export function combReason(today: ReadonlyArray<Pick<Narrative, 'importance' | '
 
 /** Combs today's memories (when a model is set and {@link combReason} finds something) and always refreshes the weights. */
 export const combPhase: Phase = async (night) => {
-  const today = await night.store.narratives.list(night.space, { since: night.since, limit: TODAY_SHOWN });
+  const today = await night.store.forSpace(night.space).narratives.list({ since: night.since, limit: TODAY_SHOWN });
   let answer: CombResponse | undefined;
   const why = combReason(today);
   let delta: NightDelta = night.model === undefined ? {} : { steps: [{ step: 'comb', ...why }] };
@@ -124,8 +124,7 @@ export const combPhase: Phase = async (night) => {
 async function applyComb(night: NightContext, tx: Store, a: CombResponse): Promise<EmbedItem[]> {
   const { space, asOf } = night;
   const restore = (s: string) => night.redactor.restore(s);
-  const rows = await tx.narratives.getMany(
-    space,
+  const rows = await tx.forSpace(space).narratives.getMany(
     a.rescore.map((x) => parseId(x.id).id),
   );
   const byId = new Map(rows.map((n) => [n.id, n]));
@@ -141,20 +140,19 @@ async function applyComb(night: NightContext, tx: Store, a: CombResponse): Promi
     };
     return [{ id: n.id, ...s, weight: computeWeight(s) }];
   });
-  await tx.narratives.setAllScores(space, rescored, asOf);
+  await tx.forSpace(space).narratives.setAllScores(rescored, asOf);
   for (const p of a.profiles)
-    await tx.identity.upsertProfile(space, {
+    await tx.forSpace(space).identity.upsertProfile({
       entity: restore(p.entity),
       ptype: p.type,
       content: restore(p.content),
       at: asOf,
     });
-  for (const s of a.self) await tx.identity.upsertSelfConcept(space, s.field, restore(s.content), asOf);
+  for (const s of a.self) await tx.forSpace(space).identity.upsertSelfConcept(s.field, restore(s.content), asOf);
   const embed: EmbedItem[] = [];
   for (const c of a.conflicts) {
     const links = (
-      await tx.narratives.getMany(
-        space,
+      await tx.forSpace(space).narratives.getMany(
         c.ids.map((i) => parseId(i).id),
       )
     ).flatMap((n) => n.sourceLinks);
@@ -172,7 +170,7 @@ async function applyComb(night: NightContext, tx: Store, a: CombResponse): Promi
   }
   for (const t of a.threads) {
     const s = { importance: t.importance, emotional: t.emotional, recurrence: 1, unresolved: t.unresolved };
-    await tx.identity.insertThread(space, {
+    await tx.forSpace(space).identity.insertThread({
       content: restore(t.content),
       ...s,
       weight: computeWeight(s),
@@ -183,7 +181,7 @@ async function applyComb(night: NightContext, tx: Store, a: CombResponse): Promi
   for (const t of a.thread_status) {
     const id = Number(t.id.replace(/^t/, ''));
     if (Number.isInteger(id))
-      await tx.identity.updateThread(space, id, {
+      await tx.forSpace(space).identity.updateThread(id, {
         status: t.status,
         updatedAt: asOf,
         ...(t.status === 'explored' ? { exploredAt: asOf } : {}),
@@ -194,7 +192,7 @@ async function applyComb(night: NightContext, tx: Store, a: CombResponse): Promi
 
 /** The nightly weight job (SEEDS §1.5.1-1.5.2): recurrence from tag frequency, then anti-inflation over the newest 50. */
 export async function refreshWeights(night: NightContext, tx: Store): Promise<number> {
-  const docs = await tx.narratives.list(night.space, { limit: WEIGHT_WINDOW });
+  const docs = await tx.forSpace(night.space).narratives.list({ limit: WEIGHT_WINDOW });
   const plan = planNightlyWeights(docs);
   const byId = new Map(docs.map((d) => [d.id, d]));
   const rows = plan.updates.flatMap((u) => {
@@ -212,6 +210,6 @@ export async function refreshWeights(night: NightContext, tx: Store): Promise<nu
           },
         ];
   });
-  await tx.narratives.setAllScores(night.space, rows, night.asOf);
+  await tx.forSpace(night.space).narratives.setAllScores(rows, night.asOf);
   return rows.length;
 }

@@ -32,7 +32,7 @@ export function dreamReason(today: ReadonlyArray<Pick<Narrative, 'emotional' | '
 export const dreamPhase: Phase = async (night) => {
   if (night.model === undefined) return {};
   const today = (
-    await night.store.narratives.list(night.space, { since: night.since, limit: 200, kind: 'narrative' })
+    await night.store.forSpace(night.space).narratives.list({ since: night.since, limit: 200, kind: 'narrative' })
   )
     .sort((a, b) => b.weight - a.weight || a.id - b.id)
     .slice(0, MEMORIES_SHOWN);
@@ -59,7 +59,7 @@ export const dreamPhase: Phase = async (night) => {
     delta: { steps, droppedItems: answer.dropped },
     apply: async (tx) => {
       const sources = rec.dream.relatedNarratives.map((i) => parseId(i).id);
-      const links = (await tx.narratives.getMany(night.space, sources)).flatMap((n) => n.sourceLinks);
+      const links = (await tx.forSpace(night.space).narratives.getMany(sources)).flatMap((n) => n.sourceLinks);
       const dream = await insertNarrative(night, tx, {
         kind: 'dream',
         gesture: restore(rec.dream.gesture),
@@ -80,8 +80,7 @@ export const dreamPhase: Phase = async (night) => {
         unresolved: rec.dream.unresolved,
       });
       // The memories the dream drew on were "lit" by it (SEEDS §1.7 attention source `dream`).
-      await tx.attention.log(
-        night.space,
+      await tx.forSpace(night.space).attention.log(
         sources.map((id) => ({
           layer: 'narrative' as const,
           itemId: id,

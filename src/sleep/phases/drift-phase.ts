@@ -39,7 +39,7 @@ export async function farMemories(
   seed: Narrative,
 ): Promise<Array<Narrative & { via: NonNullable<DriftMemory['via']> }>> {
   const tags = new Set(seed.tags.map((t) => t.toLowerCase()));
-  const older = (await night.store.narratives.list(night.space, { limit: TERRAIN, kind: 'narrative' }))
+  const older = (await night.store.forSpace(night.space).narratives.list({ limit: TERRAIN, kind: 'narrative' }))
     .filter((n) => n.createdAt < night.since && !n.tags.some((t) => tags.has(t.toLowerCase())))
     .sort((a, b) => a.id - b.id);
   const out: Array<Narrative & { via: NonNullable<DriftMemory['via']> }> = [];
@@ -51,8 +51,7 @@ export async function farMemories(
   const vector = await embedQuery(night, seed.content);
   if (vector !== undefined && night.embedder !== undefined) {
     const byId = new Map(older.map((n) => [n.id, n]));
-    const near = await night.store.vectors.nearest(
-      night.space,
+    const near = await night.store.forSpace(night.space).vectors.nearest(
       'narrative',
       night.embedder.model,
       vector,
@@ -73,7 +72,7 @@ export async function farMemories(
 export const driftPhase: Phase = async (night) => {
   if (night.model === undefined) return {};
   const today = (
-    await night.store.narratives.list(night.space, { since: night.since, limit: 200, kind: 'narrative' })
+    await night.store.forSpace(night.space).narratives.list({ since: night.since, limit: 200, kind: 'narrative' })
   ).filter((n) => n.weight >= HEAVY);
   if (today.length === 0) return {};
   const sorted = today.sort((a, b) => a.id - b.id);
@@ -120,7 +119,7 @@ export const driftPhase: Phase = async (night) => {
           recurrence: 1,
           unresolved: value.thread.unresolved,
         };
-        await tx.identity.insertThread(night.space, {
+        await tx.forSpace(night.space).identity.insertThread({
           content: restore(value.thread.content),
           ...s,
           weight: computeWeight(s),

@@ -15,7 +15,7 @@ const PROBLEMS_LISTED = 10;
 export const ideasPhase: Phase = async (night) => {
   const { store, space, asOf } = night;
   const problems = (
-    await store.knowledge.list(space, { kinds: ['open_problem'], statuses: LIVE_STATUSES, limit: 200 })
+    await store.forSpace(space).knowledge.list({ kinds: ['open_problem'], statuses: LIVE_STATUSES, limit: 200 })
   )
     .map((k) => ({ k, s: strengthNow(k.strength, k.lastReinforcedAt, asOf) }))
     .sort((a, b) => b.s - a.s || a.k.id - b.k.id)

@@ -16,15 +16,15 @@ const MAX_ROWS = 100_000;
  */
 export const lifecyclePhase: Phase = async (night) => {
   const { store, space, asOf } = night;
-  const provisional = await store.knowledge.list(space, { statuses: ['provisional'], limit: MAX_ROWS });
+  const provisional = await store.forSpace(space).knowledge.list({ statuses: ['provisional'], limit: MAX_ROWS });
   // Being seen counts what reached the agent too (recall hits, injections), and a person's approval protects.
-  const uses = await store.attention.seenCounts(space, 'knowledge', provisional.map((k) => k.id));
+  const uses = await store.forSpace(space).attention.seenCounts('knowledge', provisional.map((k) => k.id));
   const plan = planKnowledgeLifecycle(
     provisional.map((k) => ({ ...k, uses: uses.get(k.id) ?? 0, approved: approvedInReview(k.meta) })),
     asOf,
   );
   const byId = new Map(provisional.map((k) => [k.id, k]));
-  const candidates = await store.episodes.retentionCandidates(space, {
+  const candidates = await store.forSpace(space).episodes.retentionCandidates({
     consolidatedBefore: asOf - LIFECYCLE.archiveAfterDays * DAY_MS,
     createdBefore: asOf - LIFECYCLE.dropAfterDays * DAY_MS,
     limit: MAX_ROWS,
@@ -38,10 +38,10 @@ export const lifecyclePhase: Phase = async (night) => {
       drop: retention.drop.length,
     },
     apply: async (tx) => {
-      await tx.knowledge.setStatus(space, plan.promote, 'reliable', asOf);
-      await tx.knowledge.setStatus(space, plan.forget, 'forgotten', asOf);
-      const archived = await tx.episodes.markArchived(space, retention.archive, asOf);
-      const dropped = await tx.episodes.markArchived(space, retention.drop, asOf);
+      await tx.forSpace(space).knowledge.setStatus(plan.promote, 'reliable', asOf);
+      await tx.forSpace(space).knowledge.setStatus(plan.forget, 'forgotten', asOf);
+      const archived = await tx.forSpace(space).episodes.markArchived(retention.archive, asOf);
+      const dropped = await tx.forSpace(space).episodes.markArchived(retention.drop, asOf);
       return {
         delta: {
           promoted: plan.promote.map((id) => briefItem(byId.get(id)!)),

@@ -55,11 +55,10 @@ export const piiWatchPhase: Phase = async (night) => {
     ...log.superseded.map((s) => s.by),
     ...log.quarantined.map((q) => q.entry),
   ].map((i) => i.id);
-  const knowledge = await store.knowledge.getMany(
-    space,
+  const knowledge = await store.forSpace(space).knowledge.getMany(
     [...new Set(ids)].sort((a, b) => a - b),
   );
-  const narratives = (await store.narratives.list(space, { since: asOf, limit: TEXTS_SHOWN })).sort(
+  const narratives = (await store.forSpace(space).narratives.list({ since: asOf, limit: TEXTS_SHOWN })).sort(
     (a, b) => a.id - b.id,
   );
   const written = [
@@ -122,18 +121,18 @@ async function mapPlaceholdersBack(night: NightContext, tx: Store): Promise<numb
   let n = 0;
   for (const e of night.redactor.entries()) n += await replaceName(night, tx, e.placeholder, e.value);
   const restore = (t: string) => night.redactor.restore(t);
-  for (const p of await tx.identity.profiles(space)) {
+  for (const p of await tx.forSpace(space).identity.profiles()) {
     if (!PLACEHOLDER.test(p.entity) && !PLACEHOLDER.test(p.content)) continue;
     const entity = restore(p.entity);
     const content = restore(p.content);
     if (entity === p.entity && content === p.content) continue;
-    await tx.identity.upsertProfile(space, { entity, ptype: p.ptype, content, pinned: p.pinned, at: asOf });
+    await tx.forSpace(space).identity.upsertProfile({ entity, ptype: p.ptype, content, pinned: p.pinned, at: asOf });
     n++;
   }
-  for (const s of await tx.identity.selfConcept(space)) {
+  for (const s of await tx.forSpace(space).identity.selfConcept()) {
     const content = restore(s.content);
     if (content === s.content) continue;
-    await tx.identity.upsertSelfConcept(space, s.field, content, asOf);
+    await tx.forSpace(space).identity.upsertSelfConcept(s.field, content, asOf);
     n++;
   }
   return n;

@@ -33,7 +33,7 @@ export function toolEpisodes(
  */
 export const recipesPhase: Phase = async (night) => {
   const { store, space, asOf } = night;
-  const recipes = detectRecipes(toolEpisodes(await store.episodes.toolResults(space, asOf - WINDOW_DAYS * DAY_MS)));
+  const recipes = detectRecipes(toolEpisodes(await store.forSpace(space).episodes.toolResults(asOf - WINDOW_DAYS * DAY_MS)));
   return {
     proposals: recipes.map((r) => ({ key: r.key, tools: r.tools, steps: r.steps, sessions: r.sessions.length })),
     apply: async (tx) => {
@@ -46,7 +46,7 @@ export const recipesPhase: Phase = async (night) => {
       for (const r of recipes) {
         const content = recipeContent(r);
         const meta = { recipe: { tools: r.tools, steps: r.steps, sessions: r.sessions.length, count: r.count } };
-        const live = await tx.knowledge.getLiveByKey(space, r.key);
+        const live = await tx.forSpace(space).knowledge.getLiveByKey(r.key);
         if (live === undefined) {
           const k = await insertEntry(night, tx, {
             kind: 'procedure',
@@ -68,8 +68,7 @@ export const recipesPhase: Phase = async (night) => {
             { episodes: [], narratives: [] },
             r.sessions.length - live.occurrences,
           );
-          await tx.knowledge.update(
-            space,
+          await tx.forSpace(space).knowledge.update(
             live.id,
             { content, meta: { ...live.meta, ...meta } },
             night.indexes.knowledge({ content, key: r.key, subject: live.subject, tags: live.tags }),

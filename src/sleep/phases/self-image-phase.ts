@@ -27,16 +27,16 @@ export const SELF_IMAGE_REWRITE_NEW = SELF_IMAGE_MAX_ENTRIES / 2;
 export const selfImagePhase: Phase = async (night) => {
   if (night.model === undefined) return {};
   const { store, space, asOf } = night;
-  if (!selfImageDue(await store.knowledge.count(space, LIVE_STATUSES))) return {};
-  const strongest = (await store.knowledge.list(space, { statuses: LIVE_STATUSES, limit: 500 }))
+  if (!selfImageDue(await store.forSpace(space).knowledge.count(LIVE_STATUSES))) return {};
+  const strongest = (await store.forSpace(space).knowledge.list({ statuses: LIVE_STATUSES, limit: 500 }))
     .map((k) => ({ k, s: strengthNow(k.strength, k.lastReinforcedAt, asOf) }))
     .sort((a, b) => b.s - a.s || a.k.id - b.k.id)
     .slice(0, SELF_IMAGE_MAX_ENTRIES)
     .map(({ k }) => k);
-  const existing = (await store.identity.selfConcept(space)).some((s) =>
+  const existing = (await store.forSpace(space).identity.selfConcept()).some((s) =>
     s.field.startsWith(SELF_IMAGE_FIELD_PREFIX),
   );
-  const before = new Set(shownIds(await store.state.get(space, SHOWN_KEY)));
+  const before = new Set(shownIds(await store.forSpace(space).state.get(SHOWN_KEY)));
   const fresh = strongest.filter((k) => !before.has(k.id)).length;
   if (existing && fresh < SELF_IMAGE_REWRITE_NEW) {
     const reason = `${fresh} of the ${strongest.length} strongest entries are new since the last self-image (< ${SELF_IMAGE_REWRITE_NEW})`;
@@ -56,14 +56,13 @@ export const selfImagePhase: Phase = async (night) => {
     apply: async (tx) => {
       for (const [part, text] of Object.entries(image)) {
         // The self-image shares the self_concept table under its own prefix; the domain type lists Tideline's fields only.
-        await tx.identity.upsertSelfConcept(
-          space,
+        await tx.forSpace(space).identity.upsertSelfConcept(
           `${SELF_IMAGE_FIELD_PREFIX}${part}` as never,
           night.redactor.restore(text),
           asOf,
         );
       }
-      await tx.state.put(space, SHOWN_KEY, { ids: strongest.map((k) => k.id) }, asOf);
+      await tx.forSpace(space).state.put(SHOWN_KEY, { ids: strongest.map((k) => k.id) }, asOf);
       return { delta: { selfImageUpdated: true } };
     },
   };

@@ -14,13 +14,13 @@ export interface AttentionEntry {
 
 /** The attention log and its per-cluster stats. */
 export interface AttentionStore {
-  log(space: string, entries: readonly AttentionEntry[]): Promise<void>;
-  since(space: string, from: number): Promise<AttentionEntry[]>;
+  log(entries: readonly AttentionEntry[]): Promise<void>;
+  since(from: number): Promise<AttentionEntry[]>;
   /**
    * How often each of `ids` (of `layer`) reached the agent: recall and search hits, context and prefetch injections
    * (the night's dream reads do not count). Ids never seen are absent.
    */
-  seenCounts(space: string, layer: Layer, ids: readonly number[]): Promise<Map<number, number>>;
+  seenCounts(layer: Layer, ids: readonly number[]): Promise<Map<number, number>>;
   /** Ids already injected into `session` (prefetch never repeats them). */
-  injectedInSession(space: string, session: string): Promise<Array<{ layer: Layer; itemId: number }>>;
+  injectedInSession(session: string): Promise<Array<{ layer: Layer; itemId: number }>>;
 }

@@ -32,23 +32,28 @@ export interface PendingEventRow {
 /** Goals, checkpoints and pending events (Tulimoa set_goal / checkpoint / get_pending). */
 export interface ContinuityStore {
   /** Makes `text` the active goal; the previous active goal becomes `replaced`. */
-  setGoal(
-    space: string,
-    g: { text: string; session: string | null; at: number },
-  ): Promise<{ id: number; replaced: GoalRow | undefined }>;
+  setGoal(g: {
+    text: string;
+    session: string | null;
+    at: number;
+  }): Promise<{ id: number; replaced: GoalRow | undefined }>;
   /** Marks the active goal `done`; undefined when there was none. */
-  finishGoal(space: string, at: number): Promise<GoalRow | undefined>;
-  activeGoal(space: string): Promise<GoalRow | undefined>;
-  addCheckpoint(
-    space: string,
-    c: { goalId: number | null; plan: string; session: string | null; at: number },
-  ): Promise<number>;
-  latestCheckpoint(space: string): Promise<CheckpointRow | undefined>;
-  addEvent(
-    space: string,
-    e: { kind: string; payload: Record<string, unknown>; session: string | null; at: number },
-  ): Promise<number>;
+  finishGoal(at: number): Promise<GoalRow | undefined>;
+  activeGoal(): Promise<GoalRow | undefined>;
+  addCheckpoint(c: {
+    goalId: number | null;
+    plan: string;
+    session: string | null;
+    at: number;
+  }): Promise<number>;
+  latestCheckpoint(): Promise<CheckpointRow | undefined>;
+  addEvent(e: {
+    kind: string;
+    payload: Record<string, unknown>;
+    session: string | null;
+    at: number;
+  }): Promise<number>;
   /** Undelivered events, oldest first; with `session`, that session's and the space-wide ones. */
-  pendingEvents(space: string, q: { session?: string; limit: number }): Promise<PendingEventRow[]>;
-  markDelivered(space: string, ids: readonly number[], at: number): Promise<void>;
+  pendingEvents(q: { session?: string; limit: number }): Promise<PendingEventRow[]>;
+  markDelivered(ids: readonly number[], at: number): Promise<void>;
 }

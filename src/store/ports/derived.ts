@@ -102,60 +102,51 @@ export interface AttentionStatWrite {
 
 /** Reads of the derived tables the script layer and the sleep fill (DESIGN §1.5); never the source of truth. */
 export interface DerivedStore {
-  briefing(space: string, day: string): Promise<BriefingRow | undefined>;
-  latestBriefing(space: string): Promise<BriefingRow | undefined>;
+  briefing(day: string): Promise<BriefingRow | undefined>;
+  latestBriefing(): Promise<BriefingRow | undefined>;
   /** Clusters with at least `minSize` members, largest first. */
-  topicClusters(space: string, q: { minSize: number; limit: number }): Promise<TopicClusterRow[]>;
-  softClusters(space: string): Promise<SoftClusterRow[]>;
+  topicClusters(q: { minSize: number; limit: number }): Promise<TopicClusterRow[]>;
+  softClusters(): Promise<SoftClusterRow[]>;
   softClusterMembers(
-    space: string,
     clusterId: number,
     limit: number,
   ): Promise<Array<{ narrativeId: number; distance: number }>>;
   softClusterNeighbours(
-    space: string,
     clusterId: number,
     limit: number,
   ): Promise<Array<{ id: number; name: string; shared: number }>>;
   /** Narratives created at or after `since` with weight above `minWeight`, heaviest first. */
-  heaviestNarratives(
-    space: string,
-    q: { since: number; minWeight: number; limit: number },
-  ): Promise<Narrative[]>;
-  graphNodes(space: string, limit: number): Promise<GraphNodeRow[]>;
+  heaviestNarratives(q: { since: number; minWeight: number; limit: number }): Promise<Narrative[]>;
+  graphNodes(limit: number): Promise<GraphNodeRow[]>;
   /** A node by name (exact, then case-insensitive). */
-  graphNode(space: string, entity: string): Promise<GraphNodeRow | undefined>;
-  graphPartners(
-    space: string,
-    entity: string,
-    limit: number,
-  ): Promise<Array<{ entity: string; count: number }>>;
+  graphNode(entity: string): Promise<GraphNodeRow | undefined>;
+  graphPartners(entity: string, limit: number): Promise<Array<{ entity: string; count: number }>>;
   /** Edges between `a` and `b` in either stored order, newest first. */
-  graphPairEdges(space: string, a: string, b: string, limit: number): Promise<GraphEdgeRow[]>;
+  graphPairEdges(a: string, b: string, limit: number): Promise<GraphEdgeRow[]>;
   /** Knowledge subjects (live entries) and graph entities with mention counts and link degrees. */
-  topicStats(space: string): Promise<TopicStatRow[]>;
-  replaceTopicClusters(space: string, rows: readonly TopicClusterWrite[]): Promise<void>;
+  topicStats(): Promise<TopicStatRow[]>;
+  replaceTopicClusters(rows: readonly TopicClusterWrite[]): Promise<void>;
   /** Inserts or overwrites clusters by name, leaving the others (Tideline import). */
-  upsertTopicClusters(space: string, rows: readonly TopicClusterWrite[]): Promise<void>;
+  upsertTopicClusters(rows: readonly TopicClusterWrite[]): Promise<void>;
   /** Replaces clusters, members and adjacency; returns the new cluster ids by build index. */
-  replaceSoftClusters(space: string, build: SoftClusterWrite, at: number): Promise<number[]>;
+  replaceSoftClusters(build: SoftClusterWrite, at: number): Promise<number[]>;
   /** Stored soft clusters with centroids, and their adjacency by cluster id. */
-  softClusterModel(
-    space: string,
-  ): Promise<{ clusters: SoftClusterModelRow[]; adjacency: Array<{ a: number; b: number; shared: number }> }>;
+  softClusterModel(): Promise<{
+    clusters: SoftClusterModelRow[];
+    adjacency: Array<{ a: number; b: number; shared: number }>;
+  }>;
   /** Memberships, nearest first per cluster: all of them, or those of the given clusters or of the given narratives. */
-  softClusterMemberships(
-    space: string,
-    q?: { clusterIds?: readonly number[]; narrativeIds?: readonly number[] },
-  ): Promise<Array<{ clusterId: number; narrativeId: number; distance: number }>>;
+  softClusterMemberships(q?: {
+    clusterIds?: readonly number[];
+    narrativeIds?: readonly number[];
+  }): Promise<Array<{ clusterId: number; narrativeId: number; distance: number }>>;
   /** Names of the stored topic clusters, largest first. */
-  topicClusterNames(space: string): Promise<string[]>;
+  topicClusterNames(): Promise<string[]>;
   replaceAttentionStats(
-    space: string,
     rows: readonly AttentionStatWrite[],
     clusterHits: ReadonlyArray<{ clusterId: number; hits: number }>,
   ): Promise<void>;
-  replaceEntityGraph(space: string, graph: EntityGraphWrite): Promise<void>;
+  replaceEntityGraph(graph: EntityGraphWrite): Promise<void>;
   /** Writes (or replaces) the briefing of one UTC day. */
-  putBriefing(space: string, b: BriefingRow): Promise<void>;
+  putBriefing(b: BriefingRow): Promise<void>;
 }

@@ -51,62 +51,59 @@ export interface ScriptEpisodeRow {
 /** Raw episodes. */
 export interface EpisodeStore {
   /** Inserts rows in order; rows whose `ref` already exists in the space are skipped (idempotent import). */
-  insertMany(space: string, rows: readonly NewEpisode[]): Promise<{ ids: number[]; skipped: number }>;
-  get(space: string, id: number): Promise<Episode | undefined>;
-  getMany(space: string, ids: readonly number[]): Promise<Episode[]>;
+  insertMany(rows: readonly NewEpisode[]): Promise<{ ids: number[]; skipped: number }>;
+  get(id: number): Promise<Episode | undefined>;
+  getMany(ids: readonly number[]): Promise<Episode[]>;
   /** What recall ranks and shows of each episode (fewer columns than getMany: recall reads hundreds per query). */
-  getForRecall(space: string, ids: readonly number[]): Promise<RecallEpisode[]>;
-  timeline(space: string, q: TimelineQuery): Promise<{ items: Episode[]; total: number }>;
+  getForRecall(ids: readonly number[]): Promise<RecallEpisode[]>;
+  timeline(q: TimelineQuery): Promise<{ items: Episode[]; total: number }>;
   /**
    * Position facts (id, session, time, speaker) of every episode whose id lies within ±`window` of one of `ids`:
    * enough to find each hit's neighbouring turns of the same session without reading whole sessions.
    */
   around(
-    space: string,
     ids: readonly number[],
     window: number,
   ): Promise<Array<{ id: number; session: string | null; occurredAt: number; speaker: string | null }>>;
   /** Contents of the newest `n` episodes of each session, oldest first (a session without episodes is left out). */
-  lastInSessions(space: string, sessions: readonly string[], n: number): Promise<Map<string, string[]>>;
+  lastInSessions(sessions: readonly string[], n: number): Promise<Map<string, string[]>>;
   /** Ids of the first `n` episodes (by time) of each of `sessions`: the turns that open a conversation. */
-  openingTurns(space: string, sessions: readonly string[], n: number): Promise<number[]>;
+  openingTurns(sessions: readonly string[], n: number): Promise<number[]>;
   /** Distinct speakers of the space (for recognising a person a query names). */
-  speakers(space: string): Promise<string[]>;
+  speakers(): Promise<string[]>;
   /** Episodes of one session ordered by time, around `id` (±n turns). */
-  neighbours(space: string, id: number, n: number): Promise<Episode[]>;
-  delete(space: string, ids: readonly number[]): Promise<number>;
-  count(space: string): Promise<number>;
+  neighbours(id: number, n: number): Promise<Episode[]>;
+  delete(ids: readonly number[]): Promise<number>;
+  count(): Promise<number>;
   /** Ids of the space's episodes whose content is exactly one of `contents` (and, when given, whose source is `source`). */
-  idsWithContent(space: string, contents: readonly string[], source?: string): Promise<number[]>;
+  idsWithContent(contents: readonly string[], source?: string): Promise<number[]>;
   /** Unconsolidated, unarchived episodes stored after `since` (all when null), by time. */
-  storedAfter(space: string, since: number | null): Promise<ScriptEpisodeRow[]>;
+  storedAfter(since: number | null): Promise<ScriptEpisodeRow[]>;
   /** Episodes whose time lies in one of the closed ranges, by time. */
-  inRanges(space: string, ranges: ReadonlyArray<readonly [number, number]>): Promise<ScriptEpisodeRow[]>;
+  inRanges(ranges: ReadonlyArray<readonly [number, number]>): Promise<ScriptEpisodeRow[]>;
   /** Episode ids by `ref` for the refs that exist. */
-  idsByRef(space: string, refs: readonly string[]): Promise<Map<string, number>>;
+  idsByRef(refs: readonly string[]): Promise<Map<string, number>>;
   /**
    * Live episodes not yet consolidated that wait since at or before `createdBefore`, oldest first; an episode waits
    * since the earlier of its own time (`occurredAt`) and its insertion, so imported history is eligible at once.
    */
-  pending(space: string, q: { createdBefore: number; limit: number }): Promise<Episode[]>;
+  pending(q: { createdBefore: number; limit: number }): Promise<Episode[]>;
   /** Since when every live, unconsolidated episode waits (earlier of `occurredAt` and insertion; the wake rule), oldest first. */
-  pendingTimes(space: string, limit: number): Promise<number[]>;
-  markConsolidated(space: string, ids: readonly number[], at: number): Promise<number>;
+  pendingTimes(limit: number): Promise<number[]>;
+  markConsolidated(ids: readonly number[], at: number): Promise<number>;
   /** Moves live episodes to the cold archive (still readable by timeline). */
-  markArchived(space: string, ids: readonly number[], at: number): Promise<number>;
+  markArchived(ids: readonly number[], at: number): Promise<number>;
   /** Live episodes that retention may move: consolidated at or before `consolidatedBefore`, or created at or before `createdBefore`. */
-  retentionCandidates(
-    space: string,
-    q: { consolidatedBefore: number; createdBefore: number; limit: number },
-  ): Promise<Array<{ id: number; createdAt: number; consolidatedAt: number | null; durable: boolean }>>;
+  retentionCandidates(q: {
+    consolidatedBefore: number;
+    createdBefore: number;
+    limit: number;
+  }): Promise<Array<{ id: number; createdAt: number; consolidatedAt: number | null; durable: boolean }>>;
   /**
    * Tool calls and tool results with a session, a tool name and a success flag, occurred at or after `since` (live
    * and archived); a call's `input` is its text (the tool name and its input), at most 1,000 characters.
    */
-  toolResults(
-    space: string,
-    since: number,
-  ): Promise<
+  toolResults(since: number): Promise<
     Array<{
       id: number;
       session: string;
@@ -118,9 +115,9 @@ export interface EpisodeStore {
     }>
   >;
   /** Replaces an episode's text, re-indexes it with `index` and drops its vectors (marked for re-embedding). */
-  rewrite(space: string, id: number, content: string, index: IndexText): Promise<void>;
+  rewrite(id: number, content: string, index: IndexText): Promise<void>;
   /** Re-indexes an episode whose own text is unchanged (its context field changed). */
-  reindex(space: string, id: number, index: IndexText): Promise<void>;
+  reindex(id: number, index: IndexText): Promise<void>;
   /** Ids of rows whose text contains `needle` as written (content), archive included; LIKE-matched, so callers confirm each. */
-  idsContaining(space: string, needle: string, limit: number): Promise<number[]>;
+  idsContaining(needle: string, limit: number): Promise<number[]>;
 }

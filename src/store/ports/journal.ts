@@ -32,27 +32,20 @@ export interface JournalEpisodeRow {
 /** Journal workspaces, the archive of days (DESIGN §7: overflow goes to the database, not away), journal episodes. */
 export interface JournalStore {
   /** Adds the workspace or stamps its last use; idempotent. */
-  registerWorkspace(space: string, w: { root: string; title: string | null; at: number }): Promise<void>;
-  workspaces(space: string): Promise<JournalWorkspaceRow[]>;
-  workspace(space: string, root: string): Promise<JournalWorkspaceRow | undefined>;
+  registerWorkspace(w: { root: string; title: string | null; at: number }): Promise<void>;
+  workspaces(): Promise<JournalWorkspaceRow[]>;
+  workspace(root: string): Promise<JournalWorkspaceRow | undefined>;
   /** Records a completed tend; registers the workspace when it was not. */
-  setTendState(space: string, root: string, day: string, at: number): Promise<void>;
+  setTendState(root: string, day: string, at: number): Promise<void>;
   /** Stores a day; idempotent per (space, root, day): the last copy wins and a restore mark is cleared. */
-  archiveDay(
-    space: string,
-    d: { root: string; day: string; content: string; sha256: string; at: number },
-  ): Promise<void>;
-  archivedDay(space: string, root: string, day: string): Promise<JournalArchiveRow | undefined>;
+  archiveDay(d: { root: string; day: string; content: string; sha256: string; at: number }): Promise<void>;
+  archivedDay(root: string, day: string): Promise<JournalArchiveRow | undefined>;
   /** Stamps a restore; the archived copy stays. */
-  markRestored(space: string, root: string, day: string, at: number): Promise<void>;
+  markRestored(root: string, day: string, at: number): Promise<void>;
   /** Days of the workspace in the archive, ascending. */
-  archivedDays(space: string, root: string): Promise<string[]>;
+  archivedDays(root: string): Promise<string[]>;
   /** Episodes of the space whose `ref` starts with `prefix` exactly (case-sensitive). */
-  episodesByRefPrefix(space: string, prefix: string): Promise<JournalEpisodeRow[]>;
+  episodesByRefPrefix(prefix: string): Promise<JournalEpisodeRow[]>;
   /** Rewrites an episode's meta and time in place (a section that moved tier but kept its text). */
-  moveEpisode(
-    space: string,
-    id: number,
-    p: { meta: Record<string, unknown>; occurredAt: number },
-  ): Promise<void>;
+  moveEpisode(id: number, p: { meta: Record<string, unknown>; occurredAt: number }): Promise<void>;
 }

@@ -67,68 +67,51 @@ export interface NarrativeText {
 
 /** Structured narratives. */
 export interface NarrativeStore {
-  insert(space: string, row: NewNarrative): Promise<number>;
-  get(space: string, id: number): Promise<Narrative | undefined>;
-  getMany(space: string, ids: readonly number[]): Promise<Narrative[]>;
+  insert(row: NewNarrative): Promise<number>;
+  get(id: number): Promise<Narrative | undefined>;
+  getMany(ids: readonly number[]): Promise<Narrative[]>;
   /** Number of other narratives sharing any of `tags` (exact, UTF-8 as written). */
-  countSharingTags(space: string, tags: readonly string[], excludeId?: number): Promise<number>;
+  countSharingTags(tags: readonly string[], excludeId?: number): Promise<number>;
   /** For each tag, how many narratives carry it. */
-  tagCounts(space: string, tags?: readonly string[]): Promise<Map<string, number>>;
+  tagCounts(tags?: readonly string[]): Promise<Map<string, number>>;
   /** Ids and tags of narratives sharing any of `tags`. */
-  withAnyTag(space: string, tags: readonly string[]): Promise<Array<{ id: number; tags: string[] }>>;
+  withAnyTag(tags: readonly string[]): Promise<Array<{ id: number; tags: string[] }>>;
   /** Newest narratives, optionally filtered. */
-  list(
-    space: string,
-    q: {
-      limit: number;
-      offset?: number;
-      ntype?: string;
-      tags?: readonly string[];
-      since?: number;
-      minWeight?: number;
-      kind?: NarrativeKind;
-    },
-  ): Promise<Narrative[]>;
+  list(q: {
+    limit: number;
+    offset?: number;
+    ntype?: string;
+    tags?: readonly string[];
+    since?: number;
+    minWeight?: number;
+    kind?: NarrativeKind;
+  }): Promise<Narrative[]>;
   /** The `n` newest (id, weight) pairs, for anti-inflation. */
-  newestWeights(space: string, n: number): Promise<Array<{ id: number; weight: number }>>;
-  setWeights(space: string, rows: ReadonlyArray<{ id: number; weight: number }>): Promise<void>;
-  setScores(
-    space: string,
-    rows: ReadonlyArray<{ id: number; recurrence: number; weight: number }>,
-  ): Promise<void>;
-  delete(space: string, ids: readonly number[]): Promise<number>;
-  count(space: string): Promise<number>;
+  newestWeights(n: number): Promise<Array<{ id: number; weight: number }>>;
+  setWeights(rows: ReadonlyArray<{ id: number; weight: number }>): Promise<void>;
+  setScores(rows: ReadonlyArray<{ id: number; recurrence: number; weight: number }>): Promise<void>;
+  delete(ids: readonly number[]): Promise<number>;
+  count(): Promise<number>;
   /** Text fields of every narrative (only those without source_links when `unlinked`), ascending id. */
-  texts(space: string, q?: { unlinked?: boolean }): Promise<NarrativeTextRow[]>;
+  texts(q?: { unlinked?: boolean }): Promise<NarrativeTextRow[]>;
   /** `entities_role` of every narrative that has one, ascending id. */
-  roles(space: string): Promise<Array<{ id: number; entitiesRole: string; createdAt: number }>>;
+  roles(): Promise<Array<{ id: number; entitiesRole: string; createdAt: number }>>;
   /** Tags and scores of every narrative (only tagged ones with `tagged`; only the `newest` n by creation), ascending id. */
-  scoreRows(space: string, q?: { tagged?: boolean; newest?: number }): Promise<NarrativeScoreRow[]>;
+  scoreRows(q?: { tagged?: boolean; newest?: number }): Promise<NarrativeScoreRow[]>;
   /** source_links, creation time and embedding state of every narrative, ascending id. */
-  linkRows(space: string): Promise<NarrativeLinkRow[]>;
+  linkRows(): Promise<NarrativeLinkRow[]>;
   /** Narratives per weight band (SEEDS §1.5.1: high ≥ 0.7, mid ≥ 0.4, low below). */
-  weightBands(space: string): Promise<{ high: number; mid: number; low: number }>;
+  weightBands(): Promise<{ high: number; mid: number; low: number }>;
   /** Writes new recurrence and/or weight values; returns the rows changed. */
-  updateScores(
-    space: string,
-    rows: ReadonlyArray<{ id: number; recurrence?: number; weight?: number }>,
-  ): Promise<number>;
+  updateScores(rows: ReadonlyArray<{ id: number; recurrence?: number; weight?: number }>): Promise<number>;
   /** Sets source_links of narratives that still have none (a narrative linked meanwhile is left alone). */
   fillSourceLinks(
-    space: string,
     rows: ReadonlyArray<{ narrativeId: number; sourceLinks: readonly number[] }>,
   ): Promise<number>;
   /** Replaces a narrative's text fields, re-indexes it and drops its vectors (marked for re-embedding). */
-  rewrite(
-    space: string,
-    id: number,
-    text: NarrativeText,
-    tags: readonly string[],
-    index: IndexText,
-  ): Promise<void>;
+  rewrite(id: number, text: NarrativeText, tags: readonly string[], index: IndexText): Promise<void>;
   /** Sets the four scores and the weight of narratives (the comb's re-scoring). */
   setAllScores(
-    space: string,
     rows: ReadonlyArray<{
       id: number;
       importance: number;
@@ -140,5 +123,5 @@ export interface NarrativeStore {
     at: number,
   ): Promise<void>;
   /** Ids of rows whose text contains `needle` as written (content and tags), archive included; LIKE-matched, so callers confirm each. */
-  idsContaining(space: string, needle: string, limit: number): Promise<number[]>;
+  idsContaining(needle: string, limit: number): Promise<number[]>;
 }

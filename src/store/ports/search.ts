@@ -59,3 +59,20 @@ export interface SearchIndex {
     opts: LexicalOptions,
   ): Promise<Array<{ id: number; score: number }>>;
 }
+
+/** A space's lexical search: {@link SearchIndex}'s reads with the space bound. */
+export interface SpaceSearch {
+  lexical(
+    layer: Layer,
+    terms: readonly string[],
+    opts: LexicalOptions,
+  ): Promise<Array<{ id: number; score: number }>>;
+  substring(
+    layer: Layer,
+    needle: string,
+    opts: LexicalOptions,
+  ): Promise<Array<{ id: number; score: number }>>;
+}
+
+/** What of the search index the unbound store offers: upkeep across spaces, no reads. */
+export type SearchUpkeep = Omit<SearchIndex, 'lexical' | 'substring'>;

@@ -30,43 +30,39 @@ export interface SleepWorkRow {
 /** The nightly sleep's bookkeeping: its runs, their units of work, the space's sleep lock, the budget's base. */
 export interface SleepRunStore {
   /** The newest run still `running` (a crashed or interrupted night), if any. */
-  openRun(space: string): Promise<SleepRunRow | undefined>;
-  createRun(
-    space: string,
-    r: { night: string; model: string; startedAt: number; log: Record<string, unknown> },
-  ): Promise<number>;
+  openRun(): Promise<SleepRunRow | undefined>;
+  createRun(r: {
+    night: string;
+    model: string;
+    startedAt: number;
+    log: Record<string, unknown>;
+  }): Promise<number>;
   /** Marks the run done with its token totals and final log. */
   finishRun(
-    space: string,
     id: number,
     r: { finishedAt: number; tokensIn: number; tokensOut: number; log: Record<string, unknown> },
   ): Promise<void>;
   /** Runs of the space, newest first; `night` and `status` filter. */
-  runs(
-    space: string,
-    q: { night?: string; status?: SleepRunRow['status']; limit: number },
-  ): Promise<SleepRunRow[]>;
+  runs(q: { night?: string; status?: SleepRunRow['status']; limit: number }): Promise<SleepRunRow[]>;
   /** Inserts the planned units of a run (existing keys are kept as they are). */
   planWork(
-    space: string,
     runId: number,
     units: ReadonlyArray<{ step: string; unit: string; payload: unknown }>,
     at: number,
   ): Promise<void>;
   /** Every unit of a run, ordered by step and unit. */
-  work(space: string, runId: number): Promise<SleepWorkRow[]>;
+  work(runId: number): Promise<SleepWorkRow[]>;
   setWork(
-    space: string,
     runId: number,
     w: { step: string; unit: string; status: SleepWorkRow['status']; result: unknown; at: number },
   ): Promise<void>;
   /** Takes the space's sleep lock unless another owner holds an unexpired one; true when taken. */
-  acquireLock(space: string, owner: string, at: number, ttlMs: number): Promise<boolean>;
+  acquireLock(owner: string, at: number, ttlMs: number): Promise<boolean>;
   /** Extends a lock the owner holds; false when it was lost. */
-  renewLock(space: string, owner: string, at: number, ttlMs: number): Promise<boolean>;
-  releaseLock(space: string, owner: string): Promise<void>;
+  renewLock(owner: string, at: number, ttlMs: number): Promise<boolean>;
+  releaseLock(owner: string): Promise<void>;
   /** Who holds the space's sleep lock (expired or not), if anyone. */
-  lockOwner(space: string): Promise<string | undefined>;
+  lockOwner(): Promise<string | undefined>;
   /** Live episodes + narratives + live knowledge: the memory size the nightly budget grows with. */
-  memorySize(space: string): Promise<number>;
+  memorySize(): Promise<number>;
 }

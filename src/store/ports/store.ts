@@ -10,7 +10,7 @@ import type { JournalStore } from './journal.js';
 import type { KnowledgeStore } from './knowledge.js';
 import type { NarrativeStore } from './narratives.js';
 import type { RowStore } from './rows.js';
-import type { SearchIndex } from './search.js';
+import type { SearchUpkeep, SpaceSearch } from './search.js';
 import type { SleepRunStore } from './sleep-runs.js';
 import type { SpaceStore } from './spaces.js';
 import type { StateStore } from './state.js';
@@ -35,25 +35,37 @@ export interface PurgeResult {
   ms: number;
 }
 
-/** The whole store. */
-export interface Store {
-  readonly engine: 'sqlite' | 'postgres';
-  readonly spaces: SpaceStore;
+/** The entity ports of one space: every read and write stays inside it (issue 19: no query scopes itself by hand). */
+export interface ScopedStore {
+  readonly space: string;
   readonly episodes: EpisodeStore;
   readonly narratives: NarrativeStore;
   readonly knowledge: KnowledgeStore;
   readonly identity: IdentityStore;
   readonly attention: AttentionStore;
   readonly vectors: VectorStore;
-  readonly search: SearchIndex;
-  readonly rows: RowStore;
-  readonly jobs: JobClaims;
+  readonly search: SpaceSearch;
   readonly derived: DerivedStore;
   readonly continuity: ContinuityStore;
   readonly journal: JournalStore;
   readonly sleepRuns: SleepRunStore;
   readonly state: StateStore;
+}
+
+/**
+ * The whole store. App code reaches a space's rows only through {@link Store.forSpace}; what spans spaces stays
+ * here: the space registry, API tokens, row dump/load/erase for export and restore, job leases, index upkeep.
+ */
+export interface Store {
+  readonly engine: 'sqlite' | 'postgres';
+  /** The entity ports bound to `space` (of this store, or of the transaction this store is bound to). */
+  forSpace(space: string): ScopedStore;
+  readonly spaces: SpaceStore;
   readonly tokens: TokenStore;
+  readonly rows: RowStore;
+  readonly jobs: JobClaims;
+  /** Index upkeep that is not scoped to a space (a search reads through `forSpace(space).search`). */
+  readonly search: SearchUpkeep;
   /** Runs `fn` with a store bound to one write transaction: all or nothing. */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /**

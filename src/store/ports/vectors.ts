@@ -14,20 +14,12 @@ export interface NearestOptions {
 
 /** Stored vectors, one per item and model. */
 export interface VectorStore {
-  put(
-    space: string,
-    layer: Layer,
-    itemId: number,
-    model: string,
-    vector: Float32Array,
-    at: number,
-  ): Promise<void>;
+  put(layer: Layer, itemId: number, model: string, vector: Float32Array, at: number): Promise<void>;
   /**
    * Cosine top-k over the space's vectors of `model` in `layer`: exact, or through an engine's index (pgvector HNSW;
    * SQLite's opt-in binary pre-selection with exact re-scoring past `opts.quantizeAbove` vectors).
    */
   nearest(
-    space: string,
     layer: Layer,
     model: string,
     query: Float32Array,
@@ -35,17 +27,13 @@ export interface VectorStore {
     opts?: NearestOptions,
   ): Promise<Array<{ id: number; score: number }>>;
   /** Items marked for later embedding (the embedder was down). */
-  pending(space: string, layer: Layer, limit: number): Promise<Array<{ id: number; text: string }>>;
-  clearPending(space: string, layer: Layer, ids: readonly number[]): Promise<void>;
-  count(space: string, model?: string): Promise<number>;
+  pending(layer: Layer, limit: number): Promise<Array<{ id: number; text: string }>>;
+  clearPending(layer: Layer, ids: readonly number[]): Promise<void>;
+  count(model?: string): Promise<number>;
   /** Models and dimensions of the space's narrative vectors, most vectors first. */
-  narrativeModels(space: string): Promise<Array<{ model: string; dim: number; count: number }>>;
+  narrativeModels(): Promise<Array<{ model: string; dim: number; count: number }>>;
   /** Narrative vectors of one model and dimension, ascending narrative id. */
-  narrativeVectors(
-    space: string,
-    model: string,
-    dim: number,
-  ): Promise<Array<{ id: number; vector: Float32Array }>>;
+  narrativeVectors(model: string, dim: number): Promise<Array<{ id: number; vector: Float32Array }>>;
   /** How many items of a layer wait for an embedding, and the first `limit` ids. */
-  pendingEmbeddings(space: string, layer: Layer, limit: number): Promise<{ count: number; ids: number[] }>;
+  pendingEmbeddings(layer: Layer, limit: number): Promise<{ count: number; ids: number[] }>;
 }

@@ -62,20 +62,20 @@ export async function benchEngine(engine: string, store: SqlStore, rows: number,
   let t = performance.now();
   for (let i = 0; i < rows - single; i += 100) {
     const batch = Array.from({ length: Math.min(100, rows - single - i) }, (_, j) => row(i + j));
-    await store.transaction((tx) => tx.episodes.insertMany(space, batch));
+    await store.transaction((tx) => tx.forSpace(space).episodes.insertMany(batch));
   }
   const batchRowsPerSec = Math.round(((rows - single) / (performance.now() - t)) * 1000);
   t = performance.now();
-  for (let i = rows - single; i < rows; i++) await store.transaction((tx) => tx.episodes.insertMany(space, [row(i)]));
+  for (let i = rows - single; i < rows; i++) await store.transaction((tx) => tx.forSpace(space).episodes.insertMany([row(i)]));
   const singleRowsPerSec = Math.round((single / (performance.now() - t)) * 1000);
   // Steady state: planner statistics as autovacuum (PostgreSQL) or `PRAGMA optimize` (SQLite) would leave them.
   await store.db.run('ANALYZE');
-  const lexicalMs = await timed(100, (i) => store.search.lexical(space, 'episode', [EN[i % EN.length]!, ZH[i % ZH.length]!], { limit: 20 }));
-  const substringMs = await timed(100, (i) => store.search.substring(space, 'episode', `#${1000 + i * 7}`, { limit: 20 }));
+  const lexicalMs = await timed(100, (i) => store.forSpace(space).search.lexical('episode', [EN[i % EN.length]!, ZH[i % ZH.length]!], { limit: 20 }));
+  const substringMs = await timed(100, (i) => store.forSpace(space).search.substring('episode', `#${1000 + i * 7}`, { limit: 20 }));
   const v = () => Float32Array.from({ length: dim }, () => r() * 2 - 1);
-  for (let i = 1; i <= vectors; i++) await store.vectors.put(space, 'episode', i, 'bench', v(), 1);
-  await store.vectors.nearest(space, 'episode', 'bench', v(), 10); // builds the ANN index where there is one
-  const vectorMs = await timed(30, () => store.vectors.nearest(space, 'episode', 'bench', v(), 10));
+  for (let i = 1; i <= vectors; i++) await store.forSpace(space).vectors.put('episode', i, 'bench', v(), 1);
+  await store.forSpace(space).vectors.nearest('episode', 'bench', v(), 10); // builds the ANN index where there is one
+  const vectorMs = await timed(30, () => store.forSpace(space).vectors.nearest('episode', 'bench', v(), 10));
   await store.rows.eraseSpace(space);
   return { engine, rows, batchRowsPerSec, singleRowsPerSec, lexicalMs, substringMs, vectorMs, vectors, dim };
 }

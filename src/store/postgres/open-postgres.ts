@@ -88,7 +88,7 @@ export async function openPostgresStore(url: string, o: { poolSize?: number } = 
         )
       ).map((r) => r.name),
     info: (db) => info(db, target, driverName, features),
-    ...(features.pgvector ? { makeVectors: (db: SqlDriver) => new PgVectors(db, state) } : {}),
+    ...(features.pgvector ? { makeVectors: (db: SqlDriver, space: string) => new PgVectors(db, space, state) } : {}),
     jobHooks: PG_JOB_HOOKS,
     purge: (db, layers) => purgePostgres(db, layers),
   };

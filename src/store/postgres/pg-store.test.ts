@@ -80,10 +80,10 @@ if (!base) {
       try {
         const outs = await Promise.all([runWriter([url, 'write', 'shared', '200', 'p1']), runWriter([url, 'write', 'shared', '200', 'p2'])]);
         expect(outs).toEqual(['wrote 200\n', 'wrote 200\n']);
-        expect(await probe.episodes.count('shared')).toBe(400);
+        expect(await probe.forSpace('shared').episodes.count()).toBe(400);
         const refs = await probe.db.all<{ n: number }>("SELECT COUNT(DISTINCT ref) AS n FROM episodes WHERE space = 'shared'");
         expect(refs[0]?.n).toBe(400);
-        expect((await probe.search.lexical('shared', 'episode', ['写入'], { limit: 500 })).length).toBe(400);
+        expect((await probe.forSpace('shared').search.lexical('episode', ['写入'], { limit: 500 })).length).toBe(400);
       } finally {
         await probe.close();
       }

@@ -31,15 +31,17 @@ export function hnswIndexName(dim: number): string {
 export class PgVectors extends VectorSql {
   readonly #db: SqlDriver;
   readonly #state: PgVectorState;
-  constructor(db: SqlDriver, state: PgVectorState) {
-    super(db);
+  readonly #space: string;
+  constructor(db: SqlDriver, space: string, state: PgVectorState) {
+    super(db, space);
+    this.#space = space;
     this.#db = db;
     this.#state = state;
   }
 
-  override async nearest(space: string, layer: Layer, model: string, query: Float32Array, k: number): Promise<Array<{ id: number; score: number }>> {
+  override async nearest(layer: Layer, model: string, query: Float32Array, k: number): Promise<Array<{ id: number; score: number }>> {
     const dim = query.length;
-    if (k <= 0 || dim < 1 || dim > HNSW_MAX_DIM) return super.nearest(space, layer, model, query, k);
+    if (k <= 0 || dim < 1 || dim > HNSW_MAX_DIM) return super.nearest(layer, model, query, k);
     const lit = `[${Array.from(query, (x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
     // `dim` is an integer we computed, so it can be written into the SQL (a partial index only matches a literal).
     const expr = `tidepool_vector(vector)::vector(${dim})`;
@@ -59,14 +61,14 @@ export class PgVectors extends VectorSql {
       const found = await tx.all<{ item_id: unknown; d: unknown }>(
         `SELECT item_id, ${expr} <=> ?::vector(${dim}) AS d FROM embeddings
          WHERE space = ? AND layer = ? AND model = ? AND dim = ${dim} ORDER BY ${expr} <=> ?::vector(${dim}) LIMIT ?`,
-        [lit, space, layer, model, lit, k],
+        [lit, this.#space, layer, model, lit, k],
       );
       await tx.get("SELECT set_config('enable_sort', ?, true), set_config('enable_seqscan', ?, true)", [prev!.sort, prev!.seq]);
       return found;
     });
     // HNSW filters after it searches: rows of other spaces or models can crowd ours out, so fewer than k hits
     // may be an artefact; then the exact scan answers (cheap when the space really holds fewer than k vectors).
-    if (rows.length < k) return super.nearest(space, layer, model, query, k);
+    if (rows.length < k) return super.nearest(layer, model, query, k);
     return rows.map((r) => ({ id: num(r.item_id), score: 1 - num(r.d) }));
   }
 

@@ -25,8 +25,8 @@ describe('PGlite engine specifics', () => {
   });
 
   it('builds one HNSW index per dimension and answers from it', async () => {
-    for (let i = 1; i <= 20; i++) await store.vectors.put('hnsw', 'knowledge', i, 'm', new Float32Array([i, 20 - i, 1]), 1);
-    const hits = await store.vectors.nearest('hnsw', 'knowledge', 'm', new Float32Array([20, 0, 1]), 3);
+    for (let i = 1; i <= 20; i++) await store.forSpace('hnsw').vectors.put('knowledge', i, 'm', new Float32Array([i, 20 - i, 1]), 1);
+    const hits = await store.forSpace('hnsw').vectors.nearest('knowledge', 'm', new Float32Array([20, 0, 1]), 3);
     expect(hits.map((h) => h.id)).toEqual([20, 19, 18]);
     const idx = await store.db.all<{ indexdef: string }>('SELECT indexdef FROM pg_indexes WHERE indexname = ?', [hnswIndexName(3)]);
     expect(idx[0]?.indexdef).toMatch(/USING hnsw .*WHERE \(dim = 3\)/);
@@ -42,7 +42,7 @@ describe('PGlite engine specifics', () => {
 
   it('decodes stored float32 vectors exactly', async () => {
     const v = new Float32Array([1, -0.5, 3.14159, 1e-38, -2.5e-40, 123456.789]);
-    await store.vectors.put('dec', 'episode', 1, 'm', v, 1);
+    await store.forSpace('dec').vectors.put('episode', 1, 'm', v, 1);
     const r = await store.db.get<{ t: string }>("SELECT tidepool_vector(vector)::text AS t FROM embeddings WHERE space = 'dec'");
     expect(new Float32Array(JSON.parse(r!.t) as number[])).toEqual(v);
   });

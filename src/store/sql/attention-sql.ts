@@ -10,16 +10,18 @@ const SEEN_SOURCES: readonly AttentionSource[] = ['t0_inject', 't1_prefetch', 's
 /** Attention store written once for every engine. */
 export class AttentionSql implements AttentionStore {
   readonly #db: SqlDriver;
-  constructor(db: SqlDriver) {
+  readonly #space: string;
+  constructor(db: SqlDriver, space: string) {
+    this.#space = space;
     this.#db = db;
   }
 
-  async log(space: string, entries: readonly AttentionEntry[]): Promise<void> {
+  async log(entries: readonly AttentionEntry[]): Promise<void> {
     for (const e of entries) {
       await this.#db.run(
         `INSERT INTO attention_log (space, layer, item_id, sim, cluster, source, session, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        [space, e.layer, e.itemId, e.sim, e.cluster, e.source, e.session, e.at],
+        [this.#space, e.layer, e.itemId, e.sim, e.cluster, e.source, e.session, e.at],
       );
     }
     // One upsert per cluster, in cluster order: writers that touch the same clusters lock their rows in the same
@@ -40,15 +42,15 @@ export class AttentionSql implements AttentionStore {
         `INSERT INTO attention_stats (space, cluster, hit_count, last_hit, last_item_id) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (space, cluster) DO UPDATE SET hit_count = attention_stats.hit_count + excluded.hit_count,
            last_hit = excluded.last_hit, last_item_id = excluded.last_item_id`,
-        [space, cluster, s.hits, s.at, s.itemId],
+        [this.#space, cluster, s.hits, s.at, s.itemId],
       );
     }
   }
 
-  async since(space: string, from: number): Promise<AttentionEntry[]> {
+  async since(from: number): Promise<AttentionEntry[]> {
     const rows = await this.#db.all<Record<string, unknown>>(
       'SELECT layer, item_id, sim, cluster, source, session, created_at FROM attention_log WHERE space = ? AND created_at >= ? ORDER BY id',
-      [space, from],
+      [this.#space, from],
     );
     return rows.map((r) => ({
       layer: r.layer as Layer,
@@ -61,24 +63,24 @@ export class AttentionSql implements AttentionStore {
     }));
   }
 
-  async seenCounts(space: string, layer: Layer, ids: readonly number[]): Promise<Map<number, number>> {
+  async seenCounts(layer: Layer, ids: readonly number[]): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     for (const part of chunks(ids)) {
       const rows = await this.#db.all<{ item_id: unknown; n: unknown }>(
         `SELECT item_id, COUNT(*) AS n FROM attention_log WHERE space = ? AND layer = ? AND item_id IN (${marks(part.length)})
          AND source IN (${marks(SEEN_SOURCES.length)}) GROUP BY item_id`,
-        [space, layer, ...part, ...SEEN_SOURCES],
+        [this.#space, layer, ...part, ...SEEN_SOURCES],
       );
       for (const r of rows) out.set(num(r.item_id), num(r.n));
     }
     return out;
   }
 
-  async injectedInSession(space: string, session: string): Promise<Array<{ layer: Layer; itemId: number }>> {
+  async injectedInSession(session: string): Promise<Array<{ layer: Layer; itemId: number }>> {
     const rows = await this.#db.all<{ layer: string; item_id: unknown }>(
       `SELECT DISTINCT layer, item_id FROM attention_log WHERE space = ? AND session = ?
        AND source IN ('t0_inject', 't1_prefetch')`,
-      [space, session],
+      [this.#space, session],
     );
     return rows.map((r) => ({ layer: r.layer as Layer, itemId: num(r.item_id) }));
   }

@@ -66,12 +66,14 @@ export function toEpisode(r: Record<string, unknown>): Episode {
 export class EpisodeSql implements EpisodeStore {
   readonly #db: SqlDriver;
   readonly #search: SearchIndex;
-  constructor(db: SqlDriver, search: SearchIndex) {
+  readonly #space: string;
+  constructor(db: SqlDriver, space: string, search: SearchIndex) {
+    this.#space = space;
     this.#db = db;
     this.#search = search;
   }
 
-  async insertMany(space: string, rows: readonly NewEpisode[]): Promise<{ ids: number[]; skipped: number }> {
+  async insertMany(rows: readonly NewEpisode[]): Promise<{ ids: number[]; skipped: number }> {
     const ids: number[] = [];
     const docs: Array<{ id: number; body: string; extra: string; raw: string }> = [];
     let skipped = 0;
@@ -96,14 +98,14 @@ export class EpisodeSql implements EpisodeStore {
                consolidated_at bigint, embed_pending bigint)) WITH ORDINALITY AS u
              ORDER BY u.ordinality
              ON CONFLICT DO NOTHING RETURNING id, ref`,
-            [space, jsonRecords(EPISODE_FIELDS, part.map(values))],
+            [this.#space, jsonRecords(EPISODE_FIELDS, part.map(values))],
           )
         : this.#db.all<{ id: unknown; ref: unknown }>(
             `INSERT INTO episodes (space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable,
                occurred_at, created_at, consolidated_at, embed_pending)
              VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
              ON CONFLICT DO NOTHING RETURNING id, ref`,
-            part.flatMap((r) => [space, ...values(r)]),
+            part.flatMap((r) => [this.#space, ...values(r)]),
           );
       // The statement is on its way: the index entries are built while the database inserts the rows.
       this.#search.prepare?.(part.map((r) => r.index));
@@ -128,29 +130,29 @@ export class EpisodeSql implements EpisodeStore {
     return { ids, skipped };
   }
 
-  async get(space: string, id: number): Promise<Episode | undefined> {
-    const r = await this.#db.get(`SELECT ${COLS} FROM episodes WHERE space = ? AND id = ?`, [space, id]);
+  async get(id: number): Promise<Episode | undefined> {
+    const r = await this.#db.get(`SELECT ${COLS} FROM episodes WHERE space = ? AND id = ?`, [this.#space, id]);
     return r ? toEpisode(r) : undefined;
   }
 
-  async getForRecall(space: string, ids: readonly number[]): Promise<RecallEpisode[]> {
+  async getForRecall(ids: readonly number[]): Promise<RecallEpisode[]> {
     const out: RecallEpisode[] = [];
     for (const part of chunks(ids)) {
       const rows = await this.#db.all<Record<string, unknown>>(
         `SELECT id, kind, role, speaker, content, session, occurred_at, archived_at FROM episodes
          WHERE (space || '') = ? AND id IN (${marks(part.length)})`,
-        [space, ...part],
+        [this.#space, ...part],
       );
       out.push(...rows.map(toRecallEpisode));
     }
     return out;
   }
 
-  async getMany(space: string, ids: readonly number[]): Promise<Episode[]> {
+  async getMany(ids: readonly number[]): Promise<Episode[]> {
     const out: Episode[] = [];
     for (const part of chunks(ids)) {
       const rows = await this.#db.all(`SELECT ${COLS} FROM episodes WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
-        space,
+        this.#space,
         ...part,
       ]);
       out.push(...rows.map(toEpisode));
@@ -158,9 +160,9 @@ export class EpisodeSql implements EpisodeStore {
     return out;
   }
 
-  async timeline(space: string, q: TimelineQuery): Promise<{ items: Episode[]; total: number }> {
+  async timeline(q: TimelineQuery): Promise<{ items: Episode[]; total: number }> {
     const where: string[] = ['space = ?'];
-    const params: SqlValue[] = [space];
+    const params: SqlValue[] = [this.#space];
     if (q.from !== undefined) {
       where.push('occurred_at >= ?');
       params.push(q.from);
@@ -185,7 +187,6 @@ export class EpisodeSql implements EpisodeStore {
   }
 
   async around(
-    space: string,
     ids: readonly number[],
     window: number,
   ): Promise<Array<{ id: number; session: string | null; occurredAt: number; speaker: string | null }>> {
@@ -198,7 +199,7 @@ export class EpisodeSql implements EpisodeStore {
     for (const part of chunks([...want], 500)) {
       const rows = await this.#db.all<Record<string, unknown>>(
         `SELECT id, session, occurred_at, speaker FROM episodes WHERE (space || '') = ? AND id IN (${marks(part.length)})`,
-        [space, ...part],
+        [this.#space, ...part],
       );
       for (const r of rows) {
         out.push({ id: num(r.id), session: (r.session as string | null) ?? null, occurredAt: timeOf(r.occurred_at), speaker: (r.speaker as string | null) ?? null });
@@ -207,7 +208,7 @@ export class EpisodeSql implements EpisodeStore {
     return out;
   }
 
-  async lastInSessions(space: string, sessions: readonly string[], n: number): Promise<Map<string, string[]>> {
+  async lastInSessions(sessions: readonly string[], n: number): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     // One statement per 100 sessions, a LIMITed branch per session (each walks its own index range), instead of a
     // round trip per session: a batch of 1,000 turns spans ~50 sessions (issue 20).
@@ -216,7 +217,7 @@ export class EpisodeSql implements EpisodeStore {
         ORDER BY occurred_at DESC, id DESC LIMIT ?) s`;
       const rows = await this.#db.all<{ session: string; content: string }>(
         `SELECT session, content FROM (${part.map(() => branch).join(' UNION ALL ')}) u ORDER BY session, occurred_at, id`,
-        part.flatMap((session) => [space, session, n]),
+        part.flatMap((session) => [this.#space, session, n]),
       );
       for (const r of rows) {
         const list = out.get(r.session);
@@ -227,49 +228,49 @@ export class EpisodeSql implements EpisodeStore {
     return out;
   }
 
-  async openingTurns(space: string, sessions: readonly string[], n: number): Promise<number[]> {
+  async openingTurns(sessions: readonly string[], n: number): Promise<number[]> {
     const out: number[] = [];
     for (const session of new Set(sessions)) {
       const rows = await this.#db.all<{ id: unknown }>(
         'SELECT id FROM episodes WHERE space = ? AND session = ? ORDER BY occurred_at, id LIMIT ?',
-        [space, session, n],
+        [this.#space, session, n],
       );
       out.push(...rows.map((r) => num(r.id)));
     }
     return out;
   }
 
-  async speakers(space: string): Promise<string[]> {
+  async speakers(): Promise<string[]> {
     const rows = await this.#db.all<{ speaker: string }>(
       'SELECT DISTINCT speaker FROM episodes WHERE space = ? AND speaker IS NOT NULL',
-      [space],
+      [this.#space],
     );
     return rows.map((r) => r.speaker);
   }
 
-  async neighbours(space: string, id: number, n: number): Promise<Episode[]> {
-    const self = await this.get(space, id);
+  async neighbours(id: number, n: number): Promise<Episode[]> {
+    const self = await this.get(id);
     if (!self) return [];
     if (self.session === null || n === 0) return [self];
     const before = await this.#db.all(
       `SELECT ${COLS} FROM episodes WHERE space = ? AND session = ? AND (occurred_at < ? OR (occurred_at = ? AND id < ?))
        ORDER BY occurred_at DESC, id DESC LIMIT ?`,
-      [space, self.session, self.occurredAt, self.occurredAt, id, n],
+      [this.#space, self.session, self.occurredAt, self.occurredAt, id, n],
     );
     const after = await this.#db.all(
       `SELECT ${COLS} FROM episodes WHERE space = ? AND session = ? AND (occurred_at > ? OR (occurred_at = ? AND id > ?))
        ORDER BY occurred_at ASC, id ASC LIMIT ?`,
-      [space, self.session, self.occurredAt, self.occurredAt, id, n],
+      [this.#space, self.session, self.occurredAt, self.occurredAt, id, n],
     );
     return [...before.reverse().map(toEpisode), self, ...after.map(toEpisode)];
   }
 
-  async delete(space: string, ids: readonly number[]): Promise<number> {
+  async delete(ids: readonly number[]): Promise<number> {
     let n = 0;
     for (const part of chunks(ids)) {
       const owned = await this.#db.all<{ id: unknown }>(
         `SELECT id FROM episodes WHERE (space || '') = ? AND id IN (${marks(part.length)})`,
-        [space, ...part],
+        [this.#space, ...part],
       );
       const own = owned.map((r) => num(r.id));
       if (own.length === 0) continue;
@@ -280,99 +281,98 @@ export class EpisodeSql implements EpisodeStore {
     return n;
   }
 
-  async count(space: string): Promise<number> {
-    const r = await this.#db.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM episodes WHERE space = ?', [space]);
+  async count(): Promise<number> {
+    const r = await this.#db.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM episodes WHERE space = ?', [this.#space]);
     return num(r?.n ?? 0);
   }
 
-  async idsWithContent(space: string, contents: readonly string[], source?: string): Promise<number[]> {
+  async idsWithContent(contents: readonly string[], source?: string): Promise<number[]> {
     const out: number[] = [];
     for (const part of chunks(contents)) {
       const rows = await this.#db.all<{ id: unknown }>(
         `SELECT id FROM episodes WHERE space = ?${source === undefined ? '' : ' AND source = ?'} AND content IN (${marks(part.length)}) ORDER BY id`,
-        [space, ...(source === undefined ? [] : [source]), ...part],
+        [this.#space, ...(source === undefined ? [] : [source]), ...part],
       );
       out.push(...rows.map((r) => num(r.id)));
     }
     return out;
   }
 
-  async storedAfter(space: string, since: number | null): Promise<ScriptEpisodeRow[]> {
+  async storedAfter(since: number | null): Promise<ScriptEpisodeRow[]> {
     const rows = await this.#db.all(
       `SELECT ${SCRIPT_EPISODE_COLS} FROM episodes WHERE space = ? AND consolidated_at IS NULL AND archived_at IS NULL
        ${since === null ? '' : 'AND created_at > ?'} ORDER BY occurred_at, id`,
-      since === null ? [space] : [space, since],
+      since === null ? [this.#space] : [this.#space, since],
     );
     return rows.map(toEpisodeRow);
   }
 
   async inRanges(
-    space: string,
     ranges: ReadonlyArray<readonly [number, number]>,
   ): Promise<ScriptEpisodeRow[]> {
     const out: ScriptEpisodeRow[] = [];
     for (const [from, to] of mergeRanges(ranges)) {
       const rows = await this.#db.all(
         `SELECT ${SCRIPT_EPISODE_COLS} FROM episodes WHERE space = ? AND occurred_at >= ? AND occurred_at <= ? ORDER BY occurred_at, id`,
-        [space, from, to],
+        [this.#space, from, to],
       );
       out.push(...rows.map(toEpisodeRow));
     }
     return out;
   }
 
-  async idsContaining(space: string, needle: string, limit: number): Promise<number[]> {
-    return idsLike(this.#db, 'episodes', ['content'], space, needle, limit);
+  async idsContaining(needle: string, limit: number): Promise<number[]> {
+    return idsLike(this.#db, 'episodes', ['content'], this.#space, needle, limit);
   }
 
-  async idsByRef(space: string, refs: readonly string[]): Promise<Map<string, number>> {
+  async idsByRef(refs: readonly string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     for (const part of chunks(refs)) {
       const rows = await this.#db.all<{ id: unknown; ref: string }>(
         `SELECT id, ref FROM episodes WHERE space = ? AND ref IN (${marks(part.length)})`,
-        [space, ...part],
+        [this.#space, ...part],
       );
       for (const r of rows) out.set(String(r.ref), num(r.id));
     }
     return out;
   }
 
-  async pending(space: string, q: { createdBefore: number; limit: number }): Promise<Episode[]> {
+  async pending(q: { createdBefore: number; limit: number }): Promise<Episode[]> {
     const rows = await this.#db.all(
       `SELECT ${COLS} FROM episodes WHERE space = ? AND consolidated_at IS NULL AND archived_at IS NULL AND ${WAITING_SINCE} <= ?
        ORDER BY ${WAITING_SINCE}, id LIMIT ?`,
-      [space, q.createdBefore, q.limit],
+      [this.#space, q.createdBefore, q.limit],
     );
     return rows.map(toEpisode);
   }
 
-  async pendingTimes(space: string, limit: number): Promise<number[]> {
+  async pendingTimes(limit: number): Promise<number[]> {
     const rows = await this.#db.all<{ since: unknown }>(
       `SELECT ${WAITING_SINCE} AS since FROM episodes WHERE space = ? AND consolidated_at IS NULL AND archived_at IS NULL
        ORDER BY ${WAITING_SINCE}, id LIMIT ?`,
-      [space, limit],
+      [this.#space, limit],
     );
     return rows.map((r) => num(r.since));
   }
 
-  async markConsolidated(space: string, ids: readonly number[], at: number): Promise<number> {
+  async markConsolidated(ids: readonly number[], at: number): Promise<number> {
     let n = 0;
     for (const part of chunks(ids)) {
       const r = await this.#db.run(
         `UPDATE episodes SET consolidated_at = ? WHERE space = ? AND consolidated_at IS NULL AND id IN (${marks(part.length)})`,
-        [at, space, ...part],
+        [at, this.#space, ...part],
       );
       n += r.changes;
     }
     return n;
   }
 
-  async markArchived(space: string, ids: readonly number[], at: number): Promise<number> {
+  async markArchived(ids: readonly number[], at: number): Promise<number> {
     let n = 0;
     for (const part of chunks(ids)) {
       const r = await this.#db.run(
         `UPDATE episodes SET archived_at = ? WHERE space = ? AND archived_at IS NULL AND id IN (${marks(part.length)})`,
-        [at, space, ...part],
+        [at, this.#space, ...part],
       );
       n += r.changes;
     }
@@ -380,14 +380,13 @@ export class EpisodeSql implements EpisodeStore {
   }
 
   async retentionCandidates(
-    space: string,
     q: { consolidatedBefore: number; createdBefore: number; limit: number },
   ): Promise<Array<{ id: number; createdAt: number; consolidatedAt: number | null; durable: boolean }>> {
     const rows = await this.#db.all<Record<string, unknown>>(
       `SELECT id, created_at, consolidated_at, durable FROM episodes
        WHERE space = ? AND archived_at IS NULL AND (consolidated_at <= ? OR (durable = 0 AND created_at <= ?))
        ORDER BY id LIMIT ?`,
-      [space, q.consolidatedBefore, q.createdBefore, q.limit],
+      [this.#space, q.consolidatedBefore, q.createdBefore, q.limit],
     );
     return rows.map((r) => ({
       id: num(r.id),
@@ -398,7 +397,6 @@ export class EpisodeSql implements EpisodeStore {
   }
 
   async toolResults(
-    space: string,
     since: number,
   ): Promise<Array<{ id: number; session: string; tool: string; ok: boolean; at: number; kind: 'tool_call' | 'tool_result'; input: string | null }>> {
     const rows = await this.#db.all<Record<string, unknown>>(
@@ -406,7 +404,7 @@ export class EpisodeSql implements EpisodeStore {
        FROM episodes
        WHERE space = ? AND kind IN ('tool_call', 'tool_result') AND session IS NOT NULL AND tool IS NOT NULL AND ok IS NOT NULL AND occurred_at >= ?
        ORDER BY occurred_at, id`,
-      [space, since],
+      [this.#space, since],
     );
     return rows.map((r) => ({
       id: num(r.id),
@@ -419,22 +417,22 @@ export class EpisodeSql implements EpisodeStore {
     }));
   }
 
-  async rewrite(space: string, id: number, content: string, index: IndexText): Promise<void> {
+  async rewrite(id: number, content: string, index: IndexText): Promise<void> {
     const r = await this.#db.run(
       'UPDATE episodes SET content = ?, embed_pending = 1 WHERE space = ? AND id = ?',
-      [content, space, id],
+      [content, this.#space, id],
     );
     if (r.changes === 0) return;
     await this.#db.run(`DELETE FROM embeddings WHERE space = ? AND layer = 'episode' AND item_id = ?`, [
-      space,
+      this.#space,
       id,
     ]);
     await this.#search.unindex('episode', [id]);
     await this.#search.index('episode', [{ id, ...index }]);
   }
 
-  async reindex(space: string, id: number, index: IndexText): Promise<void> {
-    if (!(await this.#db.get('SELECT id FROM episodes WHERE space = ? AND id = ?', [space, id]))) return;
+  async reindex(id: number, index: IndexText): Promise<void> {
+    if (!(await this.#db.get('SELECT id FROM episodes WHERE space = ? AND id = ?', [this.#space, id]))) return;
     await this.#search.unindex('episode', [id]);
     await this.#search.index('episode', [{ id, ...index }]);
   }

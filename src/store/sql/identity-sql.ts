@@ -35,26 +35,27 @@ function toThread(r: Record<string, unknown>): Thread {
 /** Identity store written once for every engine. */
 export class IdentitySql implements IdentityStore {
   readonly #db: SqlDriver;
-  constructor(db: SqlDriver) {
+  readonly #space: string;
+  constructor(db: SqlDriver, space: string) {
+    this.#space = space;
     this.#db = db;
   }
 
   async upsertProfile(
-    space: string,
     p: { entity: string; ptype: ProfileType; content: string; pinned?: boolean; at: number },
   ): Promise<{ id: number; previous?: string }> {
     const old = await this.#db.get<Record<string, unknown>>(
       'SELECT id, content, updated_at, pinned FROM profiles WHERE space = ? AND entity = ? AND ptype = ?',
-      [space, p.entity, p.ptype],
+      [this.#space, p.entity, p.ptype],
     );
     if (old) {
       const previous = String(old.content);
       if (previous !== p.content) {
         await this.#db.run(
           'INSERT INTO profile_history (space, entity, ptype, content, valid_from, replaced_at) VALUES (?, ?, ?, ?, ?, ?)',
-          [space, p.entity, p.ptype, previous, num(old.updated_at), p.at],
+          [this.#space, p.entity, p.ptype, previous, num(old.updated_at), p.at],
         );
-        await this.#trim('profile_history', 'space = ? AND entity = ? AND ptype = ?', [space, p.entity, p.ptype]);
+        await this.#trim('profile_history', 'space = ? AND entity = ? AND ptype = ?', [this.#space, p.entity, p.ptype]);
       }
       await this.#db.run('UPDATE profiles SET content = ?, pinned = ?, updated_at = ? WHERE id = ?', [
         p.content,
@@ -67,7 +68,7 @@ export class IdentitySql implements IdentityStore {
     const got = await this.#db.get<{ id: unknown }>(
       `INSERT INTO profiles (space, entity, ptype, content, pinned, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        RETURNING id`,
-      [space, p.entity, p.ptype, p.content, bit(p.pinned ?? false), p.at, p.at],
+      [this.#space, p.entity, p.ptype, p.content, bit(p.pinned ?? false), p.at, p.at],
     );
     return { id: num(got!.id) };
   }
@@ -79,11 +80,11 @@ export class IdentitySql implements IdentityStore {
     for (const id of drop) await this.#db.run(`DELETE FROM ${table} WHERE id = ?`, [id]);
   }
 
-  async profiles(space: string, entity?: string): Promise<Profile[]> {
+  async profiles(entity?: string): Promise<Profile[]> {
     const rows = await this.#db.all<Record<string, unknown>>(
       `SELECT id, entity, ptype, content, pinned, created_at, updated_at FROM profiles WHERE space = ?
        ${entity ? 'AND entity = ?' : ''} ORDER BY updated_at DESC, id DESC`,
-      entity ? [space, entity] : [space],
+      entity ? [this.#space, entity] : [this.#space],
     );
     return rows.map((r) => ({
       id: num(r.id),
@@ -96,39 +97,39 @@ export class IdentitySql implements IdentityStore {
     }));
   }
 
-  async profileHistory(space: string, entity: string, ptype: ProfileType): Promise<HistoryEntry[]> {
+  async profileHistory(entity: string, ptype: ProfileType): Promise<HistoryEntry[]> {
     const rows = await this.#db.all<Record<string, unknown>>(
       `SELECT content, valid_from, replaced_at FROM profile_history WHERE space = ? AND entity = ? AND ptype = ?
        ORDER BY id DESC`,
-      [space, entity, ptype],
+      [this.#space, entity, ptype],
     );
     return rows.map((r) => ({ content: String(r.content), validFrom: num(r.valid_from), replacedAt: num(r.replaced_at) }));
   }
 
-  async upsertSelfConcept(space: string, field: SelfConceptField, content: string, at: number): Promise<{ previous?: string }> {
+  async upsertSelfConcept(field: SelfConceptField, content: string, at: number): Promise<{ previous?: string }> {
     const old = await this.#db.get<Record<string, unknown>>(
       'SELECT content, updated_at FROM self_concept WHERE space = ? AND field = ?',
-      [space, field],
+      [this.#space, field],
     );
     if (old) {
       const previous = String(old.content);
       if (previous !== content) {
         await this.#db.run(
           'INSERT INTO self_concept_history (space, field, content, valid_from, replaced_at) VALUES (?, ?, ?, ?, ?)',
-          [space, field, previous, num(old.updated_at), at],
+          [this.#space, field, previous, num(old.updated_at), at],
         );
-        await this.#trim('self_concept_history', 'space = ? AND field = ?', [space, field]);
+        await this.#trim('self_concept_history', 'space = ? AND field = ?', [this.#space, field]);
       }
       await this.#db.run('UPDATE self_concept SET content = ?, updated_at = ? WHERE space = ? AND field = ?', [
         content,
         at,
-        space,
+        this.#space,
         field,
       ]);
       return { previous };
     }
     await this.#db.run('INSERT INTO self_concept (space, field, content, updated_at) VALUES (?, ?, ?, ?)', [
-      space,
+      this.#space,
       field,
       content,
       at,
@@ -136,51 +137,51 @@ export class IdentitySql implements IdentityStore {
     return {};
   }
 
-  async selfConcept(space: string): Promise<SelfConcept[]> {
+  async selfConcept(): Promise<SelfConcept[]> {
     const rows = await this.#db.all<Record<string, unknown>>(
       'SELECT field, content, updated_at FROM self_concept WHERE space = ? ORDER BY field',
-      [space],
+      [this.#space],
     );
     return rows.map((r) => ({ field: r.field as SelfConceptField, content: String(r.content), updatedAt: num(r.updated_at) }));
   }
 
-  async selfConceptHistory(space: string, field: SelfConceptField): Promise<HistoryEntry[]> {
+  async selfConceptHistory(field: SelfConceptField): Promise<HistoryEntry[]> {
     const rows = await this.#db.all<Record<string, unknown>>(
       'SELECT content, valid_from, replaced_at FROM self_concept_history WHERE space = ? AND field = ? ORDER BY id DESC',
-      [space, field],
+      [this.#space, field],
     );
     return rows.map((r) => ({ content: String(r.content), validFrom: num(r.valid_from), replacedAt: num(r.replaced_at) }));
   }
 
-  async addSnapshot(space: string, content: string, at: number): Promise<number> {
+  async addSnapshot(content: string, at: number): Promise<number> {
     const got = await this.#db.get<{ id: unknown }>(
       'INSERT INTO snapshots (space, content, created_at) VALUES (?, ?, ?) RETURNING id',
-      [space, content, at],
+      [this.#space, content, at],
     );
     return num(got!.id);
   }
 
-  async snapshots(space: string, limit: number): Promise<Snapshot[]> {
+  async snapshots(limit: number): Promise<Snapshot[]> {
     const rows = await this.#db.all<Record<string, unknown>>(
       'SELECT id, content, created_at FROM snapshots WHERE space = ? ORDER BY created_at DESC, id DESC LIMIT ?',
-      [space, limit],
+      [this.#space, limit],
     );
     return rows.map((r) => ({ id: num(r.id), content: String(r.content), createdAt: num(r.created_at) }));
   }
 
-  async insertThread(space: string, t: Omit<Thread, 'id' | 'updatedAt' | 'exploredAt'>): Promise<number> {
+  async insertThread(t: Omit<Thread, 'id' | 'updatedAt' | 'exploredAt'>): Promise<number> {
     const got = await this.#db.get<{ id: unknown }>(
       `INSERT INTO threads (space, content, importance, emotional, recurrence, unresolved, weight, status, created_at,
          updated_at, explored_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       [
-        space, t.content, t.importance, t.emotional, t.recurrence, t.unresolved, t.weight, t.status, t.createdAt,
+        this.#space, t.content, t.importance, t.emotional, t.recurrence, t.unresolved, t.weight, t.status, t.createdAt,
         t.createdAt, t.status === 'open' ? null : t.createdAt,
       ],
     );
     return num(got!.id);
   }
 
-  async updateThread(space: string, id: number, patch: Partial<Omit<Thread, 'id' | 'createdAt'>>): Promise<boolean> {
+  async updateThread(id: number, patch: Partial<Omit<Thread, 'id' | 'createdAt'>>): Promise<boolean> {
     const cols: Record<string, string> = {
       content: 'content', importance: 'importance', emotional: 'emotional', recurrence: 'recurrence',
       unresolved: 'unresolved', weight: 'weight', status: 'status', updatedAt: 'updated_at', exploredAt: 'explored_at',
@@ -194,16 +195,16 @@ export class IdentitySql implements IdentityStore {
         params.push(v as SqlValue);
       }
     }
-    if (sets.length === 0) return (await this.#db.get('SELECT id FROM threads WHERE space = ? AND id = ?', [space, id])) !== undefined;
-    const r = await this.#db.run(`UPDATE threads SET ${sets.join(', ')} WHERE space = ? AND id = ?`, [...params, space, id]);
+    if (sets.length === 0) return (await this.#db.get('SELECT id FROM threads WHERE space = ? AND id = ?', [this.#space, id])) !== undefined;
+    const r = await this.#db.run(`UPDATE threads SET ${sets.join(', ')} WHERE space = ? AND id = ?`, [...params, this.#space, id]);
     return r.changes > 0;
   }
 
-  async threads(space: string, status: ThreadStatus | 'all', limit: number): Promise<Thread[]> {
+  async threads(status: ThreadStatus | 'all', limit: number): Promise<Thread[]> {
     const rows = await this.#db.all<Record<string, unknown>>(
       `SELECT * FROM threads WHERE space = ? ${status === 'all' ? '' : 'AND status = ?'}
        ORDER BY weight DESC, created_at DESC LIMIT ?`,
-      status === 'all' ? [space, limit] : [space, status, limit],
+      status === 'all' ? [this.#space, limit] : [this.#space, status, limit],
     );
     return rows.map(toThread);
   }

@@ -40,42 +40,42 @@ for (const [name, open] of [
     });
 
     it('registers a workspace once per space, stamps its use, and keeps the tend state', async () => {
-      await store.journal.registerWorkspace('s', { root: '/w/a', title: 'a', at: 10 });
-      await store.journal.registerWorkspace('s', { root: '/w/a', title: 'a', at: 20 });
-      await store.journal.setTendState('s', '/w/a', '2026-11-01', 30);
-      await store.journal.setTendState('s', '/w/b', '2026-11-02', 40);
-      expect(await store.journal.workspaces('s')).toEqual([
+      await store.forSpace('s').journal.registerWorkspace({ root: '/w/a', title: 'a', at: 10 });
+      await store.forSpace('s').journal.registerWorkspace({ root: '/w/a', title: 'a', at: 20 });
+      await store.forSpace('s').journal.setTendState('/w/a', '2026-11-01', 30);
+      await store.forSpace('s').journal.setTendState('/w/b', '2026-11-02', 40);
+      expect(await store.forSpace('s').journal.workspaces()).toEqual([
         { root: '/w/a', title: 'a', registeredAt: 10, lastUsedAt: 20, lastTendedDay: '2026-11-01' },
         { root: '/w/b', title: null, registeredAt: 40, lastUsedAt: 40, lastTendedDay: '2026-11-02' },
       ]);
-      expect(await store.journal.workspaces('t')).toEqual([]);
-      expect(await store.journal.workspace('t', '/w/a')).toBeUndefined();
+      expect(await store.forSpace('t').journal.workspaces()).toEqual([]);
+      expect(await store.forSpace('t').journal.workspace('/w/a')).toBeUndefined();
     });
 
     it('archives a day idempotently (the last copy wins) and keeps it through a restore', async () => {
-      await store.journal.archiveDay('s', {
+      await store.forSpace('s').journal.archiveDay({
         root: '/w/a',
         day: '2026-01-02',
         content: 'v1',
         sha256: 'h1',
         at: 1,
       });
-      await store.journal.archiveDay('s', {
+      await store.forSpace('s').journal.archiveDay({
         root: '/w/a',
         day: '2026-01-02',
         content: 'v2',
         sha256: 'h2',
         at: 2,
       });
-      await store.journal.archiveDay('s', {
+      await store.forSpace('s').journal.archiveDay({
         root: '/w/a',
         day: '2026-01-01',
         content: 'old',
         sha256: 'h0',
         at: 2,
       });
-      await store.journal.markRestored('s', '/w/a', '2026-01-02', 5);
-      expect(await store.journal.archivedDay('s', '/w/a', '2026-01-02')).toEqual({
+      await store.forSpace('s').journal.markRestored('/w/a', '2026-01-02', 5);
+      expect(await store.forSpace('s').journal.archivedDay('/w/a', '2026-01-02')).toEqual({
         root: '/w/a',
         day: '2026-01-02',
         content: 'v2',
@@ -83,25 +83,25 @@ for (const [name, open] of [
         archivedAt: 2,
         restoredAt: 5,
       });
-      expect(await store.journal.archivedDays('s', '/w/a')).toEqual(['2026-01-01', '2026-01-02']);
-      expect(await store.journal.archivedDays('s', '/w/b')).toEqual([]);
-      expect(await store.journal.archivedDay('t', '/w/a', '2026-01-02')).toBeUndefined();
+      expect(await store.forSpace('s').journal.archivedDays('/w/a')).toEqual(['2026-01-01', '2026-01-02']);
+      expect(await store.forSpace('s').journal.archivedDays('/w/b')).toEqual([]);
+      expect(await store.forSpace('t').journal.archivedDay('/w/a', '2026-01-02')).toBeUndefined();
       const rows = await store.rows.dump('s', 'journal_archive')[Symbol.asyncIterator]().next();
       expect(rows.done).toBe(false);
     });
 
     it('finds journal episodes by exact ref prefix, wildcards and letter case included, and moves one in place', async () => {
-      await store.episodes.insertMany('s', [
+      await store.forSpace('s').episodes.insertMany([
         episode('journal:/w/a_b:x.md#h'),
         episode('journal:/w/aXb:x.md#h'),
         episode('journal:/W/a_b:x.md#h'),
         episode('journal:/w/a_b:y.md#h'),
       ]);
-      const found = await store.journal.episodesByRefPrefix('s', 'journal:/w/a_b:');
+      const found = await store.forSpace('s').journal.episodesByRefPrefix('journal:/w/a_b:');
       expect(found.map((e) => e.ref)).toEqual(['journal:/w/a_b:x.md#h', 'journal:/w/a_b:y.md#h']);
-      expect(await store.journal.episodesByRefPrefix('t', 'journal:/w/a_b:')).toEqual([]);
-      await store.journal.moveEpisode('s', found[0]!.id, { meta: { file: 'b.md' }, occurredAt: 7 });
-      expect(await store.episodes.get('s', found[0]!.id)).toMatchObject({
+      expect(await store.forSpace('t').journal.episodesByRefPrefix('journal:/w/a_b:')).toEqual([]);
+      await store.forSpace('s').journal.moveEpisode(found[0]!.id, { meta: { file: 'b.md' }, occurredAt: 7 });
+      expect(await store.forSpace('s').episodes.get(found[0]!.id)).toMatchObject({
         meta: { file: 'b.md' },
         occurredAt: 7,
       });

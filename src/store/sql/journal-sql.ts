@@ -21,41 +21,41 @@ function likePrefix(prefix: string): string {
 /** Journal store written once for every engine. */
 export class JournalSql implements JournalStore {
   readonly #db: SqlDriver;
-  constructor(db: SqlDriver) {
+  readonly #space: string;
+  constructor(db: SqlDriver, space: string) {
+    this.#space = space;
     this.#db = db;
   }
 
   async registerWorkspace(
-    space: string,
     w: { root: string; title: string | null; at: number },
   ): Promise<void> {
     await this.#db.run(
       `INSERT INTO workspaces (space, root, title, registered_at, last_used_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (space, root) DO UPDATE SET last_used_at = excluded.last_used_at`,
-      [space, w.root, w.title, w.at, w.at],
+      [this.#space, w.root, w.title, w.at, w.at],
     );
   }
 
-  async workspaces(space: string): Promise<JournalWorkspaceRow[]> {
-    const rows = await this.#db.all('SELECT * FROM workspaces WHERE space = ? ORDER BY root', [space]);
+  async workspaces(): Promise<JournalWorkspaceRow[]> {
+    const rows = await this.#db.all('SELECT * FROM workspaces WHERE space = ? ORDER BY root', [this.#space]);
     return rows.map(toWorkspace);
   }
 
-  async workspace(space: string, root: string): Promise<JournalWorkspaceRow | undefined> {
-    const r = await this.#db.get('SELECT * FROM workspaces WHERE space = ? AND root = ?', [space, root]);
+  async workspace(root: string): Promise<JournalWorkspaceRow | undefined> {
+    const r = await this.#db.get('SELECT * FROM workspaces WHERE space = ? AND root = ?', [this.#space, root]);
     return r ? toWorkspace(r) : undefined;
   }
 
-  async setTendState(space: string, root: string, day: string, at: number): Promise<void> {
+  async setTendState(root: string, day: string, at: number): Promise<void> {
     await this.#db.run(
       `INSERT INTO workspaces (space, root, title, registered_at, last_used_at, last_tended_day) VALUES (?, ?, NULL, ?, ?, ?)
        ON CONFLICT (space, root) DO UPDATE SET last_tended_day = excluded.last_tended_day`,
-      [space, root, at, at, day],
+      [this.#space, root, at, at, day],
     );
   }
 
   async archiveDay(
-    space: string,
     d: { root: string; day: string; content: string; sha256: string; at: number },
   ): Promise<void> {
     // The schema has no unique key on (space, root, day), so the upsert is an UPDATE, then an INSERT when nothing matched;
@@ -63,20 +63,20 @@ export class JournalSql implements JournalStore {
     await this.#db.transaction(async (tx) => {
       const updated = await tx.run(
         'UPDATE journal_archive SET content = ?, sha256 = ?, archived_at = ?, restored_at = NULL WHERE space = ? AND root = ? AND day = ?',
-        [d.content, d.sha256, d.at, space, d.root, d.day],
+        [d.content, d.sha256, d.at, this.#space, d.root, d.day],
       );
       if (updated.changes > 0) return;
       await tx.run(
         'INSERT INTO journal_archive (space, root, day, content, sha256, archived_at) VALUES (?, ?, ?, ?, ?, ?)',
-        [space, d.root, d.day, d.content, d.sha256, d.at],
+        [this.#space, d.root, d.day, d.content, d.sha256, d.at],
       );
     });
   }
 
-  async archivedDay(space: string, root: string, day: string): Promise<JournalArchiveRow | undefined> {
+  async archivedDay(root: string, day: string): Promise<JournalArchiveRow | undefined> {
     const r = await this.#db.get(
       'SELECT * FROM journal_archive WHERE space = ? AND root = ? AND day = ? ORDER BY id DESC LIMIT 1',
-      [space, root, day],
+      [this.#space, root, day],
     );
     if (!r) return undefined;
     return {
@@ -89,25 +89,25 @@ export class JournalSql implements JournalStore {
     };
   }
 
-  async markRestored(space: string, root: string, day: string, at: number): Promise<void> {
+  async markRestored(root: string, day: string, at: number): Promise<void> {
     await this.#db.run(
       'UPDATE journal_archive SET restored_at = ? WHERE space = ? AND root = ? AND day = ?',
-      [at, space, root, day],
+      [at, this.#space, root, day],
     );
   }
 
-  async archivedDays(space: string, root: string): Promise<string[]> {
+  async archivedDays(root: string): Promise<string[]> {
     const rows = await this.#db.all<{ day: string }>(
       'SELECT DISTINCT day FROM journal_archive WHERE space = ? AND root = ? ORDER BY day',
-      [space, root],
+      [this.#space, root],
     );
     return rows.map((r) => String(r.day));
   }
 
-  async episodesByRefPrefix(space: string, prefix: string): Promise<JournalEpisodeRow[]> {
+  async episodesByRefPrefix(prefix: string): Promise<JournalEpisodeRow[]> {
     const rows = await this.#db.all(
       "SELECT id, ref, meta, occurred_at FROM episodes WHERE space = ? AND ref LIKE ? ESCAPE '\\' ORDER BY id",
-      [space, likePrefix(prefix)],
+      [this.#space, likePrefix(prefix)],
     );
     // SQLite's LIKE ignores ASCII case; the exact prefix test keeps /Work and /work apart.
     return rows
@@ -121,14 +121,13 @@ export class JournalSql implements JournalStore {
   }
 
   async moveEpisode(
-    space: string,
     id: number,
     p: { meta: Record<string, unknown>; occurredAt: number },
   ): Promise<void> {
     await this.#db.run('UPDATE episodes SET meta = ?, occurred_at = ? WHERE space = ? AND id = ?', [
       toJson(p.meta),
       p.occurredAt,
-      space,
+      this.#space,
       id,
     ]);
   }

@@ -43,18 +43,20 @@ export function toKnowledge(r: Record<string, unknown>): Knowledge {
 export class KnowledgeSql implements KnowledgeStore {
   readonly #db: SqlDriver;
   readonly #search: SearchIndex;
-  constructor(db: SqlDriver, search: SearchIndex) {
+  readonly #space: string;
+  constructor(db: SqlDriver, space: string, search: SearchIndex) {
+    this.#space = space;
     this.#db = db;
     this.#search = search;
   }
 
-  async insert(space: string, r: NewKnowledge): Promise<number> {
+  async insert(r: NewKnowledge): Promise<number> {
     const got = await this.#db.get<{ id: unknown }>(
       `INSERT INTO knowledge (space, kind, key, subject, content, status, occurrences, strength, last_reinforced_at,
          importance, durable, tags, evidence, source, valid_from, valid_to, created_at, updated_at, meta, embed_pending)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       [
-        space, r.kind, r.key, r.subject, r.content, r.status, r.occurrences, r.strength, r.createdAt, r.importance,
+        this.#space, r.kind, r.key, r.subject, r.content, r.status, r.occurrences, r.strength, r.createdAt, r.importance,
         bit(r.durable), toJson(r.tags), toJson(r.evidence), r.source, r.validFrom, r.validTo, r.createdAt, r.createdAt,
         toJson(r.meta), bit(r.embedPending),
       ],
@@ -64,16 +66,16 @@ export class KnowledgeSql implements KnowledgeStore {
     return id;
   }
 
-  async get(space: string, id: number): Promise<Knowledge | undefined> {
-    const r = await this.#db.get(`SELECT ${COLS} FROM knowledge WHERE space = ? AND id = ?`, [space, id]);
+  async get(id: number): Promise<Knowledge | undefined> {
+    const r = await this.#db.get(`SELECT ${COLS} FROM knowledge WHERE space = ? AND id = ?`, [this.#space, id]);
     return r ? toKnowledge(r) : undefined;
   }
 
-  async getMany(space: string, ids: readonly number[]): Promise<Knowledge[]> {
+  async getMany(ids: readonly number[]): Promise<Knowledge[]> {
     const out: Knowledge[] = [];
     for (const part of chunks(ids)) {
       const rows = await this.#db.all(`SELECT ${COLS} FROM knowledge WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
-        space,
+        this.#space,
         ...part,
       ]);
       out.push(...rows.map(toKnowledge));
@@ -81,50 +83,49 @@ export class KnowledgeSql implements KnowledgeStore {
     return out;
   }
 
-  async getLiveByKey(space: string, key: string): Promise<Knowledge | undefined> {
+  async getLiveByKey(key: string): Promise<Knowledge | undefined> {
     if (this.#db.dialect === 'postgres') {
       // Servers sharing a database write one key in turn: the caller's transaction holds the key until it commits,
       // and the SELECT below (a statement of its own, so a fresh READ COMMITTED snapshot) sees the entry written by
       // the transaction it waited for. Without it two writers both see no live entry and the second insert breaks
       // ux_knowledge_live_key (issue 22.6). SQLite's single writer already serialises them.
-      await this.#db.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`tidepool.key\u001f${space}\u001f${key}`]);
+      await this.#db.get('SELECT pg_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [`tidepool.key\u001f${this.#space}\u001f${key}`]);
     }
     const r = await this.#db.get(
       `SELECT ${COLS} FROM knowledge WHERE space = ? AND key = ? AND status NOT IN ('superseded', 'forgotten')`,
-      [space, key],
+      [this.#space, key],
     );
     return r ? toKnowledge(r) : undefined;
   }
 
-  async idsByKey(space: string, key: string): Promise<number[]> {
-    const rows = await this.#db.all<{ id: unknown }>('SELECT id FROM knowledge WHERE space = ? AND key = ? ORDER BY id', [space, key]);
+  async idsByKey(key: string): Promise<number[]> {
+    const rows = await this.#db.all<{ id: unknown }>('SELECT id FROM knowledge WHERE space = ? AND key = ? ORDER BY id', [this.#space, key]);
     return rows.map((r) => num(r.id));
   }
 
-  async listLiveByKeyPrefix(space: string, prefix: string, page: { limit: number; offset?: number }): Promise<Knowledge[]> {
+  async listLiveByKeyPrefix(prefix: string, page: { limit: number; offset?: number }): Promise<Knowledge[]> {
     const rows = await this.#db.all(
       `SELECT ${COLS} FROM knowledge WHERE space = ? AND ${KEY_PREFIX} AND status NOT IN ('superseded', 'forgotten')
        ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`,
-      [space, [...prefix].length, prefix, page.limit, page.offset ?? 0],
+      [this.#space, [...prefix].length, prefix, page.limit, page.offset ?? 0],
     );
     return rows.map(toKnowledge);
   }
 
-  async liveKeysWithPrefix(space: string, prefix: string): Promise<string[]> {
+  async liveKeysWithPrefix(prefix: string): Promise<string[]> {
     const rows = await this.#db.all<{ key: unknown }>(
       `SELECT key FROM knowledge WHERE space = ? AND ${KEY_PREFIX} AND status NOT IN ('superseded', 'forgotten')`,
-      [space, [...prefix].length, prefix],
+      [this.#space, [...prefix].length, prefix],
     );
     // Sorted here, by code unit: PostgreSQL's ORDER BY follows the database's collation, SQLite's the bytes.
     return rows.map((r) => String(r.key)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   async list(
-    space: string,
     q: { kinds?: readonly KnowledgeKind[]; statuses?: readonly KnowledgeStatus[]; subject?: string; limit: number; offset?: number },
   ): Promise<Knowledge[]> {
     const where = ['space = ?'];
-    const params: SqlValue[] = [space];
+    const params: SqlValue[] = [this.#space];
     if (q.kinds && q.kinds.length > 0) {
       where.push(`kind IN (${marks(q.kinds.length)})`);
       params.push(...q.kinds);
@@ -144,26 +145,26 @@ export class KnowledgeSql implements KnowledgeStore {
     return rows.map(toKnowledge);
   }
 
-  async supersede(space: string, id: number, by: number, at: number): Promise<void> {
+  async supersede(id: number, by: number, at: number): Promise<void> {
     await this.#db.run(
       `UPDATE knowledge SET status = 'superseded', superseded_by = ?, valid_to = COALESCE(valid_to, ?), updated_at = ?
        WHERE space = ? AND id = ?`,
-      [by, at, at, space, id],
+      [by, at, at, this.#space, id],
     );
   }
 
-  async setStatus(space: string, ids: readonly number[], status: KnowledgeStatus, at: number): Promise<void> {
+  async setStatus(ids: readonly number[], status: KnowledgeStatus, at: number): Promise<void> {
     for (const part of chunks(ids)) {
       await this.#db.run(`UPDATE knowledge SET status = ?, updated_at = ? WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
         status,
         at,
-        space,
+        this.#space,
         ...part,
       ]);
     }
   }
 
-  async reinforce(space: string, ids: readonly number[], step: number, at: number): Promise<void> {
+  async reinforce(ids: readonly number[], step: number, at: number): Promise<void> {
     // Decay to `at` first, then add the step: a hit restores what it earns, not everything lost since the last one.
     // PostgreSQL: the rows are locked before they are read, in id order. Concurrent recalls on several servers then
     // queue for a shared entry instead of locking two in opposite orders (a deadlock, answered as an HTTP 500), and
@@ -173,7 +174,7 @@ export class KnowledgeSql implements KnowledgeStore {
       const rows = await this.#db.all<{ id: unknown; strength: unknown; last_reinforced_at: unknown }>(
         `SELECT id, strength, last_reinforced_at FROM knowledge WHERE (space || '') = ? AND id IN (${marks(part.length)})
          ORDER BY id${lock}`,
-        [space, ...part],
+        [this.#space, ...part],
       );
       for (const r of rows) {
         const decayed = strengthNow(num(r.strength), num(r.last_reinforced_at), at);
@@ -187,7 +188,6 @@ export class KnowledgeSql implements KnowledgeStore {
   }
 
   async update(
-    space: string,
     id: number,
     patch: Partial<Pick<Knowledge, 'content' | 'occurrences' | 'strength' | 'evidence' | 'tags' | 'validFrom' | 'validTo' | 'meta'>>,
     index?: IndexText,
@@ -209,27 +209,27 @@ export class KnowledgeSql implements KnowledgeStore {
     if (patch.meta !== undefined) put('meta', toJson(patch.meta));
     if (at !== undefined) put('updated_at', at);
     if (sets.length > 0) {
-      await this.#db.run(`UPDATE knowledge SET ${sets.join(', ')} WHERE space = ? AND id = ?`, [...params, space, id]);
+      await this.#db.run(`UPDATE knowledge SET ${sets.join(', ')} WHERE space = ? AND id = ?`, [...params, this.#space, id]);
     }
     // Re-index only an entry of this space: the index tables carry no space, so an id alone could reach another's.
-    if (index && (await this.#db.get('SELECT id FROM knowledge WHERE space = ? AND id = ?', [space, id]))) {
+    if (index && (await this.#db.get('SELECT id FROM knowledge WHERE space = ? AND id = ?', [this.#space, id]))) {
       await this.#search.unindex('knowledge', [id]);
       await this.#search.index('knowledge', [{ id, ...index }]);
     }
   }
 
-  async link(space: string, fromId: number, toId: number, type: LinkType, at: number): Promise<boolean> {
+  async link(fromId: number, toId: number, type: LinkType, at: number): Promise<boolean> {
     const r = await this.#db.run(
       'INSERT INTO knowledge_links (space, from_id, to_id, type, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-      [space, fromId, toId, type, at],
+      [this.#space, fromId, toId, type, at],
     );
     return r.changes > 0;
   }
 
-  async links(space: string, id: number): Promise<KnowledgeLink[]> {
+  async links(id: number): Promise<KnowledgeLink[]> {
     const rows = await this.#db.all<Record<string, unknown>>(
       'SELECT id, from_id, to_id, type, created_at FROM knowledge_links WHERE space = ? AND (from_id = ? OR to_id = ?) ORDER BY id',
-      [space, id, id],
+      [this.#space, id, id],
     );
     return rows.map((r) => ({
       id: num(r.id),
@@ -240,12 +240,12 @@ export class KnowledgeSql implements KnowledgeStore {
     }));
   }
 
-  async delete(space: string, ids: readonly number[]): Promise<number> {
+  async delete(ids: readonly number[]): Promise<number> {
     let n = 0;
     for (const part of chunks(ids)) {
       const own = (
         await this.#db.all<{ id: unknown }>(`SELECT id FROM knowledge WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
-          space,
+          this.#space,
           ...part,
         ])
       ).map((r) => num(r.id));
@@ -259,20 +259,20 @@ export class KnowledgeSql implements KnowledgeStore {
     return n;
   }
 
-  async count(space: string, statuses?: readonly KnowledgeStatus[]): Promise<number> {
+  async count(statuses?: readonly KnowledgeStatus[]): Promise<number> {
     const filter = statuses && statuses.length > 0 ? ` AND status IN (${marks(statuses.length)})` : '';
     const r = await this.#db.get<{ n: unknown }>(`SELECT COUNT(*) AS n FROM knowledge WHERE space = ?${filter}`, [
-      space,
+      this.#space,
       ...(statuses ?? []),
     ]);
     return num(r?.n ?? 0);
   }
-  async idsWithContent(space: string, contents: readonly string[]): Promise<number[]> {
+  async idsWithContent(contents: readonly string[]): Promise<number[]> {
     const out: number[] = [];
     for (const part of chunks(contents)) {
       const rows = await this.#db.all<{ id: unknown }>(
         `SELECT id FROM knowledge WHERE space = ? AND content IN (${marks(part.length)}) ORDER BY id`,
-        [space, ...part],
+        [this.#space, ...part],
       );
       out.push(...rows.map((r) => num(r.id)));
     }
@@ -280,15 +280,15 @@ export class KnowledgeSql implements KnowledgeStore {
   }
 
 
-  async idsContaining(space: string, needle: string, limit: number): Promise<number[]> {
-    return idsLike(this.#db, 'knowledge', ['content'], space, needle, limit);
+  async idsContaining(needle: string, limit: number): Promise<number[]> {
+    return idsLike(this.#db, 'knowledge', ['content'], this.#space, needle, limit);
   }
 
-  async setKey(space: string, id: number, key: string | null, at: number): Promise<void> {
+  async setKey(id: number, key: string | null, at: number): Promise<void> {
     await this.#db.run('UPDATE knowledge SET key = ?, updated_at = ? WHERE space = ? AND id = ?', [
       key,
       at,
-      space,
+      this.#space,
       id,
     ]);
   }

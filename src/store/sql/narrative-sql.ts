@@ -37,19 +37,21 @@ export function toNarrative(r: Record<string, unknown>): Narrative {
 export class NarrativeSql implements NarrativeStore {
   readonly #db: SqlDriver;
   readonly #search: SearchIndex;
-  constructor(db: SqlDriver, search: SearchIndex) {
+  readonly #space: string;
+  constructor(db: SqlDriver, space: string, search: SearchIndex) {
+    this.#space = space;
     this.#db = db;
     this.#search = search;
   }
 
-  async insert(space: string, r: NewNarrative): Promise<number> {
+  async insert(r: NewNarrative): Promise<number> {
     const got = await this.#db.get<{ id: unknown }>(
       `INSERT INTO narratives (space, kind, ntype, content, gesture, context, moment, cognition_direction, tags,
          entities_role, related_entities, source_links, importance, emotional, recurrence, unresolved, weight,
          created_at, updated_at, embed_pending)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       [
-        space, r.kind, r.ntype, r.content, r.gesture, r.context, r.moment, r.cognitionDirection, toJson(r.tags),
+        this.#space, r.kind, r.ntype, r.content, r.gesture, r.context, r.moment, r.cognitionDirection, toJson(r.tags),
         r.entitiesRole, toJson(r.relatedEntities), toJson(r.sourceLinks), r.importance, r.emotional, r.recurrence,
         r.unresolved, r.weight, r.createdAt, r.createdAt, bit(r.embedPending),
       ],
@@ -57,7 +59,7 @@ export class NarrativeSql implements NarrativeStore {
     const id = num(got!.id);
     for (const tag of new Set(r.tags)) {
       await this.#db.run('INSERT INTO narrative_tags (space, narrative_id, tag) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [
-        space,
+        this.#space,
         id,
         tag,
       ]);
@@ -66,16 +68,16 @@ export class NarrativeSql implements NarrativeStore {
     return id;
   }
 
-  async get(space: string, id: number): Promise<Narrative | undefined> {
-    const r = await this.#db.get(`SELECT ${COLS} FROM narratives WHERE space = ? AND id = ?`, [space, id]);
+  async get(id: number): Promise<Narrative | undefined> {
+    const r = await this.#db.get(`SELECT ${COLS} FROM narratives WHERE space = ? AND id = ?`, [this.#space, id]);
     return r ? toNarrative(r) : undefined;
   }
 
-  async getMany(space: string, ids: readonly number[]): Promise<Narrative[]> {
+  async getMany(ids: readonly number[]): Promise<Narrative[]> {
     const out: Narrative[] = [];
     for (const part of chunks(ids)) {
       const rows = await this.#db.all(`SELECT ${COLS} FROM narratives WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
-        space,
+        this.#space,
         ...part,
       ]);
       out.push(...rows.map(toNarrative));
@@ -83,41 +85,40 @@ export class NarrativeSql implements NarrativeStore {
     return out;
   }
 
-  async countSharingTags(space: string, tags: readonly string[], excludeId?: number): Promise<number> {
+  async countSharingTags(tags: readonly string[], excludeId?: number): Promise<number> {
     if (tags.length === 0) return 0;
     const r = await this.#db.get<{ n: unknown }>(
       `SELECT COUNT(DISTINCT narrative_id) AS n FROM narrative_tags WHERE space = ? AND tag IN (${marks(tags.length)})
        AND narrative_id <> ?`,
-      [space, ...tags, excludeId ?? -1],
+      [this.#space, ...tags, excludeId ?? -1],
     );
     return num(r?.n ?? 0);
   }
 
-  async tagCounts(space: string, tags?: readonly string[]): Promise<Map<string, number>> {
+  async tagCounts(tags?: readonly string[]): Promise<Map<string, number>> {
     const filter = tags && tags.length > 0 ? ` AND tag IN (${marks(tags.length)})` : '';
     const rows = await this.#db.all<{ tag: string; n: unknown }>(
       `SELECT tag, COUNT(*) AS n FROM narrative_tags WHERE space = ?${filter} GROUP BY tag`,
-      [space, ...(tags ?? [])],
+      [this.#space, ...(tags ?? [])],
     );
     return new Map(rows.map((r) => [r.tag, num(r.n)]));
   }
 
-  async withAnyTag(space: string, tags: readonly string[]): Promise<Array<{ id: number; tags: string[] }>> {
+  async withAnyTag(tags: readonly string[]): Promise<Array<{ id: number; tags: string[] }>> {
     if (tags.length === 0) return [];
     const rows = await this.#db.all<{ id: unknown; tags: string }>(
       `SELECT id, tags FROM narratives WHERE space = ? AND id IN
          (SELECT narrative_id FROM narrative_tags WHERE space = ? AND tag IN (${marks(tags.length)}))`,
-      [space, space, ...tags],
+      [this.#space, this.#space, ...tags],
     );
     return rows.map((r) => ({ id: num(r.id), tags: json(r.tags, []) }));
   }
 
   async list(
-    space: string,
     q: { limit: number; offset?: number; ntype?: string; tags?: readonly string[]; since?: number; minWeight?: number; kind?: NarrativeKind },
   ): Promise<Narrative[]> {
     const where = ['space = ?'];
-    const params: SqlValue[] = [space];
+    const params: SqlValue[] = [this.#space];
     if (q.ntype) {
       where.push('ntype = ?');
       params.push(q.ntype);
@@ -136,7 +137,7 @@ export class NarrativeSql implements NarrativeStore {
     }
     if (q.tags && q.tags.length > 0) {
       where.push(`id IN (SELECT narrative_id FROM narrative_tags WHERE space = ? AND tag IN (${marks(q.tags.length)}))`);
-      params.push(space, ...q.tags);
+      params.push(this.#space, ...q.tags);
     }
     const rows = await this.#db.all(
       `SELECT ${COLS} FROM narratives WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
@@ -145,35 +146,35 @@ export class NarrativeSql implements NarrativeStore {
     return rows.map(toNarrative);
   }
 
-  async newestWeights(space: string, n: number): Promise<Array<{ id: number; weight: number }>> {
+  async newestWeights(n: number): Promise<Array<{ id: number; weight: number }>> {
     const rows = await this.#db.all<{ id: unknown; weight: unknown }>(
       'SELECT id, weight FROM narratives WHERE space = ? ORDER BY created_at DESC, id DESC LIMIT ?',
-      [space, n],
+      [this.#space, n],
     );
     return rows.map((r) => ({ id: num(r.id), weight: num(r.weight) }));
   }
 
-  async setWeights(space: string, rows: ReadonlyArray<{ id: number; weight: number }>): Promise<void> {
-    for (const r of rows) await this.#db.run('UPDATE narratives SET weight = ? WHERE space = ? AND id = ?', [r.weight, space, r.id]);
+  async setWeights(rows: ReadonlyArray<{ id: number; weight: number }>): Promise<void> {
+    for (const r of rows) await this.#db.run('UPDATE narratives SET weight = ? WHERE space = ? AND id = ?', [r.weight, this.#space, r.id]);
   }
 
-  async setScores(space: string, rows: ReadonlyArray<{ id: number; recurrence: number; weight: number }>): Promise<void> {
+  async setScores(rows: ReadonlyArray<{ id: number; recurrence: number; weight: number }>): Promise<void> {
     for (const r of rows) {
       await this.#db.run('UPDATE narratives SET recurrence = ?, weight = ? WHERE space = ? AND id = ?', [
         r.recurrence,
         r.weight,
-        space,
+        this.#space,
         r.id,
       ]);
     }
   }
 
-  async delete(space: string, ids: readonly number[]): Promise<number> {
+  async delete(ids: readonly number[]): Promise<number> {
     let n = 0;
     for (const part of chunks(ids)) {
       const own = (
         await this.#db.all<{ id: unknown }>(`SELECT id FROM narratives WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
-          space,
+          this.#space,
           ...part,
         ])
       ).map((r) => num(r.id));
@@ -186,17 +187,17 @@ export class NarrativeSql implements NarrativeStore {
     return n;
   }
 
-  async count(space: string): Promise<number> {
-    const r = await this.#db.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM narratives WHERE space = ?', [space]);
+  async count(): Promise<number> {
+    const r = await this.#db.get<{ n: unknown }>('SELECT COUNT(*) AS n FROM narratives WHERE space = ?', [this.#space]);
     return num(r?.n ?? 0);
   }
 
   // Each read names only the columns its job needs: at 100,000 narratives a whole-row read costs seconds.
-  async texts(space: string, q: { unlinked?: boolean } = {}): Promise<NarrativeTextRow[]> {
+  async texts(q: { unlinked?: boolean } = {}): Promise<NarrativeTextRow[]> {
     const rows = await this.#db.all(
       `SELECT id, content, gesture, context, cognition_direction, weight, created_at FROM narratives WHERE space = ?
        ${q.unlinked ? `AND source_links = '[]'` : ''} ORDER BY id`,
-      [space],
+      [this.#space],
     );
     return rows.map((r) => ({
       id: num(r.id),
@@ -210,12 +211,12 @@ export class NarrativeSql implements NarrativeStore {
   }
 
   async roles(
-    space: string,
+    
   ): Promise<Array<{ id: number; entitiesRole: string; createdAt: number }>> {
     const rows = await this.#db.all(
       `SELECT id, entities_role, created_at FROM narratives WHERE space = ? AND entities_role IS NOT NULL AND entities_role <> ''
        ORDER BY id`,
-      [space],
+      [this.#space],
     );
     return rows.map((r) => ({
       id: num(r.id),
@@ -225,17 +226,16 @@ export class NarrativeSql implements NarrativeStore {
   }
 
   async scoreRows(
-    space: string,
     q: { tagged?: boolean; newest?: number } = {},
   ): Promise<NarrativeScoreRow[]> {
     const cols = 'id, tags, importance, emotional, recurrence, unresolved, weight, created_at';
     const tagged = q.tagged ? ` AND tags <> '[]'` : '';
     const rows =
       q.newest === undefined
-        ? await this.#db.all(`SELECT ${cols} FROM narratives WHERE space = ?${tagged} ORDER BY id`, [space])
+        ? await this.#db.all(`SELECT ${cols} FROM narratives WHERE space = ?${tagged} ORDER BY id`, [this.#space])
         : await this.#db.all(
             `SELECT ${cols} FROM narratives WHERE space = ?${tagged} ORDER BY created_at DESC, id DESC LIMIT ?`,
-            [space, q.newest],
+            [this.#space, q.newest],
           );
     return rows
       .map((r) => ({
@@ -251,10 +251,10 @@ export class NarrativeSql implements NarrativeStore {
       .sort((a, b) => a.id - b.id);
   }
 
-  async linkRows(space: string): Promise<NarrativeLinkRow[]> {
+  async linkRows(): Promise<NarrativeLinkRow[]> {
     const rows = await this.#db.all(
       'SELECT id, source_links, created_at, embed_pending FROM narratives WHERE space = ? ORDER BY id',
-      [space],
+      [this.#space],
     );
     return rows.map((r) => ({
       id: num(r.id),
@@ -267,18 +267,17 @@ export class NarrativeSql implements NarrativeStore {
     }));
   }
 
-  async weightBands(space: string): Promise<{ high: number; mid: number; low: number }> {
+  async weightBands(): Promise<{ high: number; mid: number; low: number }> {
     const r = await this.#db.get<{ high: unknown; mid: unknown; low: unknown }>(
       `SELECT SUM(CASE WHEN weight >= 0.7 THEN 1 ELSE 0 END) AS high,
          SUM(CASE WHEN weight >= 0.4 AND weight < 0.7 THEN 1 ELSE 0 END) AS mid,
          SUM(CASE WHEN weight < 0.4 THEN 1 ELSE 0 END) AS low FROM narratives WHERE space = ?`,
-      [space],
+      [this.#space],
     );
     return { high: num(r?.high ?? 0), mid: num(r?.mid ?? 0), low: num(r?.low ?? 0) };
   }
 
   async updateScores(
-    space: string,
     rows: ReadonlyArray<{ id: number; recurrence?: number; weight?: number }>,
   ): Promise<number> {
     // Rows sharing the same new values are written by one statement: a first refresh over 100,000 narratives
@@ -298,7 +297,7 @@ export class NarrativeSql implements NarrativeStore {
           // whole space through one of them for every statement instead of looking the ids up (6 s vs 0.5 s at 100k).
           `UPDATE narratives SET recurrence = COALESCE(?, recurrence), weight = COALESCE(?, weight)
            WHERE space || '' = ? AND id IN (${marks(part.length)})`,
-          [g.recurrence, g.weight, space, ...part],
+          [g.recurrence, g.weight, this.#space, ...part],
         );
         changed += res.changes;
       }
@@ -307,26 +306,24 @@ export class NarrativeSql implements NarrativeStore {
   }
 
   async fillSourceLinks(
-    space: string,
     rows: ReadonlyArray<{ narrativeId: number; sourceLinks: readonly number[] }>,
   ): Promise<number> {
     let changed = 0;
     for (const r of rows) {
       const res = await this.#db.run(
         `UPDATE narratives SET source_links = ? WHERE space = ? AND id = ? AND source_links = '[]'`,
-        [toJson(r.sourceLinks), space, r.narrativeId],
+        [toJson(r.sourceLinks), this.#space, r.narrativeId],
       );
       changed += res.changes;
     }
     return changed;
   }
 
-  async idsContaining(space: string, needle: string, limit: number): Promise<number[]> {
-    return idsLike(this.#db, 'narratives', ['content', 'tags'], space, needle, limit);
+  async idsContaining(needle: string, limit: number): Promise<number[]> {
+    return idsLike(this.#db, 'narratives', ['content', 'tags'], this.#space, needle, limit);
   }
 
   async rewrite(
-    space: string,
     id: number,
     t: NarrativeText,
     tags: readonly string[],
@@ -335,18 +332,18 @@ export class NarrativeSql implements NarrativeStore {
     const r = await this.#db.run(
       `UPDATE narratives SET content = ?, gesture = ?, context = ?, moment = ?, cognition_direction = ?, tags = ?, embed_pending = 1
        WHERE space = ? AND id = ?`,
-      [t.content, t.gesture, t.context, t.moment, t.cognitionDirection, toJson(tags), space, id],
+      [t.content, t.gesture, t.context, t.moment, t.cognitionDirection, toJson(tags), this.#space, id],
     );
     if (r.changes === 0) return;
-    await this.#db.run('DELETE FROM narrative_tags WHERE space = ? AND narrative_id = ?', [space, id]);
+    await this.#db.run('DELETE FROM narrative_tags WHERE space = ? AND narrative_id = ?', [this.#space, id]);
     for (const tag of new Set(tags)) {
       await this.#db.run(
         'INSERT INTO narrative_tags (space, narrative_id, tag) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-        [space, id, tag],
+        [this.#space, id, tag],
       );
     }
     await this.#db.run(`DELETE FROM embeddings WHERE space = ? AND layer = 'narrative' AND item_id = ?`, [
-      space,
+      this.#space,
       id,
     ]);
     await this.#search.unindex('narrative', [id]);
@@ -354,7 +351,6 @@ export class NarrativeSql implements NarrativeStore {
   }
 
   async setAllScores(
-    space: string,
     rows: ReadonlyArray<{
       id: number;
       importance: number;
@@ -368,7 +364,7 @@ export class NarrativeSql implements NarrativeStore {
     for (const r of rows) {
       await this.#db.run(
         'UPDATE narratives SET importance = ?, emotional = ?, recurrence = ?, unresolved = ?, weight = ?, updated_at = ? WHERE space = ? AND id = ?',
-        [r.importance, r.emotional, r.recurrence, r.unresolved, r.weight, at, space, r.id],
+        [r.importance, r.emotional, r.recurrence, r.unresolved, r.weight, at, this.#space, r.id],
       );
     }
   }

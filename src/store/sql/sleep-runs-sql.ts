@@ -27,46 +27,45 @@ export function sleepLockName(space: string): string {
 /** Sleep runs written once for every engine. */
 export class SleepRunSql implements SleepRunStore {
   readonly #db: SqlDriver;
-  constructor(db: SqlDriver) {
+  readonly #space: string;
+  constructor(db: SqlDriver, space: string) {
+    this.#space = space;
     this.#db = db;
   }
 
-  async openRun(space: string): Promise<SleepRunRow | undefined> {
+  async openRun(): Promise<SleepRunRow | undefined> {
     const r = await this.#db.get(
       `SELECT ${RUN_COLS} FROM sleep_runs WHERE space = ? AND status = 'running' ORDER BY id DESC LIMIT 1`,
-      [space],
+      [this.#space],
     );
     return r ? toRun(r) : undefined;
   }
 
   async createRun(
-    space: string,
     r: { night: string; model: string; startedAt: number; log: Record<string, unknown> },
   ): Promise<number> {
     const got = await this.#db.get<{ id: unknown }>(
       `INSERT INTO sleep_runs (space, night, status, model, started_at, log) VALUES (?, ?, 'running', ?, ?, ?) RETURNING id`,
-      [space, r.night, r.model, r.startedAt, toJson(r.log)],
+      [this.#space, r.night, r.model, r.startedAt, toJson(r.log)],
     );
     return num(got!.id);
   }
 
   async finishRun(
-    space: string,
     id: number,
     r: { finishedAt: number; tokensIn: number; tokensOut: number; log: Record<string, unknown> },
   ): Promise<void> {
     await this.#db.run(
       `UPDATE sleep_runs SET status = 'done', finished_at = ?, tokens_in = ?, tokens_out = ?, log = ? WHERE space = ? AND id = ?`,
-      [r.finishedAt, r.tokensIn, r.tokensOut, toJson(r.log), space, id],
+      [r.finishedAt, r.tokensIn, r.tokensOut, toJson(r.log), this.#space, id],
     );
   }
 
   async runs(
-    space: string,
     q: { night?: string; status?: SleepRunRow['status']; limit: number },
   ): Promise<SleepRunRow[]> {
     const where = ['space = ?'];
-    const params: Array<string | number> = [space];
+    const params: Array<string | number> = [this.#space];
     if (q.night !== undefined) {
       where.push('night = ?');
       params.push(q.night);
@@ -83,7 +82,6 @@ export class SleepRunSql implements SleepRunStore {
   }
 
   async planWork(
-    space: string,
     runId: number,
     units: ReadonlyArray<{ step: string; unit: string; payload: unknown }>,
     at: number,
@@ -92,15 +90,15 @@ export class SleepRunSql implements SleepRunStore {
       await this.#db.run(
         `INSERT INTO sleep_work (space, run_id, step, unit, status, payload, updated_at) VALUES (?, ?, ?, ?, 'planned', ?, ?)
          ON CONFLICT DO NOTHING`,
-        [space, runId, u.step, u.unit, toJson(u.payload ?? {}), at],
+        [this.#space, runId, u.step, u.unit, toJson(u.payload ?? {}), at],
       );
     }
   }
 
-  async work(space: string, runId: number): Promise<SleepWorkRow[]> {
+  async work(runId: number): Promise<SleepWorkRow[]> {
     const rows = await this.#db.all<Record<string, unknown>>(
       'SELECT step, unit, status, payload, result, updated_at FROM sleep_work WHERE space = ? AND run_id = ? ORDER BY step, unit',
-      [space, runId],
+      [this.#space, runId],
     );
     return rows.map((r) => ({
       step: String(r.step),
@@ -113,54 +111,53 @@ export class SleepRunSql implements SleepRunStore {
   }
 
   async setWork(
-    space: string,
     runId: number,
     w: { step: string; unit: string; status: SleepWorkRow['status']; result: unknown; at: number },
   ): Promise<void> {
     await this.#db.run(
       `INSERT INTO sleep_work (space, run_id, step, unit, status, result, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (run_id, step, unit) DO UPDATE SET status = excluded.status, result = excluded.result, updated_at = excluded.updated_at`,
-      [space, runId, w.step, w.unit, w.status, toJson(w.result), w.at],
+      [this.#space, runId, w.step, w.unit, w.status, toJson(w.result), w.at],
     );
   }
 
-  acquireLock(space: string, owner: string, at: number, ttlMs: number): Promise<boolean> {
+  acquireLock(owner: string, at: number, ttlMs: number): Promise<boolean> {
     return this.#db.transaction(async (tx) => {
       // Only our own lock or an expired one (a process killed mid-night) is overwritten.
       const took = await tx.run(
         `INSERT INTO locks (name, owner, expires_at) VALUES (?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
          WHERE locks.owner = excluded.owner OR locks.expires_at <= ?`,
-        [sleepLockName(space), owner, at + ttlMs, at],
+        [sleepLockName(this.#space), owner, at + ttlMs, at],
       );
       return took.changes > 0;
     });
   }
 
-  async renewLock(space: string, owner: string, at: number, ttlMs: number): Promise<boolean> {
+  async renewLock(owner: string, at: number, ttlMs: number): Promise<boolean> {
     const r = await this.#db.run('UPDATE locks SET expires_at = ? WHERE name = ? AND owner = ?', [
       at + ttlMs,
-      sleepLockName(space),
+      sleepLockName(this.#space),
       owner,
     ]);
     return r.changes > 0;
   }
 
-  async releaseLock(space: string, owner: string): Promise<void> {
-    await this.#db.run('DELETE FROM locks WHERE name = ? AND owner = ?', [sleepLockName(space), owner]);
+  async releaseLock(owner: string): Promise<void> {
+    await this.#db.run('DELETE FROM locks WHERE name = ? AND owner = ?', [sleepLockName(this.#space), owner]);
   }
 
-  async lockOwner(space: string): Promise<string | undefined> {
-    const row = await this.#db.get<{ owner: string }>('SELECT owner FROM locks WHERE name = ?', [sleepLockName(space)]);
+  async lockOwner(): Promise<string | undefined> {
+    const row = await this.#db.get<{ owner: string }>('SELECT owner FROM locks WHERE name = ?', [sleepLockName(this.#space)]);
     return row?.owner;
   }
 
-  async memorySize(space: string): Promise<number> {
+  async memorySize(): Promise<number> {
     const r = await this.#db.get<{ n: unknown }>(
       `SELECT (SELECT COUNT(*) FROM episodes WHERE space = ? AND archived_at IS NULL)
             + (SELECT COUNT(*) FROM narratives WHERE space = ?)
             + (SELECT COUNT(*) FROM knowledge WHERE space = ? AND status IN ('provisional', 'reliable', 'quarantined')) AS n`,
-      [space, space, space],
+      [this.#space, this.#space, this.#space],
     );
     return num(r?.n ?? 0);
   }

@@ -43,16 +43,15 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
   afterAll(async () => store?.close());
 
   it('keeps runs and their units, and finds the open run to resume', async () => {
-    const id = await store.sleepRuns.createRun('a', {
+    const id = await store.forSpace('a').sleepRuns.createRun({
       night: '2026-11-01',
       model: 'none',
       startedAt: T0,
       log: { plan: 2 },
     });
-    expect((await store.sleepRuns.openRun('a'))?.id).toBe(id);
-    expect(await store.sleepRuns.openRun('b')).toBeUndefined();
-    await store.sleepRuns.planWork(
-      'a',
+    expect((await store.forSpace('a').sleepRuns.openRun())?.id).toBe(id);
+    expect(await store.forSpace('b').sleepRuns.openRun()).toBeUndefined();
+    await store.forSpace('a').sleepRuns.planWork(
       id,
       [
         { step: 'b-lib', unit: 'g0002', payload: { ids: [2] } },
@@ -60,7 +59,7 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
       ],
       T0,
     );
-    await store.sleepRuns.setWork('a', id, {
+    await store.forSpace('a').sleepRuns.setWork(id, {
       step: 'a-sol',
       unit: 'g0001',
       status: 'asked',
@@ -68,22 +67,22 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
       at: T0,
     });
     // Planning again keeps what was already recorded (a resumed night never loses progress).
-    await store.sleepRuns.planWork('a', id, [{ step: 'a-sol', unit: 'g0001', payload: { ids: [9] } }], T0);
-    const work = await store.sleepRuns.work('a', id);
+    await store.forSpace('a').sleepRuns.planWork(id, [{ step: 'a-sol', unit: 'g0001', payload: { ids: [9] } }], T0);
+    const work = await store.forSpace('a').sleepRuns.work(id);
     expect(work.map((w) => [w.step, w.unit, w.status])).toEqual([
       ['a-sol', 'g0001', 'asked'],
       ['b-lib', 'g0002', 'planned'],
     ]);
     expect(work[0]).toMatchObject({ payload: { ids: [1] }, result: { answer: 'x' } });
-    expect(await store.sleepRuns.work('b', id)).toEqual([]);
-    await store.sleepRuns.finishRun('a', id, {
+    expect(await store.forSpace('b').sleepRuns.work(id)).toEqual([]);
+    await store.forSpace('a').sleepRuns.finishRun(id, {
       finishedAt: T0 + 5,
       tokensIn: 10,
       tokensOut: 3,
       log: { episodes: 4 },
     });
-    expect(await store.sleepRuns.openRun('a')).toBeUndefined();
-    const [run] = await store.sleepRuns.runs('a', { night: '2026-11-01', status: 'done', limit: 5 });
+    expect(await store.forSpace('a').sleepRuns.openRun()).toBeUndefined();
+    const [run] = await store.forSpace('a').sleepRuns.runs({ night: '2026-11-01', status: 'done', limit: 5 });
     expect(run).toMatchObject({
       id,
       status: 'done',
@@ -95,38 +94,38 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
   });
 
   it('lets one owner hold the lock until it expires or is released', async () => {
-    expect(await store.sleepRuns.acquireLock('a', 'one', T0, 1000)).toBe(true);
-    expect(await store.sleepRuns.acquireLock('a', 'two', T0 + 999, 1000)).toBe(false);
-    expect(await store.sleepRuns.acquireLock('b', 'two', T0, 1000)).toBe(true);
-    expect(await store.sleepRuns.renewLock('a', 'one', T0 + 500, 1000)).toBe(true);
-    expect(await store.sleepRuns.acquireLock('a', 'two', T0 + 1200, 1000)).toBe(false);
-    expect(await store.sleepRuns.lockOwner('a')).toBe('one');
-    expect(await store.sleepRuns.acquireLock('a', 'two', T0 + 1500, 1000)).toBe(true);
-    expect(await store.sleepRuns.renewLock('a', 'one', T0 + 1600, 1000)).toBe(false);
-    expect(await store.sleepRuns.lockOwner('a')).toBe('two');
-    await store.sleepRuns.releaseLock('a', 'two');
-    expect(await store.sleepRuns.lockOwner('a')).toBeUndefined();
-    expect(await store.sleepRuns.acquireLock('a', 'three', T0 + 1600, 1000)).toBe(true);
-    await store.sleepRuns.releaseLock('a', 'three');
-    await store.sleepRuns.releaseLock('b', 'two');
+    expect(await store.forSpace('a').sleepRuns.acquireLock('one', T0, 1000)).toBe(true);
+    expect(await store.forSpace('a').sleepRuns.acquireLock('two', T0 + 999, 1000)).toBe(false);
+    expect(await store.forSpace('b').sleepRuns.acquireLock('two', T0, 1000)).toBe(true);
+    expect(await store.forSpace('a').sleepRuns.renewLock('one', T0 + 500, 1000)).toBe(true);
+    expect(await store.forSpace('a').sleepRuns.acquireLock('two', T0 + 1200, 1000)).toBe(false);
+    expect(await store.forSpace('a').sleepRuns.lockOwner()).toBe('one');
+    expect(await store.forSpace('a').sleepRuns.acquireLock('two', T0 + 1500, 1000)).toBe(true);
+    expect(await store.forSpace('a').sleepRuns.renewLock('one', T0 + 1600, 1000)).toBe(false);
+    expect(await store.forSpace('a').sleepRuns.lockOwner()).toBe('two');
+    await store.forSpace('a').sleepRuns.releaseLock('two');
+    expect(await store.forSpace('a').sleepRuns.lockOwner()).toBeUndefined();
+    expect(await store.forSpace('a').sleepRuns.acquireLock('three', T0 + 1600, 1000)).toBe(true);
+    await store.forSpace('a').sleepRuns.releaseLock('three');
+    await store.forSpace('b').sleepRuns.releaseLock('two');
   });
 
   it('counts the wait of imported history from when the turn happened, not from its insertion', async () => {
     await store.spaces.ensure('imp', T0);
-    const { ids } = await store.episodes.insertMany('imp', [
+    const { ids } = await store.forSpace('imp').episodes.insertMany([
       episode('a week-old imported turn', { occurredAt: T0 - 7 * DAY, createdAt: T0 }),
       episode('a live turn', { occurredAt: T0, createdAt: T0 }),
       episode('stamped in the future', { occurredAt: T0 + DAY, createdAt: T0 - 1000 }),
     ]);
     const [imported, live, future] = ids as [number, number, number];
-    expect(await store.episodes.pendingTimes('imp', 10)).toEqual([T0 - 7 * DAY, T0 - 1000, T0]);
+    expect(await store.forSpace('imp').episodes.pendingTimes(10)).toEqual([T0 - 7 * DAY, T0 - 1000, T0]);
     // Thirty minutes before now: only what happened (or arrived) before then is eligible.
-    expect((await store.episodes.pending('imp', { createdBefore: T0 - 30 * 60_000, limit: 10 })).map((e) => e.id)).toEqual([imported]);
-    expect((await store.episodes.pending('imp', { createdBefore: T0, limit: 10 })).map((e) => e.id)).toEqual([imported, future, live]);
+    expect((await store.forSpace('imp').episodes.pending({ createdBefore: T0 - 30 * 60_000, limit: 10 })).map((e) => e.id)).toEqual([imported]);
+    expect((await store.forSpace('imp').episodes.pending({ createdBefore: T0, limit: 10 })).map((e) => e.id)).toEqual([imported, future, live]);
   });
 
   it('lists pending episodes, marks them consolidated and archived, and finds retention candidates', async () => {
-    const { ids } = await store.episodes.insertMany('a', [
+    const { ids } = await store.forSpace('a').episodes.insertMany([
       episode('old turn', { createdAt: T0 - 40 * DAY }),
       episode('durable memory', { createdAt: T0 - 40 * DAY, durable: true }),
       episode('recent turn', { createdAt: T0 - DAY }),
@@ -134,15 +133,15 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
     ]);
     const [old, durable, recent, fresh] = ids as [number, number, number, number];
     expect(
-      (await store.episodes.pending('a', { createdBefore: T0 - 1, limit: 10 })).map((e) => e.id),
+      (await store.forSpace('a').episodes.pending({ createdBefore: T0 - 1, limit: 10 })).map((e) => e.id),
     ).toEqual([old, durable, recent]);
-    expect(await store.episodes.pendingTimes('a', 10)).toEqual([T0 - 40 * DAY, T0 - 40 * DAY, T0 - DAY, T0]);
-    expect(await store.episodes.markConsolidated('a', [recent, fresh], T0 - 20 * DAY)).toBe(2);
-    expect(await store.episodes.markConsolidated('b', [old], T0)).toBe(0);
+    expect(await store.forSpace('a').episodes.pendingTimes(10)).toEqual([T0 - 40 * DAY, T0 - 40 * DAY, T0 - DAY, T0]);
+    expect(await store.forSpace('a').episodes.markConsolidated([recent, fresh], T0 - 20 * DAY)).toBe(2);
+    expect(await store.forSpace('b').episodes.markConsolidated([old], T0)).toBe(0);
     expect(
-      (await store.episodes.pending('a', { createdBefore: T0, limit: 10 })).map((e) => e.id),
+      (await store.forSpace('a').episodes.pending({ createdBefore: T0, limit: 10 })).map((e) => e.id),
     ).toEqual([old, durable]);
-    const cands = await store.episodes.retentionCandidates('a', {
+    const cands = await store.forSpace('a').episodes.retentionCandidates({
       consolidatedBefore: T0 - 14 * DAY,
       createdBefore: T0 - 30 * DAY,
       limit: 100,
@@ -154,16 +153,16 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
       consolidatedAt: T0 - 20 * DAY,
       durable: false,
     });
-    expect(await store.episodes.markArchived('a', [old, recent], T0)).toBe(2);
+    expect(await store.forSpace('a').episodes.markArchived([old, recent], T0)).toBe(2);
     expect(
-      (await store.episodes.pending('a', { createdBefore: T0, limit: 10 })).map((e) => e.id),
+      (await store.forSpace('a').episodes.pending({ createdBefore: T0, limit: 10 })).map((e) => e.id),
     ).toEqual([durable]);
-    expect((await store.episodes.get('a', old))?.archivedAt).toBe(T0);
-    expect(await store.sleepRuns.memorySize('a')).toBe(2);
+    expect((await store.forSpace('a').episodes.get(old))?.archivedAt).toBe(T0);
+    expect(await store.forSpace('a').sleepRuns.memorySize()).toBe(2);
   });
 
   it('lists successful and failed tool calls and results with their sessions, a call with its input', async () => {
-    await store.episodes.insertMany('a', [
+    await store.forSpace('a').episodes.insertMany([
       episode('ran tests', {
         kind: 'tool_result',
         role: 'tool',
@@ -184,7 +183,7 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
       episode(`Bash {"command":"npm publish"}${'x'.repeat(2_000)}`, { kind: 'tool_call', role: 'tool', tool: 'Bash', ok: true, session: 's9', occurredAt: T0 + 3 }),
       episode('Bash {"command":"git push"}', { kind: 'tool_call', role: 'tool', tool: 'Bash', ok: null, session: 's9', occurredAt: T0 + 4 }),
     ]);
-    const rows = await store.episodes.toolResults('a', T0);
+    const rows = await store.forSpace('a').episodes.toolResults(T0);
     expect(rows.map((r) => [r.kind, r.tool, r.ok, r.session, r.input?.slice(0, 28) ?? null])).toEqual([
       ['tool_result', 'build', false, 's9', null],
       ['tool_result', 'test', true, 's9', null],
@@ -195,24 +194,24 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
   });
 
   it('rewrites episode and narrative text and re-indexes it', async () => {
-    const { ids } = await store.episodes.insertMany('a', [episode('Erika called about the invoice')]);
+    const { ids } = await store.forSpace('a').episodes.insertMany([episode('Erika called about the invoice')]);
     const id = ids[0]!;
-    await store.episodes.rewrite('a', id, '[person_1] called about the invoice', {
+    await store.forSpace('a').episodes.rewrite(id, '[person_1] called about the invoice', {
       body: 'person_1 called about the invoice',
       extra: '',
       raw: '[person_1] called about the invoice',
     });
-    expect((await store.episodes.get('a', id))?.content).toBe('[person_1] called about the invoice');
-    expect(await store.search.lexical('a', 'episode', ['erika'], { limit: 5 })).toEqual([]);
+    expect((await store.forSpace('a').episodes.get(id))?.content).toBe('[person_1] called about the invoice');
+    expect(await store.forSpace('a').search.lexical('episode', ['erika'], { limit: 5 })).toEqual([]);
     expect(
-      (await store.search.lexical('a', 'episode', ['invoice'], { limit: 5 })).map((h) => h.id),
+      (await store.forSpace('a').search.lexical('episode', ['invoice'], { limit: 5 })).map((h) => h.id),
     ).toContain(id);
     expect(
-      (await store.search.substring('a', 'episode', 'Erika', { limit: 5, includeArchived: true })).map(
+      (await store.forSpace('a').search.substring('episode', 'Erika', { limit: 5, includeArchived: true })).map(
         (h) => h.id,
       ),
     ).not.toContain(id);
-    const n = await store.narratives.insert('a', {
+    const n = await store.forSpace('a').narratives.insert({
       kind: 'narrative',
       ntype: 'general',
       content: 'Erika was upset',
@@ -233,8 +232,7 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
       embedPending: false,
       index: { body: 'erika was upset', extra: 'erika billing', raw: 'Erika was upset' },
     });
-    await store.narratives.rewrite(
-      'a',
+    await store.forSpace('a').narratives.rewrite(
       n,
       {
         content: '[person_1] was upset',
@@ -246,18 +244,17 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
       ['[person_1]', 'billing'],
       { body: 'person_1 was upset', extra: 'person_1 billing', raw: '[person_1] was upset' },
     );
-    expect(await store.narratives.get('a', n)).toMatchObject({
+    expect(await store.forSpace('a').narratives.get(n)).toMatchObject({
       content: '[person_1] was upset',
       tags: ['[person_1]', 'billing'],
     });
-    expect(await store.narratives.withAnyTag('a', ['Erika'])).toEqual([]);
-    expect(await store.search.lexical('a', 'narrative', ['erika'], { limit: 5 })).toEqual([]);
-    await store.narratives.setAllScores(
-      'a',
+    expect(await store.forSpace('a').narratives.withAnyTag(['Erika'])).toEqual([]);
+    expect(await store.forSpace('a').search.lexical('narrative', ['erika'], { limit: 5 })).toEqual([]);
+    await store.forSpace('a').narratives.setAllScores(
       [{ id: n, importance: 5, emotional: 1, recurrence: 2, unresolved: 4, weight: 0.7 }],
       T0 + 1,
     );
-    expect(await store.narratives.get('a', n)).toMatchObject({
+    expect(await store.forSpace('a').narratives.get(n)).toMatchObject({
       importance: 5,
       emotional: 1,
       recurrence: 2,
@@ -268,24 +265,23 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
   });
 
   it('keeps JSON state per space and writes one briefing per day', async () => {
-    expect(await store.state.get('a', 'sleep:pii')).toBeUndefined();
-    await store.state.put(
-      'a',
+    expect(await store.forSpace('a').state.get('sleep:pii')).toBeUndefined();
+    await store.forSpace('a').state.put(
       'sleep:pii',
       { entries: [{ placeholder: '[person_1]', kind: 'person', value: 'Ana' }] },
       T0,
     );
-    await store.state.put('a', 'sleep:pii', { entries: [], watched: ['Ana'] }, T0 + 1);
-    expect(await store.state.get('a', 'sleep:pii')).toEqual({ entries: [], watched: ['Ana'] });
-    expect(await store.state.get('b', 'sleep:pii')).toBeUndefined();
-    await store.derived.putBriefing('a', { day: '2026-11-02', headline: 'h1', body: 'b1', createdAt: T0 });
-    await store.derived.putBriefing('a', { day: '2026-11-02', headline: 'h2', body: 'b2', createdAt: T0 + 1 });
-    expect(await store.derived.briefing('a', '2026-11-02')).toEqual({
+    await store.forSpace('a').state.put('sleep:pii', { entries: [], watched: ['Ana'] }, T0 + 1);
+    expect(await store.forSpace('a').state.get('sleep:pii')).toEqual({ entries: [], watched: ['Ana'] });
+    expect(await store.forSpace('b').state.get('sleep:pii')).toBeUndefined();
+    await store.forSpace('a').derived.putBriefing({ day: '2026-11-02', headline: 'h1', body: 'b1', createdAt: T0 });
+    await store.forSpace('a').derived.putBriefing({ day: '2026-11-02', headline: 'h2', body: 'b2', createdAt: T0 + 1 });
+    expect(await store.forSpace('a').derived.briefing('2026-11-02')).toEqual({
       day: '2026-11-02',
       headline: 'h2',
       body: 'b2',
       createdAt: T0 + 1,
     });
-    expect(await store.derived.briefing('b', '2026-11-02')).toBeUndefined();
+    expect(await store.forSpace('b').derived.briefing('2026-11-02')).toBeUndefined();
   });
 });

@@ -6,23 +6,25 @@ import { json, toJson } from './sql-util.js';
 /** State written once for every engine. */
 export class StateSql implements StateStore {
   readonly #db: SqlDriver;
-  constructor(db: SqlDriver) {
+  readonly #space: string;
+  constructor(db: SqlDriver, space: string) {
+    this.#space = space;
     this.#db = db;
   }
 
-  async get(space: string, key: string): Promise<unknown> {
+  async get(key: string): Promise<unknown> {
     const r = await this.#db.get<{ value: string }>(
       'SELECT value FROM job_state WHERE space = ? AND job = ?',
-      [space, key],
+      [this.#space, key],
     );
     return r === undefined ? undefined : json<unknown>(r.value, undefined);
   }
 
-  async put(space: string, key: string, value: unknown, at: number): Promise<void> {
+  async put(key: string, value: unknown, at: number): Promise<void> {
     await this.#db.run(
       `INSERT INTO job_state (space, job, value, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (space, job) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-      [space, key, toJson(value), at],
+      [this.#space, key, toJson(value), at],
     );
   }
 }

@@ -21,21 +21,22 @@ export function bytesToVector(b: Uint8Array): Float32Array {
 /** Vector store written once for every engine; the exact scan is the baseline an ANN index must match. */
 export class VectorSql implements VectorStore {
   readonly #db: SqlDriver;
-  constructor(db: SqlDriver) {
+  readonly #space: string;
+  constructor(db: SqlDriver, space: string) {
+    this.#space = space;
     this.#db = db;
   }
 
-  async put(space: string, layer: Layer, itemId: number, model: string, vector: Float32Array, at: number): Promise<void> {
+  async put(layer: Layer, itemId: number, model: string, vector: Float32Array, at: number): Promise<void> {
     await this.#db.run(
       `INSERT INTO embeddings (space, layer, item_id, model, dim, vector, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (layer, item_id, model) DO UPDATE SET vector = excluded.vector, dim = excluded.dim,
          created_at = excluded.created_at`,
-      [space, layer, itemId, model, vector.length, vectorToBytes(vector), at],
+      [this.#space, layer, itemId, model, vector.length, vectorToBytes(vector), at],
     );
   }
 
   async nearest(
-    space: string,
     layer: Layer,
     model: string,
     query: Float32Array,
@@ -44,7 +45,7 @@ export class VectorSql implements VectorStore {
   ): Promise<Array<{ id: number; score: number }>> {
     const rows = await this.#db.all<{ item_id: unknown; vector: Uint8Array }>(
       'SELECT item_id, vector FROM embeddings WHERE space = ? AND layer = ? AND model = ? AND dim = ?',
-      [space, layer, model, query.length],
+      [this.#space, layer, model, query.length],
     );
     let qn = 0;
     for (const x of query) qn += x * x;
@@ -64,42 +65,41 @@ export class VectorSql implements VectorStore {
     return scored.slice(0, k);
   }
 
-  async pending(space: string, layer: Layer, limit: number): Promise<Array<{ id: number; text: string }>> {
+  async pending(layer: Layer, limit: number): Promise<Array<{ id: number; text: string }>> {
     const rows = await this.#db.all<{ id: unknown; content: string }>(
       `SELECT id, content FROM ${TABLE[layer]} WHERE space = ? AND embed_pending = 1 ORDER BY id LIMIT ?`,
-      [space, limit],
+      [this.#space, limit],
     );
     return rows.map((r) => ({ id: num(r.id), text: r.content }));
   }
 
-  async clearPending(space: string, layer: Layer, ids: readonly number[]): Promise<void> {
+  async clearPending(layer: Layer, ids: readonly number[]): Promise<void> {
     for (const part of chunks(ids)) {
       await this.#db.run(`UPDATE ${TABLE[layer]} SET embed_pending = 0 WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
-        space,
+        this.#space,
         ...part,
       ]);
     }
   }
 
-  async count(space: string, model?: string): Promise<number> {
+  async count(model?: string): Promise<number> {
     const r = await this.#db.get<{ n: unknown }>(
       `SELECT COUNT(*) AS n FROM embeddings WHERE space = ?${model ? ' AND model = ?' : ''}`,
-      model ? [space, model] : [space],
+      model ? [this.#space, model] : [this.#space],
     );
     return num(r?.n ?? 0);
   }
 
-  async narrativeModels(space: string): Promise<Array<{ model: string; dim: number; count: number }>> {
+  async narrativeModels(): Promise<Array<{ model: string; dim: number; count: number }>> {
     const rows = await this.#db.all<{ model: string; dim: unknown; n: unknown }>(
       `SELECT model, dim, COUNT(*) AS n FROM embeddings WHERE space = ? AND layer = 'narrative'
        GROUP BY model, dim ORDER BY n DESC, model ASC, dim ASC`,
-      [space],
+      [this.#space],
     );
     return rows.map((r) => ({ model: String(r.model), dim: num(r.dim), count: num(r.n) }));
   }
 
   async narrativeVectors(
-    space: string,
     model: string,
     dim: number,
   ): Promise<Array<{ id: number; vector: Float32Array }>> {
@@ -107,23 +107,22 @@ export class VectorSql implements VectorStore {
     const rows = await this.#db.all<{ item_id: unknown; vector: Uint8Array }>(
       `SELECT e.item_id, e.vector FROM embeddings e JOIN narratives n ON n.id = e.item_id AND n.space = e.space
        WHERE e.space = ? AND e.layer = 'narrative' AND e.model = ? AND e.dim = ? ORDER BY e.item_id`,
-      [space, model, dim],
+      [this.#space, model, dim],
     );
     return rows.map((r) => ({ id: num(r.item_id), vector: bytesToVector(r.vector) }));
   }
 
   async pendingEmbeddings(
-    space: string,
     layer: Layer,
     limit: number,
   ): Promise<{ count: number; ids: number[] }> {
     const n = await this.#db.get<{ n: unknown }>(
       `SELECT COUNT(*) AS n FROM ${TABLE[layer]} WHERE space = ? AND embed_pending = 1`,
-      [space],
+      [this.#space],
     );
     const rows = await this.#db.all<{ id: unknown }>(
       `SELECT id FROM ${TABLE[layer]} WHERE space = ? AND embed_pending = 1 ORDER BY id LIMIT ?`,
-      [space, limit],
+      [this.#space, limit],
     );
     return { count: num(n?.n ?? 0), ids: rows.map((r) => num(r.id)) };
   }

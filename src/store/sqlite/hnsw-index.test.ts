@@ -56,7 +56,7 @@ describe.skipIf(!hnswLibrary())('SQLite vectors through the HNSW index', () => {
     store = s;
     const { vectors, queries } = clustered(n, 20);
     await s.transaction(async (tx) => {
-      for (const [i, v] of vectors.entries()) await tx.vectors.put('a', 'episode', i + 1, 'm', v, 0);
+      for (const [i, v] of vectors.entries()) await tx.forSpace('a').vectors.put('episode', i + 1, 'm', v, 0);
     });
     return { s, queries };
   }
@@ -71,16 +71,16 @@ describe.skipIf(!hnswLibrary())('SQLite vectors through the HNSW index', () => {
 
   it('finds the exact top 10 through the graph, with exact scores, and keeps small sets on the exact scan', async () => {
     const { s, queries } = await filled(600);
-    expect(await s.vectors.nearest('a', 'episode', 'm', queries[0]!, 10, { indexAbove: 601 })).toHaveLength(10);
+    expect(await s.forSpace('a').vectors.nearest('episode', 'm', queries[0]!, 10, { indexAbove: 601 })).toHaveLength(10);
     expect(indexFiles()).toEqual([]); // below the threshold: no graph built
     let agreed = 0;
     for (const q of queries) {
-      const exact = await s.vectors.nearest('a', 'episode', 'm', q, 10);
-      const ann = await s.vectors.nearest('a', 'episode', 'm', q, 10, { indexAbove: 100 });
+      const exact = await s.forSpace('a').vectors.nearest('episode', 'm', q, 10);
+      const ann = await s.forSpace('a').vectors.nearest('episode', 'm', q, 10, { indexAbove: 100 });
       const ids = new Set(ann.map((h) => h.id));
       agreed += exact.filter((h) => ids.has(h.id)).length / exact.length;
       // Every returned score is the exact cosine of that id.
-      const exactScore = new Map((await s.vectors.nearest('a', 'episode', 'm', q, 600)).map((h) => [h.id, h.score]));
+      const exactScore = new Map((await s.forSpace('a').vectors.nearest('episode', 'm', q, 600)).map((h) => [h.id, h.score]));
       for (const h of ann) expect(h.score).toBeCloseTo(exactScore.get(h.id)!, 5);
     }
     expect(agreed / queries.length).toBeGreaterThanOrEqual(0.95);
@@ -89,14 +89,14 @@ describe.skipIf(!hnswLibrary())('SQLite vectors through the HNSW index', () => {
 
   it('reloads its file on the next open instead of rebuilding, and follows writes made while it was closed', async () => {
     const { s, queries } = await filled(300);
-    await s.vectors.nearest('a', 'episode', 'm', queries[0]!, 5, { indexAbove: 1 });
+    await s.forSpace('a').vectors.nearest('episode', 'm', queries[0]!, 5, { indexAbove: 1 });
     const [file] = indexFiles();
     const written = statSync(join(`${path}.hnsw`, file!)).mtimeMs;
     await s.close();
     store = await openSqliteStore(path);
     // Written while no index was loaded: the log (embedding_changes) carries it to the loaded graph.
-    await store.vectors.put('a', 'episode', 9001, 'm', queries[1]!, 0);
-    const hits = await store.vectors.nearest('a', 'episode', 'm', queries[1]!, 3, { indexAbove: 1 });
+    await store.forSpace('a').vectors.put('episode', 9001, 'm', queries[1]!, 0);
+    const hits = await store.forSpace('a').vectors.nearest('episode', 'm', queries[1]!, 3, { indexAbove: 1 });
     expect(hits[0]).toMatchObject({ id: 9001 });
     expect(hits[0]!.score).toBeCloseTo(1, 5);
     // Loaded, not rebuilt: the old file was not rewritten before the close that follows the new write.
@@ -110,24 +110,24 @@ describe.skipIf(!hnswLibrary())('SQLite vectors through the HNSW index', () => {
   it('no longer returns a deleted vector, and after purge no index file holds its bytes', async () => {
     const { s } = await filled(300);
     const victim = basis(5);
-    await s.vectors.put('a', 'episode', 7777, 'm', victim, 0);
-    expect((await s.vectors.nearest('a', 'episode', 'm', victim, 1, { indexAbove: 1 }))[0]).toMatchObject({ id: 7777 });
+    await s.forSpace('a').vectors.put('episode', 7777, 'm', victim, 0);
+    expect((await s.forSpace('a').vectors.nearest('episode', 'm', victim, 1, { indexAbove: 1 }))[0]).toMatchObject({ id: 7777 });
     const onDisk = () => indexFiles().some((f) => readFileSync(join(`${path}.hnsw`, f)).includes(bytesOf(victim)));
     expect(onDisk()).toBe(true); // the file holds it: the check below can fail
     await s.db.run(`DELETE FROM embeddings WHERE layer = 'episode' AND item_id = 7777`);
-    expect((await s.vectors.nearest('a', 'episode', 'm', victim, 5, { indexAbove: 1 })).map((h) => h.id)).not.toContain(7777);
+    expect((await s.forSpace('a').vectors.nearest('episode', 'm', victim, 5, { indexAbove: 1 })).map((h) => h.id)).not.toContain(7777);
     await s.purge(['episode']);
     expect(onDisk()).toBe(false);
     // Put back under the same id, it is found again.
-    await s.vectors.put('a', 'episode', 7777, 'm', victim, 0);
-    expect((await s.vectors.nearest('a', 'episode', 'm', victim, 1, { indexAbove: 1 }))[0]).toMatchObject({ id: 7777 });
+    await s.forSpace('a').vectors.put('episode', 7777, 'm', victim, 0);
+    expect((await s.forSpace('a').vectors.nearest('episode', 'm', victim, 1, { indexAbove: 1 }))[0]).toMatchObject({ id: 7777 });
   });
 
   it('deletes a file written before a delete that another connection made, when that connection purges', async () => {
     const { s } = await filled(200);
     const victim = basis(7);
-    await s.vectors.put('a', 'episode', 4242, 'm', victim, 0);
-    await s.vectors.nearest('a', 'episode', 'm', victim, 1, { indexAbove: 1 });
+    await s.forSpace('a').vectors.put('episode', 4242, 'm', victim, 0);
+    await s.forSpace('a').vectors.nearest('episode', 'm', victim, 1, { indexAbove: 1 });
     await s.close();
     store = undefined;
     // A second process (the CLI's forget) that never loaded the graph deletes and purges.

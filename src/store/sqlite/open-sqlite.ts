@@ -40,7 +40,7 @@ export async function openSqliteStore(path: string, opts: OpenSqliteOptions = {}
   const parts: EngineParts = {
     engine: 'sqlite',
     makeSearch: (db) => new SqliteSearch(db),
-    ...(vec ? { makeVectors: (db: SqlDriver) => new SqliteVectors(db, vectorState, db === driver ? ann : undefined) } : {}),
+    ...(vec ? { makeVectors: (db: SqlDriver, space: string) => new SqliteVectors(db, space, vectorState, db === driver ? ann : undefined) } : {}),
     columnsOf: async (db, table) =>
       (await db.all<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [table])).map((r) => r.name),
     info: (db) => info(db, driver, vec),

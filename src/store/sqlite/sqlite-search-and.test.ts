@@ -25,7 +25,7 @@ beforeAll(async () => {
     if (harbour) words.push('harbour');
     rows.push(ep(words.join(' ')));
   }
-  const ids = (await store.transaction((tx) => tx.episodes.insertMany('s', rows))).ids;
+  const ids = (await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows))).ids;
   rows.forEach((r, i) => {
     if (r.content.includes('kayak') && r.content.includes('harbour')) withBoth.add(ids[i]!);
   });
@@ -38,7 +38,7 @@ describe('SQLite lexical search with a common word left out', () => {
   it('ranks as the unpruned query does, the rows with both words scored by both', async () => {
     expect(withBoth.size).toBe(20);
     for (const limit of [10, 60]) {
-      const hits = await store.search.lexical('s', 'episode', ['kayak', 'harbour'], { limit });
+      const hits = await store.forSpace('s').search.lexical('episode', ['kayak', 'harbour'], { limit });
       const exact = await new SqliteSearch(store.db, { commonShare: 1 }).lexical('s', 'episode', ['kayak', 'harbour'], { limit });
       expect(hits.map((h) => h.score)).toEqual(exact.map((h) => h.score));
       expect(hits.map((h) => h.id)).toEqual(exact.map((h) => h.id));

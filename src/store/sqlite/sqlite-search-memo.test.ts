@@ -13,15 +13,15 @@ const rows = (n: number, zebra: (i: number) => boolean, kayak: (i: number) => bo
 beforeAll(async () => {
   store = await openSqliteStore(':memory:');
   // 8,000 rows: "zebra" in 390 (4.9 %, under the 5 % cut), "kayak" in 80, none with both.
-  await store.transaction((tx) => tx.episodes.insertMany('s', rows(8000, (i) => i % 20 === 3 && i < 7800, (i) => i % 100 === 11)));
+  await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows(8000, (i) => i % 20 === 3 && i < 7800, (i) => i % 100 === 11)));
 }, 60_000);
 afterAll(async () => {
   await store.close();
 });
 
 const zebraOnly = async () => {
-  const hits = await store.search.lexical('s', 'episode', ['kayak', 'zebra'], { limit: 1000 });
-  const got = await store.episodes.getMany('s', hits.map((h) => h.id));
+  const hits = await store.forSpace('s').search.lexical('episode', ['kayak', 'zebra'], { limit: 1000 });
+  const got = await store.forSpace('s').episodes.getMany(hits.map((h) => h.id));
   return got.filter((e) => !e.content.includes('kayak')).length;
 };
 
@@ -29,10 +29,10 @@ describe('SQLite search remembers whether a term is common', () => {
   it('keeps the count while the index grows by less than 1 %, and counts again after', async () => {
     expect(await zebraOnly()).toBe(390); // rare: scored in the OR query
     // +60 rows, all with "zebra": 450 of 8,060 (5.6 %) but the index grew 0.75 %, so the count stands.
-    await store.transaction((tx) => tx.episodes.insertMany('s', rows(60, () => true, () => false)));
+    await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows(60, () => true, () => false)));
     expect(await zebraOnly()).toBe(450);
     // +40 more: 1.25 % since the count, so it is counted again, is common, and only rows with "kayak" remain.
-    await store.transaction((tx) => tx.episodes.insertMany('s', rows(40, () => true, () => false)));
+    await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows(40, () => true, () => false)));
     expect(await zebraOnly()).toBe(0);
   });
 });

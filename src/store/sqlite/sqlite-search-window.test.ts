@@ -18,10 +18,10 @@ beforeAll(async () => {
   // 60 days, 50 rows a day in space a, interleaved with rows of space b; a few late rows back-dated into day 10.
   for (let d = 0; d < 60; d++) {
     const rows = Array.from({ length: 50 }, (_, i) => ep(text(), d * DAY + i * 60_000));
-    await store.transaction((tx) => tx.episodes.insertMany('a', rows));
-    await store.transaction((tx) => tx.episodes.insertMany('b', rows.slice(0, 10)));
+    await store.transaction((tx) => tx.forSpace('a').episodes.insertMany(rows));
+    await store.transaction((tx) => tx.forSpace('b').episodes.insertMany(rows.slice(0, 10)));
   }
-  await store.transaction((tx) => tx.episodes.insertMany('a', [ep('kayak river backdated', 10 * DAY + 5)]));
+  await store.transaction((tx) => tx.forSpace('a').episodes.insertMany([ep('kayak river backdated', 10 * DAY + 5)]));
 }, 60_000);
 afterAll(async () => {
   await store.close();
@@ -30,7 +30,7 @@ afterAll(async () => {
 describe('SQLite lexical search inside a time window', () => {
   it('equals a filtered scan of the whole index, back-dated rows and other spaces included', async () => {
     for (const [since, until] of [[10 * DAY, 11 * DAY - 1], [0, 2 * DAY], [30 * DAY, 90 * DAY], [10 * DAY, 10 * DAY + 3600_000]] as const) {
-      const hits = await store.search.lexical('a', 'episode', ['kayak', 'river'], { limit: 40, since, until });
+      const hits = await store.forSpace('a').search.lexical('episode', ['kayak', 'river'], { limit: 40, since, until });
       const expected = await store.db.all<{ id: unknown; s: number }>(
         `SELECT f.rowid AS id, bm25(episodes_fts, 1.0, 0.3, 0.3) AS s FROM episodes_fts f JOIN episodes x ON x.id = f.rowid
          WHERE episodes_fts MATCH '"kayak" OR "river"' AND x.space = 'a' AND x.occurred_at >= ? AND x.occurred_at <= ?
@@ -40,11 +40,11 @@ describe('SQLite lexical search inside a time window', () => {
       expect(hits.map((h) => h.score)).toEqual(expected.map((r) => -r.s));
       expect(new Set(hits.map((h) => h.id))).toEqual(new Set(expected.map((r) => num(r.id))));
     }
-    const late = await store.search.lexical('a', 'episode', ['backdated'], { limit: 5, since: 10 * DAY, until: 11 * DAY });
+    const late = await store.forSpace('a').search.lexical('episode', ['backdated'], { limit: 5, since: 10 * DAY, until: 11 * DAY });
     expect(late).toHaveLength(1);
   });
 
   it('answers nothing for an empty window', async () => {
-    expect(await store.search.lexical('a', 'episode', ['kayak'], { limit: 5, since: 100 * DAY, until: 101 * DAY })).toEqual([]);
+    expect(await store.forSpace('a').search.lexical('episode', ['kayak'], { limit: 5, since: 100 * DAY, until: 101 * DAY })).toEqual([]);
   });
 });

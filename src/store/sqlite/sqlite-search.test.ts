@@ -23,7 +23,7 @@ beforeAll(async () => {
   const rows = Array.from({ length: ROWS }, (_, i) =>
     ep(`alpha beta e-mail row${i}${i === 0 ? ' zeta' : ''} ${rng.chance(0.3) ? 'alpha ' : ''}${rng.chance(0.3) ? 'beta ' : ''}${filler(rng.between(0, 12))}`),
   );
-  ids = (await store.transaction((tx) => tx.episodes.insertMany('s', rows))).ids;
+  ids = (await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows))).ids;
 }, 120_000);
 afterAll(async () => {
   await store.close();
@@ -31,21 +31,21 @@ afterAll(async () => {
 
 describe('SQLite lexical search on a large index', () => {
   it('ranks the newest rows holding every word first when all words are very common', async () => {
-    const hits = await store.search.lexical('s', 'episode', ['alpha', 'beta'], { limit: 50 });
+    const hits = await store.forSpace('s').search.lexical('episode', ['alpha', 'beta'], { limit: 50 });
     expect(hits.map((h) => h.id)).toEqual(ids.slice(-50).reverse());
     expect(hits.every((h, i) => i === 0 || h.score < hits[i - 1]!.score)).toBe(true);
-    const one = await store.search.lexical('s', 'episode', ['alpha'], { limit: 5 });
+    const one = await store.forSpace('s').search.lexical('episode', ['alpha'], { limit: 5 });
     expect(one.map((h) => h.id)).toEqual(ids.slice(-5).reverse());
   });
 
   it('drops a very common word when a rarer one is asked, and finds the oldest row by it', async () => {
-    const hits = await store.search.lexical('s', 'episode', ['zeta', 'alpha'], { limit: 5 });
+    const hits = await store.forSpace('s').search.lexical('episode', ['zeta', 'alpha'], { limit: 5 });
     expect(hits.map((h) => h.id)).toEqual([ids[0]]);
   });
 
   it('counts a term as FTS5 matches it, so a common hyphenated word is dropped too', async () => {
     // "e-mail" is the phrase "e mail" to FTS5; a vocabulary lookup of the whole word would find no row and keep it.
-    const hits = await store.search.lexical('s', 'episode', ['e-mail', 'zeta'], { limit: 5 });
+    const hits = await store.forSpace('s').search.lexical('episode', ['e-mail', 'zeta'], { limit: 5 });
     expect(hits.map((h) => h.id)).toEqual([ids[0]]);
   });
 

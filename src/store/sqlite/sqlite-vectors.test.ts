@@ -32,7 +32,7 @@ async function filled(n: number): Promise<{ s: SqlStore; query: Float32Array }> 
   expect((await s.info()).features.sqliteVec).toBe(true);
   const { vectors, query } = clustered(n);
   await s.transaction(async (tx) => {
-    for (const [i, v] of vectors.entries()) await tx.vectors.put('a', 'episode', i + 1, 'm', v, 0);
+    for (const [i, v] of vectors.entries()) await tx.forSpace('a').vectors.put('episode', i + 1, 'm', v, 0);
   });
   return { s, query };
 }
@@ -40,16 +40,16 @@ async function filled(n: number): Promise<{ s: SqlStore; query: Float32Array }> 
 describe('SQLite vectors with sqlite-vec', () => {
   it('answers the exact scan in SQL with the same ids and scores as the portable scan', async () => {
     const { s, query } = await filled(300);
-    const inSql = await s.vectors.nearest('a', 'episode', 'm', query, 10);
-    const portable = await new VectorSql(s.db).nearest('a', 'episode', 'm', query, 10);
+    const inSql = await s.forSpace('a').vectors.nearest('episode', 'm', query, 10);
+    const portable = await new VectorSql(s.db, 'a').nearest('episode', 'm', query, 10);
     expect(inSql.map((h) => h.id)).toEqual(portable.map((h) => h.id));
     for (const [i, h] of inSql.entries()) expect(h.score).toBeCloseTo(portable[i]!.score, 5);
   });
 
   it('pre-selects by Hamming distance and re-scores exactly: the top 10 of the exact scan on clustered data', async () => {
     const { s, query } = await filled(2_000);
-    const exact = await s.vectors.nearest('a', 'episode', 'm', query, 10, { quantizeAbove: Number.MAX_SAFE_INTEGER });
-    const binary = await s.vectors.nearest('a', 'episode', 'm', query, 10, { quantizeAbove: 0 });
+    const exact = await s.forSpace('a').vectors.nearest('episode', 'm', query, 10, { quantizeAbove: Number.MAX_SAFE_INTEGER });
+    const binary = await s.forSpace('a').vectors.nearest('episode', 'm', query, 10, { quantizeAbove: 0 });
     expect(binary.map((h) => h.id)).toEqual(exact.map((h) => h.id));
     expect(binary[0]!.score).toBeCloseTo(exact[0]!.score, 6);
   });
@@ -60,12 +60,12 @@ describe('SQLite vectors with sqlite-vec', () => {
     expect(await bits()).toBe(500);
     // As if written by a process without sqlite-vec, or before schema v2.
     await s.db.run('DELETE FROM embedding_bits WHERE item_id > 250');
-    const exact = await s.vectors.nearest('a', 'episode', 'm', query, 5, { quantizeAbove: Number.MAX_SAFE_INTEGER });
-    expect((await s.vectors.nearest('a', 'episode', 'm', query, 5, { quantizeAbove: 0 })).map((h) => h.id)).toEqual(exact.map((h) => h.id));
+    const exact = await s.forSpace('a').vectors.nearest('episode', 'm', query, 5, { quantizeAbove: Number.MAX_SAFE_INTEGER });
+    expect((await s.forSpace('a').vectors.nearest('episode', 'm', query, 5, { quantizeAbove: 0 })).map((h) => h.id)).toEqual(exact.map((h) => h.id));
     expect(await bits()).toBe(500);
     await s.db.run('DELETE FROM embeddings WHERE item_id = ?', [exact[0]!.id]);
     expect(await bits()).toBe(499);
-    const after = await s.vectors.nearest('a', 'episode', 'm', query, 5, { quantizeAbove: 0 });
+    const after = await s.forSpace('a').vectors.nearest('episode', 'm', query, 5, { quantizeAbove: 0 });
     expect(after.map((h) => h.id)).not.toContain(exact[0]!.id);
   });
 });

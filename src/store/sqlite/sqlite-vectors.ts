@@ -32,26 +32,27 @@ export class SqliteVectors extends VectorSql {
   readonly #state: SqliteVectorState;
   readonly #ann: HnswIndexes | undefined;
   /** `ann`: the file's HNSW indexes, on the store's own connection only (a transaction's view sees uncommitted rows). */
-  constructor(db: SqlDriver, state: SqliteVectorState, ann?: HnswIndexes) {
-    super(db);
+  readonly #space: string;
+  constructor(db: SqlDriver, space: string, state: SqliteVectorState, ann?: HnswIndexes) {
+    super(db, space);
+    this.#space = space;
     this.#db = db;
     this.#state = state;
     this.#ann = ann;
   }
 
-  override async put(space: string, layer: Layer, itemId: number, model: string, vector: Float32Array, at: number): Promise<void> {
-    await super.put(space, layer, itemId, model, vector, at);
+  override async put(layer: Layer, itemId: number, model: string, vector: Float32Array, at: number): Promise<void> {
+    await super.put(layer, itemId, model, vector, at);
     // sqlite-vec packs 8 dimensions per byte; other widths (rare: test vectors) always take the exact scan.
     if (vector.length % 8 !== 0) return;
     await this.#db.run(
       `INSERT INTO embedding_bits (space, layer, item_id, model, dim, bits) VALUES (?, ?, ?, ?, ?, vec_quantize_binary(?))
        ON CONFLICT (layer, item_id, model) DO UPDATE SET space = excluded.space, dim = excluded.dim, bits = excluded.bits`,
-      [space, layer, itemId, model, vector.length, vectorToBytes(vector)],
+      [this.#space, layer, itemId, model, vector.length, vectorToBytes(vector)],
     );
   }
 
   override async nearest(
-    space: string,
     layer: Layer,
     model: string,
     query: Float32Array,
@@ -60,9 +61,9 @@ export class SqliteVectors extends VectorSql {
   ): Promise<Array<{ id: number; score: number }>> {
     if (k <= 0 || query.length === 0) return [];
     // A zero query has no direction: sqlite-vec answers NaN for it, the portable scan a score of 0 everywhere.
-    if (!query.some((x) => x !== 0)) return super.nearest(space, layer, model, query, k);
+    if (!query.some((x) => x !== 0)) return super.nearest(layer, model, query, k);
     const q = vectorToBytes(query);
-    const key = [space, layer, model, query.length];
+    const key = [this.#space, layer, model, query.length];
     if (this.#ann && opts.indexAbove !== undefined) {
       const [space_, layer_, model_, dim] = key as [string, Layer, string, number];
       const ids = await this.#ann.candidates(this.#db, { space: space_, layer: layer_, model: model_, dim }, query, k, opts.indexAbove);
