@@ -708,6 +708,99 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.spaces.exists(a)).toBe(true);
       });
 
+      it('reads from each space only its own rows when both spaces hold the same kinds of rows (issue 19)', async () => {
+        const a = newSpace('two-a');
+        const b = newSpace('two-b');
+        /** Writes one row of every kind through the space's ports; `tag` marks its texts, `common` is in both. */
+        const fill = async (space: string, tag: string, n: number) => {
+          const s = store.forSpace(space);
+          await store.spaces.ensure(space, T0);
+          const eps = await s.episodes.insertMany(
+            Array.from({ length: n }, (_, i) =>
+              ep({ content: `common ${tag} turn ${i}`, speaker: `speaker-${tag}`, session: 's', ref: `r-${i}`, embedPending: true }),
+            ),
+          );
+          const nIds: number[] = [];
+          for (let i = 0; i < n; i++) nIds.push(await s.narratives.insert(nar({ content: `common ${tag} story ${i}`, tags: [`t-${tag}`], weight: 0.8 })));
+          const kIds: number[] = [];
+          for (let i = 0; i < n; i++) kIds.push(await s.knowledge.insert(kn({ content: `common ${tag} fact ${i}`, key: `k.${i}`, subject: `subj-${tag}` })));
+          for (const id of nIds) await s.vectors.put('narrative', id, 'm', vec(1, tag === 'alpha' ? 0 : 0.5), T0);
+          await s.identity.upsertProfile({ entity: `P-${tag}`, ptype: 'fact', content: tag, at: T0 });
+          await s.attention.log([{ layer: 'narrative', itemId: nIds[0]!, sim: 1, cluster: `c-${tag}`, source: 't0_inject', session: 's', at: T0 }]);
+          await s.derived.replaceTopicClusters([{ name: `topic-${tag}`, keywords: [tag], size: 2, narrativeIds: nIds, lastActive: T0, avgWeight: 0.5 }]);
+          await s.derived.replaceSoftClusters(
+            { clusters: [{ name: `soft-${tag}`, centroid: [1, 0], memberCount: 1 }], memberships: [{ narrativeId: nIds[0]!, cluster: 0, distance: 0.1 }], adjacency: [] },
+            T0,
+          );
+          await s.derived.replaceEntityGraph({
+            nodes: [{ entity: `E-${tag}`, mentionCount: 1, firstSeen: T0, lastSeen: T0 }],
+            edges: [],
+            cooccur: [],
+          });
+          await s.derived.putBriefing({ day: '2026-12-01', headline: `head ${tag}`, body: tag, createdAt: T0 });
+          await s.continuity.setGoal({ text: `goal ${tag}`, session: null, at: T0 });
+          await s.continuity.addEvent({ kind: 'note', payload: { tag }, session: null, at: T0 });
+          await s.journal.registerWorkspace({ root: '/w', title: tag, at: T0 });
+          await s.journal.archiveDay({ root: '/w', day: `2026-11-0${tag === 'alpha' ? 1 : 2}`, content: tag, sha256: tag, at: T0 });
+          await s.sleepRuns.createRun({ night: '2026-12-01', model: `model-${tag}`, startedAt: T0, log: {} });
+          expect(await s.sleepRuns.acquireLock(`owner-${tag}`, T0, 60_000)).toBe(true);
+          await s.state.put('shared.key', { tag }, T0);
+          return { eps: eps.ids, nIds, kIds };
+        };
+        const mineA = await fill(a, 'alpha', 3);
+        const A = store.forSpace(a);
+        // Search statistics of A before B exists: B's rows must not move them.
+        const lexBefore = await A.search.lexical('episode', ['common', 'turn'], LEX);
+        await fill(b, 'beta', 40);
+        const lexAfter = await A.search.lexical('episode', ['common', 'turn'], LEX);
+        expect(lexAfter.map((h) => h.id)).toEqual(lexBefore.map((h) => h.id));
+        // Not the scores: BM25's idf counts the rows of the whole index on both engines (FTS5's bm25(); PostgreSQL
+        // mirrors it for parity), so B's rows move A's scores, never which of A's rows match.
+        for (const layer of ['episode', 'narrative', 'knowledge'] as const) {
+          const own = new Set(layer === 'episode' ? mineA.eps : layer === 'narrative' ? mineA.nIds : mineA.kIds);
+          for (const hits of [
+            await A.search.lexical(layer, ['common', 'beta'], LEX),
+            await A.search.substring(layer, 'common', LEX),
+          ]) {
+            expect(hits.map((h) => h.id).sort((x, y) => x - y)).toEqual([...own].sort((x, y) => x - y));
+          }
+        }
+        expect((await A.vectors.nearest('narrative', 'm', vec(1, 0.5), 10)).map((h) => h.id).sort((x, y) => x - y)).toEqual(mineA.nIds);
+        expect(await A.vectors.count()).toBe(3);
+        expect(await A.vectors.narrativeModels()).toEqual([{ model: 'm', dim: 2, count: 3 }]);
+        expect((await A.vectors.pending('episode', 100)).map((p) => p.id)).toEqual(mineA.eps);
+        expect(await A.episodes.count()).toBe(3);
+        expect(await A.episodes.speakers()).toEqual(['speaker-alpha']);
+        expect([...(await A.episodes.idsByRef(['r-0', 'r-39'])).entries()]).toEqual([['r-0', mineA.eps[0]]]);
+        expect((await A.episodes.storedAfter(null)).map((e) => e.id)).toEqual(mineA.eps);
+        expect(await A.episodes.pendingTimes(100)).toHaveLength(3);
+        expect(await A.narratives.count()).toBe(3);
+        expect([...(await A.narratives.tagCounts()).keys()]).toEqual(['t-alpha']);
+        expect((await A.narratives.texts()).map((r) => r.id)).toEqual(mineA.nIds);
+        expect(await A.narratives.weightBands()).toEqual({ high: 3, mid: 0, low: 0 });
+        expect(await A.knowledge.count()).toBe(3);
+        expect(await A.knowledge.liveKeysWithPrefix('k.')).toEqual(['k.0', 'k.1', 'k.2']);
+        expect((await A.knowledge.getLiveByKey('k.0'))?.id).toBe(mineA.kIds[0]);
+        expect((await A.identity.profiles()).map((p) => p.entity)).toEqual(['P-alpha']);
+        expect((await A.attention.since(0)).map((x) => x.cluster)).toEqual(['c-alpha']);
+        expect((await A.derived.topicClusters({ minSize: 0, limit: 10 })).map((c) => c.name)).toEqual(['topic-alpha']);
+        expect(await A.derived.topicClusterNames()).toEqual(['topic-alpha']);
+        expect((await A.derived.softClusters()).map((c) => c.name)).toEqual(['soft-alpha']);
+        expect((await A.derived.graphNodes(10)).map((g) => g.entity)).toEqual(['E-alpha']);
+        expect((await A.derived.latestBriefing())?.headline).toBe('head alpha');
+        expect((await A.derived.topicStats()).map((t) => t.topic).sort()).toEqual(['E-alpha', 'subj-alpha']);
+        expect((await A.continuity.activeGoal())?.text).toBe('goal alpha');
+        expect((await A.continuity.pendingEvents({ limit: 10 })).map((e) => e.payload)).toEqual([{ tag: 'alpha' }]);
+        expect((await A.journal.workspaces()).map((w) => w.title)).toEqual(['alpha']);
+        expect(await A.journal.archivedDays('/w')).toEqual(['2026-11-01']);
+        expect((await A.sleepRuns.runs({ limit: 10 })).map((r) => r.model)).toEqual(['model-alpha']);
+        expect(await A.sleepRuns.lockOwner()).toBe('owner-alpha');
+        expect(await A.sleepRuns.memorySize()).toBe(9);
+        expect(await A.state.get('shared.key')).toEqual({ tag: 'alpha' });
+        // Every dumped row that carries a space is A's (child tables hang off A's rows by id).
+        for (const rows of Object.values(await dumpAll(store, a))) for (const r of rows) if ('space' in r) expect(r.space).toBe(a);
+      });
+
       it('plans a word search from its own space: a small space keeps its hits when another grows large', async () => {
         const small = newSpace('plan-small');
         const big = newSpace('plan-big');
