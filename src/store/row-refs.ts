@@ -1,6 +1,7 @@
 /**
  * Which columns of the schema hold row ids: the one declaration a restore into another space rewrites ids through
- * (app/restore-remap.ts). `row-refs.test.ts` reads the SQLite schema and fails when a table or column is not here.
+ * (app/restore-remap.ts). Port-level data beside `SPACE_TABLES` (sql/row-sql.ts); `row-refs.test.ts` reads the
+ * SQLite schema and fails when a table or column is not classified here.
  */
 
 /** Tables whose rows carry an integer `id` of their own, global across spaces. */

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../sqlite/open-sqlite.js';
+import { openSqliteStore } from './sqlite/open-sqlite.js';
 import { ID_TABLES, NOT_SPACE_DATA, SPACE_TABLE_REFS } from './row-refs.js';
-import { SPACE_TABLES } from './row-sql.js';
+import { SPACE_TABLES } from './sql/row-sql.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tidepool-row-refs-'));
 let tables: Map<string, string[]>;
