@@ -23,7 +23,10 @@ export async function planIdShift(tx: Store, byTable: ReadonlyMap<string, readon
   for (const table of ID_TABLES) {
     const ids = (byTable.get(table) ?? []).map((r) => Number(r.id));
     if (ids.length === 0 || (await tx.rows.countIds(table, ids)) === 0) continue;
-    shift.set(table, (await tx.rows.maxId(table)) + 1 - Math.min(...ids));
+    // A loop, not Math.min(...ids): a spread of a large table's ids overflows the call stack.
+    let min = Infinity;
+    for (const id of ids) if (id < min) min = id;
+    shift.set(table, (await tx.rows.maxId(table)) + 1 - min);
   }
   return shift;
 }
