@@ -16,7 +16,10 @@ function files(dir: string): string[] {
 /** Area of a file: `core`, `script`, `store/port`, `store`, `surfaces/mcp`, … */
 function area(rel: string): string {
   const parts = rel.split('/');
-  if (parts[0] === 'store') return rel === 'store/port.ts' || rel === 'store/sql-driver.ts' || rel.startsWith('store/ports/') ? 'store/port' : 'store';
+  // row-refs.ts is port-level: pure data about the schema that the app's restore rewrites ids through.
+  if (parts[0] === 'store') {
+    return ['store/port.ts', 'store/sql-driver.ts', 'store/row-refs.ts'].includes(rel) || rel.startsWith('store/ports/') ? 'store/port' : 'store';
+  }
   if (parts[0] === 'surfaces') return `surfaces/${parts[1]}`;
   return parts.length === 1 ? 'root' : parts[0]!;
 }

@@ -73,6 +73,20 @@ describe('tidepool CLI', () => {
     expect(y.stdout).toBe(x.stdout);
   });
 
+  it('restore into another space of the same database says which tables got new ids, and the copy answers alike', async () => {
+    const x = await tp('export');
+    const file = join(dir, 'copy.jsonl');
+    writeFileSync(file, x.stdout);
+    const r = await tp('restore', file, '--space', 'copy');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/into space copy \(new ids in \d+ table\(s\): episodes/);
+    expect((await tp('export')).stdout).toBe(x.stdout);
+    const strip = (out: string) => out.replace(/"[enk]\d+"/g, '"ID"');
+    const [a, b] = [await tp('recall', '咖啡', '--json'), await tp('recall', '咖啡', '--json', '--space', 'copy')];
+    expect(a.stdout).toContain('咖啡');
+    expect(JSON.parse(strip(b.stdout))).toEqual(JSON.parse(strip(a.stdout)));
+  });
+
   it('doctor --json reports engine, integrity and features', async () => {
     const r = await tp('doctor', '--json');
     expect(r.code).toBe(0);

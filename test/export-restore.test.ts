@@ -133,13 +133,16 @@ describe('restore never brings credentials (issue 22)', () => {
     }
   });
 
-  it('restoring into another space of the same database is a clean conflict, not a raw constraint error', async () => {
+  it('restoring into another space of the same database gives the copy new ids and leaves the source as it was', async () => {
     await seed();
     const lines = await collect(t.memory.export());
     const other = await openMemory({ path: t.path, space: 'copy' });
     try {
-      await expect(other.restore(lines)).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/ids are already used in this database/) });
+      const r = await other.restore(lines);
+      expect(r.renumbered).toEqual(expect.arrayContaining(['episodes', 'narratives', 'knowledge']));
       expect(await collect(t.memory.export())).toEqual(lines);
+      expect((await other.recall({ query: 'port' })).map((h) => h.text)).toEqual(['port 2']);
+      expect((await other.recall({ query: 'port' }))[0]!.id).not.toBe((await t.memory.recall({ query: 'port' }))[0]!.id);
     } finally {
       await other.close();
     }

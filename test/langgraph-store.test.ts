@@ -1,9 +1,14 @@
 /** `tidepool-memory/langgraph`: a real LangGraph.js graph whose nodes write and read Tidepool through `config.store`, on a SQLite file. */
 import { Annotation, END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Tidepool } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
+import { FixedClock } from '../src/core/clock.js';
+import { parseConfig } from '../src/core/config.js';
+import { openPostgresStore } from '../src/store/postgres/open-postgres.js';
 import { TidepoolStore } from '../src/surfaces/langgraph/langgraph-store.js';
-import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+import { pgSchemas } from './helpers/pg-schemas.js';
+import { T0, tempMemory, type TempMemory } from './helpers/temp-memory.js';
 
 const State = Annotation.Root({
   user: Annotation<string>,
@@ -155,4 +160,50 @@ describe('TidepoolStore (LangGraph BaseStore over Tidepool)', () => {
     expect(await store.get(['notes'], 'n2')).toBeNull();
     await expect(store.put([], 'n3', { text: 'x' })).rejects.toThrow(/namespace/i);
   });
+
+  it('finds a namespace of few items among hundreds that rank higher elsewhere: the namespace filters the query', async () => {
+    await namespaceAmongCrowd(store, 260);
+    // Searched over all users, the crowd fills every hit: the quiet entry ranks below all of them.
+    const everywhere = await store.search(['users'], { query: 'coffee', limit: 300 });
+    expect(everywhere.length).toBeGreaterThan(10);
+    expect(everywhere.map((i) => i.namespace[1])).not.toContain('quiet');
+  });
 });
+
+/** A quiet user's one entry among `n` of another namespace that say "coffee" three times each: found by the namespace. */
+async function namespaceAmongCrowd(store: TidepoolStore, n: number): Promise<void> {
+  const crowd = Array.from({ length: n }, (_, i) => ({
+    namespace: ['users', 'crowd'],
+    key: `c${i}`,
+    value: { text: `coffee coffee coffee ${i}` },
+  }));
+  await store.batch(crowd);
+  const out = await memoryGraph(store).invoke({
+    user: 'quiet',
+    said: 'Quiet orders a flat white coffee with oat milk every morning before the standup meeting',
+    question: 'coffee',
+  });
+  expect(out.found).toEqual(['Quiet orders a flat white coffee with oat milk every morning before the standup meeting']);
+  // Pages of the crowd itself keep recall's order.
+  const everywhere = await store.search(['users'], { query: 'coffee', limit: 300 });
+  const page = await store.search(['users', 'crowd'], { query: 'coffee', limit: 5, offset: 5 });
+  expect(page.map((i) => i.key)).toEqual(everywhere.slice(5, 10).map((i) => i.key));
+}
+
+/** The namespace filter is SQL of each engine: PGlite always, a PostgreSQL server when TIDEPOOL_TEST_PG_URL is set. */
+const PG_URL = process.env.TIDEPOOL_TEST_PG_URL;
+const pgSchema = PG_URL ? pgSchemas(PG_URL) : undefined;
+for (const [engine, url] of [['PGlite', () => 'pglite://memory'], ['a PostgreSQL server', pgSchema && (() => pgSchema('langgraph'))]] as const) {
+  (url ? describe : describe.skip)(`TidepoolStore namespace search on ${engine}`, () => {
+    it('finds a namespace of one item among others that also match, through the engine\'s key filter', async () => {
+      const pg = await openPostgresStore(url!());
+      const memory = new Tidepool({ store: pg, config: parseConfig({}), clock: new FixedClock(T0), embedder: undefined, space: 'default', warn: () => undefined }, () => pg.close());
+      try {
+        // Fewer rows than on SQLite (PGlite is slow to write): this checks the engine's filter, not the crowding.
+        await namespaceAmongCrowd(new TidepoolStore(memory), 30);
+      } finally {
+        await memory.close();
+      }
+    });
+  });
+}

@@ -4,6 +4,7 @@ import type { Layer } from '../core/types.js';
 import type { Store } from '../store/port.js';
 import type { AppContext } from './app-context.js';
 import { episodeIndexText, knowledgeIndexText, narrativeIndexText } from './index-text.js';
+import { planIdShift, remapRows, shiftsAny } from './restore-remap.js';
 
 /** Format version written on the first line of every export. */
 export const EXPORT_FORMAT = 'tidepool-export/1';
@@ -20,6 +21,11 @@ export interface RestoreResult {
   tables: Record<string, number>;
   /** Rows of tables never restored (`api_tokens`), by table; absent when the file had none. */
   excluded?: Record<string, number>;
+  /**
+   * Tables whose rows got new ids because the database already used theirs (another space of it, or the space the
+   * export came from), with every reference moved along; absent when every id was kept.
+   */
+  renumbered?: string[];
 }
 
 function encodeValue(v: unknown): unknown {
@@ -47,7 +53,10 @@ export async function* exportSpace(ctx: AppContext): AsyncGenerator<string> {
   }
 }
 
-/** Restores export lines into the context's space, which must be empty; all or nothing. */
+/**
+ * Restores export lines into the context's space, which must be empty; all or nothing. Rows keep their ids where the
+ * database does not use them yet; otherwise a table's rows get new ids and every reference follows (restore-remap.ts).
+ */
 export async function restoreSpace(ctx: AppContext, lines: AsyncIterable<string> | Iterable<string>): Promise<RestoreResult> {
   const byTable = new Map<string, Array<Record<string, unknown>>>();
   const excluded: Record<string, number> = {};
@@ -90,22 +99,27 @@ export async function restoreSpace(ctx: AppContext, lines: AsyncIterable<string>
     n++;
   }
   if (!sawHeader) throw new TidepoolError('invalid_input', 'not a Tidepool export (no header line)', { field: 'file' });
+  let renumbered: string[] = [];
   await ctx.store.transaction(async (tx) => {
     if (!(await tx.rows.spaceIsEmpty(ctx.space))) {
       throw new TidepoolError('conflict', `space "${ctx.space}" is not empty; restore into an empty space or erase it first (forget --all --yes)`);
     }
     await tx.spaces.delete(ctx.space);
+    // Ids are global: kept where free (a fresh database gets the export back byte for byte), else moved (restore-remap.ts).
+    const shift = await planIdShift(tx, byTable);
+    const load = shiftsAny(shift) ? remapRows(byTable, shift) : byTable;
+    renumbered = [...shift].filter(([, d]) => d !== 0).map(([t]) => t);
     for (const table of tx.rows.tables()) {
-      const rows = byTable.get(table);
+      const rows = load.get(table);
       if (!rows) continue;
       try {
         await tx.rows.load(table, rows);
       } catch (e) {
         if (/UNIQUE|duplicate key/i.test((e as Error).message)) {
-          // Rows keep their ids (lossless round trip), so the ids of one space cannot be loaded twice into a database.
+          // New ids start past the largest id this transaction saw; a writer in another process may take them first.
           throw new TidepoolError(
             'conflict',
-            `restore failed in table ${table}: its rows' ids are already used in this database (by another space, or the space this export came from); restore into a new database file instead`,
+            `restore failed in table ${table}: ${(e as Error).message}; nothing was restored (another writer may have taken the new ids: try again)`,
             { cause: e },
           );
         }
@@ -120,6 +134,7 @@ export async function restoreSpace(ctx: AppContext, lines: AsyncIterable<string>
     rows: n,
     tables: Object.fromEntries([...byTable].map(([t, r]) => [t, r.length])),
     ...(skipped > 0 ? { excluded } : {}),
+    ...(renumbered.length > 0 ? { renumbered } : {}),
   };
 }
 

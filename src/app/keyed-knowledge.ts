@@ -59,8 +59,8 @@ export function keysWithPrefix(ctx: AppContext, prefix: string): Promise<string[
 
 /**
  * Recall over knowledge, keeping the live entries whose key starts with `prefix`, best first. The hits reinforce
- * their entries and are logged as attention like any recall. Recall ranks the whole space and answers at most 200
- * hits, so entries under the prefix that rank below 200 others are not found.
+ * their entries and are logged as attention like any recall. The prefix is a filter of recall's candidate queries
+ * (`RecallOptions.keyPrefix`), so a namespace of few entries among many others is still found; at most 200 hits.
  */
 export async function searchKeyed(
   ctx: AppContext,
@@ -69,7 +69,7 @@ export async function searchKeyed(
 ): Promise<ScoredKeyedEntry[]> {
   // A space nothing was written to holds nothing to find (recall would refuse it as a mistyped space).
   if (!(await ctx.store.spaces.exists(ctx.space))) return [];
-  const hits = await recall(ctx, { query, layers: ['knowledge'], limit: RECALL_MAX });
+  const hits = await recall(ctx, { query, layers: ['knowledge'], limit: RECALL_MAX }, { keyPrefix: prefix });
   const rows = await ctx.store.forSpace(ctx.space).knowledge.getMany(
     hits.map((h) => parseId(h.id).id),
   );

@@ -15,11 +15,14 @@ export interface RecallOptions {
   session?: string;
   /** Skip reinforcement and attention logging (benchmarks, dry runs). */
   sideEffects?: boolean;
+  /** Only knowledge whose key starts with this, filtered in the query (app/keyed-knowledge.ts, the LangGraph store). */
+  keyPrefix?: string;
 }
 
 /** Searches the memory; quarantined knowledge never appears. */
 export async function recall(ctx: AppContext, raw: RecallInput, opts: RecallOptions = {}): Promise<RecallHit[]> {
-  const input = parseInput(recallInput, raw);
+  const parsed = parseInput(recallInput, raw);
+  const input = opts.keyPrefix === undefined ? parsed : { ...parsed, keyPrefix: opts.keyPrefix };
   await requireSpace(ctx);
   const now = ctx.clock.now();
   const hits = ctx.readers

@@ -27,6 +27,8 @@ export interface RecallRequest {
   maxTokens?: number;
   /** Archived episodes are searched unless this is false (they rank `recall.archivedWeight` times lower). */
   includeArchived?: boolean;
+  /** Only knowledge whose key starts with this, filtered in each candidate query (the LangGraph store's namespace). */
+  keyPrefix?: string;
 }
 
 /** Dependencies of the pipeline. */
@@ -61,7 +63,7 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   const question = asksQuestion(req.query);
   const opts: LexicalOptions = {
     limit: config.recall.candidates, since: req.since, until: req.until, includeArchived: req.includeArchived !== false,
-    statuses: RECALLABLE, kinds: req.kinds, session: req.session, minWeight: req.minWeight,
+    statuses: RECALLABLE, kinds: req.kinds, session: req.session, minWeight: req.minWeight, keyPrefix: req.keyPrefix,
   };
   // A turn said shortly after a named window may tell of it ("last Friday I went to the castle").
   const toldMs = config.recall.toldWithinDays * 86_400_000;
@@ -398,6 +400,8 @@ function passes(r: Row, req: RecallRequest): boolean {
   if (r.layer === 'episode' && req.session && r.row.session !== req.session) return false;
   if (r.layer === 'narrative' && req.minWeight !== undefined && r.row.weight < req.minWeight) return false;
   if (req.kinds && req.kinds.length > 0 && r.layer !== 'episode' && !req.kinds.includes(r.row.kind)) return false;
+  // Vector neighbours are not filtered by key in their query; a prefix keeps only knowledge under it.
+  if (req.keyPrefix !== undefined && (r.layer !== 'knowledge' || !(r.row.key ?? '').startsWith(req.keyPrefix))) return false;
   return true;
 }
 

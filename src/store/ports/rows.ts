@@ -8,6 +8,10 @@ export interface RowStore {
   dump(space: string, table: string): AsyncIterable<Record<string, unknown>>;
   /** Inserts rows exactly as dumped (explicit ids). */
   load(table: string, rows: ReadonlyArray<Record<string, unknown>>): Promise<void>;
+  /** The largest `id` of a table with ids of its own, in any space (0 when it has none). */
+  maxId(table: string): Promise<number>;
+  /** How many of `ids` rows of `table` already hold, in any space (ids are global). */
+  countIds(table: string, ids: readonly number[]): Promise<number>;
   /** Deletes every row of a space in every table, its API tokens included (and its index entries). */
   eraseSpace(space: string): Promise<void>;
   /** Whether no table of `tables()` holds a row of the space (its API tokens do not count). */

@@ -24,6 +24,8 @@ export interface LexicalOptions {
   kinds?: readonly string[];
   session?: string;
   minWeight?: number;
+  /** Knowledge only: keep entries whose key starts with this (a LangGraph namespace), filtered in the query. */
+  keyPrefix?: string;
 }
 
 /** Engine-specific full-text indexes; kept in step with the tables inside the same transaction. */

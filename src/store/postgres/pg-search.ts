@@ -52,6 +52,8 @@ function filters(layer: Layer, o: LexicalOptions): { sql: string; params: SqlVal
   if (layer === 'knowledge') {
     const st = o.statuses ?? ['provisional', 'reliable'];
     add(`x.status IN (${marks(st.length)})`, ...st);
+    // Characters, as SQLite's substr counts them (code points).
+    if (o.keyPrefix !== undefined) add('substr(x.key, 1, ?) = ?', [...o.keyPrefix].length, o.keyPrefix);
   }
   return { sql: where.map((w) => ` AND ${w}`).join(''), params };
 }

@@ -1,6 +1,7 @@
 /** Generic, lossless row access for export, restore and erase of a whole space. */
 import type { Layer } from '../../core/types.js';
 import type { RowStore, SearchIndex } from '../port.js';
+import { ID_TABLES } from '../row-refs.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
 import { marks, num } from './sql-util.js';
 
@@ -97,6 +98,27 @@ export class RowSql implements RowStore {
         names.map((c) => row[c] as SqlValue),
       );
     }
+  }
+
+  async maxId(table: string): Promise<number> {
+    this.#idTable(table);
+    const r = await this.#db.get<{ m: unknown }>(`SELECT MAX(id) AS m FROM ${table}`);
+    return r?.m === null || r?.m === undefined ? 0 : num(r.m);
+  }
+
+  async countIds(table: string, ids: readonly number[]): Promise<number> {
+    this.#idTable(table);
+    let n = 0;
+    for (let i = 0; i < ids.length; i += 500) {
+      const part = ids.slice(i, i + 500);
+      const r = await this.#db.get<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${table} WHERE id IN (${marks(part.length)})`, part);
+      n += num(r?.n ?? 0);
+    }
+    return n;
+  }
+
+  #idTable(name: string): void {
+    if (!(ID_TABLES as readonly string[]).includes(name)) throw new Error(`table ${name} has no ids of its own`);
   }
 
   async eraseSpace(space: string): Promise<void> {

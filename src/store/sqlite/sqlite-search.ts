@@ -59,6 +59,11 @@ function filters(layer: Layer, o: LexicalOptions): { sql: string; params: SqlVal
     const st = o.statuses ?? ['provisional', 'reliable'];
     where.push(`x.status IN (${marks(st.length)})`);
     params.push(...st);
+    if (o.keyPrefix !== undefined) {
+      // substr, not LIKE: SQLite's LIKE ignores ASCII case and treats % and _ in the prefix as wildcards.
+      where.push('substr(x.key, 1, ?) = ?');
+      params.push([...o.keyPrefix].length, o.keyPrefix);
+    }
   }
   return { sql: where.map((w) => ` AND ${w}`).join(''), params };
 }

@@ -24,7 +24,9 @@ export function registerAdminCommands(program: Command, deps: CliDeps): void {
   withCommon(
     program
       .command('restore')
-      .description('load an export into an empty space (all or nothing)')
+      .description(
+        'load an export into an empty space (all or nothing); ids are kept where the database does not use them, else the rows get new ids and every link follows (a copy into another space of the same database)',
+      )
       .argument('[file]', 'export file; omit to read stdin'),
   ).action(async (file: string | undefined, o: CommonOptions) => {
     if (file !== undefined && !existsSync(file)) throw new TidepoolError('not_found', `no such file: ${file}`, { field: 'file' });
@@ -34,7 +36,8 @@ export function registerAdminCommands(program: Command, deps: CliDeps): void {
     const lines: AsyncIterable<string> = { [Symbol.asyncIterator]: () => reader };
     await withMemory(deps, creating(o), async (m) => {
       const r = await m.restore(lines);
-      print(deps, o, r, () => `restored ${r.rows} row(s) into space ${m.space}`);
+      const moved = r.renumbered ? ` (new ids in ${r.renumbered.length} table(s): ${r.renumbered.join(', ')})` : '';
+      print(deps, o, r, () => `restored ${r.rows} row(s) into space ${m.space}${moved}`);
     });
   });
 

@@ -60,7 +60,8 @@ const PAGE = 200;
  * `["users", "u1"]` and key `prefs` are the key `langgraph:users/u1/prefs`; the value is kept exactly as put, and its
  * text (the `index` fields, else every string) is what Tidepool indexes and recalls. A put of an existing key
  * supersedes it, keeping history; a delete forgets every version. Search with a `query` runs Tidepool's recall
- * (lexical, plus vectors when the memory has an embedder), restricted to the namespace; without one it lists the
+ * (lexical, plus vectors when the memory has an embedder), restricted to the namespace in its candidate queries (a
+ * key-prefix filter, so a small namespace among many others is found); without one it lists the
  * namespace, newest first. Filters and namespace matching follow LangGraph's `InMemoryStore`.
  * @example const graph = builder.compile({ store: new TidepoolStore(memory) });
  */
