@@ -1,4 +1,4 @@
-/** Reads of the derived tables (briefings, clusters, entity graph, topic stats) over portable SQL. */
+/** The derived tables (briefings, clusters, entity graph, attention and topic stats) over portable SQL: reads and rebuilds. */
 import type { Narrative } from '../../core/types.js';
 import type { AttentionStatWrite, BriefingRow, DerivedStore, EntityGraphWrite, GraphEdgeRow, GraphNodeRow, SoftClusterModelRow, SoftClusterRow, SoftClusterWrite, TopicClusterRow, TopicClusterWrite, TopicStatRow } from '../port.js';
 import type { SqlDriver } from '../sql-driver.js';

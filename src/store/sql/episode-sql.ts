@@ -1,4 +1,8 @@
-/** Episodes over portable SQL. */
+/**
+ * Episodes over portable SQL: rows, reads for recall and the timeline, the script jobs' narrow reads, and the sleep's
+ * lifecycle marks and rewrites. Past 400 lines because every query of the table sits here (issue 19: one module per
+ * entity); each read names its own narrow column set.
+ */
 import type { Episode, EpisodeKind } from '../../core/types.js';
 import type { EpisodeStore, IndexText, NewEpisode, RecallEpisode, ScriptEpisodeRow, SearchIndex, TimelineQuery } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';

@@ -1,4 +1,4 @@
-/** Narratives and their tag table over portable SQL. */
+/** Narratives and their tag table over portable SQL: rows, the script jobs' narrow reads, scores and rewrites. */
 import type { Narrative, NarrativeKind } from '../../core/types.js';
 import type { IndexText, NarrativeLinkRow, NarrativeScoreRow, NarrativeStore, NarrativeText, NarrativeTextRow, NewNarrative, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
