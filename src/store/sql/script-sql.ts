@@ -111,7 +111,7 @@ export class ScriptSql implements ScriptStore {
     return rows
       .map((r) => ({
         id: num(r.id),
-        tags: json<string[]>(r.tags, []),
+        tags: json<string[]>(r.tags, [], { table: 'narratives', column: 'tags', row: r, space }),
         importance: num(r.importance),
         emotional: num(r.emotional),
         recurrence: num(r.recurrence),
@@ -132,7 +132,7 @@ export class ScriptSql implements ScriptStore {
       sourceLinks:
         r.source_links === '[]'
           ? []
-          : json<unknown[]>(r.source_links, []).map(Number).filter(Number.isFinite),
+          : json<unknown[]>(r.source_links, [], { table: 'narratives', column: 'source_links', row: r, space }).map(Number).filter(Number.isFinite),
       createdAt: num(r.created_at),
       embedPending: bool(r.embed_pending) ?? false,
     }));
