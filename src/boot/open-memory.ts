@@ -9,7 +9,8 @@ import { Tidepool } from '../app/tidepool.js';
 import { noteWarning } from '../app/warnings.js';
 import type { Store } from '../store/port.js';
 import { openSqliteStore } from '../store/sqlite/open-sqlite.js';
-import { onCorruptColumn, type CorruptColumn } from '../store/sql/sql-util.js';
+import { onCorruptColumn } from '../store/sql/sql-util.js';
+import { corruptColumnMessage } from './corrupt-column-message.js';
 import { createEmbedder } from './create-embedder.js';
 import { defaultDbPath } from './load-config.js';
 
@@ -82,9 +83,3 @@ export async function openMemory(o: OpenMemoryOptions = {}): Promise<Tidepool> {
   });
 }
 
-/** `corrupt JSON in episodes.meta of row 12 (space s): Unexpected token …; read as empty`. */
-function corruptColumnMessage(c: CorruptColumn): string {
-  const row = c.id === null ? '' : ` of row ${c.id}`;
-  const where = c.space === null ? '' : ` (space ${c.space})`;
-  return `corrupt JSON in ${c.table}.${c.column}${row}${where}: ${c.error}; read as empty`;
-}
