@@ -14,10 +14,12 @@ import { createEmbedder } from '../src/boot/create-embedder.js';
 import { parseConfig } from '../src/core/config.js';
 import { parseId } from '../src/core/ids.js';
 import { prefetch } from '../src/app/injection/prefetch.js';
+import { sleep } from '../src/app/sleep.js';
 import { embedNew } from '../src/sleep/embed-new.js';
 import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
 import { runInProcess } from './helpers/cli-in-process.js';
-import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+import { recordDay, ResponderModel } from './sleep-fixtures.js';
 
 type Failure = 'ok' | 'status500' | 'hangup';
 
@@ -116,6 +118,19 @@ describe('failures speak', () => {
     expect(await t.memory.ctx.store.vectors.pending('default', 'episode', 10)).toEqual([
       expect.objectContaining({ id: parseId(failed.ids[0]!).id }),
     ]);
+  });
+
+  it('a night whose embedder fails still sleeps, and says so', async () => {
+    const { t, mode } = await memoryWithFlakyEmbedder();
+    await recordDay(t.memory, T0);
+    mode.now = 'status500';
+    t.clock.set(T0 + 86_400_000);
+    const r = await sleep(t.memory.ctx, { modelInstance: new ResponderModel() });
+    expect(r.kind).toBe('slept');
+    expect(t.warnings.filter((w) => /unavailable during the night, \d+ item\(s\) marked for later embedding/.test(w)).length).toBeGreaterThan(0);
+    expect(t.warnings.some((w) => /unavailable during the night, searched by words only/.test(w))).toBe(true);
+    const kinds = (await t.memory.doctor()).warnings.map((w) => w.kind).sort();
+    expect(kinds).toEqual(['embed_failed', 'query_embed_failed']);
   });
 
   it('the one embedding loop reports how many it left and the first error', async () => {
