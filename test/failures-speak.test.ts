@@ -163,7 +163,8 @@ describe('failures speak', () => {
     const recalled = await runInProcess(['recall', 'pier oak', '--json'], { db: t.path, cwd: t.dir });
     expect(recalled.code, recalled.stderr).toBe(0);
     expect(recalled.stdout).toContain('the pier was rebuilt in oak');
-    expect(recalled.stderr).toContain(`corrupt JSON in knowledge.tags of row ${kid} (space default)`);
+    expect(recalled.stderr).toContain(`corrupt JSON in knowledge.tags of row ${kid} (space default): not valid JSON (16 characters)`);
+    expect(recalled.stderr, 'the stored text stays out of the log').not.toContain('oops');
     const json = await runInProcess(['doctor', '--json'], { db: t.path, cwd: t.dir });
     const report = JSON.parse(json.stdout) as { warnings: Array<{ kind: string; count: number; recent: string[] }> };
     expect(report.warnings).toEqual([

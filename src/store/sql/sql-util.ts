@@ -22,6 +22,7 @@ export interface CorruptColumn {
   column: string;
   id: number | null;
   space: string | null;
+  /** What is wrong, without the text itself (memory content never reaches the log). */
   error: string;
 }
 
@@ -41,13 +42,14 @@ export function json<T>(v: unknown, fallback: T, at?: ColumnAt): T {
   if (typeof v !== 'string' || v === '') return fallback;
   try {
     return JSON.parse(v) as T;
-  } catch (e) {
+  } catch {
     // Trigger: a column edited by hand or a torn write. Why: one bad row must not break a space's reads (issue #19).
-    // Outcome: the safe value, and the place reported so doctor can name it.
+    // Outcome: the safe value, and the place reported so doctor can name it. The parser's message quotes the text,
+    // which is memory content and must not reach the log: only its length is said.
     if (at) {
       const c: CorruptColumn = {
         table: at.table, column: at.column, id: at.row.id === undefined ? null : num(at.row.id),
-        space: typeof at.row.space === 'string' ? at.row.space : (at.space ?? null), error: e instanceof Error ? e.message : String(e),
+        space: typeof at.row.space === 'string' ? at.row.space : (at.space ?? null), error: `not valid JSON (${v.length} characters)`,
       };
       for (const l of corruptListeners) l(c);
     }
