@@ -58,7 +58,7 @@ export function registerAdminCommands(program: Command, deps: CliDeps): void {
     });
   });
 
-  withCommon(program.command('doctor').description('versions, database location, index and vector status, integrity check')).action(
+  withCommon(program.command('doctor').description("versions, database location, index and vector status, integrity check, the space's recent warnings")).action(
     async (o: CommonOptions) => {
       await withMemory(deps, o, async (m) => {
         const r = await m.doctor();
