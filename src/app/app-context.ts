@@ -2,6 +2,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Embedder } from '../core/embedder.js';
+import type { Warn } from '../core/warning.js';
 import type { Store } from '../store/port.js';
 import type { RecallHit } from '../core/types.js';
 import type { RecallRequest } from '../retrieval/recall-pipeline.js';
@@ -25,6 +26,9 @@ export interface AppContext {
  * (boot/reader-pool.ts). The hits' reinforcement and attention log stay on the caller's thread, the single writer.
  */
 export interface RecallReaders {
-  /** The same hits `runRecall` would give for this request at `now`; the query is embedded by `embedder` first. */
-  recall(space: string, req: RecallRequest, now: number, embedder: Embedder | undefined): Promise<RecallHit[]>;
+  /**
+   * The same hits `runRecall` would give for this request at `now`; the query is embedded by `embedder` first, and
+   * `warn` is told when that fails (the hits then come from words only).
+   */
+  recall(space: string, req: RecallRequest, now: number, embedder: Embedder | undefined, warn?: Warn): Promise<RecallHit[]>;
 }

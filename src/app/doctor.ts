@@ -1,5 +1,6 @@
-/** `doctor`: versions, database location, index and vector status, integrity, counts. */
+/** `doctor`: versions, database location, index and vector status, integrity, counts, recent warnings. */
 import type { AppContext } from './app-context.js';
+import { readWarnings, type WarningRecord } from './warnings.js';
 
 /** A health report of the memory. */
 export interface DoctorReport {
@@ -15,6 +16,8 @@ export interface DoctorReport {
   space: string;
   counts: { episodes: number; narratives: number; knowledge: number; vectors: number };
   embedder: { provider: string; model: string | null; reachable: boolean | null };
+  /** What failed in this space without failing the call (embedder down, corrupt columns), most recent kind first. */
+  warnings: WarningRecord[];
 }
 
 /** Checks the memory and reports; `ok` is false when integrity is not "ok". */
@@ -47,5 +50,6 @@ export async function doctor(ctx: AppContext, version: string): Promise<DoctorRe
       vectors: await ctx.store.forSpace(ctx.space).vectors.count(),
     },
     embedder: { provider: ctx.config.embedder.provider, model: ctx.embedder?.model ?? null, reachable },
+    warnings: await readWarnings(ctx.store, ctx.space),
   };
 }

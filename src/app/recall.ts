@@ -6,6 +6,8 @@ import { runRecall } from '../retrieval/recall-pipeline.js';
 import type { AttentionEntry, Store } from '../store/port.js';
 import type { AppContext } from './app-context.js';
 import { requireSpace } from './require-space.js';
+import { noteWarning } from './warnings.js';
+import type { Warn } from '../core/warning.js';
 
 /** Options of a recall beyond its input. */
 export interface RecallOptions {
@@ -25,9 +27,10 @@ export async function recall(ctx: AppContext, raw: RecallInput, opts: RecallOpti
   const input = opts.keyPrefix === undefined ? parsed : { ...parsed, keyPrefix: opts.keyPrefix };
   await requireSpace(ctx);
   const now = ctx.clock.now();
+  const warn: Warn = (kind, message) => noteWarning(ctx, kind, message);
   const hits = ctx.readers
-    ? await ctx.readers.recall(ctx.space, input, now, ctx.embedder)
-    : await runRecall({ store: ctx.store, config: ctx.config, embedder: ctx.embedder, now }, ctx.space, input);
+    ? await ctx.readers.recall(ctx.space, input, now, ctx.embedder, warn)
+    : await runRecall({ store: ctx.store, config: ctx.config, embedder: ctx.embedder, now, warn }, ctx.space, input);
   if (opts.sideEffects !== false && hits.length > 0) await noteHits(ctx, hits, opts.source ?? 'recall', opts.session ?? null, now);
   return hits;
 }

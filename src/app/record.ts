@@ -15,6 +15,11 @@ export interface RecordResult {
   skipped: number;
   /** Credentials replaced by `[secret:<kind>]`. */
   redacted: number;
+  /**
+   * Turns given a vector by this call: 0 without an embedder; fewer than `ids` when the embedder failed (the rest
+   * stay marked for later embedding and a warning says why).
+   */
+  embedded: number;
 }
 
 /** Options of `record` beyond the input. */
@@ -53,12 +58,13 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
     await tx.spaces.ensure(ctx.space, now);
     return tx.forSpace(ctx.space).episodes.insertMany(rows);
   });
+  let embedded = 0;
   if (ctx.embedder && ids.length > 0) {
     const byId = new Map(ids.map((id, i) => [id, i]));
     const stored = await ctx.store.forSpace(ctx.space).episodes.getMany(ids);
-    await embedItems(ctx, 'episode', stored.filter((e) => byId.has(e.id)).map((e) => ({ id: e.id, text: e.content })));
+    embedded = (await embedItems(ctx, 'episode', stored.filter((e) => byId.has(e.id)).map((e) => ({ id: e.id, text: e.content })))).embedded;
   }
-  return { ids: ids.map((id) => formatId('episode', id)), skipped, redacted: counter.count };
+  return { ids: ids.map((id) => formatId('episode', id)), skipped, redacted: counter.count, embedded };
 }
 
 /** The last turns already stored for each session of the batch, oldest first. */

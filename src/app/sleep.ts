@@ -13,6 +13,7 @@ import { shouldSleep, WAKE_DEFAULTS, type WakeDecision } from '../script/wake-po
 import type { SleepRunRow } from '../store/port.js';
 import type { AppContext } from './app-context.js';
 import { embedPending } from './embed-items.js';
+import { noteWarning } from './warnings.js';
 import { episodeIndexText, knowledgeIndexText, narrativeIndexText } from './index-text.js';
 import { requireSpace } from './require-space.js';
 
@@ -96,6 +97,7 @@ export async function sleep(ctx: AppContext, opts: SleepOptions = {}): Promise<N
     owner: `${PROCESS}:${randomUUID()}`,
     config: nightConfig(ctx),
     embedder: ctx.embedder,
+    warn: (kind, message) => noteWarning(ctx, kind, message),
     dryRun: opts.dryRun ?? false,
     force: opts.force ?? false,
     askNow: opts.askNow ?? false,

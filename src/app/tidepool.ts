@@ -22,6 +22,7 @@ import type { Journal } from '../journal/journal.js';
 import {
   journalFor, journalRoots, registerJournalWorkspace, startJournalAutoTend, type AutoTendHandle, type AutoTendStartOptions, type JournalAccess,
 } from './journal-service.js';
+import { flushWarnings } from './warnings.js';
 
 /** Package version reported by `doctor` and the MCP server. */
 export const TIDEPOOL_VERSION = '0.1.0';
@@ -232,8 +233,9 @@ export class Tidepool {
     return (await import('./doctor.js')).doctor(this.ctx, TIDEPOOL_VERSION);
   }
 
-  /** Closes the connection. @example await memory.close() */
-  close(): Promise<void> {
+  /** Closes the connection, once the warnings noted so far are kept. @example await memory.close() */
+  async close(): Promise<void> {
+    await flushWarnings(this.ctx.store);
     return this.#onClose();
   }
 }

@@ -6,8 +6,11 @@ import { TidepoolError } from '../core/errors.js';
 import { parseInput, spaceName } from '../core/schemas.js';
 import { retokenizeIfOutdated } from '../app/export-space.js';
 import { Tidepool } from '../app/tidepool.js';
+import { noteWarning } from '../app/warnings.js';
 import type { Store } from '../store/port.js';
 import { openSqliteStore } from '../store/sqlite/open-sqlite.js';
+import { onCorruptColumn } from '../store/sql/sql-util.js';
+import { corruptColumnMessage } from './corrupt-column-message.js';
 import { createEmbedder } from './create-embedder.js';
 import { defaultDbPath } from './load-config.js';
 
@@ -67,5 +70,16 @@ export async function openMemory(o: OpenMemoryOptions = {}): Promise<Tidepool> {
     throw e;
   }
   const embedder = o.embedder === 'none' ? undefined : (o.embedder ?? createEmbedder(config.embedder));
-  return new Tidepool({ store, config, clock: o.clock ?? systemClock, embedder, space, warn }, () => store.close());
+  const clock = o.clock ?? systemClock;
+  // A corrupt JSON column is read as empty where it is read (store/sql/sql-util.ts) and reported here: in the log and
+  // in the space's warnings for doctor. The report is process-wide, so a process holding several memories keeps it
+  // in each of them.
+  const stopReports = onCorruptColumn((c) =>
+    noteWarning({ store, space: c.space ?? space, clock, warn }, 'corrupt_column', corruptColumnMessage(c)),
+  );
+  return new Tidepool({ store, config, clock, embedder, space, warn }, () => {
+    stopReports();
+    return store.close();
+  });
 }
+

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseId } from '../core/ids.js';
 import type { Tidepool } from '../app/tidepool.js';
 import { openMemory } from './open-memory.js';
 import { startReaderPool, type ReaderPool } from './reader-pool.js';
@@ -53,6 +55,19 @@ describe('recall reader threads on one SQLite file', () => {
     const after = await served.recall({ query: 'staging database port', limit: 5 });
     expect(after.map((h) => h.id)).not.toContain(kept.id);
     expect(pool.answered).toBe(2);
+  });
+
+  it('reports a corrupt JSON column a reader read: the hit still comes, the warning is kept on the main thread', async () => {
+    const k = await served.remember({ text: 'the ferry timetable changes in winter', tags: ['ferry'] });
+    const db = new Database(join(dir, 'm.db'));
+    db.prepare('UPDATE knowledge SET tags = ? WHERE id = ?').run('["ferry"', parseId(k.id).id);
+    db.close();
+    const hits = await served.recall({ query: 'ferry timetable winter', limit: 5 });
+    expect(hits.map((h) => h.id)).toContain(k.id);
+    expect(pool.answered).toBe(1);
+    const [w] = (await served.doctor()).warnings;
+    expect(w).toMatchObject({ kind: 'corrupt_column', count: 1 });
+    expect(w!.recent[0]).toContain(`knowledge.tags of row ${parseId(k.id).id}`);
   });
 
   it('writes the hits to the attention log on the main thread, the writer', async () => {

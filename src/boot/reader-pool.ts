@@ -13,9 +13,12 @@ import { Worker } from 'node:worker_threads';
 import type { RecallReaders } from '../app/app-context.js';
 import type { Config } from '../core/config.js';
 import type { Embedder } from '../core/embedder.js';
+import type { Warn } from '../core/warning.js';
+import type { CorruptColumn } from '../store/sql/sql-util.js';
+import { corruptColumnMessage } from './corrupt-column-message.js';
 import { TidepoolError, type TidepoolErrorCode } from '../core/errors.js';
 import type { RecallHit } from '../core/types.js';
-import { runRecall, type RecallRequest } from '../retrieval/recall-pipeline.js';
+import { embedQuery, runRecall, type RecallRequest } from '../retrieval/recall-pipeline.js';
 import type { Store } from '../store/port.js';
 
 /** What a reader thread gets at start. */
@@ -35,7 +38,9 @@ export interface ReaderRequest {
 }
 
 /** A reader's answer. */
-export type ReaderReply = { id: number; hits: RecallHit[] } | { id: number; error: { code: TidepoolErrorCode; message: string } };
+export type ReaderReply =
+  | { id: number; hits: RecallHit[]; corrupt?: CorruptColumn[] }
+  | { id: number; error: { code: TidepoolErrorCode; message: string } };
 
 /** Reader threads when `http.readers` is unset: every core but the main thread's, and at least two. */
 export function defaultReaderCount(): number {
@@ -73,7 +78,7 @@ export interface ReaderPool extends RecallReaders {
 /** Starts `count` reader threads on the SQLite file at `path`. */
 export function startReaderPool(o: ReaderPoolOptions): ReaderPool {
   const readers: Reader[] = [];
-  const pending = new Map<number, { resolve(h: RecallHit[]): void; reject(e: unknown): void; reader: Reader }>();
+  const pending = new Map<number, { resolve(h: RecallHit[]): void; reject(e: unknown): void; reader: Reader; warn: Warn | undefined }>();
   let nextId = 1;
   let closing = false;
   const entry = readerEntry();
@@ -93,6 +98,7 @@ export function startReaderPool(o: ReaderPoolOptions): ReaderPool {
         pending.delete(m.id);
         reader.busy--;
         answered++;
+        for (const c of 'hits' in m ? (m.corrupt ?? []) : []) p.warn?.('corrupt_column', corruptColumnMessage(c));
         if ('hits' in m) p.resolve(m.hits);
         // An unexpected failure stays a plain Error, so surfaces keep its details out of their answers, as in-process.
         else p.reject(m.error.code === 'internal' ? new Error(m.error.message) : new TidepoolError(m.error.code, m.error.message));
@@ -120,13 +126,13 @@ export function startReaderPool(o: ReaderPoolOptions): ReaderPool {
     get answered() {
       return answered;
     },
-    async recall(space, req, now, embedder) {
+    async recall(space, req, now, embedder, warn) {
       const reader = leastBusy(readers);
-      if (!reader) return runRecall({ store: o.store, config: o.config, embedder, now }, space, req);
-      const msg: ReaderRequest = { id: nextId++, space, req, now, ...(await embedded(embedder, req.query, o.config)) };
+      if (!reader) return runRecall({ store: o.store, config: o.config, embedder, now, ...(warn ? { warn } : {}) }, space, req);
+      const msg: ReaderRequest = { id: nextId++, space, req, now, ...(await embedded(embedder, req.query, o.config, warn)) };
       reader.busy++;
       return new Promise<RecallHit[]>((resolve, reject) => {
-        pending.set(msg.id, { resolve, reject, reader });
+        pending.set(msg.id, { resolve, reject, reader, warn });
         reader.worker.postMessage(msg);
       });
     },
@@ -155,14 +161,11 @@ function leastBusy(readers: readonly Reader[]): Reader | undefined {
 }
 
 /** Embeds the query here, so every thread uses the memory's one embedder (a model, or a remote API's client). */
-async function embedded(embedder: Embedder | undefined, query: string, config: Config): Promise<Pick<ReaderRequest, 'model' | 'vector'>> {
+async function embedded(embedder: Embedder | undefined, query: string, config: Config, warn: Warn | undefined): Promise<Pick<ReaderRequest, 'model' | 'vector'>> {
   if (!embedder) return {};
-  try {
-    const [vector] = await embedder.embed([query.slice(0, config.embedder.maxChars)]);
-    return vector ? { model: embedder.model, vector } : { model: embedder.model };
-  } catch {
-    return { model: embedder.model }; // the reader answers lexically, as runRecall does when embedding fails
-  }
+  // Without a vector the reader answers lexically, as runRecall does when embedding fails; `warn` hears why.
+  const vector = await embedQuery({ embedder, config, ...(warn ? { warn } : {}) }, query);
+  return vector ? { model: embedder.model, vector } : { model: embedder.model };
 }
 
 /** The reader's module: the compiled `.js` beside this file, or, under a TypeScript runner (tests), the `.ts` via tsx. */

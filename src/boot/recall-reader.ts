@@ -10,6 +10,7 @@ import type { Embedder } from '../core/embedder.js';
 import { isTidepoolError } from '../core/errors.js';
 import { runRecall } from '../retrieval/recall-pipeline.js';
 import { openSqliteStore } from '../store/sqlite/open-sqlite.js';
+import { onCorruptColumn, type CorruptColumn } from '../store/sql/sql-util.js';
 import type { ReaderReply, ReaderRequest, ReaderSetup } from './reader-pool.js';
 
 const setup = workerData as ReaderSetup;
@@ -30,6 +31,17 @@ function embedderOf(m: ReaderRequest): Embedder | undefined {
   };
 }
 
+// Corrupt JSON columns this thread read since its last answer travel with the next one: the main thread keeps the
+// warnings (this connection is read-only).
+let corrupt: CorruptColumn[] = [];
+onCorruptColumn((c) => corrupt.push(c));
+function seen(): { corrupt?: CorruptColumn[] } {
+  if (corrupt.length === 0) return {};
+  const out = corrupt;
+  corrupt = [];
+  return { corrupt: out };
+}
+
 port.on('message', (m: ReaderRequest | 'close') => {
   if (m === 'close') {
     void store.close().finally(() => port.close());
@@ -37,7 +49,7 @@ port.on('message', (m: ReaderRequest | 'close') => {
   }
   const config = setup.config as Config;
   runRecall({ store, config, embedder: embedderOf(m), now: m.now }, m.space, m.req).then(
-    (hits) => port.postMessage({ id: m.id, hits } satisfies ReaderReply),
+    (hits) => port.postMessage({ id: m.id, hits, ...seen() } satisfies ReaderReply),
     (e: unknown) =>
       port.postMessage({
         id: m.id,

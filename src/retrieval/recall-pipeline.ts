@@ -1,6 +1,7 @@
 /** Hybrid retrieval: lexical BM25 + substring + vectors per layer → fused, adjusted, ranked hits (DESIGN §3). */
 import type { Config } from '../core/config.js';
 import type { Embedder } from '../core/embedder.js';
+import type { Warn } from '../core/warning.js';
 import { formatId } from '../core/ids.js';
 import type { HitReason, Knowledge, KnowledgeStatus, Layer, Narrative, RecallContext, RecallHit } from '../core/types.js';
 import { strengthNow } from '../script/strength.js';
@@ -37,6 +38,8 @@ export interface RecallDeps {
   config: Config;
   embedder: Embedder | undefined;
   now: number;
+  /** Told when the query could not be embedded (recall then answers from words only); silent when absent. */
+  warn?: Warn;
 }
 
 /** Knowledge statuses recall may return: quarantined never appears (DESIGN §3). */
@@ -366,12 +369,15 @@ export function renderHitBlock(h: RecallHit): string {
   return [renderHitLine(h), ...(h.context ?? []).map(renderContextLine)].join('\n');
 }
 
-async function embedQuery(deps: RecallDeps, query: string): Promise<Float32Array | undefined> {
+/** The query's vector, or undefined without an embedder or when embedding it failed (then `deps.warn` is told). */
+export async function embedQuery(deps: Pick<RecallDeps, 'embedder' | 'config' | 'warn'>, query: string): Promise<Float32Array | undefined> {
   if (!deps.embedder) return undefined;
   try {
     return (await deps.embedder.embed([query.slice(0, deps.config.embedder.maxChars)]))[0];
-  } catch {
-    return undefined; // lexical results still answer (Tideline's FTS-only mode)
+  } catch (e) {
+    // Lexical results still answer (Tideline's FTS-only mode), and the caller is told they are all there is.
+    deps.warn?.('query_embed_failed', `embedder ${deps.embedder.model} unavailable, recall answered from words only: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
   }
 }
 

@@ -1,40 +1,63 @@
-/** Embeds what a night unit wrote, after its transaction; an embedder that fails leaves the rows marked for later. */
+/** The one embedding loop: vectors for freshly written rows, after their transaction; a failure is reported, not thrown. */
+import type { Embedder } from '../core/embedder.js';
+import type { Layer } from '../core/types.js';
+import type { Store } from '../store/port.js';
 
-import type { NightContext } from './night-context.js';
-import type { EmbedItem } from './phases/phase.js';
+/** A row to embed. */
+export interface EmbedRow {
+  layer: Layer;
+  id: number;
+  text: string;
+}
+
+/** Where the vectors go. */
+export interface EmbedDeps {
+  store: Store;
+  embedder: Embedder;
+  space: string;
+  /** The time stored with each vector. */
+  now: () => number;
+  /** Text past this many characters is not sent (config `embedder.maxChars`); all of it when absent. */
+  maxChars?: number;
+}
+
+/** What happened: rows embedded, rows left marked `embed_pending`, and the first error when some were left. */
+export interface EmbedOutcome {
+  embedded: number;
+  failed: number;
+  error?: string;
+}
 
 /** Texts per embedder call. */
 const BATCH = 64;
 
 /**
- * Stores a vector for each item when the space has an embedder. A failure is not the night's failure: the rows
- * keep `embed_pending` and `embedPending` (app) or the next write catches up, as for every other write.
+ * Stores a vector for each row, `BATCH` texts per call. A failing embedder never fails the write that called it
+ * (issue #2): the rows keep `embed_pending` for `embedPending` or the next write, and the outcome says how many
+ * and why, for the caller to warn (issue #19: failures speak).
  */
-export async function embedNew(night: NightContext, items: readonly EmbedItem[]): Promise<number> {
-  const e = night.embedder;
-  if (e === undefined || items.length === 0 || night.dryRun) return 0;
-  let done = 0;
-  for (let i = 0; i < items.length; i += BATCH) {
-    const batch = items.slice(i, i + BATCH);
+export async function embedNew(deps: EmbedDeps, rows: readonly EmbedRow[]): Promise<EmbedOutcome> {
+  const { store, embedder: e, space } = deps;
+  let embedded = 0;
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const batch = rows.slice(i, i + BATCH);
     let vectors: Float32Array[];
     try {
-      vectors = await e.embed(batch.map((b) => b.text));
-    } catch {
-      return done;
+      vectors = await e.embed(batch.map((b) => (deps.maxChars === undefined ? b.text : b.text.slice(0, deps.maxChars))));
+    } catch (err) {
+      return { embedded, failed: rows.length - embedded, error: err instanceof Error ? err.message : String(err) };
     }
-    await night.store.transaction(async (tx) => {
-      for (const [j, item] of batch.entries()) {
+    const now = deps.now();
+    await store.transaction(async (tx) => {
+      for (const [j, row] of batch.entries()) {
         const v = vectors[j];
-        if (v !== undefined) await tx.forSpace(night.space).vectors.put(item.layer, item.id, e.model, v, night.asOf);
+        if (v !== undefined) await tx.forSpace(space).vectors.put(row.layer, row.id, e.model, v, now);
       }
       for (const layer of new Set(batch.map((b) => b.layer))) {
-        await tx.forSpace(night.space).vectors.clearPending(
-          layer,
-          batch.filter((b) => b.layer === layer).map((b) => b.id),
-        );
+        await tx.forSpace(space).vectors.clearPending(layer, batch.filter((b) => b.layer === layer).map((b) => b.id));
       }
     });
-    done += batch.length;
+    embedded += batch.length;
   }
-  return done;
+  return { embedded, failed: 0 };
 }

@@ -69,7 +69,8 @@ export async function embedQuery(night: NightContext, text: string): Promise<Flo
   if (night.embedder === undefined || text.trim() === '') return undefined;
   try {
     return (await night.embedder.embed([text]))[0];
-  } catch {
+  } catch (e) {
+    night.warn('query_embed_failed', `embedder ${night.embedder.model} unavailable during the night, searched by words only: ${e instanceof Error ? e.message : String(e)}`);
     return undefined;
   }
 }

@@ -2,6 +2,7 @@
 
 import type { z } from 'zod';
 import type { Embedder } from '../core/embedder.js';
+import type { Warn } from '../core/warning.js';
 import { mulberry32, type Rng } from '../script/seeded-rng.js';
 import type { NightLog } from '../script/briefing-render.js';
 import type { Store } from '../store/port.js';
@@ -51,6 +52,8 @@ export interface NightContextInit {
   config: NightConfig;
   indexes: IndexTexts;
   embedder: Embedder | undefined;
+  /** Says what failed without failing the night; silent when absent. */
+  warn?: Warn;
   redactor: Redactor;
   ledger: TokenLedger;
   /** Seed of the night's random choices (drift); each use derives its own stream, so a resume replays it. */
@@ -76,6 +79,8 @@ export class NightContext {
   readonly config: NightConfig;
   readonly indexes: IndexTexts;
   readonly embedder: Embedder | undefined;
+  /** Says what failed without failing the night (a no-op when the night was given none). */
+  readonly warn: Warn;
   readonly redactor: Redactor;
   readonly ledger: TokenLedger;
   readonly seed: number;
@@ -95,6 +100,7 @@ export class NightContext {
     this.config = init.config;
     this.indexes = init.indexes;
     this.embedder = init.embedder;
+    this.warn = init.warn ?? (() => {});
     this.redactor = init.redactor;
     this.ledger = init.ledger;
     this.seed = init.seed;

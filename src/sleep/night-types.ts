@@ -2,6 +2,7 @@
 
 import type { Clock } from '../core/clock.js';
 import type { Embedder } from '../core/embedder.js';
+import type { Warn } from '../core/warning.js';
 import type { Briefing, NightLog } from '../script/briefing-render.js';
 import type { WakeDecision, WakeOptions } from '../script/wake-policy.js';
 import type { IndexText, Store } from '../store/port.js';
@@ -101,6 +102,8 @@ export interface NightDeps {
   config: NightConfig;
   indexes: IndexTexts;
   embedder?: Embedder | undefined;
+  /** Says what failed without failing the night (an embedder down); silent when absent. */
+  warn?: Warn;
   /** Ask the model and report every proposal, change nothing. */
   dryRun?: boolean;
   /** Sleep even when the wake rule says the space may stay awake. */

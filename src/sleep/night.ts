@@ -150,6 +150,7 @@ async function context(
     config: deps.config,
     indexes: deps.indexes,
     embedder: deps.embedder,
+    ...(deps.warn ? { warn: deps.warn } : {}),
     redactor: await Redactor.load(deps.store, deps.space, deps.config.knownPersons),
     ledger: new TokenLedger(o.budget),
     seed: hashString(`${deps.space}\u0000${utcDay(o.asOf)}`),
@@ -227,7 +228,13 @@ async function execute(
     });
     deltas.push(delta);
     await deps.hooks?.afterCommit?.(step, w.unit);
-    await embedNew(night, applied.embed ?? []);
+    const rows = applied.embed ?? [];
+    if (deps.embedder !== undefined && rows.length > 0 && !night.dryRun) {
+      const out = await embedNew({ store, embedder: deps.embedder, space, now: () => asOf }, rows);
+      if (out.failed > 0) {
+        deps.warn?.('embed_failed', `embedder ${deps.embedder.model} unavailable during the night, ${out.failed} item(s) marked for later embedding: ${out.error ?? ''}`);
+      }
+    }
   }
   // Placeholders never reach the briefing: every known one is mapped back to its value (docs/sleep.md).
   const scrub = (t: string) => night.redactor.restore(t);

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { formatId, parseId } from '../../core/ids.js';
 import { label, parseInput } from '../../core/schemas.js';
 import type { Episode, Knowledge, Layer, Narrative, RecallHit } from '../../core/types.js';
-import { RECALLABLE } from '../../retrieval/recall-pipeline.js';
+import { embedQuery, RECALLABLE } from '../../retrieval/recall-pipeline.js';
 import { countTokens } from '../../core/token-count.js';
 import type { AppContext } from '../app-context.js';
+import { noteWarning } from '../warnings.js';
 import type { InjectOptions } from './context-block.js';
 import { noteHits, recall } from '../recall.js';
 import { clipAtBoundary, oneLine, stripBracketTags } from './inject-text.js';
@@ -148,7 +149,7 @@ async function neighbours(ctx: AppContext, hits: readonly RecallHit[], exclude: 
  */
 async function cosineFloor(ctx: AppContext, text: string, hits: readonly RecallHit[]): Promise<(id: string) => boolean> {
   if (!ctx.embedder || hits.length === 0) return () => true;
-  const qvec = await ctx.embedder.embed([text.slice(0, ctx.config.embedder.maxChars)]).then((v) => v[0]).catch(() => undefined);
+  const qvec = await embedQuery({ embedder: ctx.embedder, config: ctx.config, warn: (kind, m) => noteWarning(ctx, kind, `${m} (injection: no cosine floor)`) }, text);
   if (!qvec) return () => true;
   const k = ctx.config.recall.candidates;
   const min = ctx.config.injection.t1MinCosine;

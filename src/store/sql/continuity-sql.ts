@@ -78,7 +78,7 @@ export class ContinuitySql implements ContinuityStore {
     return rows.map((r) => ({
       id: num(r.id),
       kind: String(r.kind),
-      payload: json<Record<string, unknown>>(r.payload, {}),
+      payload: json<Record<string, unknown>>(r.payload, {}, { table: 'pending_events', column: 'payload', row: r }),
       session: (r.session as string | null) ?? null,
       createdAt: num(r.created_at),
       deliveredAt: numOrNull(r.delivered_at),

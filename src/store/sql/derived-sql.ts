@@ -45,9 +45,9 @@ export class DerivedSql implements DerivedStore {
     return rows.map((r) => ({
       id: num(r.id),
       name: String(r.name),
-      keywords: json<string[]>(r.keywords, []),
+      keywords: json<string[]>(r.keywords, [], { table: 'topic_clusters', column: 'keywords', row: r, space: this.#space }),
       size: num(r.size),
-      narrativeIds: json<unknown[]>(r.narrative_ids, []).map(Number).filter(Number.isFinite),
+      narrativeIds: json<unknown[]>(r.narrative_ids, [], { table: 'topic_clusters', column: 'narrative_ids', row: r, space: this.#space }).map(Number).filter(Number.isFinite),
       lastActive: numOrNull(r.last_active),
       avgWeight: r.avg_weight === null || r.avg_weight === undefined ? null : num(r.avg_weight),
     }));

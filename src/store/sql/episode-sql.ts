@@ -59,7 +59,7 @@ export function toEpisode(r: Record<string, unknown>): Episode {
     ok: bool(r.ok),
     source: String(r.source),
     ref: (r.ref as string | null) ?? null,
-    meta: json(r.meta, {}),
+    meta: json(r.meta, {}, { table: 'episodes', column: 'meta', row: r }),
     durable: bool(r.durable) ?? false,
     createdAt: timeOf(r.created_at),
     consolidatedAt: timeOrNull(r.consolidated_at),

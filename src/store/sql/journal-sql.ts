@@ -115,7 +115,7 @@ export class JournalSql implements JournalStore {
       .map((r) => ({
         id: num(r.id),
         ref: String(r.ref),
-        meta: json(r.meta, {}),
+        meta: json(r.meta, {}, { table: 'episodes', column: 'meta', row: r, space: this.#space }),
         occurredAt: num(r.occurred_at),
       }));
   }

@@ -27,15 +27,15 @@ export function toKnowledge(r: Record<string, unknown>): Knowledge {
     lastReinforcedAt: timeOf(r.last_reinforced_at),
     importance: num(r.importance),
     durable: bool(r.durable) ?? false,
-    tags: json(r.tags, []),
-    evidence: json(r.evidence, { episodes: [], narratives: [] }),
+    tags: json(r.tags, [], { table: 'knowledge', column: 'tags', row: r }),
+    evidence: json(r.evidence, { episodes: [], narratives: [] }, { table: 'knowledge', column: 'evidence', row: r }),
     source: String(r.source),
     validFrom: timeOrNull(r.valid_from),
     validTo: timeOrNull(r.valid_to),
     createdAt: timeOf(r.created_at),
     updatedAt: timeOf(r.updated_at),
     supersededBy: numOrNull(r.superseded_by),
-    meta: json(r.meta, {}),
+    meta: json(r.meta, {}, { table: 'knowledge', column: 'meta', row: r }),
   };
 }
 

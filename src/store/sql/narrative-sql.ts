@@ -19,10 +19,10 @@ export function toNarrative(r: Record<string, unknown>): Narrative {
     context: (r.context as string | null) ?? null,
     moment: (r.moment as string | null) ?? null,
     cognitionDirection: (r.cognition_direction as string | null) ?? null,
-    tags: json(r.tags, []),
+    tags: json(r.tags, [], { table: 'narratives', column: 'tags', row: r }),
     entitiesRole: (r.entities_role as string | null) ?? null,
-    relatedEntities: json(r.related_entities, []),
-    sourceLinks: json<unknown[]>(r.source_links, []).map(Number).filter(Number.isFinite),
+    relatedEntities: json(r.related_entities, [], { table: 'narratives', column: 'related_entities', row: r }),
+    sourceLinks: json<unknown[]>(r.source_links, [], { table: 'narratives', column: 'source_links', row: r }).map(Number).filter(Number.isFinite),
     importance: num(r.importance),
     emotional: num(r.emotional),
     recurrence: num(r.recurrence),
@@ -111,7 +111,7 @@ export class NarrativeSql implements NarrativeStore {
          (SELECT narrative_id FROM narrative_tags WHERE space = ? AND tag IN (${marks(tags.length)}))`,
       [this.#space, this.#space, ...tags],
     );
-    return rows.map((r) => ({ id: num(r.id), tags: json(r.tags, []) }));
+    return rows.map((r) => ({ id: num(r.id), tags: json(r.tags, [], { table: 'narratives', column: 'tags', row: r, space: this.#space }) }));
   }
 
   async list(
@@ -240,7 +240,7 @@ export class NarrativeSql implements NarrativeStore {
     return rows
       .map((r) => ({
         id: num(r.id),
-        tags: json<string[]>(r.tags, []),
+        tags: json<string[]>(r.tags, [], { table: 'narratives', column: 'tags', row: r, space: this.#space }),
         importance: num(r.importance),
         emotional: num(r.emotional),
         recurrence: num(r.recurrence),
@@ -261,7 +261,7 @@ export class NarrativeSql implements NarrativeStore {
       sourceLinks:
         r.source_links === '[]'
           ? []
-          : json<unknown[]>(r.source_links, []).map(Number).filter(Number.isFinite),
+          : json<unknown[]>(r.source_links, [], { table: 'narratives', column: 'source_links', row: r, space: this.#space }).map(Number).filter(Number.isFinite),
       createdAt: num(r.created_at),
       embedPending: bool(r.embed_pending) ?? false,
     }));

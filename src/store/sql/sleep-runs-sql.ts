@@ -15,7 +15,7 @@ function toRun(r: Record<string, unknown>): SleepRunRow {
     finishedAt: numOrNull(r.finished_at),
     tokensIn: num(r.tokens_in),
     tokensOut: num(r.tokens_out),
-    log: json(r.log, {}),
+    log: json(r.log, {}, { table: 'sleep_runs', column: 'log', row: r }),
   };
 }
 
@@ -104,8 +104,8 @@ export class SleepRunSql implements SleepRunStore {
       step: String(r.step),
       unit: String(r.unit),
       status: r.status === 'done' ? 'done' : r.status === 'asked' ? 'asked' : 'planned',
-      payload: json<unknown>(r.payload, {}),
-      result: json<unknown>(r.result, null),
+      payload: json<unknown>(r.payload, {}, { table: 'sleep_work', column: 'payload', row: r, space: this.#space }),
+      result: json<unknown>(r.result, null, { table: 'sleep_work', column: 'result', row: r, space: this.#space }),
       updatedAt: num(r.updated_at),
     }));
   }

@@ -7,12 +7,52 @@ export function marks(n: number): string {
   return new Array(n).fill('?').join(', ');
 }
 
-/** Parses a JSON column, falling back to `fallback` on NULL or bad JSON. */
-export function json<T>(v: unknown, fallback: T): T {
+/** Where a JSON column was read: its table and column, the row (its `id` and `space` are reported) and the space asked. */
+export interface ColumnAt {
+  table: string;
+  column: string;
+  row: Record<string, unknown>;
+  /** The space of the query, when the row was selected without its `space` column. */
+  space?: string;
+}
+
+/** A JSON column that did not parse. */
+export interface CorruptColumn {
+  table: string;
+  column: string;
+  id: number | null;
+  space: string | null;
+  /** What is wrong, without the text itself (memory content never reaches the log). */
+  error: string;
+}
+
+const corruptListeners = new Set<(c: CorruptColumn) => void>();
+
+/**
+ * Calls `listener` for every JSON column that fails to parse where it is read (any store of this process: the
+ * row mappers are plain functions); returns the function that stops it.
+ */
+export function onCorruptColumn(listener: (c: CorruptColumn) => void): () => void {
+  corruptListeners.add(listener);
+  return () => corruptListeners.delete(listener);
+}
+
+/** Parses a JSON column, falling back to `fallback` on NULL or bad JSON; bad JSON read `at` a known place is reported. */
+export function json<T>(v: unknown, fallback: T, at?: ColumnAt): T {
   if (typeof v !== 'string' || v === '') return fallback;
   try {
     return JSON.parse(v) as T;
   } catch {
+    // Trigger: a column edited by hand or a torn write. Why: one bad row must not break a space's reads (issue #19).
+    // Outcome: the safe value, and the place reported so doctor can name it. The parser's message quotes the text,
+    // which is memory content and must not reach the log: only its length is said.
+    if (at) {
+      const c: CorruptColumn = {
+        table: at.table, column: at.column, id: at.row.id === undefined ? null : num(at.row.id),
+        space: typeof at.row.space === 'string' ? at.row.space : (at.space ?? null), error: `not valid JSON (${v.length} characters)`,
+      };
+      for (const l of corruptListeners) l(c);
+    }
     return fallback;
   }
 }

@@ -61,7 +61,7 @@ export function registerAdminCommands(program: Command, deps: CliDeps): void {
     });
   });
 
-  withCommon(program.command('doctor').description('versions, database location, index and vector status, integrity check')).action(
+  withCommon(program.command('doctor').description("versions, database location, index and vector status, integrity check, the space's recent warnings")).action(
     async (o: CommonOptions) => {
       await withMemory(deps, o, async (m) => {
         const r = await m.doctor();
@@ -79,6 +79,11 @@ export function registerAdminCommands(program: Command, deps: CliDeps): void {
             `integrity ${r.integrity}`,
             `space     ${r.space}: ${r.counts.episodes} episodes, ${r.counts.narratives} narratives, ${r.counts.knowledge} knowledge, ${r.counts.vectors} vectors`,
             `embedder  ${r.embedder.provider}${r.embedder.model ? ` (${r.embedder.model}, ${r.embedder.reachable ? 'reachable' : 'unreachable'})` : ''}`,
+            ...(r.warnings.length === 0
+              ? ['warnings  none']
+              : r.warnings.map((w, i) =>
+                  `${i === 0 ? 'warnings' : '        '}  ${w.kind} ×${w.count}, last ${new Date(w.lastAt).toISOString()}: ${w.recent.at(-1) ?? ''}`,
+                )),
           ].join('\n'),
         );
         if (!r.ok) process.exitCode = 1;

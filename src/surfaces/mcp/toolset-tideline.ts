@@ -133,8 +133,14 @@ function registerWrites(server: McpServer, { memory }: ToolsetDeps): void {
     async run({ content, metadata }) {
       const session = typeof metadata?.session === 'string' && metadata.session.trim() ? metadata.session : undefined;
       const r = await memory.record({ content, kind: 'note', role: 'assistant', session, meta: metadata ?? {} }, { source: 'context_record' });
-      const how = memory.ctx.embedder ? 'vectorised when the embedder answered' : 'lexical only (no embedder configured)';
-      return { text: `Recorded ${r.ids.join(', ')} (${how}).`, data: { ...r, embedded: memory.ctx.embedder !== undefined } };
+      // What happened, not what is configured: an embedder that failed leaves the note lexical until it is embedded later.
+      const embedded = r.ids.length > 0 && r.embedded === r.ids.length;
+      const how = embedded
+        ? 'vectorised'
+        : memory.ctx.embedder
+          ? 'lexical only for now: the embedder failed, it is embedded later (see tidepool doctor)'
+          : 'lexical only (no embedder configured)';
+      return { text: `Recorded ${r.ids.join(', ')} (${how}).`, data: { ...r, embedded } };
     },
   });
 }
