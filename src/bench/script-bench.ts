@@ -15,7 +15,8 @@ import { FixedClock } from '../core/clock.js';
 import { computeWeight } from '../script/weight-policy.js';
 import { describeMachine, formatMachine, type MachineInfo } from './machine-info.js';
 import { hashEmbedding, HASH_EMBEDDING_DIMS } from './scale/hash-embedding.js';
-import { createRng, zipfSampler, type Rng } from './scale/seeded-rng.js';
+import { createRng, type SeededRandom } from '../script/seeded-rng.js';
+import { zipfSampler } from './scale/zipf-sampler.js';
 import { syntheticEpisodes, syntheticLine } from './scale/synthetic-episodes.js';
 import { PEOPLE, ZH } from './scale/vocabulary.js';
 
@@ -163,7 +164,7 @@ function describeJob(e: ScriptAllEntry): string {
 export async function fillNarratives(
   memory: Tidepool,
   n: number,
-  rng: Rng,
+  rng: SeededRandom,
   log: (l: string) => void,
 ): Promise<void> {
   const { store } = memory.ctx;
