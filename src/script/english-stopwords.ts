@@ -1,3 +1,8 @@
+/** The English stop words of the keyword layer, as text in the stop-word file format (`parseStopwords`). */
+
+// Kept in source rather than read from a data file: script/ does no I/O (STYLE §2), and the list ships in the bundle.
+/** One word a line, lower case; `#` starts a comment. */
+export const ENGLISH_STOPWORDS_TEXT = `
 # English stop words for keyword extraction (SEEDS §1.7: function words, weekdays, months; DESIGN §5).
 # One word a line, lower case; '#' starts a comment. Conversational filler and generic verbs are included
 # because the keyword layer also keeps verbs and adjectives.
@@ -430,3 +435,4 @@ hour
 hours
 minute
 minutes
+`;
