@@ -1,6 +1,6 @@
 /** Stop-word lists of the keyword layer: a pure parser and the parsed English and Chinese lists. */
 import { CHINESE_STOPWORDS_TEXT } from './chinese-stopwords.js';
-import { ENGLISH_STOPWORDS_TEXT } from './english-stopwords.js';
+import { ENGLISH_FUNCTION_WORDS, ENGLISH_KEYWORD_STOPWORDS_TEXT } from './english-stopwords.js';
 
 /** Stop words per language, lower case. */
 export interface StopwordSets {
@@ -20,8 +20,11 @@ export function parseStopwords(text: string): Set<string> {
 
 let cached: StopwordSets | undefined;
 
-/** The English (`english-stopwords.ts`) and Chinese (`chinese-stopwords.ts`) lists, parsed once. */
+/** The keyword layer's lists, parsed once: English function words plus its own (`english-stopwords.ts`), Chinese. */
 export function loadStopwords(): StopwordSets {
-  cached ??= { en: parseStopwords(ENGLISH_STOPWORDS_TEXT), zh: parseStopwords(CHINESE_STOPWORDS_TEXT) };
+  cached ??= {
+    en: new Set([...ENGLISH_FUNCTION_WORDS, ...parseStopwords(ENGLISH_KEYWORD_STOPWORDS_TEXT)]),
+    zh: parseStopwords(CHINESE_STOPWORDS_TEXT),
+  };
   return cached;
 }
