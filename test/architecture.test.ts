@@ -1,6 +1,6 @@
 /** Enforces the module boundaries of STYLE.md §2 by parsing every import in src/. */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, dirname, resolve } from 'node:path';
+import { basename, join, relative, dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..', 'src');
@@ -178,6 +178,15 @@ describe('architecture (STYLE §2)', () => {
       }
     }
     expect(bad).toEqual([]);
+  });
+
+  it('no two source files share a name: each file name says what it is', () => {
+    const byName = new Map<string, string[]>();
+    for (const f of [...all, ...webFiles(join(SRC, 'surfaces', 'web', 'app'))]) {
+      const name = basename(f);
+      byName.set(name, [...(byName.get(name) ?? []), relative(SRC, f)]);
+    }
+    expect([...byName.values()].filter((paths) => paths.length > 1)).toEqual([]);
   });
 
   it('has no export * in the public index', () => {
