@@ -4,7 +4,7 @@
 // - Native modules, the optional peers and the devDependencies stay external (loaded from node_modules when used).
 // - `bench` stays outside the bundle: cli-main loads dist/boot/bench-command.js only when `bench` is the command.
 // - Every module's `import.meta.url` is rewritten to its own file under dist/, so paths it resolves relative to itself
-//   (dist/web, data/, bin/, createRequire) stay what they are unbundled.
+//   (dist/web, bin/, createRequire) stay what they are unbundled.
 import { rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

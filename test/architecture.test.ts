@@ -1,6 +1,6 @@
 /** Enforces the module boundaries of STYLE.md §2 by parsing every import in src/. */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, dirname, resolve } from 'node:path';
+import { basename, join, relative, dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..', 'src');
@@ -36,6 +36,43 @@ const ALLOWED: Record<string, (to: string) => boolean> = {
   embedders: (to) => ['core', 'embedders'].includes(to),
   app: (to) => ['core', 'script', 'store/port', 'journal', 'retrieval', 'sleep', 'app'].includes(to),
 };
+
+/**
+ * The composition roots and the benchmarks (STYLE §2, §10): `boot` wires everything but loads the benchmarks only
+ * from its bench command; the benchmarks drive the product like a user and never a surface; the public index exports
+ * the library, never a benchmark.
+ */
+const OUTER_ALLOWED: Record<string, (to: string) => boolean> = {
+  boot: (to) => to !== 'bench', // but BENCH_ENTRY
+  bench: (to) => !to.startsWith('surfaces/'),
+  root: (to) => to !== 'bench',
+};
+
+/** The one module that may load `bench/` (cli-main imports it only when `bench` is the command). */
+const BENCH_ENTRY = 'boot/bench-command.ts';
+
+/** Modules that touch files, processes, databases or the network: none of them belongs in pure `script/`. */
+const IO_MODULE =
+  /^(node:)?(fs|fs\/promises|child_process|net|http|https|http2|dgram|dns|tls|worker_threads|cluster)$|^(better-sqlite3|pg|@electric-sql\/.*|sqlite-vec|hnswlib-node|undici)$/;
+
+/** Bare (package and `node:`) specifiers a file imports. */
+function packagesOf(file: string): string[] {
+  const src = readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const m of src.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    out.push((m[1] ?? m[2] ?? m[3])!);
+  }
+  return out.filter((s) => !s.startsWith('.'));
+}
+
+/** The dashboard's own sources (`files` leaves them out: they are not part of the server's layers). */
+function webFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return webFiles(p);
+    return /\.ts$/.test(e.name) && !/\.test\.ts$/.test(e.name) ? [p] : [];
+  });
+}
 
 function importsOf(file: string): string[] {
   const src = readFileSync(file, 'utf8');
@@ -91,6 +128,68 @@ describe('architecture (STYLE §2)', () => {
       }
     }
     expect(bad).toEqual([]);
+  });
+
+  it('every folder under src/ falls under a layer rule', () => {
+    const ruled = (a: string) => a in ALLOWED || a in OUTER_ALLOWED || a.startsWith('surfaces/');
+    const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const areas = new Set([...all.map((f) => area(relative(SRC, f))), ...folders.filter((d) => d !== 'surfaces')]);
+    expect([...areas].filter((a) => !ruled(a))).toEqual([]);
+  });
+
+  it('boot, bench and the public index import only what they may', () => {
+    const violations: string[] = [];
+    for (const f of all) {
+      const rel = relative(SRC, f);
+      const rule = OUTER_ALLOWED[area(rel)];
+      if (!rule) continue;
+      for (const spec of importsOf(f)) {
+        const target = relative(SRC, resolve(dirname(f), spec)).replace(/\.js$/, '.ts');
+        if (rel === BENCH_ENTRY && area(target) === 'bench') continue;
+        if (!rule(area(target))) violations.push(`${rel} → ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('nothing loads the benchmarks but the bench command (they import devDependencies)', () => {
+    const bad: string[] = [];
+    for (const f of all) {
+      const rel = relative(SRC, f);
+      if (rel.startsWith('bench/') || rel === BENCH_ENTRY) continue;
+      for (const spec of importsOf(f)) {
+        if (area(relative(SRC, resolve(dirname(f), spec))) === 'bench') bad.push(`${rel} → ${spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('script/ is pure: no file, process, database or network module', () => {
+    const bad: string[] = [];
+    for (const f of all.filter((x) => relative(SRC, x).startsWith('script/'))) {
+      for (const spec of packagesOf(f)) if (IO_MODULE.test(spec)) bad.push(`${relative(SRC, f)} → ${spec}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('the web dashboard imports only its own files (it is a browser bundle)', () => {
+    const web = join(SRC, 'surfaces', 'web', 'app');
+    const bad: string[] = [];
+    for (const f of webFiles(web)) {
+      for (const spec of importsOf(f)) {
+        if (relative(web, resolve(dirname(f), spec)).startsWith('..')) bad.push(`${relative(SRC, f)} → ${spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('no two source files share a name: each file name says what it is', () => {
+    const byName = new Map<string, string[]>();
+    for (const f of [...all, ...webFiles(join(SRC, 'surfaces', 'web', 'app'))]) {
+      const name = basename(f);
+      byName.set(name, [...(byName.get(name) ?? []), relative(SRC, f)]);
+    }
+    expect([...byName.values()].filter((paths) => paths.length > 1)).toEqual([]);
   });
 
   it('has no export * in the public index', () => {

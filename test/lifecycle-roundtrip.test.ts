@@ -12,7 +12,7 @@ import type { Tidepool } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { startHttpServer } from '../src/boot/serve.js';
 import { SPACE_TABLES } from '../src/store/sql/row-sql.js';
-import { SQLITE_MIGRATIONS } from '../src/store/sqlite/migrations.js';
+import { SQLITE_MIGRATIONS } from '../src/store/sqlite/sqlite-migrations.js';
 import { seedFullSpace } from './helpers/full-space.js';
 import { runCli } from './helpers/run-cli.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';

@@ -58,12 +58,12 @@ describe('the packed package, installed without dev dependencies', () => {
   }, 600_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('ships the built code and data without source maps, benchmarks or sources', () => {
+  it('ships the built code, stop-word lists included, without source maps, benchmarks or sources', () => {
     expect(packed).toContain('bin/tidepool.js');
     expect(packed).toContain('dist/cli/cli-main.js');
     expect(packed).toContain('dist/index.js');
     expect(packed).toContain('dist/web/index.html');
-    expect(packed).toContain('data/stopwords-en.txt');
+    expect(packed).toContain('dist/script/english-stopwords.js');
     expect(packed.filter((p) => p.endsWith('.map') || p.startsWith('dist/bench/') || p.startsWith('src/') || p.startsWith('test/'))).toEqual([]);
   });
 

@@ -13,7 +13,8 @@ import {
   type SelfConceptField,
   type ThreadStatus,
 } from '../core/types.js';
-import { readTidelineDb, type TidelineNarrative } from '../script/import-formats/read-tideline-db.js';
+import type { TidelineNarrative } from '../script/import-formats/decode-tideline-db.js';
+import { readTidelineDb } from './read-tideline-db.js';
 import { tidelineContextTurns } from '../script/import-formats/tideline-turns.js';
 import { computeWeight } from '../script/weight-policy.js';
 import type { AppContext } from './app-context.js';

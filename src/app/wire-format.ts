@@ -2,6 +2,7 @@
  * How items leave Tidepool as JSON, on every surface (CLI `--json`, MCP structured content, REST): ids as the
  * prefixed strings `e12`/`n3`/`k7` and field names in snake_case (docs/http.md "Ids and field names").
  */
+import { defined } from '../core/defined.js';
 import { formatId } from '../core/ids.js';
 import type { Episode, RecallHit } from '../core/types.js';
 
@@ -35,7 +36,7 @@ export function hitJson(h: RecallHit): Record<string, unknown> {
     why: h.why, repeats: h.repeats?.map((r) => r.id),
     context: h.context?.map((c) => ({ id: c.id, text: c.text, created_at: c.createdAt, session: c.session, speaker: c.speaker, why: { neighbour_of: c.neighbourOf } })),
   };
-  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+  return defined(out);
 }
 
 /** A morning briefing on the wire. */

@@ -2,7 +2,7 @@
  * Personal-data families of the held-out detector corpus: emails, phones in national formats, IBANs with valid
  * ISO 13616 check digits, Luhn-valid cards, street addresses, configured names, and number-heavy near-misses.
  */
-import type { Rng } from './scale/seeded-rng.js';
+import type { SeededRandom } from '../script/seeded-rng.js';
 import {
   DIGITS,
   LOWER,
@@ -57,7 +57,7 @@ const BBAN: Record<string, string> = {
   PL: '24n', RO: '4a16c', HR: '17n',
 };
 
-function makeIban(rng: Rng, country: string): string {
+function makeIban(rng: SeededRandom, country: string): string {
   let bban = '';
   for (const [, count, type] of (BBAN[country] as string).matchAll(/(\d+)([nac])/g)) {
     const alphabet = type === 'n' ? DIGITS : type === 'a' ? UPPER : UPPER + DIGITS;
@@ -68,9 +68,9 @@ function makeIban(rng: Rng, country: string): string {
 }
 
 /** Paper format (groups of four) or the electronic format (no spaces), as ISO 13616 allows both. */
-const printIban = (rng: Rng, iban: string): string => (rng.chance(0.6) ? iban.replace(/(.{4})(?=.)/g, '$1 ') : iban);
+const printIban = (rng: SeededRandom, iban: string): string => (rng.chance(0.6) ? iban.replace(/(.{4})(?=.)/g, '$1 ') : iban);
 
-function ibanCase(rng: Rng, lang: CorpusLang): CaseDraft {
+function ibanCase(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const v = printIban(rng, makeIban(rng, rng.pick(Object.keys(BBAN))));
   const t = lang === 'zh'
     ? ['收款账户 IBAN：{v}', '请汇款到{v}，备注发票号', '我的欧元账户是 {v}']
@@ -78,7 +78,7 @@ function ibanCase(rng: Rng, lang: CorpusLang): CaseDraft {
   return one(fill(rng.pick(t), { v }), 'iban', v);
 }
 
-function invalidIban(rng: Rng, lang: CorpusLang): CaseDraft {
+function invalidIban(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const valid = makeIban(rng, rng.pick(Object.keys(BBAN)));
   // Check digits run 02-98; any other pair breaks MOD 97-10, and an offset of 1-96 (mod 97) never lands on the right one.
   const wrong = 2 + ((Number(valid.slice(2, 4)) - 2 + rng.between(1, 96)) % 97);
@@ -89,7 +89,7 @@ function invalidIban(rng: Rng, lang: CorpusLang): CaseDraft {
 
 // --- cards -----------------------------------------------------------------------------------------------------
 
-function cardDigits(rng: Rng, brand: 'visa' | 'mastercard' | 'amex'): string {
+function cardDigits(rng: SeededRandom, brand: 'visa' | 'mastercard' | 'amex'): string {
   const prefix =
     brand === 'visa' ? '4' : brand === 'amex' ? rng.pick(['34', '37']) : rng.chance(0.7) ? String(rng.between(51, 55)) : String(rng.between(2221, 2720));
   const length = brand === 'amex' ? 15 : 16;
@@ -98,7 +98,7 @@ function cardDigits(rng: Rng, brand: 'visa' | 'mastercard' | 'amex'): string {
   throw new Error('unreachable: one Luhn digit always exists');
 }
 
-function printCard(rng: Rng, digits: string): string {
+function printCard(rng: SeededRandom, digits: string): string {
   const sep = rng.pick([' ', '-', '']);
   const groups = digits.length === 15 ? [digits.slice(0, 4), digits.slice(4, 10), digits.slice(10)] : (digits.match(/.{4}/g) as string[]);
   return groups.join(sep);
@@ -107,12 +107,12 @@ function printCard(rng: Rng, digits: string): string {
 const CARD_EN = ['my card number is {v}, exp 09/27', 'the full card number: {v}', 'card: {v}', 'charge it to {v} please'];
 const CARD_ZH = ['信用卡号：{v}', '用这张卡付款 {v}，有效期 09/27', '我的卡号是{v}'];
 
-const card = (brand: 'visa' | 'mastercard' | 'amex') => (rng: Rng, lang: CorpusLang): CaseDraft => {
+const card = (brand: 'visa' | 'mastercard' | 'amex') => (rng: SeededRandom, lang: CorpusLang): CaseDraft => {
   const v = printCard(rng, cardDigits(rng, brand));
   return one(fill(rng.pick(lang === 'zh' ? CARD_ZH : CARD_EN), { v }), 'card', v);
 };
 
-function luhnInvalid(rng: Rng, lang: CorpusLang): CaseDraft {
+function luhnInvalid(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const valid = cardDigits(rng, 'visa');
   const v = printCard(rng, valid.slice(0, -1) + String((Number(valid.at(-1)) + rng.between(1, 9)) % 10));
   return none(fill(rng.pick(lang === 'zh' ? ['交易流水号 {v}', '参考编号：{v}'] : ['reference {v}', 'Transaction ID: {v}']), { v }));
@@ -123,28 +123,28 @@ function luhnInvalid(rng: Rng, lang: CorpusLang): CaseDraft {
 const PHONE_EN = ['call me on {v}', 'Tel: {v}', 'my number is {v} - text first', 'reach the on-call at {v}'];
 const PHONE_ZH = ['我的电话是{v}', '手机：{v}', '有事打 {v} 找我', '联系电话 {v}（工作日）'];
 
-const phone = (format: (rng: Rng) => string) => (rng: Rng, lang: CorpusLang): CaseDraft => {
+const phone = (format: (rng: SeededRandom) => string) => (rng: SeededRandom, lang: CorpusLang): CaseDraft => {
   const v = format(rng);
   return one(fill(rng.pick(lang === 'zh' ? PHONE_ZH : PHONE_EN), { v }), 'phone', v);
 };
 
 /** E.164 (+ country code, up to 15 digits) for a few countries, compact. */
-const e164 = (rng: Rng): string => rng.pick(['+44', '+33', '+81', '+61', '+31']) + String(rng.between(1, 9)) + randomDigits(rng, 8);
+const e164 = (rng: SeededRandom): string => rng.pick(['+44', '+33', '+81', '+61', '+31']) + String(rng.between(1, 9)) + randomDigits(rng, 8);
 /** NANP: area code [2-9]xx, exchange [2-9]xx (often the 555 range used in fiction), 4 digits. */
-function usPhone(rng: Rng): string {
+function usPhone(rng: SeededRandom): string {
   const a = `${rng.between(2, 9)}${randomDigits(rng, 2)}`;
   const x = rng.chance(0.4) ? '555' : `${rng.between(2, 9)}${randomDigits(rng, 2)}`;
   const s = randomDigits(rng, 4);
   return fill(rng.pick(['({a}) {x}-{s}', '{a}-{x}-{s}', '{a}.{x}.{s}', '+1 {a} {x} {s}', '+1-{a}-{x}-{s}', '+1{a}{x}{s}']), { a, x, s });
 }
 /** German numbers: +49 with the area code (30, 89, 40, 221) or a mobile prefix (15x-17x), or the national 0 form. */
-function dePhone(rng: Rng): string {
+function dePhone(rng: SeededRandom): string {
   const area = rng.pick(['30', '89', '40', '221', '151', '160', '171', '176']);
   const sub = randomDigits(rng, rng.between(6, 8), false);
   return fill(rng.pick(['+49 {a} {s}', '+49 (0){a} {s}', '+49-{a}-{s}', '0{a} {s}', '0{a}/{s}']), { a: area, s: sub });
 }
 /** Chinese mobile: 1[3-9]x then 8 digits, with or without +86, spaces or dashes (3-4-4). */
-function cnPhone(rng: Rng): string {
+function cnPhone(rng: SeededRandom): string {
   const n = `1${rng.between(3, 9)}${randomDigits(rng, 9)}`;
   const [a, b, c] = [n.slice(0, 3), n.slice(3, 7), n.slice(7)];
   return fill(rng.pick(['{n}', '{a} {b} {c}', '{a}-{b}-{c}', '+86 {a} {b} {c}', '+86-{n}', '+86{n}', '(+86) {n}']), { n, a, b, c });
@@ -152,7 +152,7 @@ function cnPhone(rng: Rng): string {
 
 // --- emails ----------------------------------------------------------------------------------------------------
 
-function email(rng: Rng, lang: CorpusLang): CaseDraft {
+function email(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const first = rng.pick(['anna', 'j', 'liwei', 'zhang.wei', 'm.rossi', 'sam', 'dev-ops', 'o.connor']);
   const local = fill(rng.pick(['{f}', '{f}.{l}', '{f}_{l}', '{f}+{tag}', '{f}{d}']), {
     f: first, l: rng.pick(['schmidt', 'doe', 'chen', 'nguyen']), tag: rng.pick(['tidepool', 'news', 'billing']), d: String(rng.between(1, 99)),
@@ -167,14 +167,14 @@ function email(rng: Rng, lang: CorpusLang): CaseDraft {
 
 // --- addresses -------------------------------------------------------------------------------------------------
 
-function addressEn(rng: Rng, lang: CorpusLang): CaseDraft {
+function addressEn(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const street = `${rng.between(1, 9999)}${rng.chance(0.1) ? 'B' : ''} ${rng.pick(['Baker', 'Maple', 'Oak', 'Pennsylvania', 'Sunset', 'Elm', 'Wallaby', 'Mission'])} ${rng.pick(['Street', 'Avenue', 'Road', 'Lane', 'Drive', 'Boulevard', 'St.', 'Ave'])}`;
   const city = rng.pick([', Springfield, IL 62704', ', London', ', San Francisco, CA 94110', ', Sydney', '']);
   const t = lang === 'zh' ? ['我住在 {v}', '地址：{v}', '寄到 {v}，收件人本人'] : ['I live at {v}.', 'Ship to {v}', 'My new address: {v}', 'Deliver to {v} before Friday'];
   return one(fill(rng.pick(t), { v: street + city }), 'address', street);
 }
 
-function addressDe(rng: Rng, lang: CorpusLang): CaseDraft {
+function addressDe(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const name = rng.pick(['Muster', 'Haupt', 'Goethe', 'Schiller', 'Linden', 'Bahnhof', 'Berliner ', 'Kastanien']);
   const kind = name.endsWith(' ') ? 'Straße' : rng.pick(['straße', 'str.', 'weg', 'allee', 'platz']);
   const street = `${name}${kind} ${rng.between(1, 180)}${rng.chance(0.15) ? 'a' : ''}`;
@@ -183,7 +183,7 @@ function addressDe(rng: Rng, lang: CorpusLang): CaseDraft {
   return one(fill(rng.pick(t), { v: street + city }), 'address', street);
 }
 
-function addressZh(rng: Rng, lang: CorpusLang): CaseDraft {
+function addressZh(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const city = rng.pick(['北京市朝阳区', '上海市浦东新区', '广州市天河区', '深圳市南山区', '杭州市西湖区', '成都市武侯区', '广东省深圳市福田区']);
   const road = rng.pick(['建国路', '世纪大道', '天河路', '科技园路', '文三路', '人民南路', '深南大道', '中山东一路']);
   const v = `${city}${road}${rng.between(1, 999)}号${rng.chance(0.4) ? `${rng.between(1, 12)}号楼${rng.between(1, 30)}0${rng.between(1, 9)}室` : ''}`;
@@ -193,7 +193,7 @@ function addressZh(rng: Rng, lang: CorpusLang): CaseDraft {
 
 // --- persons ---------------------------------------------------------------------------------------------------
 
-function person(rng: Rng, lang: CorpusLang): CaseDraft {
+function person(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const name = rng.pick(KNOWN_PERSONS);
   const shown = /^[A-Za-z ]+$/.test(name) && rng.chance(0.2) ? name.toLowerCase() : name;
   const t = lang === 'zh'
@@ -202,7 +202,7 @@ function person(rng: Rng, lang: CorpusLang): CaseDraft {
   return one(fill(rng.pick(t), { p: shown }), 'person', shown);
 }
 
-function signature(rng: Rng, lang: CorpusLang): CaseDraft {
+function signature(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const name = rng.pick(KNOWN_PERSONS);
   const tel = rng.chance(0.5) ? usPhone(rng) : cnPhone(rng);
   const mail = `${rng.pick(['anna', 'bob', 'priya', 'wangfang'])}@${rng.pick(['example.com', 'acme.io', 'example.cn'])}`;
@@ -212,13 +212,13 @@ function signature(rng: Rng, lang: CorpusLang): CaseDraft {
 
 // --- near-misses -----------------------------------------------------------------------------------------------
 
-function isbn13(rng: Rng): string {
+function isbn13(rng: SeededRandom): string {
   const body = `978${rng.between(0, 1)}${randomDigits(rng, 8)}`;
   const sum = [...body].reduce((s, d, i) => s + Number(d) * (i % 2 === 0 ? 1 : 3), 0);
   return `${body.slice(0, 3)}-${body[3]}-${body.slice(4, 8)}-${body.slice(8)}-${(10 - (sum % 10)) % 10}`;
 }
 
-const nmVars = (rng: Rng): Record<string, string> => ({
+const nmVars = (rng: SeededRandom): Record<string, string> => ({
   amz: `${randomDigits(rng, 3)}-${randomDigits(rng, 7)}-${randomDigits(rng, 7)}`,
   ord: `${rng.between(2023, 2025)}${String(rng.between(1, 12)).padStart(2, '0')}${randomDigits(rng, 10)}`,
   sf: `SF${randomDigits(rng, 13)}`,

@@ -2,7 +2,7 @@
  * Secret families of the held-out detector corpus, written from the vendors' documented token formats (not from
  * the detector's patterns), and the near-misses a memory also receives: hashes, ids, placeholders, public keys.
  */
-import type { Rng } from './scale/seeded-rng.js';
+import type { SeededRandom } from '../script/seeded-rng.js';
 import {
   ALNUM,
   BASE64,
@@ -31,47 +31,47 @@ import {
 // --- vendor formats -------------------------------------------------------------------------------------------
 
 /** AWS IAM: `AKIA` long-term, `ASIA` temporary (STS) access key ids, 20 upper-case alphanumerics. */
-const awsKeyId = (rng: Rng): string => rng.pick(['AKIA', 'ASIA']) + randomString(rng, UPPER_ALNUM, 16);
+const awsKeyId = (rng: SeededRandom): string => rng.pick(['AKIA', 'ASIA']) + randomString(rng, UPPER_ALNUM, 16);
 /** AWS secret access key: 40 base64 characters. */
-const awsSecret = (rng: Rng): string => randomString(rng, BASE64, 40);
+const awsSecret = (rng: SeededRandom): string => randomString(rng, BASE64, 40);
 
 /** GitHub (changelog 2021-03-31): ghp_/gho_/ghu_/ghs_/ghr_ then 36 of [A-Za-z0-9]. */
-const githubClassic = (rng: Rng): string => rng.pick(['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_']) + randomString(rng, ALNUM, 36);
+const githubClassic = (rng: SeededRandom): string => rng.pick(['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_']) + randomString(rng, ALNUM, 36);
 /** GitHub fine-grained PAT: `github_pat_`, 22 alphanumerics, `_`, 59 alphanumerics. */
-const githubFineGrained = (rng: Rng): string => `github_pat_${randomString(rng, ALNUM, 22)}_${randomString(rng, ALNUM, 59)}`;
+const githubFineGrained = (rng: SeededRandom): string => `github_pat_${randomString(rng, ALNUM, 22)}_${randomString(rng, ALNUM, 59)}`;
 /** GitLab PAT: `glpat-` then 20 of [A-Za-z0-9_-]. */
-const gitlabPat = (rng: Rng): string => `glpat-${randomString(rng, BASE64URL, 20)}`;
+const gitlabPat = (rng: SeededRandom): string => `glpat-${randomString(rng, BASE64URL, 20)}`;
 /** GitLab routable PAT (17.x, cells): `glpat-<base64url payload>.<version>.<crc>`, 43 characters at least. */
-const gitlabRoutable = (rng: Rng): string =>
+const gitlabRoutable = (rng: SeededRandom): string =>
   `glpat-${randomString(rng, BASE64URL, rng.between(27, 40))}.01.${randomString(rng, LOWER + DIGITS, 9)}`;
 /** OpenAI project / service-account keys: 74 base64url, the marker `T3BlbkFJ` (base64 "OpenAI"), 74 more. */
-const openaiLong = (prefix: string) => (rng: Rng): string =>
+const openaiLong = (prefix: string) => (rng: SeededRandom): string =>
   `${prefix}${randomString(rng, BASE64URL, 74)}T3BlbkFJ${randomString(rng, BASE64URL, 74)}`;
 /** OpenAI legacy user key: `sk-`, 20 alphanumerics, `T3BlbkFJ`, 20 alphanumerics (51 characters). */
-const openaiLegacy = (rng: Rng): string => `sk-${randomString(rng, ALNUM, 20)}T3BlbkFJ${randomString(rng, ALNUM, 20)}`;
+const openaiLegacy = (rng: SeededRandom): string => `sk-${randomString(rng, ALNUM, 20)}T3BlbkFJ${randomString(rng, ALNUM, 20)}`;
 /** Anthropic: `sk-ant-api03-` (or `sk-ant-admin01-`), 93 base64url, `AA` (108 characters for api03). */
-const anthropic = (rng: Rng): string =>
+const anthropic = (rng: SeededRandom): string =>
   `${rng.chance(0.85) ? 'sk-ant-api03-' : 'sk-ant-admin01-'}${randomString(rng, BASE64URL, 93)}AA`;
 /** Slack bot token: `xoxb-<team digits>-<bot digits>-<24 alphanumerics>`. */
-const slackBot = (rng: Rng): string =>
+const slackBot = (rng: SeededRandom): string =>
   `xoxb-${randomDigits(rng, rng.between(10, 13), false)}-${randomDigits(rng, rng.between(10, 13), false)}-${randomString(rng, ALNUM, 24)}`;
 /** Slack user token: `xoxp-<digits>-<digits>-<digits>-<32 hex>`. */
-const slackUser = (rng: Rng): string =>
+const slackUser = (rng: SeededRandom): string =>
   `xoxp-${randomDigits(rng, 11, false)}-${randomDigits(rng, 11, false)}-${randomDigits(rng, 13, false)}-${randomString(rng, HEX, 32)}`;
 /** Stripe secret (`sk_live_`) / restricted (`rk_live_`) keys: 24 alphanumerics (older) or `51…` 99 (current). */
-const stripe = (prefix: string) => (rng: Rng): string =>
+const stripe = (prefix: string) => (rng: SeededRandom): string =>
   prefix + (rng.chance(0.5) ? randomString(rng, ALNUM, 24) : `51${randomString(rng, ALNUM, 97)}`);
 /** Google API key: `AIza` then 35 of [A-Za-z0-9_-]. */
-const googleKey = (rng: Rng): string => `AIza${randomString(rng, BASE64URL, 35)}`;
+const googleKey = (rng: SeededRandom): string => `AIza${randomString(rng, BASE64URL, 35)}`;
 /** npm granular / automation token: `npm_` then 36 alphanumerics. */
-const npmToken = (rng: Rng): string => `npm_${randomString(rng, ALNUM, 36)}`;
+const npmToken = (rng: SeededRandom): string => `npm_${randomString(rng, ALNUM, 36)}`;
 /** Hugging Face user access token: `hf_` then 34 letters. */
-const hfToken = (rng: Rng): string => `hf_${randomString(rng, UPPER + LOWER, 34)}`;
+const hfToken = (rng: SeededRandom): string => `hf_${randomString(rng, UPPER + LOWER, 34)}`;
 /** SendGrid: `SG.<22 base64url>.<43 base64url>`. */
-const sendgrid = (rng: Rng): string => `SG.${randomString(rng, BASE64URL, 22)}.${randomString(rng, BASE64URL, 43)}`;
+const sendgrid = (rng: SeededRandom): string => `SG.${randomString(rng, BASE64URL, 22)}.${randomString(rng, BASE64URL, 43)}`;
 
 /** JWT (RFC 7519): base64url(header).base64url(claims).signature; 43 signature characters for HS256, 342 for RS256. */
-function jwt(rng: Rng): string {
+function jwt(rng: SeededRandom): string {
   const rs = rng.chance(0.4);
   const header = rs ? { alg: 'RS256', typ: 'JWT', kid: randomString(rng, HEX, 16) } : { alg: 'HS256', typ: 'JWT' };
   const iat = 1_700_000_000 + rng.int(60_000_000);
@@ -89,7 +89,7 @@ const PEM: Record<string, { label: string; start: string; chars: number; width: 
   pkcs8: { label: 'PRIVATE KEY', start: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', chars: 1624, width: 64 },
 };
 
-function pemBody(rng: Rng, start: string, chars: number, width: number): string[] {
+function pemBody(rng: SeededRandom, start: string, chars: number, width: number): string[] {
   const b64 = start + randomString(rng, BASE64, chars - start.length - 2) + (rng.chance(0.5) ? '==' : randomString(rng, BASE64, 2));
   const lines: string[] = [];
   for (let i = 0; i < b64.length; i += width) lines.push(b64.slice(i, i + width));
@@ -97,7 +97,7 @@ function pemBody(rng: Rng, start: string, chars: number, width: number): string[
 }
 
 function pemCase(type: keyof typeof PEM) {
-  return (rng: Rng, lang: CorpusLang): CaseDraft => {
+  return (rng: SeededRandom, lang: CorpusLang): CaseDraft => {
     const p = PEM[type] as (typeof PEM)[string];
     const lines = pemBody(rng, p.start, p.chars, p.width);
     const begin = `-----BEGIN ${p.label}-----`;
@@ -136,11 +136,11 @@ function pemCase(type: keyof typeof PEM) {
 /** A vendor token family: the token placed by `inContext`, plus the format-specific contexts in `extra`. */
 function vendor(
   kind: string,
-  make: (rng: Rng) => string,
+  make: (rng: SeededRandom) => string,
   names: { env: string[]; en: string; zh: string },
-  extra?: (rng: Rng, lang: CorpusLang, value: string) => string | undefined,
+  extra?: (rng: SeededRandom, lang: CorpusLang, value: string) => string | undefined,
 ) {
-  return (rng: Rng, lang: CorpusLang): CaseDraft => {
+  return (rng: SeededRandom, lang: CorpusLang): CaseDraft => {
     const value = make(rng);
     const special = extra && rng.chance(0.25) ? extra(rng, lang, value) : undefined;
     const token: NamedToken = { value, env: rng.pick(names.env), en: names.en, zh: names.zh };
@@ -148,14 +148,14 @@ function vendor(
   };
 }
 
-const githubRemote = (rng: Rng, lang: CorpusLang, v: string): string =>
+const githubRemote = (rng: SeededRandom, lang: CorpusLang, v: string): string =>
   (lang === 'zh' ? '远程地址配成了这样：' : 'my remote is set to ') +
   fill(rng.pick(['https://{v}@github.com/acme/api.git', 'https://x-access-token:{v}@github.com/acme/api.git']), { v });
 
-const npmrc = (_rng: Rng, lang: CorpusLang, v: string): string =>
+const npmrc = (_rng: SeededRandom, lang: CorpusLang, v: string): string =>
   `${lang === 'zh' ? '# ~/.npmrc 内容\n' : '# ~/.npmrc\n'}registry=https://registry.npmjs.org/\n//registry.npmjs.org/:_authToken=${v}`;
 
-const slackWebhook = (rng: Rng, lang: CorpusLang): CaseDraft => {
+const slackWebhook = (rng: SeededRandom, lang: CorpusLang): CaseDraft => {
   const secret = randomString(rng, ALNUM, 24);
   const url = `https://hooks.slack.com/services/T${randomString(rng, UPPER_ALNUM, rng.between(8, 10))}/B${randomString(rng, UPPER_ALNUM, rng.between(8, 10))}/${secret}`;
   const text = fill(
@@ -176,7 +176,7 @@ const slackWebhook = (rng: Rng, lang: CorpusLang): CaseDraft => {
 
 // --- AWS ----------------------------------------------------------------------------------------------------------
 
-function awsPair(rng: Rng, lang: CorpusLang): CaseDraft {
+function awsPair(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const id = awsKeyId(rng);
   const secret = awsSecret(rng);
   const zh = lang === 'zh';
@@ -200,7 +200,7 @@ const HOSTS = ['db.internal', '10.0.3.12', 'prod-db.cluster-c9x.eu-central-1.rds
 const WORDS = ['Winter', 'Summer', 'Dragon', 'Falcon', 'Orange', 'Monkey', 'Harbor', 'Cobalt', 'Maple', 'Tiger'];
 
 /** Passwords as people and generators make them: word+year+symbol, random 12-20, leetspeak, dashed passphrase. */
-function password(rng: Rng): string {
+function password(rng: SeededRandom): string {
   switch (rng.int(4)) {
     case 0:
       return `${rng.pick(WORDS)}${rng.between(2019, 2026)}${rng.pick(['!', '#', '$', '?', ''])}`;
@@ -213,7 +213,7 @@ function password(rng: Rng): string {
   }
 }
 
-function dbUrl(rng: Rng, lang: CorpusLang): CaseDraft {
+function dbUrl(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const pass = randomString(rng, ALNUM, rng.between(12, 24));
   const scheme = rng.pick(['postgres', 'postgresql', 'mysql', 'mongodb+srv', 'redis', 'amqp']);
   const user = scheme === 'redis' && rng.chance(0.5) ? '' : rng.pick(USERS);
@@ -229,7 +229,7 @@ function dbUrl(rng: Rng, lang: CorpusLang): CaseDraft {
   return one(text, 'connection_string', pass);
 }
 
-function httpsUrlPassword(rng: Rng, lang: CorpusLang): CaseDraft {
+function httpsUrlPassword(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const pass = randomString(rng, ALNUM, rng.between(10, 20));
   const user = rng.pick(USERS);
   const text = fill(
@@ -250,7 +250,7 @@ function httpsUrlPassword(rng: Rng, lang: CorpusLang): CaseDraft {
 
 const PASSWORD_KEYS = ['DB_PASSWORD', 'POSTGRES_PASSWORD', 'MYSQL_ROOT_PASSWORD', 'REDIS_PASSWORD', 'SMTP_PASSWORD', 'ADMIN_PASSWORD', 'PASSWORD'];
 
-function passwordLine(rng: Rng, lang: CorpusLang): CaseDraft {
+function passwordLine(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const p = password(rng);
   const key = rng.pick(PASSWORD_KEYS);
   const quoted = p.includes(' ') ? `"${p}"` : p;
@@ -269,7 +269,7 @@ function passwordLine(rng: Rng, lang: CorpusLang): CaseDraft {
   return one(text, 'password', p);
 }
 
-function passwordProse(rng: Rng, lang: CorpusLang): CaseDraft {
+function passwordProse(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const p = password(rng).replace(/-/g, '');
   const text = fill(
     rng.pick(
@@ -284,7 +284,7 @@ function passwordProse(rng: Rng, lang: CorpusLang): CaseDraft {
 
 const API_KEY_NAMES = ['API_KEY', 'api_key', 'apiKey', 'client_secret', 'SECRET_KEY', 'DATADOG_API_KEY', 'ALGOLIA_ADMIN_KEY', 'auth_token'];
 
-function apiKeyLine(rng: Rng, lang: CorpusLang): CaseDraft {
+function apiKeyLine(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const v = rng.pick([() => randomString(rng, HEX, 32), () => randomString(rng, ALNUM, 40), () => randomString(rng, BASE64, 43) + '='])();
   const name = rng.pick(API_KEY_NAMES);
   const zh = lang === 'zh';
@@ -302,7 +302,7 @@ function apiKeyLine(rng: Rng, lang: CorpusLang): CaseDraft {
   return one(text, 'api_key', v);
 }
 
-function bearer(rng: Rng, lang: CorpusLang): CaseDraft {
+function bearer(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const v = randomString(rng, ALNUM, rng.between(24, 56)) + (rng.chance(0.3) ? randomString(rng, '-._~+/', 1) + randomString(rng, ALNUM, 8) : '');
   const text = fill(
     rng.pick(
@@ -321,7 +321,7 @@ function bearer(rng: Rng, lang: CorpusLang): CaseDraft {
   return one(text, 'bearer_token', v);
 }
 
-function basicAuth(rng: Rng, lang: CorpusLang): CaseDraft {
+function basicAuth(rng: SeededRandom, lang: CorpusLang): CaseDraft {
   const v = Buffer.from(`${rng.pick(USERS)}:${password(rng)}`).toString('base64');
   const text = fill(lang === 'zh' ? '接口要求 Authorization: Basic {v}' : rng.pick(['Authorization: Basic {v}', "curl -H 'Authorization: Basic {v}' https://ci.acme.lan"]), { v });
   return one(text, 'basic_auth', v);
@@ -330,14 +330,14 @@ function basicAuth(rng: Rng, lang: CorpusLang): CaseDraft {
 // --- near-misses ----------------------------------------------------------------------------------------------------
 
 /** Texts with nothing secret, each from a list of templates per language with random fillers. */
-function nearMiss(templates: { en: string[]; zh: string[] }, vars: (rng: Rng) => Record<string, string>) {
-  return (rng: Rng, lang: CorpusLang): CaseDraft => none(fill(rng.pick(templates[lang]), vars(rng)));
+function nearMiss(templates: { en: string[]; zh: string[] }, vars: (rng: SeededRandom) => Record<string, string>) {
+  return (rng: SeededRandom, lang: CorpusLang): CaseDraft => none(fill(rng.pick(templates[lang]), vars(rng)));
 }
 
-const uuid = (rng: Rng): string =>
+const uuid = (rng: SeededRandom): string =>
   `${randomString(rng, HEX, 8)}-${randomString(rng, HEX, 4)}-4${randomString(rng, HEX, 3)}-${rng.pick(['8', '9', 'a', 'b'])}${randomString(rng, HEX, 3)}-${randomString(rng, HEX, 12)}`;
 
-const hashes = (rng: Rng): Record<string, string> => ({
+const hashes = (rng: SeededRandom): Record<string, string> => ({
   sha: randomString(rng, HEX, 40),
   short: randomString(rng, HEX, 7),
   sha256: randomString(rng, HEX, 64),

@@ -1,5 +1,5 @@
 /** Shared pieces of the held-out detector corpus: alphabets, random strings, case drafts and the contexts a value sits in. */
-import type { Rng } from './scale/seeded-rng.js';
+import type { SeededRandom } from '../script/seeded-rng.js';
 
 /** Language of the sentence around a value (the value itself may be ASCII either way). */
 export type CorpusLang = 'en' | 'zh';
@@ -14,7 +14,7 @@ export interface CaseDraft {
 }
 
 /** Makes one case of a family in the given language. */
-export type CaseMaker = (rng: Rng, lang: CorpusLang) => CaseDraft;
+export type CaseMaker = (rng: SeededRandom, lang: CorpusLang) => CaseDraft;
 
 /** A family of cases: one vendor format or one kind of near-miss. */
 export interface CaseFamily {
@@ -33,14 +33,14 @@ export const BASE64 = `${ALNUM}+/`;
 export const BASE64URL = `${ALNUM}-_`;
 
 /** `n` characters drawn uniformly from `alphabet`. */
-export function randomString(rng: Rng, alphabet: string, n: number): string {
+export function randomString(rng: SeededRandom, alphabet: string, n: number): string {
   let s = '';
   for (let i = 0; i < n; i++) s += alphabet[rng.int(alphabet.length)];
   return s;
 }
 
 /** Digits only, the first one not zero (account numbers, phone subscriber parts). */
-export function randomDigits(rng: Rng, n: number, leadingZero = true): string {
+export function randomDigits(rng: SeededRandom, n: number, leadingZero = true): string {
   const first = leadingZero ? randomString(rng, DIGITS, 1) : String(rng.between(1, 9));
   return first + randomString(rng, DIGITS, n - 1);
 }
@@ -96,7 +96,7 @@ const ZH_LEADS = ['这是我的配置：', '帮我看一下这段配置有没有
  * JSON, YAML, a .env file, source code, a log line, or a fenced block. In Chinese the sentence, the comment or the
  * lead-in before the block is Chinese.
  */
-export function inContext(rng: Rng, lang: CorpusLang, t: NamedToken): string {
+export function inContext(rng: SeededRandom, lang: CorpusLang, t: NamedToken): string {
   const vars = { ...t, lower: t.env.toLowerCase(), camel: camel(t.env) };
   const zh = lang === 'zh';
   switch (rng.int(8)) {

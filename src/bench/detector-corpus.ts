@@ -3,7 +3,7 @@
  * English and Chinese contexts, with near-misses; the hand-written fixtures were written with the detectors, this
  * one was not.
  */
-import { createRng } from './scale/seeded-rng.js';
+import { createRng } from '../script/seeded-rng.js';
 import type { CaseDraft, CaseFamily, CorpusLang } from './detector-corpus-text.js';
 import { KNOWN_PERSONS, PII_FAMILIES } from './detector-corpus-pii.js';
 import { SECRET_FAMILIES } from './detector-corpus-secrets.js';

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isTidepoolError } from '../core/errors.js';
 import { ANNOTATION_MARKER, tinyLocomo } from './tiny-locomo.js';
 import { loadLocomo, normaliseEvidence, parseLocomo } from './locomo.js';
-import { parseSessionDate } from './session-date.js';
+import { parseSessionDate } from '../script/import-formats/session-date.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tidepool-locomo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

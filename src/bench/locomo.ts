@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { TidepoolError } from '../core/errors.js';
-import { parseSessionDate } from './session-date.js';
+import { locomoSessionNumbers, locomoTurnText } from '../script/import-formats/parse-locomo.js';
+import { parseSessionDate } from '../script/import-formats/session-date.js';
 
 /** One dialog turn; `text` carries " [image: caption]" when the turn shared an image. */
 export interface BenchTurn {
@@ -74,19 +75,8 @@ export function normaliseEvidence(raw: readonly string[] | string | null | undef
   return [...new Set(out)];
 }
 
-function turnText(t: z.infer<typeof TurnSchema>): string {
-  const text = (t.text ?? '').trim();
-  const caption = (t.blip_caption ?? '').trim();
-  if (caption === '') return text;
-  return text === '' ? `[image: ${caption}]` : `${text} [image: ${caption}]`;
-}
-
 function loadConversation(id: string, conv: Record<string, unknown>): BenchConversation {
-  const sessionNumbers = Object.keys(conv)
-    .map((k) => /^session_(\d+)$/u.exec(k))
-    .filter((m): m is RegExpExecArray => m !== null && Array.isArray(conv[m[0]]))
-    .map((m) => Number(m[1]))
-    .sort((a, b) => a - b);
+  const sessionNumbers = locomoSessionNumbers(conv).filter((n) => Array.isArray(conv[`session_${n}`]));
   const speakers = new Set<string>();
   for (const key of ['speaker_a', 'speaker_b']) if (typeof conv[key] === 'string') speakers.add(conv[key]);
   const sessions = sessionNumbers.map((n): BenchSession => {
@@ -104,7 +94,7 @@ function loadConversation(id: string, conv: Record<string, unknown>): BenchConve
     }
     const turns = parsed.data.map((t) => {
       speakers.add(t.speaker);
-      return { diaId: t.dia_id.trim(), speaker: t.speaker, text: turnText(t) };
+      return { diaId: t.dia_id.trim(), speaker: t.speaker, text: locomoTurnText(t.text, t.blip_caption) };
     });
     return { n, at, turns };
   });

@@ -8,7 +8,7 @@ import { findRuleSecrets, toJsRegex } from '../script/gitleaks-scan.js';
 import { GITLEAKS_RULES } from '../script/gitleaks-rules.js';
 import { findSecrets } from '../script/secret-scan.js';
 import { generateDetectorCorpus } from './detector-corpus.js';
-import { createRng, type Rng } from './scale/seeded-rng.js';
+import { createRng, type SeededRandom } from '../script/seeded-rng.js';
 
 /** Recall on one group of examples. */
 export interface RuleSetRates {
@@ -41,14 +41,14 @@ const SENTENCES = [
 ];
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-function rand(rng: Rng, n: number, alphabet = ALNUM): string {
+function rand(rng: SeededRandom, n: number, alphabet = ALNUM): string {
   let s = '';
   for (let i = 0; i < n; i++) s += alphabet[rng.int(alphabet.length)];
   return s;
 }
 
 /** The formats the issue lists as missed, each with a value generator and the sentence it sits in. */
-const ISSUE_FORMATS: Array<{ format: string; make: (rng: Rng) => { text: string; value: string } }> = [
+const ISSUE_FORMATS: Array<{ format: string; make: (rng: SeededRandom) => { text: string; value: string } }> = [
   { format: 'URL password containing #', make: (r) => { const v = `${rand(r, 4)}#${rand(r, 5)}`; return { text: `DATABASE_URL=postgres://app:${v}@db.internal:5432/app`, value: v }; } },
   { format: 'https basic-auth URL', make: (r) => { const v = rand(r, 10); return { text: `clone it with git clone https://deploy:${v}@git.corp.internal/team/app.git`, value: v }; } },
   { format: 'mysql -p<pw>', make: (r) => { const v = `${rand(r, 6)}!${rand(r, 2, '0123456789')}`; return { text: `mysql -u root -p${v} -h 10.0.3.12 shop < dump.sql`, value: v }; } },

@@ -26,5 +26,8 @@ describe('script benchmark', () => {
     );
     expect(r).toMatchObject({ narratives: 300, dims: 384, turns: 200, imported: 200 });
     expect(renderScriptBenchMarkdown(r)).toContain('`script all` over 300 narratives');
+    expect(r.dotEngines).toMatchObject({ vectors: 300, repeats: 3 });
+    expect(r.dotEngines.kernelWasmMs).toBeGreaterThan(0);
+    expect(renderScriptBenchMarkdown(r)).toContain('WebAssembly SIMD kernel vs plain typed arrays');
   });
 });

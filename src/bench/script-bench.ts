@@ -12,10 +12,15 @@ import type { ScriptAllEntry } from '../app/script-jobs.js';
 import type { Tidepool } from '../app/tidepool.js';
 import { openMemory } from '../boot/open-memory.js';
 import { FixedClock } from '../core/clock.js';
+import { DotKernel, type DotEngine } from '../script/dot-kernel.js';
+import { DEFAULT_SEED, mulberry32 } from '../script/seeded-rng.js';
+import { buildSoftClusters } from '../script/soft-clusters.js';
 import { computeWeight } from '../script/weight-policy.js';
 import { describeMachine, formatMachine, type MachineInfo } from './machine-info.js';
+import { JsDotProducts } from './js-dot-products.js';
 import { hashEmbedding, HASH_EMBEDDING_DIMS } from './scale/hash-embedding.js';
-import { createRng, zipfSampler, type Rng } from './scale/seeded-rng.js';
+import { createRng, type SeededRandom } from '../script/seeded-rng.js';
+import { zipfSampler } from './scale/zipf-sampler.js';
 import { syntheticEpisodes, syntheticLine } from './scale/synthetic-episodes.js';
 import { PEOPLE, ZH } from './scale/vocabulary.js';
 
@@ -26,7 +31,26 @@ export interface ScriptBenchOptions {
   /** Turns for the import (default: as many as narratives). */
   turns?: number;
   seed?: number;
+  /** Runs of each dot-product engine in the comparison (default 3; the median counts). */
+  dotRepeats?: number;
   onProgress?: (line: string) => void;
+}
+
+/** The two dot-product engines on the same vectors: medians in milliseconds, ratios WASM-over-JS speed. */
+export interface DotEngineComparison {
+  vectors: number;
+  repeats: number;
+  /** Soft clustering of every vector (the `soft-clusters` job's computation), median per engine. */
+  clusterWasmMs: number;
+  clusterJsMs: number;
+  /** clusterJsMs / clusterWasmMs: above 1 the WebAssembly kernel is faster. */
+  clusterRatio: number;
+  /** `script all` with the JS engine instead, projected: scriptAllMs − clusterWasmMs + clusterJsMs, over scriptAllMs. */
+  scriptAllRatio: number;
+  /** The scores kernel alone: 256 rows × k centroids, repeated; median per engine. */
+  kernelWasmMs: number;
+  kernelJsMs: number;
+  kernelRatio: number;
 }
 
 /** What the benchmark measured; times in milliseconds. */
@@ -46,6 +70,7 @@ export interface ScriptBenchReport {
   imported: number;
   /** A second import of the same file (every turn skipped). */
   reimportMs: number;
+  dotEngines: DotEngineComparison;
 }
 
 const T0 = Date.UTC(2025, 0, 1);
@@ -102,6 +127,8 @@ export async function runScriptBench(opts: ScriptBenchOptions = {}): Promise<Scr
     } finally {
       await memory.close();
     }
+    log(`comparing the dot-product engines on ${n} vectors`);
+    const dotEngines = compareDotEngines(n, seed, opts.dotRepeats ?? 3, scriptAllMs);
     const file = join(dir, `bench-session-${seed}.jsonl`);
     writeFileSync(file, claudeCodeTranscript(turns, seed));
     const importer = await openMemory({
@@ -141,6 +168,7 @@ export async function runScriptBench(opts: ScriptBenchOptions = {}): Promise<Scr
         importCpuMs,
         imported,
         reimportMs,
+        dotEngines,
       };
     } finally {
       await importer.close();
@@ -148,6 +176,66 @@ export async function runScriptBench(opts: ScriptBenchOptions = {}): Promise<Scr
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The WebAssembly SIMD kernel against plain typed arrays, on the same vectors (hash embeddings of synthetic
+ * narrative lines, as `script all` clusters them), engines alternating run by run so load hits both alike.
+ */
+export function compareDotEngines(n: number, seed: number, repeats: number, scriptAllMs: number): DotEngineComparison {
+  const rng = createRng(seed + 1);
+  const items = Array.from({ length: n }, (_, id) => ({ id, vector: hashEmbedding(syntheticLine(rng, 0.1)) }));
+  const engines: Array<[string, () => DotEngine]> = [
+    ['wasm', () => new DotKernel()],
+    ['js', () => new JsDotProducts()],
+  ];
+  const cluster: Record<string, number[]> = { wasm: [], js: [] };
+  const kernel: Record<string, number[]> = { wasm: [], js: [] };
+  for (let r = 0; r < repeats; r++) {
+    for (const [name, make] of engines) {
+      const t = performance.now();
+      buildSoftClusters(items, { rng: mulberry32(DEFAULT_SEED), dotEngine: make });
+      cluster[name]!.push(performance.now() - t);
+      kernel[name]!.push(timeScores(make(), items.map((i) => i.vector)));
+    }
+  }
+  const [cw, cj, kw, kj] = [median(cluster['wasm']!), median(cluster['js']!), median(kernel['wasm']!), median(kernel['js']!)];
+  return {
+    vectors: n,
+    repeats,
+    clusterWasmMs: Math.round(cw),
+    clusterJsMs: Math.round(cj),
+    clusterRatio: round2(cj / cw),
+    scriptAllRatio: round2((scriptAllMs - cw + cj) / scriptAllMs),
+    kernelWasmMs: round2(kw),
+    kernelJsMs: round2(kj),
+    kernelRatio: round2(kj / kw),
+  };
+}
+
+/** Milliseconds for 20 passes of the scores kernel: 256 rows against 64 centroids of the vectors' width. */
+function timeScores(engine: DotEngine, vectors: readonly Float32Array[]): number {
+  const d = Math.ceil((vectors[0]?.length ?? 4) / 4) * 4;
+  const [rows, k] = [256, 64];
+  const x = engine.alloc(rows * d);
+  const c = engine.alloc(k * d);
+  const out = engine.alloc(rows * k);
+  const f = engine.f32();
+  for (let i = 0; i < rows; i++) f.set(vectors[i % vectors.length]!, x / 4 + i * d);
+  for (let j = 0; j < k; j++) f.set(vectors[(j * 7919) % vectors.length]!, c / 4 + j * d);
+  const t = performance.now();
+  for (let p = 0; p < 20; p++) engine.scores(x, rows, c, k, d, out);
+  return performance.now() - t;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
 }
 
 function cpuMs(since: NodeJS.CpuUsage): number {
@@ -163,7 +251,7 @@ function describeJob(e: ScriptAllEntry): string {
 export async function fillNarratives(
   memory: Tidepool,
   n: number,
-  rng: Rng,
+  rng: SeededRandom,
   log: (l: string) => void,
 ): Promise<void> {
   const { store } = memory.ctx;
@@ -297,5 +385,13 @@ export function renderScriptBenchMarkdown(r: ScriptBenchReport): string {
     '',
     `First import **${(r.importMs / 1000).toFixed(1)} s** wall, ${(r.importCpuMs / 1000).toFixed(1)} s CPU (target < 30 s), ${r.imported.toLocaleString('en')} episodes stored; ` +
       `importing the same file again ${(r.reimportMs / 1000).toFixed(1)} s (every turn skipped).`,
+    '',
+    `### Dot products: WebAssembly SIMD kernel vs plain typed arrays (${r.dotEngines.vectors.toLocaleString('en')} vectors, median of ${r.dotEngines.repeats})`,
+    '',
+    '| measure | WASM | JS | JS / WASM |',
+    '|---|---|---|---|',
+    `| soft clustering of every vector | ${r.dotEngines.clusterWasmMs} ms | ${r.dotEngines.clusterJsMs} ms | ${r.dotEngines.clusterRatio} |`,
+    `| scores kernel, 20 × 256 rows × 64 centroids | ${r.dotEngines.kernelWasmMs} ms | ${r.dotEngines.kernelJsMs} ms | ${r.dotEngines.kernelRatio} |`,
+    `| \`script all\` (projected) | ${r.scriptAllMs} ms | | ${r.dotEngines.scriptAllRatio} |`,
   ].join('\n');
 }

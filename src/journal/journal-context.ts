@@ -1,12 +1,12 @@
 /** Shared state of the journal operations and the first-use bootstrap of a workspace's `memory/` (SEEDS §2.3). */
 import type { Clock } from '../core/clock.js';
 import { TidepoolError } from '../core/errors.js';
+import { findSecrets } from '../script/secret-scan.js';
 import { syncAgentsHint, type AgentsHintKind } from './agents-hint.js';
 import { assertTimeZone, dayInZone } from './journal-date.js';
 import type { JournalHost } from './journal-port.js';
 import { MemoryDir } from './memory-dir.js';
 import { MEMORY_SKELETON, TODO_SKELETON } from './memory-skeleton.js';
-import { detectBasicSecrets, type SecretDetector } from './secret-patterns.js';
 import { DEFAULT_TIDE_CONFIG, parseTideConfig, renderTideConfig, type TideConfig } from './tide-config.js';
 import {
   emptyUsageBook,
@@ -26,7 +26,7 @@ export interface JournalOptions {
   clock: Clock;
   /** IANA zone for "today" and for the time in new headings; default `UTC`. */
   timeZone?: string;
-  /** Credential detector for `add`; default: the small built-in one. Pass `findSecrets` from `src/script/secret-scan.ts`. */
+  /** Credential detector for `add`; default: `findSecrets` (`src/script/secret-scan.ts`), the one `remember` uses. */
   detectSecrets?: SecretDetector;
   /** Body of the AGENTS.md hint block; default DEFAULT_AGENTS_HINT. */
   agentsHintContent?: string;
@@ -38,6 +38,14 @@ export interface JournalOptions {
    */
   allowRoot?: (root: string) => boolean | Promise<boolean>;
 }
+
+/** A credential found in text: its kind is what a refusal names. */
+export interface SecretFinding {
+  kind: string;
+}
+
+/** Detects credentials in text; `findSecrets` from `src/script/secret-scan.ts` fits this shape. */
+export type SecretDetector = (text: string) => readonly SecretFinding[];
 
 /** What every operation receives. */
 export interface JournalContext {
@@ -58,7 +66,7 @@ export function createJournalContext(opts: JournalOptions): JournalContext {
     host: opts.host,
     clock: opts.clock,
     timeZone: assertTimeZone(opts.timeZone ?? 'UTC'),
-    detectSecrets: opts.detectSecrets ?? detectBasicSecrets,
+    detectSecrets: opts.detectSecrets ?? findSecrets,
     agentsHintContent: opts.agentsHintContent,
     onMoveStep: opts.onMoveStep,
     allowRoot: opts.allowRoot,

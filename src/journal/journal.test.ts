@@ -232,7 +232,7 @@ describe('Journal: add, read, search', () => {
     for (const content of [
       'token: ghp_abcdefghijklmnopqrstuvwxyz0123456789',
       'db password = hunter2hunter2',
-      '-----BEGIN OPENSSH PRIVATE KEY-----',
+      '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----',
     ]) {
       await expect(journal.add({ root, heading: 'deploy', content })).rejects.toMatchObject({
         code: 'secret_refused',

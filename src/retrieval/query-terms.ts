@@ -1,16 +1,9 @@
 /** Turns a user's query into safe index terms: words, minus stop words, with CJK segmented by jieba. */
+import { ENGLISH_FUNCTION_WORDS } from '../script/english-stopwords.js';
 import { characterBigrams, cjkWords, splitCjk } from '../script/segment-text.js';
 
-// A compact English stop list for queries: function words that carry no topic (BM25 would weigh them low anyway,
-// but dropping them keeps OR-queries from matching nearly every document).
-const EN_STOP = new Set(
-  `a about above after again against all am an and any are as at be because been before being below between both but by
-  can could did do does doing down during each few for from further had has have having he her here hers herself him
-  himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other
-  our ours ourselves out over own same she should so some such than that the their theirs them themselves then there
-  these they this those through to too under until up very was we were what when where which while who whom why will
-  with would you your yours yourself yourselves did does what's whats who's i'm i've it's let's ever also`.split(/\s+/),
-);
+// English function words (`script/english-stopwords.ts`, the keyword layer's list starts from the same words).
+const EN_STOP = new Set(ENGLISH_FUNCTION_WORDS);
 
 const ZH_STOP = new Set([
   '一个', '没有', '我们', '你们', '他们', '什么', '怎么',

@@ -1,6 +1,6 @@
 /** Seeded k-means under cosine similarity with soft top-m membership (SEEDS §1.7 soft clustering). */
 import { TidepoolError } from '../core/errors.js';
-import { DotKernel } from './dot-kernel.js';
+import { DotKernel, type DotEngine } from './dot-kernel.js';
 import { randomInt, sampleIndices, type Rng } from './seeded-rng.js';
 
 /** Options of {@link cosineKMeans}. */
@@ -25,6 +25,8 @@ export interface CosineKMeansOptions {
   seedSampleSize?: number;
   /** How many nearest clusters each vector keeps (SEEDS §1.7: top 3). */
   memberships?: number;
+  /** Makes the dot-product engine of one run; `bench script` compares the two engines on the same vectors. */
+  dotEngine?: () => DotEngine;
 }
 
 /** The fitted clusters and every vector's nearest clusters. */
@@ -79,7 +81,7 @@ export function cosineKMeans(
   const m = Math.min(opts.memberships ?? KMEANS_DEFAULTS.memberships, k);
   const dp = Math.ceil(dim / 4) * 4;
   const kp = Math.ceil(k / 2) * 2;
-  const kern = new DotKernel();
+  const kern = opts.dotEngine?.() ?? new DotKernel();
 
   const xAt = kern.alloc(pad4(n) * dp);
   writeUnitRows(kern, xAt, vectors, dim, dp);
@@ -134,7 +136,7 @@ function pad4(n: number): number {
 }
 
 /** Copies the chosen rows into a fresh contiguous region and returns its byte offset. */
-function copyRows(kern: DotKernel, from: number, rows: Int32Array, dp: number): number {
+function copyRows(kern: DotEngine, from: number, rows: Int32Array, dp: number): number {
   const at = kern.alloc(pad4(rows.length) * dp);
   const f = kern.f32();
   rows.forEach((row, s) => f.copyWithin(at / 4 + s * dp, from / 4 + row * dp, from / 4 + row * dp + dp));
@@ -142,7 +144,7 @@ function copyRows(kern: DotKernel, from: number, rows: Int32Array, dp: number): 
 }
 
 function writeUnitRows(
-  kern: DotKernel,
+  kern: DotEngine,
   at: number,
   vectors: readonly ArrayLike<number>[],
   dim: number,
@@ -162,7 +164,7 @@ function writeUnitRows(
 
 /** SEEDS §1.7 seeding: the first centroid uniformly, each next one ∝ max(0, 1 − max cos to those chosen). */
 function seedCentroids(
-  kern: DotKernel,
+  kern: DotEngine,
   at: number,
   n: number,
   k: number,
@@ -210,7 +212,7 @@ function firstUnchosen(chosen: readonly number[], n: number): number {
 }
 
 function writeUnitCentroids(
-  kern: DotKernel,
+  kern: DotEngine,
   at: number,
   means: readonly Float64Array[],
   k: number,
@@ -228,7 +230,7 @@ function writeUnitCentroids(
 
 /** Scores `n` rows against the centroids block by block and hands each row's scores to `visit`. */
 function scoreRows(
-  kern: DotKernel,
+  kern: DotEngine,
   at: number,
   n: number,
   cAt: number,

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import wabtInit from 'wabt';
 import { describe, expect, it } from 'vitest';
 import { DotKernel } from './dot-kernel.js';
+import { DOT_KERNEL_WASM_BASE64 } from './dot-kernel-wasm.js';
 import { mulberry32 } from './seeded-rng.js';
 
 function naive(f: Float32Array, a: number, b: number, d: number): number {
@@ -49,5 +52,14 @@ describe('DotKernel (WebAssembly SIMD)', () => {
     expect(big).toBeGreaterThan(a);
     expect(k.f32()[a / 4]).toBe(7);
     expect(k.f32().length).toBeGreaterThanOrEqual(1_000_004);
+  });
+
+  it('runs exactly the assembly of dot-kernel.wat (run scripts/gen-dot-kernel-wasm.mjs after editing it)', async () => {
+    const wabt = await wabtInit();
+    const wat = readFileSync(new URL('./dot-kernel.wat', import.meta.url), 'utf8');
+    const mod = wabt.parseWat('dot-kernel.wat', wat, { simd: true });
+    const bytes = Buffer.from(mod.toBinary({}).buffer);
+    mod.destroy();
+    expect(bytes.toString('base64')).toBe(DOT_KERNEL_WASM_BASE64);
   });
 });

@@ -21,6 +21,36 @@ export function mulberry32(seed: number = DEFAULT_SEED): Rng {
   };
 }
 
+/** A seeded source with the draws simulations need; every draw advances one {@link mulberry32} state. */
+export interface SeededRandom {
+  /** Uniform in [0, 1). */
+  next(): number;
+  /** Uniform integer in [0, n). */
+  int(n: number): number;
+  /** Uniform integer in [lo, hi]. */
+  between(lo: number, hi: number): number;
+  /** One element, uniformly. */
+  pick<T>(items: readonly T[]): T;
+  /** True with probability p. */
+  chance(p: number): boolean;
+}
+
+/**
+ * {@link mulberry32} with the draws of {@link SeededRandom}, for the benchmarks' synthetic corpora.
+ * @example createRng(42).int(10) // same value on every run
+ */
+export function createRng(seed: number): SeededRandom {
+  const next = mulberry32(seed);
+  const int = (n: number): number => Math.floor(next() * n);
+  return {
+    next,
+    int,
+    between: (lo, hi) => lo + int(hi - lo + 1),
+    pick: <T>(items: readonly T[]): T => items[int(items.length)] as T,
+    chance: (p) => next() < p,
+  };
+}
+
 /** A uniform integer in [0, n) drawn from `rng`. */
 export function randomInt(rng: Rng, n: number): number {
   return Math.min(n - 1, Math.floor(rng() * n));

@@ -1,5 +1,6 @@
-/** Stop-word lists of the keyword layer: a pure parser and the one boot-time read of the package's data files. */
-import { readFileSync } from 'node:fs';
+/** Stop-word lists of the keyword layer: a pure parser and the parsed English and Chinese lists. */
+import { CHINESE_STOPWORDS_TEXT } from './chinese-stopwords.js';
+import { ENGLISH_FUNCTION_WORDS, ENGLISH_KEYWORD_STOPWORDS_TEXT } from './english-stopwords.js';
 
 /** Stop words per language, lower case. */
 export interface StopwordSets {
@@ -19,14 +20,11 @@ export function parseStopwords(text: string): Set<string> {
 
 let cached: StopwordSets | undefined;
 
-/**
- * Reads `data/stopwords-en.txt` and `data/stopwords-zh.txt` from the package root once and caches them.
- * The path is relative to this module, so it holds from `src/script/` and from `dist/script/` alike.
- */
+/** The keyword layer's lists, parsed once: English function words plus its own (`english-stopwords.ts`), Chinese. */
 export function loadStopwords(): StopwordSets {
   cached ??= {
-    en: parseStopwords(readFileSync(new URL('../../data/stopwords-en.txt', import.meta.url), 'utf8')),
-    zh: parseStopwords(readFileSync(new URL('../../data/stopwords-zh.txt', import.meta.url), 'utf8')),
+    en: new Set([...ENGLISH_FUNCTION_WORDS, ...parseStopwords(ENGLISH_KEYWORD_STOPWORDS_TEXT)]),
+    zh: parseStopwords(CHINESE_STOPWORDS_TEXT),
   };
   return cached;
 }

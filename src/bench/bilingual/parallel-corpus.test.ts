@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseLocomo } from '../locomo.js';
-import { parseSessionDate } from '../session-date.js';
+import { parseSessionDate } from '../../script/import-formats/session-date.js';
 import { FACTS, FILLERS, SLOTS } from './parallel-banks.js';
 import { generateParallelCorpus, sessionDateText } from './parallel-corpus.js';
 import type { LocomoSampleJson, LocomoTurnJson } from './parallel-corpus.js';

@@ -1,7 +1,6 @@
 // A seeded generator of parallel LoCoMo-shaped corpora: the same conversations, facts and questions once in
 // English and once in Chinese, so that recall on the two can be compared item for item.
-import { createRng } from '../scale/seeded-rng.js';
-import type { Rng } from '../scale/seeded-rng.js';
+import { createRng, type SeededRandom } from '../../script/seeded-rng.js';
 import { ELABORATIONS, FACTS, FILLERS, FOLLOW_UPS, HOP_QUESTIONS, NAMES, REACTIONS, SLOTS } from './parallel-banks.js';
 import type { Bi, FactTemplate, HopGroup, SlotName, SlotValue } from './parallel-banks.js';
 
@@ -133,7 +132,7 @@ interface PlannedConversation {
   readonly questions: readonly PlannedQuestion[];
 }
 
-function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
+function shuffled<T>(rng: SeededRandom, items: readonly T[]): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i -= 1) {
     const j = rng.int(i + 1);
@@ -143,7 +142,7 @@ function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
 }
 
 /** Draws a fact for `owner`, never repeating a slot value the owner already used in the same group. */
-function drawFact(rng: Rng, owner: 0 | 1, used: Set<string>): Pick<PlannedFact, 'template' | 'values'> {
+function drawFact(rng: SeededRandom, owner: 0 | 1, used: Set<string>): Pick<PlannedFact, 'template' | 'values'> {
   for (let attempt = 0; ; attempt += 1) {
     const template = rng.pick(FACTS);
     const values: Partial<Record<SlotName, SlotValue>> = {};
@@ -157,7 +156,7 @@ function drawFact(rng: Rng, owner: 0 | 1, used: Set<string>): Pick<PlannedFact, 
   }
 }
 
-function planConversation(rng: Rng, index: number, names: readonly [Bi, Bi], o: Required<ParallelCorpusOptions>): PlannedConversation {
+function planConversation(rng: SeededRandom, index: number, names: readonly [Bi, Bi], o: Required<ParallelCorpusOptions>): PlannedConversation {
   const sessionCount = rng.between(o.sessions[0], o.sessions[1]);
   let at = Date.UTC(2022 + rng.int(2), rng.int(12), 1 + rng.int(28), rng.between(8, 21), rng.int(60));
   const used = new Set<string>();

@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultReaderCount } from '../../boot/reader-pool.js';
 import { startHttpServer, type HttpHandle } from '../../boot/serve.js';
 import { openMemory } from '../../boot/open-memory.js';
-import { createRng } from '../scale/seeded-rng.js';
+import { createRng } from '../../script/seeded-rng.js';
 import { syntheticEpisodes } from '../scale/synthetic-episodes.js';
 
 /** The part of autocannon's result this benchmark reads. */

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { TidepoolError } from '../../core/errors.js';
 import type { BenchConversation } from '../locomo.js';
-import { questionKeywords } from '../query-terms.js';
+import { questionKeywords } from '../question-keywords.js';
 import type { RetrievalSystem } from '../retrieval-system.js';
 
 /**

@@ -1,6 +1,6 @@
 // Dense, clustered, unit-length vectors: closer to a sentence encoder's output than the hashing embedder's sparse
 // word features, and the case an ANN index is tuned for (the quantisation microbenchmark of docs/BENCHMARKS.md).
-import { createRng } from './seeded-rng.js';
+import { createRng } from '../../script/seeded-rng.js';
 
 /** `count` unit vectors of `dim` dimensions around `centres` Gaussian centres, and `queries` more near random centres. */
 export function clusteredVectors(o: { count: number; queries: number; dim?: number; centres?: number; spread?: number; seed?: number }): {

@@ -2,12 +2,11 @@
 import { performance } from 'node:perf_hooks';
 import { summariseLatency } from '../percentile.js';
 import type { LatencySummary } from '../percentile.js';
-import { questionKeywords } from '../query-terms.js';
+import { questionKeywords } from '../question-keywords.js';
 import { hashEmbedding } from './hash-embedding.js';
 import { MemorySampler, collectGarbage } from './memory-sampler.js';
 import type { ScaleSystem, ScaleSystemFactory } from './scale-system.js';
-import { createRng } from './seeded-rng.js';
-import type { Rng } from './seeded-rng.js';
+import { createRng, type SeededRandom } from '../../script/seeded-rng.js';
 import { syntheticEpisodes } from './synthetic-episodes.js';
 import type { ScaleItem } from './synthetic-episodes.js';
 
@@ -61,7 +60,7 @@ function withEmbedding(item: ScaleItem, hybrid: boolean): ScaleItem {
 }
 
 /** Queries of 2–3 keywords, each drawn from an episode spread evenly over the first `size`. */
-function queryFor(text: string, rng: Rng): string {
+function queryFor(text: string, rng: SeededRandom): string {
   const words = questionKeywords(text);
   const picked = new Set<string>();
   const want = Math.min(words.length, rng.between(2, 3));

@@ -1,6 +1,6 @@
 // Deterministic synthetic episodes for the scale benchmark: sessions of dialogue, Zipf vocabulary, ~10 % Chinese.
-import { createRng, zipfSampler } from './seeded-rng.js';
-import type { Rng } from './seeded-rng.js';
+import { createRng, type SeededRandom } from '../../script/seeded-rng.js';
+import { zipfSampler } from './zipf-sampler.js';
 import { ADJECTIVES, NOUNS, PEOPLE, PLACES, TIMES, VERBS, ZH, longTailWords } from './vocabulary.js';
 
 /** One synthetic episode (a conversation turn), the unit every scale system ingests. */
@@ -34,7 +34,7 @@ const verbRank = zipfSampler(VERBS.length);
 const adjRank = zipfSampler(ADJECTIVES.length);
 const tailRank = zipfSampler(TAIL.length);
 
-type Slots = Record<string, (rng: Rng) => string>;
+type Slots = Record<string, (rng: SeededRandom) => string>;
 
 const EN: Slots = {
   N: (r) => NOUN_POOL[nounRank(r)] as string,
@@ -81,12 +81,12 @@ const ZH_TEMPLATES = [
   '{X}项目的{N}又出问题了，{P}正在{V}。',
 ];
 
-function fill(template: string, slots: Slots, rng: Rng): string {
-  return template.replace(/\{([A-Z])\}/gu, (_, slot: string) => (slots[slot] as (r: Rng) => string)(rng));
+function fill(template: string, slots: Slots, rng: SeededRandom): string {
+  return template.replace(/\{([A-Z])\}/gu, (_, slot: string) => (slots[slot] as (r: SeededRandom) => string)(rng));
 }
 
 /** One line of text: English (with an occasional second sentence) or Chinese. */
-export function syntheticLine(rng: Rng, chineseShare: number): string {
+export function syntheticLine(rng: SeededRandom, chineseShare: number): string {
   if (rng.chance(chineseShare)) return fill(rng.pick(ZH_TEMPLATES), ZH_SLOTS, rng);
   const first = fill(rng.pick(EN_TEMPLATES), EN, rng);
   return rng.chance(0.35) ? `${first} ${fill(rng.pick(EN_TEMPLATES), EN, rng)}` : first;

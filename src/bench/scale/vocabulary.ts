@@ -1,5 +1,5 @@
 // Word lists of the synthetic corpus: common English and Chinese words by part of speech, plus a generated long tail.
-import { createRng } from './seeded-rng.js';
+import { createRng } from '../../script/seeded-rng.js';
 
 function words(list: string): readonly string[] {
   return list.trim().split(/\s+/u);

@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { openMemory } from '../../boot/open-memory.js';
 import { startHttpServer } from '../../boot/serve.js';
 import { percentile, roundTo } from '../percentile.js';
-import { createRng } from '../scale/seeded-rng.js';
+import { createRng } from '../../script/seeded-rng.js';
 import { syntheticEpisodes } from '../scale/synthetic-episodes.js';
 
 /** Options of {@link runSoakBench}. */

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { percentile, roundTo } from '../percentile.js';
 import { createScratchDatabase } from '../scratch-database.js';
-import { createRng } from '../scale/seeded-rng.js';
+import { createRng } from '../../script/seeded-rng.js';
 import { syntheticEpisodes } from '../scale/synthetic-episodes.js';
 
 /** Options of {@link runTeamBench}. */

@@ -1,32 +1,26 @@
 /** The LoCoMo benchmark's conversations (`locomo10.json`) as imported turns; annotations are never read. */
 import type { ImportedTurn, ParsedTranscript } from './imported-turn.js';
 import { isRecord, str } from './read-json-lines.js';
-
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
+import { parseSessionDate } from './session-date.js';
 
 /**
- * "1:56 pm on 8 May, 2023" → epoch ms, read as UTC (LoCoMo gives no zone). Undefined when it does not match.
+ * A turn's text as both LoCoMo readers store it: the text, then ` [image: <blip_caption>]` when it shared a photo,
+ * each trimmed (`[image: …]` alone when the turn is only a photo).
  */
-export function parseLocomoDateTime(text: string): number | undefined {
-  const m = /^\s*(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$/i.exec(text);
-  if (!m) return undefined;
-  const month = MONTHS.findIndex((name) => name.startsWith(m[5]!.toLowerCase()) && m[5]!.length >= 3);
-  if (month < 0) return undefined;
-  const hour = (Number(m[1]) % 12) + (m[3]!.toLowerCase() === 'pm' ? 12 : 0);
-  return Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]));
+export function locomoTurnText(text: string | undefined | null, caption: string | undefined | null): string {
+  const body = (text ?? '').trim();
+  const shown = (caption ?? '').trim();
+  if (shown === '') return body;
+  return body === '' ? `[image: ${shown}]` : `${body} [image: ${shown}]`;
+}
+
+/** The n of every `session_<n>` key of a LoCoMo conversation, ascending. */
+export function locomoSessionNumbers(conv: Record<string, unknown>): number[] {
+  return Object.keys(conv)
+    .map((k) => /^session_(\d+)$/u.exec(k))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1]))
+    .sort((x, y) => x - y);
 }
 
 /**
@@ -56,23 +50,17 @@ export function parseLocomo(text: string): ParsedTranscript {
     const sampleId = str(sample['sample_id']) ?? `sample${si}`;
     const a = str(conv['speaker_a']);
     const seen = new Map<string, number>();
-    const sessions = Object.keys(conv)
-      .map((k) => /^session_(\d+)$/.exec(k))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => Number(m[1]))
-      .sort((x, y) => x - y);
-    for (const n of sessions) {
+    for (const n of locomoSessionNumbers(conv)) {
       const list = conv[`session_${n}`];
       const when = str(conv[`session_${n}_date_time`]);
-      const at = when ? parseLocomoDateTime(when) : undefined;
+      const at = when ? parseSessionDate(when) : undefined;
       if (when && at === undefined) warnings.push(`${sampleId} session ${n}: unreadable date "${when}"`);
       if (!Array.isArray(list)) continue;
       list.forEach((t: unknown, i) => {
         if (!isRecord(t)) return void skipped++;
         const speaker = str(t['speaker']) ?? 'unknown';
-        const caption = str(t['blip_caption']);
-        const body = [str(t['text']) ?? '', caption ? `[image: ${caption}]` : ''].filter(Boolean).join(' ');
-        if (!body.trim()) return void skipped++;
+        const body = locomoTurnText(str(t['text']), str(t['blip_caption']));
+        if (!body) return void skipped++;
         const dia = (str(t['dia_id']) ?? `D${n}:${i + 1}`).replace(/\s+/g, '');
         const dup = seen.get(dia) ?? 0;
         seen.set(dia, dup + 1);

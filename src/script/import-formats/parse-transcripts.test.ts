@@ -5,7 +5,8 @@ import type { ImportedTurn, ParsedTranscript } from './imported-turn.js';
 import { parseClaudeCode } from './parse-claude-code.js';
 import { parseCodex } from './parse-codex.js';
 import { isHermesSessionFile, parseHermes } from './parse-hermes.js';
-import { parseLocomo, parseLocomoDateTime } from './parse-locomo.js';
+import { parseLocomo } from './parse-locomo.js';
+import { parseSessionDate } from './session-date.js';
 import { parseMarkdownChat } from './parse-markdown-chat.js';
 import { parseOpenAiJsonl } from './parse-openai-jsonl.js';
 import { parseTranscript } from './parse-transcript.js';
@@ -277,10 +278,10 @@ describe('LoCoMo', () => {
   });
 
   it('parses LoCoMo session times, 12 am and 12 pm included', () => {
-    expect(parseLocomoDateTime('1:56 pm on 8 May, 2023')).toBe(Date.UTC(2023, 4, 8, 13, 56));
-    expect(parseLocomoDateTime('12:04 am on 19 December, 2023')).toBe(Date.UTC(2023, 11, 19, 0, 4));
-    expect(parseLocomoDateTime('12:30 pm on 2 Jan, 2024')).toBe(Date.UTC(2024, 0, 2, 12, 30));
-    expect(parseLocomoDateTime('sometime in May')).toBeUndefined();
+    expect(parseSessionDate('1:56 pm on 8 May, 2023')).toBe(Date.UTC(2023, 4, 8, 13, 56));
+    expect(parseSessionDate('12:04 am on 19 December, 2023')).toBe(Date.UTC(2023, 11, 19, 0, 4));
+    expect(parseSessionDate('12:30 pm on 2 Jan, 2024')).toBe(Date.UTC(2024, 0, 2, 12, 30));
+    expect(parseSessionDate('sometime in May')).toBeUndefined();
   });
 
   const dev = new URL('../../../../shared/data/locomo/dev.json', import.meta.url);

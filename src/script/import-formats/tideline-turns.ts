@@ -1,6 +1,6 @@
 /** Tideline context rows as imported turns, so a Tideline raw log lands in the episode layer idempotently. */
 import type { ImportedTurn } from './imported-turn.js';
-import type { TidelineContext } from './read-tideline-db.js';
+import type { TidelineContext } from './decode-tideline-db.js';
 
 const PREFIX = /^\s*\[(USER|ASSISTANT)\]\s?/i;
 

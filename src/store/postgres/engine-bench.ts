@@ -1,5 +1,6 @@
 /** Measures one store engine at a given size: ingest rate, lexical/substring/vector latency (numbers for docs/scaling.md). */
 import { pathToFileURL } from 'node:url';
+import { mulberry32 } from '../../script/seeded-rng.js';
 import { segmentForIndex } from '../../script/segment-text.js';
 import type { NewEpisode } from '../port.js';
 import type { SqlStore } from '../sql/sql-store.js';
@@ -22,11 +23,6 @@ export interface EngineBenchResult {
 const EN = 'deploy staging database port sync engine cache latency error retry token budget memory agent session tool shell query index vector cluster night sleep briefing review'.split(' ');
 const ZH = '咖啡 同步 数据库 部署 日志 缓存 错误 记忆 会话 工具'.split(' ');
 
-function rng(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 4294967296);
-}
-
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 100) / 100;
@@ -45,7 +41,7 @@ async function timed(n: number, f: (i: number) => Promise<unknown>): Promise<{ p
 /** Fills `store` with `rows` synthetic episodes (and `vectors` vectors of `dim`) in a fresh space, then queries it. */
 export async function benchEngine(engine: string, store: SqlStore, rows: number, vectors = 2000, dim = 256): Promise<EngineBenchResult> {
   const space = `bench-${Date.now().toString(36)}`;
-  const r = rng(7);
+  const r = mulberry32(7);
   const sentence = () => {
     const w = Array.from({ length: 12 }, () => (r() < 0.15 ? ZH[Math.floor(r() * ZH.length)]! : EN[Math.floor(r() * EN.length)]!));
     return w.join(' ');

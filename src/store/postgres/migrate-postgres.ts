@@ -1,7 +1,7 @@
 /** Applies the PostgreSQL migrations and optional extensions under one advisory lock, so servers starting together agree. */
 import type { PgFamilyDriver } from './pg-driver.js';
 import { TERMS_FORMAT_WRITE } from './pg-search.js';
-import { POSTGRES_MIGRATIONS } from './migrations.js';
+import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 
 /** What the server offered at start-up. */
 export interface PgFeatures {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runStoreContract } from '../contract.js';
-import { POSTGRES_MIGRATIONS } from './migrations.js';
+import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 import { openPostgresStore } from './open-postgres.js';
 
 const base = process.env.TIDEPOOL_TEST_PG_URL;

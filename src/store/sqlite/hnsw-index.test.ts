@@ -8,17 +8,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SqlStore } from '../sql/sql-store.js';
 import { hnswLibrary } from './hnsw-index.js';
 import { openSqliteStore } from './open-sqlite.js';
+import { mulberry32 } from '../../script/seeded-rng.js';
 
 const DIM = 32;
 
-function rng(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 4294967296);
-}
-
 /** `n` vectors around 10 centres, and queries near random centres. */
 function clustered(n: number, queries: number, seed = 11): { vectors: Float32Array[]; queries: Float32Array[] } {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const centres = Array.from({ length: 10 }, () => Float32Array.from({ length: DIM }, () => r() * 2 - 1));
   const near = (c: Float32Array, spread: number) => Float32Array.from(c, (x) => x + (r() * 2 - 1) * spread);
   return {

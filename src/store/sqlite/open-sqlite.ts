@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import type { StoreInfo } from '../port.js';
 import type { SqlDriver } from '../sql-driver.js';
 import { SqlStore, type EngineParts } from '../sql/sql-store.js';
-import { SQLITE_MIGRATIONS } from './migrations.js';
+import { SQLITE_MIGRATIONS } from './sqlite-migrations.js';
 import { purgeSqlite } from './purge-sqlite.js';
 import { SqliteDriver } from './sqlite-driver.js';
 import { SqliteSearch } from './sqlite-search.js';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainEpisode as ep } from './plain-episode.test-helper.js';
 import type { SqlStore } from '../sql/sql-store.js';
-import { createRng } from '../../bench/scale/seeded-rng.js';
+import { createRng } from '../../script/seeded-rng.js';
 import { openSqliteStore } from './open-sqlite.js';
 import { num } from '../sql/sql-util.js';
 

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { VectorSql } from '../sql/vector-sql.js';
 import type { SqlStore } from '../sql/sql-store.js';
 import { openSqliteStore } from './open-sqlite.js';
+import { mulberry32 } from '../../script/seeded-rng.js';
 
 let store: SqlStore | undefined;
 afterEach(async () => {
@@ -12,15 +13,9 @@ afterEach(async () => {
   store = undefined;
 });
 
-/** A seeded generator, so every run sees the same vectors. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 4294967296);
-}
-
 /** `n` 64-d vectors around 8 random centres (what embeddings of a few topics look like), and a query near centre 3. */
 function clustered(n: number, seed = 7): { vectors: Float32Array[]; query: Float32Array } {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const centres = Array.from({ length: 8 }, () => Float32Array.from({ length: 64 }, () => r() * 2 - 1));
   const near = (c: Float32Array, spread: number) => Float32Array.from(c, (x) => x + (r() * 2 - 1) * spread);
   return { vectors: Array.from({ length: n }, (_, i) => near(centres[i % 8]!, 0.6)), query: near(centres[3]!, 0.3) };

@@ -9,7 +9,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { addPendingEvent } from '../../app/continuity.js';
-import { syncTidepoolHint } from '../../app/injection/agents-hint.js';
+import { syncTidepoolHint } from '../../app/injection/tidepool-hint.js';
 import { buildContext } from '../../app/injection/context-block.js';
 import { prefetch } from '../../app/injection/prefetch.js';
 import type { Tidepool } from '../../app/tidepool.js';

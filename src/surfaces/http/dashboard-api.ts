@@ -12,7 +12,8 @@ import { editKnowledge } from '../../app/remember.js';
 import { listReview, review, reviewBody } from '../../app/review.js';
 import { parseInput } from '../../core/schemas.js';
 import { denyUnless, principalOf } from './auth.js';
-import { defined, numParam } from './query-params.js';
+import { defined } from '../../core/defined.js';
+import { numParam } from './query-params.js';
 import { jsonBody } from './rest-routes.js';
 
 // The graph page draws at most this many entities: beyond it a force layout is unreadable.

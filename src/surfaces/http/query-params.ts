@@ -21,8 +21,3 @@ export function boolParam(c: Context, name: string): boolean | string | undefine
   if (v === undefined || v === '') return undefined;
   return v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v;
 }
-
-/** Copies the defined entries only (zod's optional fields must be absent, not undefined, for strict objects). */
-export function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}

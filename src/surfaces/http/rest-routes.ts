@@ -9,7 +9,8 @@ import { isTidepoolError, TidepoolError } from '../../core/errors.js';
 import { MAX_BATCH } from '../../core/schemas.js';
 import { denyUnless, principalOf } from './auth.js';
 import { errorJson } from './error-handler.js';
-import { boolParam, defined, listParam, numParam } from './query-params.js';
+import { defined } from '../../core/defined.js';
+import { boolParam, listParam, numParam } from './query-params.js';
 
 /** Reads the JSON body; a body that is not JSON is `invalid_input`. */
 export async function jsonBody(c: Context): Promise<unknown> {

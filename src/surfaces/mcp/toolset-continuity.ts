@@ -1,6 +1,7 @@
 /** The `continuity` toolset (Tulimoa): set_goal, checkpoint, get_pending — surviving compaction and disconnects. */
 import { checkpoint, checkpointInput, getPending, getPendingInput, setGoal, setGoalInput } from '../../app/continuity.js';
-import { addTool, defined, isoMinute, type Toolset } from './toolset.js';
+import { defined } from '../../core/defined.js';
+import { addTool, isoMinute, type Toolset } from './toolset.js';
 
 /** The continuity toolset. */
 export const toolset: Toolset = {

@@ -6,7 +6,8 @@ import { TidepoolError } from '../../core/errors.js';
 import { forgetInput, recallInput, recordTurn, rememberInput, text, timelineInput } from '../../core/schemas.js';
 import type { RecallHit } from '../../core/types.js';
 import { briefingJson, episodeJson, hitJson } from '../../app/wire-format.js';
-import { addTool, defined, isoMinute, type Toolset, type ToolsetDeps } from './toolset.js';
+import { defined } from '../../core/defined.js';
+import { addTool, isoMinute, type Toolset, type ToolsetDeps } from './toolset.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 
 const recallShape = recallInput.in.shape;

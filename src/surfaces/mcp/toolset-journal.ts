@@ -14,7 +14,8 @@ import {
 } from '../../app/journal-service.js';
 import { TidepoolError } from '../../core/errors.js';
 import type { ToolOutput } from './tool-result.js';
-import { addTool, defined, type Toolset } from './toolset.js';
+import { defined } from '../../core/defined.js';
+import { addTool, type Toolset } from './toolset.js';
 
 const root = JournalSearchInput.shape.root
   .optional()

@@ -11,7 +11,8 @@ import { endTime, jsonObject, label, narrativeInput, profileInput, recallInput, 
 import { THREAD_STATUSES, type Narrative } from '../../core/types.js';
 import { episodeJson, hitJson } from '../../app/wire-format.js';
 import { hitLine } from './toolset-core.js';
-import { addTool, defined, isoMinute, type Toolset, type ToolsetDeps } from './toolset.js';
+import { defined } from '../../core/defined.js';
+import { addTool, isoMinute, type Toolset, type ToolsetDeps } from './toolset.js';
 
 const limit = (n: number) => recallInput.in.shape.limit.unwrap().default(n).describe(`most results, default ${n}`);
 

@@ -71,11 +71,6 @@ export function addTool<S extends z.ZodRawShape>(server: McpServer, spec: ToolSp
   );
 }
 
-/** Drops undefined values, so a strict schema downstream sees only what the caller sent. */
-export function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
 /** `YYYY-MM-DD HH:MM` UTC. */
 export function isoMinute(ms: number): string {
   return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');

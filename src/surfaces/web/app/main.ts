@@ -7,15 +7,15 @@ type PageName = 'briefing' | 'knowledge' | 'map' | 'graph' | 'timeline' | 'conve
 
 // Separate chunks: the chart and graph libraries load only with the pages that draw them.
 const PAGES: Record<PageName, () => Promise<{ render: Page }>> = {
-  briefing: () => import('./pages/briefing.js'),
-  knowledge: () => import('./pages/knowledge.js'),
-  map: () => import('./pages/map.js'),
-  graph: () => import('./pages/graph.js'),
-  timeline: () => import('./pages/timeline.js'),
-  conversation: () => import('./pages/conversation.js'),
-  search: () => import('./pages/search.js'),
-  journal: () => import('./pages/journal.js'),
-  settings: () => import('./pages/settings.js'),
+  briefing: () => import('./pages/briefing-page.js'),
+  knowledge: () => import('./pages/knowledge-page.js'),
+  map: () => import('./pages/map-page.js'),
+  graph: () => import('./pages/graph-page.js'),
+  timeline: () => import('./pages/timeline-page.js'),
+  conversation: () => import('./pages/conversation-page.js'),
+  search: () => import('./pages/search-page.js'),
+  journal: () => import('./pages/journal-page.js'),
+  settings: () => import('./pages/settings-page.js'),
 };
 
 const main = document.getElementById('main') as HTMLElement;

@@ -1,6 +1,8 @@
 // Splits a question into the keywords an agent would search for one by one (any language, via Intl.Segmenter).
 
-// Function words and question words that a person would not type into a keyword search box.
+// Function words and question words that a person would not type into a keyword search box. Not the product's list
+// (script/english-stopwords.ts): this models a person at a search box (hedges such as "maybe" or "kind" go too), and
+// the keyword peers' figures in docs/BENCHMARKS.md were measured with it.
 const STOP_WORDS = new Set(
   (
     'a an and are as at be been being but by can could did do does doing for from had has have having he her hers ' +

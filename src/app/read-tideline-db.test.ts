@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeList, parseTidelineTime, readTidelineDb } from './read-tideline-db.js';
-import { tidelineContextTurns } from './tideline-turns.js';
+import { decodeList, parseTidelineTime } from '../script/import-formats/decode-tideline-db.js';
+import { tidelineContextTurns } from '../script/import-formats/tideline-turns.js';
+import { readTidelineDb } from './read-tideline-db.js';
 
 /** Tideline's schema as `server._init()` and the v2.4 scripts create it (SEEDS §1.3), FTS and triggers included. */
 const SCHEMA = `

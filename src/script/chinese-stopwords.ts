@@ -1,3 +1,8 @@
+/** The Chinese stop words of the keyword layer, as text in the stop-word file format (`parseStopwords`). */
+
+// Kept in source rather than read from a data file: script/ does no I/O (STYLE §2), and the list ships in the bundle.
+/** One word a line, lower case; `#` starts a comment. */
+export const CHINESE_STOPWORDS_TEXT = `
 # Chinese stop words for keyword extraction (SEEDS §1.7: ~190 generic words such as 用户 核心 问题 模式 结构;
 # DESIGN §5). One word a line; '#' starts a comment. Words of one character are dropped by length anyway.
 # The structural verbs the keywords must keep (拒绝 逃避 失控 判断 执行 审查 …) are deliberately absent.
@@ -239,3 +244,4 @@
 也许
 大概
 或许
+`;

@@ -3,7 +3,7 @@ import { api } from '../api.js';
 import type { GraphAnswer, GraphNode } from '../api-types.js';
 import { emptyReason } from '../empty-reason.js';
 import { empty, h, type Page } from '../dom.js';
-import { drawEntityGraph, type GraphContainer, type Partner } from '../entity-graph.js';
+import { drawEntityGraph, type GraphContainer, type Partner } from '../entity-graph-view.js';
 
 const HINT =
   'Click an entity (in the graph or the list) to see who it appears with; drag to move, scroll to zoom.';

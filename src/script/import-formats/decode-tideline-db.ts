@@ -1,9 +1,8 @@
 /**
- * Reads a Tideline SQLite database (SEEDS §1.3) into plain records, read-only: the one import step with I/O.
- * Timestamps of every Tideline writer become epoch ms; JSON columns (tags with `\uXXXX` escapes, source_links,
- * related_entities, meta, embeddings) are decoded; columns this reader does not know are kept in `extra`.
+ * Decodes the rows of a Tideline SQLite database (SEEDS §1.3) into plain records; `app/read-tideline-db.ts` reads
+ * them from the file. Timestamps of every Tideline writer become epoch ms; JSON columns (tags with `\uXXXX` escapes,
+ * source_links, related_entities, meta, embeddings) are decoded; columns this decoder does not know are kept in `extra`.
  */
-import Database from 'better-sqlite3';
 import { isRecord } from './read-json-lines.js';
 
 /** A Tideline narrative; `context` is Tideline's `context_layer`. */
@@ -152,144 +151,153 @@ export function decodeList(v: unknown): string[] {
     .filter(Boolean);
 }
 
-/** Options of {@link readTidelineDb}. */
+/** The seven tables Tidepool imports, each with the order its rows are read in. */
+export const TIDELINE_TABLES = {
+  narratives: 'id',
+  context: 'id',
+  profiles: 'id',
+  self_concept: 'field',
+  snapshots: 'id',
+  threads: 'id',
+  topic_clusters: 'cluster_name',
+} as const;
+
+/** A table of {@link TIDELINE_TABLES}. */
+export type TidelineTable = keyof typeof TIDELINE_TABLES;
+
+/** The raw rows of each table, in {@link TIDELINE_TABLES} order; a table the database lacks is absent. */
+export type TidelineRows = Partial<Record<TidelineTable, ReadonlyArray<Record<string, unknown>>>>;
+
+/** Options of {@link decodeTidelineDb}. */
 export interface ReadTidelineOptions {
   /** Offset of zone-less `isoformat()` times written in local time (e.g. 480 for UTC+8); default 0 (UTC). */
   naiveOffsetMinutes?: number;
 }
 
-/** Opens `path` read-only and returns every row of the seven tables Tidepool imports. */
-export function readTidelineDb(path: string, opts: ReadTidelineOptions = {}): TidelineDb {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    const warnings: string[] = [];
-    const missingTables: string[] = [];
-    const time = (table: string, id: unknown, col: string, v: unknown) => {
-      const t = parseTidelineTime(v, opts.naiveOffsetMinutes);
-      if (t === null && v !== null && v !== undefined && v !== '')
-        warnings.push(`${table} ${String(id)} ${col}: ${JSON.stringify(v)}`);
-      return t;
-    };
-    const rows = (table: string, order: string) => {
-      const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
-      if (!exists) {
-        missingTables.push(table);
-        return [];
-      }
-      return db.prepare(`SELECT * FROM "${table}" ORDER BY ${order}`).all() as Array<Record<string, unknown>>;
-    };
-    const narratives = rows('narratives', 'id').map((r) => {
-      const links = decodeList(r['source_links']);
-      const sourceLinks = links.map(Number).filter((n) => Number.isInteger(n));
-      if (sourceLinks.length !== links.length)
-        warnings.push(`narratives ${String(r['id'])} source_links: ${JSON.stringify(r['source_links'])}`);
-      return {
-        id: num(r['id'])!,
-        content: text(r['content']) ?? '',
-        ntype: text(r['ntype']) ?? 'general',
-        tags: decodeList(r['tags']),
-        gesture: text(r['gesture']),
-        context: text(r['context_layer']),
-        moment: text(r['moment']),
-        cognitionDirection: text(r['cognition_direction']),
-        relatedEntities: decodeList(r['related_entities']),
-        sourceLinks,
-        entitiesRole: text(r['entities_role']),
-        weight: num(r['weight']),
-        importance: num(r['importance']),
-        emotional: num(r['emotional']),
-        recurrence: num(r['recurrence']),
-        unresolved: num(r['unresolved']),
-        embedding: vector(r['embedding']),
-        createdAt: time('narratives', r['id'], 'created_at', r['created_at']),
-        extra: rest(r, NARRATIVE_COLUMNS),
-      };
-    });
-    const context = rows('context', 'id').map((r) => {
-      const content = text(r['content']) ?? '';
-      const meta = object(r['meta']);
-      const prefix = /^\[(USER|ASSISTANT)\]/i.exec(content)?.[1]?.toLowerCase();
-      const metaRole = typeof meta['role'] === 'string' ? meta['role'].toLowerCase() : undefined;
-      const role = prefix ?? (metaRole === 'user' || metaRole === 'assistant' ? metaRole : null);
-      return {
-        id: num(r['id'])!,
-        content,
-        role: role as TidelineContext['role'],
-        session: typeof meta['session'] === 'string' ? meta['session'] : null,
-        meta,
-        embedding: vector(r['embedding']),
-        createdAt: time('context', r['id'], 'created_at', r['created_at']),
-        extra: rest(r, ['id', 'content', 'meta', 'embedding', 'created_at']),
-      };
-    });
-    const profiles = rows('profiles', 'id').map((r) => ({
-      id: num(r['id'])!,
-      entity: text(r['entity']) ?? '',
-      ptype: text(r['ptype']) ?? 'contact',
-      content: text(r['content']) ?? '',
-      updatedAt: time('profiles', r['id'], 'updated_at', r['updated_at']),
-      extra: rest(r, ['id', 'entity', 'ptype', 'content', 'updated_at']),
-    }));
-    const selfConcept = rows('self_concept', 'field').map((r) => ({
-      field: text(r['field']) ?? '',
-      content: text(r['content']) ?? '',
-      updatedAt: time('self_concept', r['field'], 'updated_at', r['updated_at']),
-      extra: rest(r, ['field', 'content', 'updated_at']),
-    }));
-    const snapshots = rows('snapshots', 'id').map((r) => ({
+/** Every row of the seven tables Tidepool imports, decoded; absent tables are named in `missingTables`. */
+export function decodeTidelineDb(tables: TidelineRows, opts: ReadTidelineOptions = {}): TidelineDb {
+  const warnings: string[] = [];
+  const missingTables: string[] = [];
+  const time = (table: string, id: unknown, col: string, v: unknown) => {
+    const t = parseTidelineTime(v, opts.naiveOffsetMinutes);
+    if (t === null && v !== null && v !== undefined && v !== '')
+      warnings.push(`${table} ${String(id)} ${col}: ${JSON.stringify(v)}`);
+    return t;
+  };
+  const rows = (table: TidelineTable) => {
+    const found = tables[table];
+    if (!found) missingTables.push(table);
+    return found ?? [];
+  };
+  const narratives = rows('narratives').map((r) => {
+    const links = decodeList(r['source_links']);
+    const sourceLinks = links.map(Number).filter((n) => Number.isInteger(n));
+    if (sourceLinks.length !== links.length)
+      warnings.push(`narratives ${String(r['id'])} source_links: ${JSON.stringify(r['source_links'])}`);
+    return {
       id: num(r['id'])!,
       content: text(r['content']) ?? '',
-      createdAt: time('snapshots', r['id'], 'created_at', r['created_at']),
-      extra: rest(r, ['id', 'content', 'created_at']),
-    }));
-    const threads = rows('threads', 'id').map((r) => ({
-      id: num(r['id'])!,
-      content: text(r['content']) ?? '',
+      ntype: text(r['ntype']) ?? 'general',
+      tags: decodeList(r['tags']),
+      gesture: text(r['gesture']),
+      context: text(r['context_layer']),
+      moment: text(r['moment']),
+      cognitionDirection: text(r['cognition_direction']),
+      relatedEntities: decodeList(r['related_entities']),
+      sourceLinks,
+      entitiesRole: text(r['entities_role']),
+      weight: num(r['weight']),
       importance: num(r['importance']),
       emotional: num(r['emotional']),
       recurrence: num(r['recurrence']),
       unresolved: num(r['unresolved']),
-      weight: num(r['weight']),
-      status: text(r['status']) ?? 'open',
-      createdAt: time('threads', r['id'], 'created_at', r['created_at']),
-      exploredAt: time('threads', r['id'], 'explored_at', r['explored_at']),
-      extra: rest(r, [
-        'id',
-        'content',
-        'importance',
-        'emotional',
-        'recurrence',
-        'unresolved',
-        'weight',
-        'status',
-        'created_at',
-        'explored_at',
-      ]),
-    }));
-    const topicClusters = rows('topic_clusters', 'cluster_name').map((r) => ({
-      name: text(r['cluster_name']) ?? '',
-      size: num(r['noun_freq']) ?? 0,
-      narrativeIds: decodeList(r['narrative_ids'])
-        .map(Number)
-        .filter((n) => Number.isInteger(n)),
-      lastActive: time('topic_clusters', r['cluster_name'], 'last_active', r['last_active']),
-      avgWeight: num(r['avg_weight']),
-      extra: rest(r, ['cluster_name', 'noun_freq', 'narrative_ids', 'last_active', 'avg_weight']),
-    }));
-    return {
-      narratives,
-      context,
-      profiles,
-      selfConcept,
-      snapshots,
-      threads,
-      topicClusters,
-      missingTables,
-      warnings,
+      embedding: vector(r['embedding']),
+      createdAt: time('narratives', r['id'], 'created_at', r['created_at']),
+      extra: rest(r, NARRATIVE_COLUMNS),
     };
-  } finally {
-    db.close();
-  }
+  });
+  const context = rows('context').map((r) => {
+    const content = text(r['content']) ?? '';
+    const meta = object(r['meta']);
+    const prefix = /^\[(USER|ASSISTANT)\]/i.exec(content)?.[1]?.toLowerCase();
+    const metaRole = typeof meta['role'] === 'string' ? meta['role'].toLowerCase() : undefined;
+    const role = prefix ?? (metaRole === 'user' || metaRole === 'assistant' ? metaRole : null);
+    return {
+      id: num(r['id'])!,
+      content,
+      role: role as TidelineContext['role'],
+      session: typeof meta['session'] === 'string' ? meta['session'] : null,
+      meta,
+      embedding: vector(r['embedding']),
+      createdAt: time('context', r['id'], 'created_at', r['created_at']),
+      extra: rest(r, ['id', 'content', 'meta', 'embedding', 'created_at']),
+    };
+  });
+  const profiles = rows('profiles').map((r) => ({
+    id: num(r['id'])!,
+    entity: text(r['entity']) ?? '',
+    ptype: text(r['ptype']) ?? 'contact',
+    content: text(r['content']) ?? '',
+    updatedAt: time('profiles', r['id'], 'updated_at', r['updated_at']),
+    extra: rest(r, ['id', 'entity', 'ptype', 'content', 'updated_at']),
+  }));
+  const selfConcept = rows('self_concept').map((r) => ({
+    field: text(r['field']) ?? '',
+    content: text(r['content']) ?? '',
+    updatedAt: time('self_concept', r['field'], 'updated_at', r['updated_at']),
+    extra: rest(r, ['field', 'content', 'updated_at']),
+  }));
+  const snapshots = rows('snapshots').map((r) => ({
+    id: num(r['id'])!,
+    content: text(r['content']) ?? '',
+    createdAt: time('snapshots', r['id'], 'created_at', r['created_at']),
+    extra: rest(r, ['id', 'content', 'created_at']),
+  }));
+  const threads = rows('threads').map((r) => ({
+    id: num(r['id'])!,
+    content: text(r['content']) ?? '',
+    importance: num(r['importance']),
+    emotional: num(r['emotional']),
+    recurrence: num(r['recurrence']),
+    unresolved: num(r['unresolved']),
+    weight: num(r['weight']),
+    status: text(r['status']) ?? 'open',
+    createdAt: time('threads', r['id'], 'created_at', r['created_at']),
+    exploredAt: time('threads', r['id'], 'explored_at', r['explored_at']),
+    extra: rest(r, [
+      'id',
+      'content',
+      'importance',
+      'emotional',
+      'recurrence',
+      'unresolved',
+      'weight',
+      'status',
+      'created_at',
+      'explored_at',
+    ]),
+  }));
+  const topicClusters = rows('topic_clusters').map((r) => ({
+    name: text(r['cluster_name']) ?? '',
+    size: num(r['noun_freq']) ?? 0,
+    narrativeIds: decodeList(r['narrative_ids'])
+      .map(Number)
+      .filter((n) => Number.isInteger(n)),
+    lastActive: time('topic_clusters', r['cluster_name'], 'last_active', r['last_active']),
+    avgWeight: num(r['avg_weight']),
+    extra: rest(r, ['cluster_name', 'noun_freq', 'narrative_ids', 'last_active', 'avg_weight']),
+  }));
+  return {
+    narratives,
+    context,
+    profiles,
+    selfConcept,
+    snapshots,
+    threads,
+    topicClusters,
+    missingTables,
+    warnings,
+  };
 }
 
 const NARRATIVE_COLUMNS = [
