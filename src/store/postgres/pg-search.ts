@@ -97,7 +97,7 @@ function tsqAll(terms: readonly string[], op: '||' | '&&'): { sql: string; param
   return {
     sql: `(${parts.map((p) => p.sql).join(` ${op} `)})`,
     params: parts.map((p) => p.param),
-    text: parts.map((p) => `(${p.param})`).join(op === '||' ? ' | ' : ' & '),
+    text: [...new Set(parts.map((p) => `(${p.param})`))].join(op === '||' ? ' | ' : ' & '),
   };
 }
 
@@ -197,6 +197,8 @@ export class PgSearch implements SearchIndex {
     if (terms.length === 0) return [];
     const t = T[layer];
     const plan = await this.#planner.plan(space, layer, terms);
+    // A space holding every row counted its rare terms over the whole index: BM25's counts, already taken.
+    if (plan.alone && plan.counts) this.#rememberCounts(layer, plan.top, plan.counts);
     const span = await windowIdSpan(this.#db, T[layer], space, o);
     if (span === null) return [];
     const lo = Math.max(plan.minRowid ?? 0, span ? span.lo - 1 : 0);
@@ -276,11 +278,19 @@ export class PgSearch implements SearchIndex {
       params.push(query);
       return `ts_rank_cd(${weights}, f.tsv, ?::tsquery, ${norm})::float8`;
     };
-    const freqs = stats.map((st, i) => {
+    // One f per distinct term; a repeated term is scored once for each time it was asked, as FTS5 does.
+    const column = new Map<string, number>();
+    const freqs: string[] = [];
+    const col = stats.map((st, i) => {
+      const w = terms[i]!;
+      const seen = column.get(w);
+      if (seen !== undefined) return seen;
       // A phrase's lexemes share its occurrences: their mean stands for the phrase's count.
       const one = st.prefix || st.lexemes.length === 1;
-      const parts = one ? [tsq(terms[i]!).param] : [...new Set(st.lexemes)].map((l) => quoteLexeme(l));
-      return `(${parts.map((q) => rank(q, 0)).join(' + ')}) / ${one ? 1 : st.lexemes.length} AS f${i}`;
+      const parts = one ? [tsq(w).param] : [...new Set(st.lexemes)].map((l) => quoteLexeme(l));
+      freqs.push(`(${parts.map((q) => rank(q, 0)).join(' + ')}) / ${one ? 1 : st.lexemes.length} AS f${freqs.length}`);
+      column.set(w, freqs.length - 1);
+      return freqs.length - 1;
     });
     // D from the whole match: every candidate holds some of it.
     const length = `round(${rank(match.text, 0)} / nullif(${rank(match.text, 2)}, 0)) AS len`;
@@ -288,7 +298,7 @@ export class PgSearch implements SearchIndex {
     const score = stats
       .map((st, i) => {
         const idf = Math.log((n - st.hits + 0.5) / (st.hits + 0.5));
-        return `${(idf > 0 ? idf : 1e-6).toFixed(6)} * d.f${i} * ${K1 + 1} / (d.f${i} + ${norm})`;
+        return `${(idf > 0 ? idf : 1e-6).toFixed(6)} * d.f${col[i]} * ${K1 + 1} / (d.f${col[i]} + ${norm})`;
       })
       .join(' + ');
     const join = within ? ` JOIN ${t.table} x ON x.id = f.id AND x.space = ?${within.f.sql}` : '';
@@ -319,6 +329,16 @@ export class PgSearch implements SearchIndex {
     return stats;
   }
 
+  #rememberCounts(layer: Layer, top: number, counts: ReadonlyMap<string, number>): void {
+    if (this.#memo.terms.size + counts.size > TERM_MEMO) this.#memo.terms.clear();
+    for (const [w, hits] of counts) this.#memo.terms.set(`${layer}\u001f${w}`, { hits, ...PgSearch.#lexemesOf(w), at: top });
+  }
+
+  static #lexemesOf(w: string): { lexemes: readonly string[]; prefix: boolean } {
+    const prefix = isHanPrefixTerm(w);
+    return { lexemes: prefix ? fts5Terms(w).slice(0, 1) : fts5Terms(w), prefix };
+  }
+
   /** Each term's rows in the layer's whole index (FTS5's idf counts every row) and its lexemes, as of `top`. */
   async #termStats(layer: Layer, top: number, terms: readonly string[]): Promise<TermStats[]> {
     const t = T[layer];
@@ -329,19 +349,14 @@ export class PgSearch implements SearchIndex {
       return !(known && fresh(known.at, rows, top));
     });
     if (unknown.length > 0) {
-      // Every unknown term counted in one statement: one GIN scan of the rows holding any of them, one round trip.
-      const qs = unknown.map(tsq);
+      // Every unknown term counted in one statement (one round trip), each by its own bitmap scan: the index answers
+      // which rows hold it, no row is matched against the other terms.
       const r = await this.#db.get<Record<string, unknown>>(
-        `SELECT ${qs.map((q, i) => `count(*) FILTER (WHERE f.tsv @@ ${q.sql}) AS c${i}`).join(', ')}
-         FROM ${t.fts} f WHERE f.tsv @@ (${qs.map((q) => q.sql).join(' || ')})`,
-        [...qs.map((q) => q.param), ...qs.map((q) => q.param)],
+        `SELECT ${unknown.map((_, i) => `(SELECT count(*) FROM ${t.fts} f WHERE f.tsv @@ ?::tsquery) AS c${i}`).join(', ')}`,
+        unknown.map((w) => tsq(w).param),
       );
       if (this.#memo.terms.size + unknown.length > TERM_MEMO) this.#memo.terms.clear();
-      unknown.forEach((w, i) => {
-        const prefix = isHanPrefixTerm(w);
-        const lexemes = prefix ? fts5Terms(w).slice(0, 1) : fts5Terms(w);
-        this.#memo.terms.set(keyOf(w), { hits: num(r?.[`c${i}`] ?? 0), lexemes, prefix, at: top });
-      });
+      unknown.forEach((w, i) => this.#memo.terms.set(keyOf(w), { hits: num(r?.[`c${i}`] ?? 0), ...PgSearch.#lexemesOf(w), at: top }));
     }
     return terms.map((w) => this.#memo.terms.get(keyOf(w))!);
   }
@@ -395,12 +410,17 @@ export function pgPlanCounter(db: SqlDriver): PlanCounter {
       return { rows: num(r?.n ?? 0), alone: r?.other === null || r?.other === undefined };
     },
     async termRows(space, layer, term, cap, alone) {
-      const q = tsq(term);
-      const r = await db.get<{ c: unknown }>(
-        `SELECT count(*) AS c FROM (${matchesIn(layer, alone, q.sql)} LIMIT ?) s`,
-        [q.param, ...(alone ? [] : [space]), cap + 1],
-      );
-      return num(r?.c ?? 0);
+      return (await this.termsRows!(space, layer, [term], cap, alone))[0]!;
+    },
+    async termsRows(space, layer, terms, cap, alone) {
+      // One statement, one round trip: a capped count per term.
+      const params: SqlValue[] = [];
+      const cols = terms.map((w, i) => {
+        params.push(tsq(w).param, ...(alone ? [] : [space]), cap + 1);
+        return `(SELECT count(*) FROM (${matchesIn(layer, alone, '?::tsquery')} LIMIT ?) s) AS c${i}`;
+      });
+      const r = await db.get<Record<string, unknown>>(`SELECT ${cols.join(', ')}`, params);
+      return terms.map((_, i) => num(r?.[`c${i}`] ?? 0));
     },
     async windowFloor(space, layer, window, alone) {
       const t = T[layer];
