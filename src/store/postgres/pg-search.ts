@@ -5,7 +5,7 @@ import type { SqlDriver, SqlValue } from '../sql-driver.js';
 import { LexicalPlanner, windowIdSpan, type PlanCounter } from '../sql/lexical-planner.js';
 import { fts5Terms } from '../sql/fts5-tokens.js';
 import { chunks, isHanPrefixTerm, jsonRecords, marks, num } from '../sql/sql-util.js';
-import { tsqueryLiteral, tsvectorLiteral } from './pg-lexemes.js';
+import { quoteLexeme, tsqueryLiteral, tsvectorLiteral } from './pg-lexemes.js';
 
 const T: Record<Layer, { table: string; fts: string; time: string }> = {
   episode: { table: 'episodes', fts: 'episodes_fts', time: 'occurred_at' },
@@ -63,8 +63,6 @@ const K1 = 1.2;
 const B = 0.75;
 /** Rows read (newest first) to estimate a layer's average row length in tokens. */
 const LENGTH_SAMPLE = 2000;
-/** Candidates kept per result row by the cheap ts_rank pass before the exact BM25. */
-const PRESCORE = 4;
 /** Terms whose table-wide row counts are remembered before starting over. */
 const TERM_MEMO = 10_000;
 
@@ -95,9 +93,14 @@ function tsq(w: string): { sql: string; param: string } {
   return { sql: '?::tsquery', param: tsqueryLiteral(w, isHanPrefixTerm(w)) ?? '' };
 }
 
-function tsqAll(terms: readonly string[], op: '||' | '&&'): { sql: string; params: string[] } {
+/** Terms joined by OR or AND, as tsquery expressions with their parameters and as one tsquery text. */
+function tsqAll(terms: readonly string[], op: '||' | '&&'): { sql: string; params: string[]; text: string } {
   const parts = terms.map(tsq);
-  return { sql: `(${parts.map((p) => p.sql).join(` ${op} `)})`, params: parts.map((p) => p.param) };
+  return {
+    sql: `(${parts.map((p) => p.sql).join(` ${op} `)})`,
+    params: parts.map((p) => p.param),
+    text: [...new Set(parts.map((p) => `(${p.param})`))].join(op === '||' ? ' | ' : ' & '),
+  };
 }
 
 /**
@@ -161,6 +164,21 @@ export class PgSearch implements SearchIndex {
         ],
       );
     }
+    if (docs.length > 0) await this.#mergePending(layer);
+  }
+
+  /**
+   * Merges the pending lists of the layer's GIN indexes (fastupdate, migrate-postgres.ts) before the write commits:
+   * one sorted merge per batch costs a fraction of updating every posting in place, and searches never scan a long
+   * list. Only a role owning the index may merge (as for VACUUM); for another the list is merged when it is full.
+   */
+  async #mergePending(layer: Layer): Promise<void> {
+    const fts = T[layer].fts;
+    await this.#db.get(
+      `SELECT count(gin_clean_pending_list(c.oid::regclass)) AS n FROM pg_class c
+       WHERE c.oid IN (to_regclass(?), to_regclass(?)) AND pg_has_role(c.relowner, 'USAGE')`,
+      [`ix_${fts}`, `ix_${fts}_trgm`],
+    );
   }
 
   async termsOutdated(): Promise<boolean> {
@@ -181,6 +199,8 @@ export class PgSearch implements SearchIndex {
     if (terms.length === 0) return [];
     const t = T[layer];
     const plan = await this.#planner.plan(space, layer, terms);
+    // A space holding every row counted its rare terms over the whole index: BM25's counts, already taken.
+    if (plan.alone && plan.counts) this.#rememberCounts(layer, plan.top, plan.counts);
     const span = await windowIdSpan(this.#db, T[layer], space, o);
     if (span === null) return [];
     const lo = Math.max(plan.minRowid ?? 0, span ? span.lo - 1 : 0);
@@ -214,7 +234,9 @@ export class PgSearch implements SearchIndex {
     const kept = new Set(
       (
         await this.#db.all<{ id: unknown }>(
-          `SELECT x.id AS id FROM ${t.table} x WHERE x.id IN (${marks(raw.length)}) AND x.space = ?${f.sql}`,
+          // `space || ''` keeps the planner on the primary key: without statistics (autovacuum off or behind) it took
+          // the space's index and read every row of the space (98 ms of 119 at 100k).
+          `SELECT x.id AS id FROM ${t.table} x WHERE x.id IN (${marks(raw.length)}) AND (x.space || '') = ?${f.sql}`,
           [...raw.map((r) => r.id), space, ...f.params],
         )
       ).map((r) => num(r.id)),
@@ -229,15 +251,19 @@ export class PgSearch implements SearchIndex {
   /**
    * The `limit` best rows matching `match`, scored by FTS5's BM25 (fts5_aux.c): per term, idf = log((N - n + 0.5) /
    * (n + 0.5)) (at least 1e-6) over the whole index, times f·(k1 + 1) / (f + k1·(1 - b + b·D / avgdl)), where f is
-   * the term's occurrences weighted by column (the lexeme's positions and their A/B/C weights in the tsvector), D the
-   * row's tokens and avgdl the layer's mean. Only candidates are scored: the rows holding a rare term (or all terms,
-   * or the newest window), never every row of a common word. With `within`, only that space's rows passing the filters.
+   * the term's occurrences weighted by column (the A/B/C weights of the lexeme's positions in the tsvector), D the
+   * row's tokens and avgdl the layer's mean. Every candidate is scored exactly, in C: `ts_rank_cd` without
+   * normalisation of a one-lexeme (or prefix) query is the sum of its positions' weights, which is f; with
+   * normalisation 2 it is divided by the row's positions, which gives D. (Unnesting each candidate's tsvector in SQL
+   * cost ~0.1 ms a row, so only a ts_rank pre-selection was scored exactly before.) Candidates are the rows holding a
+   * rare term (or all terms, or the newest window), never every row of a common word. With `within`, only that
+   * space's rows passing the filters.
    */
   async #bm25(
     layer: Layer,
     top: number,
     terms: readonly string[],
-    match: { sql: string; params: string[] },
+    match: { sql: string; params: string[]; text: string },
     floor: string,
     floorParams: readonly number[],
     limit: number,
@@ -247,46 +273,44 @@ export class PgSearch implements SearchIndex {
     const { rows: n, avgdl } = await this.#layerStats(layer, top);
     const stats = await this.#termStats(layer, top, terms);
     // Column weights as SQLite's bm25(): body (A) 1.0; an episode's speaker (B) and preceding turns (C) 0.3, other
-    // layers' tags (B) 0.5.
-    const wB = layer === 'episode' ? 0.3 : 0.5;
-    const weightOf = `(SELECT sum(CASE x WHEN 'A' THEN 1.0 WHEN 'B' THEN ${wB} WHEN 'C' THEN 0.3 ELSE 0 END) FROM unnest(u.weights) x)`;
+    // layers' tags (B) 0.5. In ts_rank_cd's order {D, C, B, A}; no position is weighted D.
+    const weights = `'{0.1, 0.3, ${layer === 'episode' ? 0.3 : 0.5}, 1.0}'`;
     const params: SqlValue[] = [];
-    const freqs = stats.map((st, i) => {
+    const rank = (query: string, norm: 0 | 2) => {
+      params.push(query);
+      return `ts_rank_cd(${weights}, f.tsv, ?::tsquery, ${norm})::float8`;
+    };
+    // One f per distinct term; a repeated term is scored once for each time it was asked, as FTS5 does.
+    const column = new Map<string, number>();
+    const freqs: string[] = [];
+    const col = stats.map((st, i) => {
+      const w = terms[i]!;
+      const seen = column.get(w);
+      if (seen !== undefined) return seen;
       // A phrase's lexemes share its occurrences: their mean stands for the phrase's count.
-      const hit = st.prefix ? 'starts_with(u.lexeme, ?)' : 'u.lexeme = ANY(?::text[])';
-      params.push(st.prefix ? st.lexemes[0]! : `{${st.lexemes.map((l) => `"${l.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`);
-      return `coalesce(sum(CASE WHEN ${hit} THEN ${weightOf} END), 0) / ${Math.max(1, st.prefix ? 1 : st.lexemes.length)} AS f${i}`;
+      const one = st.prefix || st.lexemes.length === 1;
+      const parts = one ? [tsq(w).param] : [...new Set(st.lexemes)].map((l) => quoteLexeme(l));
+      freqs.push(`(${parts.map((q) => rank(q, 0)).join(' + ')}) / ${one ? 1 : st.lexemes.length} AS f${freqs.length}`);
+      column.set(w, freqs.length - 1);
+      return freqs.length - 1;
     });
-    const norm = `${K1} * (${1 - B} + ${B} * d.len / ${avgdl > 0 ? avgdl : 1})`;
+    // D from the whole match: every candidate holds some of it.
+    const length = `round(${rank(match.text, 0)} / nullif(${rank(match.text, 2)}, 0)) AS len`;
+    const norm = `${K1} * (${1 - B} + ${B} * coalesce(d.len, ${avgdl}) / ${avgdl > 0 ? avgdl : 1})`;
     const score = stats
       .map((st, i) => {
         const idf = Math.log((n - st.hits + 0.5) / (st.hits + 0.5));
-        return `${(idf > 0 ? idf : 1e-6).toFixed(6)} * d.f${i} * ${K1 + 1} / (d.f${i} + ${norm})`;
+        return `${(idf > 0 ? idf : 1e-6).toFixed(6)} * d.f${col[i]} * ${K1 + 1} / (d.f${col[i]} + ${norm})`;
       })
       .join(' + ');
-    // The candidates are first cut to PRESCORE × limit by ts_rank per term times the same idf (C code, no unnest),
-    // then those few are scored exactly: unnesting every candidate's tsvector cost 4× SQLite's p95 at 20k.
-    const tsWeights = layer === 'episode' ? '{0.1, 0.3, 0.3, 1.0}' : '{0.1, 0.3, 0.5, 1.0}';
-    const pre = stats.map((st, i) => {
-      const idf = Math.log((n - st.hits + 0.5) / (st.hits + 0.5));
-      return `${(idf > 0 ? idf : 1e-6).toFixed(6)} * ts_rank('${tsWeights}', f.tsv, ${tsq(terms[i]!).sql}, 1)`;
-    });
     const join = within ? ` JOIN ${t.table} x ON x.id = f.id AND x.space = ?${within.f.sql}` : '';
+    // OFFSET 0 keeps the subquery whole: flattened, each f and D was computed again wherever the score names it.
     const rows = await this.#db.all<{ id: unknown; s: number }>(
-      `SELECT c.id AS id, ${score} AS s FROM (
-         SELECT f.id AS id, f.tsv AS tsv, ${pre.join(' + ')} AS p FROM ${t.fts} f${join}
-         WHERE f.tsv @@ ${match.sql}${floor} ORDER BY p DESC, f.id DESC LIMIT ?) c,
-         LATERAL (SELECT sum(cardinality(u.positions)) AS len, ${freqs.join(', ')} FROM unnest(c.tsv) u) d
-       ORDER BY s DESC, c.id DESC LIMIT ?`,
-      [
-        ...terms.map((w) => tsq(w).param),
-        ...(within ? [within.space, ...within.f.params] : []),
-        ...match.params,
-        ...floorParams,
-        limit * PRESCORE,
-        ...params,
-        limit,
-      ],
+      `SELECT d.id AS id, ${score} AS s FROM (
+         SELECT f.id AS id, ${freqs.join(', ')}, ${length} FROM ${t.fts} f${join}
+         WHERE f.tsv @@ ${match.sql}${floor} OFFSET 0) d
+       ORDER BY s DESC, d.id DESC LIMIT ?`,
+      [...params, ...(within ? [within.space, ...within.f.params] : []), ...match.params, ...floorParams, limit],
     );
     return rows.map((r) => ({ id: num(r.id), s: num(r.s) }));
   }
@@ -307,6 +331,16 @@ export class PgSearch implements SearchIndex {
     return stats;
   }
 
+  #rememberCounts(layer: Layer, top: number, counts: ReadonlyMap<string, number>): void {
+    if (this.#memo.terms.size + counts.size > TERM_MEMO) this.#memo.terms.clear();
+    for (const [w, hits] of counts) this.#memo.terms.set(`${layer}\u001f${w}`, { hits, ...PgSearch.#lexemesOf(w), at: top });
+  }
+
+  static #lexemesOf(w: string): { lexemes: readonly string[]; prefix: boolean } {
+    const prefix = isHanPrefixTerm(w);
+    return { lexemes: prefix ? fts5Terms(w).slice(0, 1) : fts5Terms(w), prefix };
+  }
+
   /** Each term's rows in the layer's whole index (FTS5's idf counts every row) and its lexemes, as of `top`. */
   async #termStats(layer: Layer, top: number, terms: readonly string[]): Promise<TermStats[]> {
     const t = T[layer];
@@ -317,19 +351,14 @@ export class PgSearch implements SearchIndex {
       return !(known && fresh(known.at, rows, top));
     });
     if (unknown.length > 0) {
-      // Every unknown term counted in one statement: one GIN scan of the rows holding any of them, one round trip.
-      const qs = unknown.map(tsq);
+      // Every unknown term counted in one statement (one round trip), each by its own bitmap scan: the index answers
+      // which rows hold it, no row is matched against the other terms.
       const r = await this.#db.get<Record<string, unknown>>(
-        `SELECT ${qs.map((q, i) => `count(*) FILTER (WHERE f.tsv @@ ${q.sql}) AS c${i}`).join(', ')}
-         FROM ${t.fts} f WHERE f.tsv @@ (${qs.map((q) => q.sql).join(' || ')})`,
-        [...qs.map((q) => q.param), ...qs.map((q) => q.param)],
+        `SELECT ${unknown.map((_, i) => `(SELECT count(*) FROM ${t.fts} f WHERE f.tsv @@ ?::tsquery) AS c${i}`).join(', ')}`,
+        unknown.map((w) => tsq(w).param),
       );
       if (this.#memo.terms.size + unknown.length > TERM_MEMO) this.#memo.terms.clear();
-      unknown.forEach((w, i) => {
-        const prefix = isHanPrefixTerm(w);
-        const lexemes = prefix ? fts5Terms(w).slice(0, 1) : fts5Terms(w);
-        this.#memo.terms.set(keyOf(w), { hits: num(r?.[`c${i}`] ?? 0), lexemes, prefix, at: top });
-      });
+      unknown.forEach((w, i) => this.#memo.terms.set(keyOf(w), { hits: num(r?.[`c${i}`] ?? 0), ...PgSearch.#lexemesOf(w), at: top }));
     }
     return terms.map((w) => this.#memo.terms.get(keyOf(w))!);
   }
@@ -383,12 +412,17 @@ export function pgPlanCounter(db: SqlDriver): PlanCounter {
       return { rows: num(r?.n ?? 0), alone: r?.other === null || r?.other === undefined };
     },
     async termRows(space, layer, term, cap, alone) {
-      const q = tsq(term);
-      const r = await db.get<{ c: unknown }>(
-        `SELECT count(*) AS c FROM (${matchesIn(layer, alone, q.sql)} LIMIT ?) s`,
-        [q.param, ...(alone ? [] : [space]), cap + 1],
-      );
-      return num(r?.c ?? 0);
+      return (await this.termsRows!(space, layer, [term], cap, alone))[0]!;
+    },
+    async termsRows(space, layer, terms, cap, alone) {
+      // One statement, one round trip: a capped count per term.
+      const params: SqlValue[] = [];
+      const cols = terms.map((w, i) => {
+        params.push(tsq(w).param, ...(alone ? [] : [space]), cap + 1);
+        return `(SELECT count(*) FROM (${matchesIn(layer, alone, '?::tsquery')} LIMIT ?) s) AS c${i}`;
+      });
+      const r = await db.get<Record<string, unknown>>(`SELECT ${cols.join(', ')}`, params);
+      return terms.map((_, i) => num(r?.[`c${i}`] ?? 0));
     },
     async windowFloor(space, layer, window, alone) {
       const t = T[layer];

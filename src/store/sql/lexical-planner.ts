@@ -36,6 +36,8 @@ export interface PlanCounter {
   spaceRows(space: string, layer: Layer): Promise<{ rows: number; alone: boolean }>;
   /** Rows of the space holding `term`, counted up to `cap + 1` at most. */
   termRows(space: string, layer: Layer, term: string, cap: number, alone: boolean): Promise<number>;
+  /** Optional: `termRows` of several terms at once (one round trip to a server), in their order. */
+  termsRows?(space: string, layer: Layer, terms: readonly string[], cap: number, alone: boolean): Promise<number[]>;
   /** The lowest id among the space's newest `window` rows (0 when it has fewer). */
   windowFloor(space: string, layer: Layer, window: number, alone: boolean): Promise<number>;
   /** Of the term's newest `sample` matches in the space: how many, and the lowest id among them. */
@@ -55,6 +57,8 @@ export interface LexicalPlan {
   alone: boolean;
   /** When every term is common: only rows above this id are scored (the space's newest `commonWindow`). */
   minRowid?: number;
+  /** The space's rows holding each term that is not common, where counted: exact (a common term's count stopped). */
+  counts?: ReadonlyMap<string, number>;
 }
 
 /** Options of {@link LexicalPlanner}. */
@@ -83,7 +87,7 @@ export class LexicalPlanner {
   readonly #commonShare: number;
   readonly #commonWindow: number;
   readonly #spaces = new Map<string, SpaceStats>();
-  readonly #common = new Map<string, { common: boolean; rows: number; at: number }>();
+  readonly #common = new Map<string, { common: boolean; count: number; rows: number; at: number }>();
 
   constructor(counter: PlanCounter, opts: LexicalPlannerOptions = {}) {
     this.#counter = counter;
@@ -108,9 +112,10 @@ export class LexicalPlanner {
     if (s.rows < PRUNE_MIN_DOCS) return { terms, ...base };
     // Count each term's rows as the index matches it (stemming included), stopping once it is common.
     const cap = Math.floor(Math.min(s.rows * this.#commonShare, COMMON_ROWS));
-    const rare: string[] = [];
-    for (const w of terms) if (!(await this.#isCommon(space, layer, w, s, top, cap))) rare.push(w);
-    if (rare.length > 0) return { terms: rare, ...base, dropped: rare.length < terms.length };
+    const counts = await this.#termCounts(space, layer, terms, s, top, cap);
+    const rare = terms.filter((w) => counts.get(w)! <= cap);
+    const exact = new Map([...counts].filter(([, n]) => n <= cap));
+    if (rare.length > 0) return { terms: rare, ...base, dropped: rare.length < terms.length, counts: exact };
     s.floor ??= await this.#counter.windowFloor(space, layer, this.#commonWindow, s.alone);
     const scored = terms.length <= 2 ? terms : await this.#rarestOfLate(space, layer, terms, s.alone);
     return { terms: scored, ...base, minRowid: s.floor };
@@ -127,15 +132,34 @@ export class LexicalPlanner {
     return s;
   }
 
-  /** Whether more than `cap` of the space's rows hold the term; remembered as the space's size is. */
-  async #isCommon(space: string, layer: Layer, w: string, s: SpaceStats, top: number, cap: number): Promise<boolean> {
-    const key = `${layer} ${space} ${w}`;
-    const known = this.#common.get(key);
-    if (known && top >= known.at && top - known.at <= known.rows / 100) return known.common;
-    const common = (await this.#counter.termRows(space, layer, w, cap, s.alone)) > cap;
-    if (this.#common.size >= COMMON_MEMO) this.#common.clear();
-    this.#common.set(key, { common, rows: s.rows, at: top });
-    return common;
+  /**
+   * Each term's rows in the space, counted up to `cap + 1` (more: the term is common); remembered as the space's size
+   * is. Terms not remembered are counted together when the engine can (`termsRows`).
+   */
+  async #termCounts(space: string, layer: Layer, terms: readonly string[], s: SpaceStats, top: number, cap: number): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    const unknown: string[] = [];
+    for (const w of new Set(terms)) {
+      const known = this.#common.get(`${layer} ${space} ${w}`);
+      // A count taken under another cap still answers when it is on the same side of this one.
+      if (known && top >= known.at && top - known.at <= known.rows / 100 && (known.common ? known.count > cap : known.count <= cap)) {
+        out.set(w, known.count);
+      } else unknown.push(w);
+    }
+    if (unknown.length === 0) return out;
+    let counted: number[];
+    if (this.#counter.termsRows) counted = await this.#counter.termsRows(space, layer, unknown, cap, s.alone);
+    else {
+      counted = [];
+      for (const w of unknown) counted.push(await this.#counter.termRows(space, layer, w, cap, s.alone));
+    }
+    if (this.#common.size + unknown.length > COMMON_MEMO) this.#common.clear();
+    unknown.forEach((w, i) => {
+      const count = counted[i]!;
+      out.set(w, count);
+      this.#common.set(`${layer} ${space} ${w}`, { common: count > cap, count, rows: s.rows, at: top });
+    });
+    return out;
   }
 
   /** The two terms with the fewest matches among the space's newest rows, judged by each one's newest matches. */

@@ -1,0 +1,59 @@
+// PostgreSQL scores every candidate by FTS5's BM25 (ts_rank_cd gives each term's weighted count and the row's length):
+// the same rows with the same scores as SQLite's bm25(), repeated words, a one-character Chinese
+// prefix and weighted columns (speaker B, preceding turns C) included. (A phrase is scored by the mean count of its
+// words, not by its own occurrences as FTS5 does.)
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewEpisode } from '../port.js';
+import type { SqlStore } from '../sql/sql-store.js';
+import { createRng } from '../../bench/scale/seeded-rng.js';
+import { openSqliteStore } from '../sqlite/open-sqlite.js';
+import { openPostgresStore } from './open-postgres.js';
+
+const LEX = { limit: 40 };
+let sqlite: SqlStore;
+let pg: SqlStore;
+
+function episode(body: string, extra: string, ctx: string): NewEpisode {
+  return {
+    kind: 'turn', role: 'user', speaker: null, content: body, session: null, tool: null, ok: null, source: 'test', ref: null,
+    meta: {}, durable: false, occurredAt: 1, createdAt: 1, embedPending: false, index: { body, extra, ctx, raw: '' },
+  };
+}
+
+beforeAll(async () => {
+  [sqlite, pg] = await Promise.all([openSqliteStore(':memory:'), openPostgresStore('pglite://memory')]);
+  const rng = createRng(5);
+  const words = ['harbour', 'kayak', 'storm', 'net', 'boat', 'tide', 'rope', 'gull', '部署', '部门', '备份'];
+  const rows: NewEpisode[] = [];
+  for (let i = 0; i < 400; i++) {
+    const pick = (n: number) => Array.from({ length: n }, () => (rng.chance(0.5) ? words[rng.between(0, words.length - 1)]! : `w${rng.between(1, 90)}`));
+    rows.push(episode(pick(rng.between(2, 12)).join(' '), pick(rng.between(0, 2)).join(' '), pick(rng.between(0, 6)).join(' ')));
+  }
+  for (const store of [sqlite, pg]) await store.transaction((tx) => tx.episodes.insertMany('s', rows));
+}, 180_000);
+afterAll(async () => {
+  await Promise.all([sqlite?.close(), pg?.close()]);
+});
+
+describe('PostgreSQL BM25', () => {
+  it.each([
+    [['kayak']],
+    [['kayak', 'storm']],
+    [['kayak', 'kayak', 'gull']],
+    [['部', 'rope']],
+    [['部署', 'boat', 'w7']],
+  ])('ranks %j as SQLite does', async (terms) => {
+    const [a, b] = await Promise.all([sqlite.search.lexical('s', 'episode', terms, LEX), pg.search.lexical('s', 'episode', terms, LEX)]);
+    expect(a.length).toBeGreaterThan(0);
+    expect(b.length).toBe(a.length);
+    b.forEach((h, i) => expect(h.score).toBeCloseTo(a[i]!.score, 4));
+    // Rows of equal score may come in another order (SQLite leaves ties unordered), and the cut may take other rows
+    // of the last score; every other row is in both, with the same score.
+    const scoreA = new Map(a.map((h) => [h.id, h.score]));
+    const scoreB = new Map(b.map((h) => [h.id, h.score]));
+    const cut = a[a.length - 1]!.score + 1e-4;
+    for (const [hits, other] of [[a, scoreB], [b, scoreA]] as const) {
+      for (const h of hits.filter((x) => x.score > cut)) expect(other.get(h.id)).toBeCloseTo(h.score, 4);
+    }
+  });
+});
