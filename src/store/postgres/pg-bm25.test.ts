@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEpisode } from '../port.js';
 import type { SqlStore } from '../sql/sql-store.js';
-import { createRng } from '../../bench/scale/seeded-rng.js';
+import { createRng } from '../../script/seeded-rng.js';
 import { openSqliteStore } from '../sqlite/open-sqlite.js';
 import { openPostgresStore } from './open-postgres.js';
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
     const pick = (n: number) => Array.from({ length: n }, () => (rng.chance(0.5) ? words[rng.between(0, words.length - 1)]! : `w${rng.between(1, 90)}`));
     rows.push(episode(pick(rng.between(2, 12)).join(' '), pick(rng.between(0, 2)).join(' '), pick(rng.between(0, 6)).join(' ')));
   }
-  for (const store of [sqlite, pg]) await store.transaction((tx) => tx.episodes.insertMany('s', rows));
+  for (const store of [sqlite, pg]) await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows));
 }, 180_000);
 afterAll(async () => {
   await Promise.all([sqlite?.close(), pg?.close()]);
@@ -43,7 +43,7 @@ describe('PostgreSQL BM25', () => {
     [['部', 'rope']],
     [['部署', 'boat', 'w7']],
   ])('ranks %j as SQLite does', async (terms) => {
-    const [a, b] = await Promise.all([sqlite.search.lexical('s', 'episode', terms, LEX), pg.search.lexical('s', 'episode', terms, LEX)]);
+    const [a, b] = await Promise.all([sqlite.forSpace('s').search.lexical('episode', terms, LEX), pg.forSpace('s').search.lexical('episode', terms, LEX)]);
     expect(a.length).toBeGreaterThan(0);
     expect(b.length).toBe(a.length);
     b.forEach((h, i) => expect(h.score).toBeCloseTo(a[i]!.score, 4));
