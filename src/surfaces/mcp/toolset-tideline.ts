@@ -4,9 +4,9 @@
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { readHeatmap, readSoftClusters, heatmapInput, softClustersInput } from '../../app/read-clusters.js';
-import { graphInput, readGraph } from '../../app/read-graph.js';
-import { recallNarratives, recallNarrativesInput } from '../../app/recall-narratives.js';
+import { heatmapInput, softClustersInput } from '../../app/read-clusters.js';
+import { graphInput } from '../../app/read-graph.js';
+import { recallNarrativesInput } from '../../app/recall-narratives.js';
 import { endTime, jsonObject, label, narrativeInput, profileInput, recallInput, selfConceptInput, snapshotInput, text, threadInput, time } from '../../core/schemas.js';
 import { THREAD_STATUSES, type Narrative } from '../../core/types.js';
 import { episodeJson, hitJson } from '../../app/wire-format.js';
@@ -133,8 +133,8 @@ function registerWrites(server: McpServer, { memory }: ToolsetDeps): void {
     async run({ content, metadata }) {
       const session = typeof metadata?.session === 'string' && metadata.session.trim() ? metadata.session : undefined;
       const r = await memory.record({ content, kind: 'note', role: 'assistant', session, meta: metadata ?? {} }, { source: 'context_record' });
-      const how = memory.ctx.embedder ? 'vectorised when the embedder answered' : 'lexical only (no embedder configured)';
-      return { text: `Recorded ${r.ids.join(', ')} (${how}).`, data: { ...r, embedded: memory.ctx.embedder !== undefined } };
+      const how = memory.hasEmbedder ? 'vectorised when the embedder answered' : 'lexical only (no embedder configured)';
+      return { text: `Recorded ${r.ids.join(', ')} (${how}).`, data: { ...r, embedded: memory.hasEmbedder } };
     },
   });
 }
@@ -151,7 +151,7 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
     },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
-      const rows = await recallNarratives(memory.ctx, defined(args));
+      const rows = await memory.recallNarratives(defined(args));
       return { text: rows.length === 0 ? 'No narratives yet.' : rows.map(narrativeText).join('\n'), data: { narratives: rows.map(narrativeData) } };
     },
   });
@@ -249,7 +249,7 @@ function registerDerived(server: McpServer, { memory }: ToolsetDeps): void {
     },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
-      const g = await readGraph(memory.ctx, defined(args));
+      const g = await memory.readGraph(defined(args));
       if (g.kind === 'empty') return { text: g.message, data: { ...g } };
       if (g.kind === 'top') return { text: g.nodes.map((n) => `- ${n.entity}: ${n.mentionCount} mentions`).join('\n'), data: { ...g } };
       if (g.kind === 'entity') {
@@ -267,7 +267,7 @@ function registerDerived(server: McpServer, { memory }: ToolsetDeps): void {
     input: { days: heatmapInput.shape.days.describe('period in days, default 7') },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
-      const v = await readHeatmap(memory.ctx, args);
+      const v = await memory.readHeatmap(args);
       return { text: v.message ? `${v.message}\n\n${v.markdown}` : v.markdown, data: { heatmap: v.heatmap, ...(v.message ? { message: v.message } : {}) } };
     },
   });
@@ -281,7 +281,7 @@ function registerDerived(server: McpServer, { memory }: ToolsetDeps): void {
     },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
-      const v = await readSoftClusters(memory.ctx, defined(args));
+      const v = await memory.readSoftClusters(defined(args));
       if (v.kind === 'empty') return { text: v.message, data: { ...v } };
       if (v.kind === 'list') return { text: v.clusters.map((c) => `- #${c.id} ${c.name}: ${c.memberCount} members, ${c.degree} adjacent`).join('\n'), data: { ...v } };
       const lines = [
