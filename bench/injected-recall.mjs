@@ -8,8 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMemory } from '../dist/boot/open-memory.js';
 import { FixedClock } from '../dist/core/clock.js';
-import { buildContext } from '../dist/app/injection/context-block.js';
-import { prefetch } from '../dist/app/injection/prefetch.js';
 
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--')) ?? '../shared/data/locomo/dev.json';
@@ -47,8 +45,8 @@ for (const conv of data) {
   for (const qa of conv.qa) {
     if (![1, 2, 3, 4].includes(qa.category)) continue;
     const session = `q${q++}`;
-    const block = only === '--prefetch-only' ? { text: '', tokens: 0 } : await buildContext(memory.ctx, { session });
-    const pre = only === '--context-only' ? { text: '' } : await prefetch(memory.ctx, { text: qa.question, session });
+    const block = only === '--prefetch-only' ? { text: '', tokens: 0 } : await memory.buildContext({ session });
+    const pre = only === '--context-only' ? { text: '' } : await memory.prefetch({ text: qa.question, session });
     ctxTokens = block.tokens;
     prefetchTokens.push(pre.text.length);
     const shown = norm(`${block.text}\n${pre.text}`);

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, revokeToken } from '../src/app/tokens.js';
-import type { Tidepool } from '../src/app/tidepool.js';
+import { appContextOf, type Tidepool } from '../src/app/tidepool.js';
 import { startHttpServer, type HttpHandle } from '../src/boot/serve.js';
 import { createHttpApp } from '../src/surfaces/http/http-app.js';
 import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
@@ -79,7 +79,7 @@ async function lines(m: Tidepool): Promise<string[]> {
 /** A quarantined knowledge entry of `m` (the review route needs one per approval). */
 async function quarantined(m: Tidepool, text: string): Promise<string> {
   const r = await m.remember({ text });
-  await m.ctx.store.forSpace(m.space).knowledge.setStatus([Number(r.id.slice(1))], 'quarantined', mem.clock.now());
+  await appContextOf(m).store.forSpace(m.space).knowledge.setStatus([Number(r.id.slice(1))], 'quarantined', mem.clock.now());
   return r.id;
 }
 
@@ -169,11 +169,11 @@ beforeAll(async () => {
   targetKnowledge = await quarantined(t, `${MARK} prefers the north pier`);
   await foreign().remember({ text: 'The foreign team keeps its own notes about the harbour' });
   for (const s of SCOPES) {
-    tok[`t${s}`] = (await createToken(mem.memory.ctx, { space: TARGET, scope: s })).token;
-    tok[`f${s}`] = (await createToken(mem.memory.ctx, { space: FOREIGN, scope: s })).token;
+    tok[`t${s}`] = (await createToken(appContextOf(mem.memory), { space: TARGET, scope: s })).token;
+    tok[`f${s}`] = (await createToken(appContextOf(mem.memory), { space: FOREIGN, scope: s })).token;
   }
-  const revoked = await createToken(mem.memory.ctx, { space: TARGET, scope: 'admin' });
-  await revokeToken(mem.memory.ctx, revoked.id);
+  const revoked = await createToken(appContextOf(mem.memory), { space: TARGET, scope: 'admin' });
+  await revokeToken(appContextOf(mem.memory), revoked.id);
   tok.revoked = revoked.token;
   // A public bind: tokens are required on every request, reached here through 127.0.0.1.
   server = await startHttpServer(mem.memory, { host: '0.0.0.0', port: 0, toolsets: 'all' });

@@ -192,6 +192,41 @@ describe('architecture (STYLE §2)', () => {
     expect([...byName.values()].filter((paths) => paths.length > 1)).toEqual([]);
   });
 
+  it('surfaces and boot reach the app only through the Tidepool facade: no use case taking the context, no appContextOf', () => {
+    // Names an app module exports that take the AppContext (`fn(ctx, …)`): the use cases the facade delegates to.
+    const ctxFunctions = (file: string): Set<string> =>
+      new Set([...readFileSync(file, 'utf8').matchAll(/export (?:async )?function\*? ?(\w+)\s*\(\s*ctx\s*:\s*AppContext/g)].map((m) => m[1]!));
+    const bad: string[] = [];
+    for (const f of all) {
+      const rel = relative(SRC, f);
+      if (!rel.startsWith('surfaces/') && !rel.startsWith('boot/')) continue;
+      const src = readFileSync(f, 'utf8');
+      // Static imports (`import { a, type B } from`) and destructured dynamic ones (`const { a } = await import(`).
+      const uses: Array<{ spec: string; names: string[] | 'all' }> = [];
+      for (const m of src.matchAll(/import\s+(type\s+)?(\{[^}]*\}|\*\s+as\s+\w+|\w+)\s+from\s+['"]([^'"]+)['"]/g)) {
+        if (m[1]) continue;
+        const clause = m[2]!;
+        const names = clause.startsWith('{')
+          ? clause.slice(1, -1).split(',').map((n) => n.trim()).filter((n) => n && !n.startsWith('type ')).map((n) => n.split(/\s+as\s+/)[0]!)
+          : 'all';
+        uses.push({ spec: m[3]!, names });
+      }
+      for (const m of src.matchAll(/(?:\{([^}]*)\}\s*=\s*)?await\s+import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+        uses.push({ spec: m[2]!, names: m[1] === undefined ? 'all' : m[1].split(',').map((n) => n.trim().split(/\s*:\s*/)[0]!).filter(Boolean) });
+      }
+      for (const { spec, names } of uses) {
+        if (!spec.startsWith('.')) continue;
+        const target = resolve(dirname(f), spec).replace(/\.js$/, '.ts');
+        if (!relative(SRC, target).startsWith('app/')) continue;
+        const forbidden = ctxFunctions(target);
+        forbidden.add('appContextOf');
+        const used = names === 'all' ? [...forbidden].filter((n) => n !== 'appContextOf' || relative(SRC, target) === 'app/tidepool.ts') : names.filter((n) => forbidden.has(n));
+        for (const n of used) bad.push(`${rel} → ${relative(SRC, target)} ${n}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
   it('has no export * in the public index', () => {
     expect(readFileSync(join(SRC, 'index.ts'), 'utf8')).not.toMatch(/export \*/);
   });

@@ -15,6 +15,7 @@ import { startResponderServer } from './helpers/responder-llm-server.js';
 import { BIN } from './helpers/run-cli.js';
 import { T0 } from './helpers/temp-memory.js';
 import { recordDay } from './sleep-fixtures.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const READER_WRITER = join(import.meta.dirname, 'fixtures', 'concurrency', 'reader-writer.mjs');
 const DAY = 86_400_000;
@@ -67,7 +68,7 @@ describe('several processes on one SQLite file', () => {
           // 3 recorded turns and 1 remembered episode per iteration.
           expect(all.filter((e) => e.content.startsWith(`${tag} `)), tag).toHaveLength(4 * n);
           for (let k = 0; k < 5; k++) {
-            const live = await memory.ctx.store.forSpace(memory.space).knowledge.getLiveByKey(`${tag}-k${k}`);
+            const live = await appContextOf(memory).store.forSpace(memory.space).knowledge.getLiveByKey(`${tag}-k${k}`);
             // The last value written for the key (iterations k, k+5, … up to n-1) is the live one.
             expect(live?.content, `${tag}-k${k}`).toBe(`${tag} heron setting is ${n - 5 + k}`);
           }
@@ -177,7 +178,7 @@ describe('recall while a night runs in another process', () => {
         for (const text of written) expect((await memory.recall({ query: text, layers: ['knowledge'] })).map((h) => h.text)).toContain(text);
         console.log(`night: ${during.length} recalls over ${server.steps.length} model steps, slowest ${Math.round(Math.max(...during.map((d) => d.ms)))} ms, ${written.length} remembers`);
         // The night's own work is there for the recall that follows it.
-        expect((await memory.ctx.store.forSpace(memory.space).narratives.list({ limit: 100 })).length).toBeGreaterThan(0);
+        expect((await appContextOf(memory).store.forSpace(memory.space).narratives.list({ limit: 100 })).length).toBeGreaterThan(0);
       } finally {
         await memory.close();
         await server.close();

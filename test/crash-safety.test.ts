@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sleep } from '../src/app/sleep.js';
-import type { Tidepool } from '../src/app/tidepool.js';
+import { appContextOf, type Tidepool } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { FixedClock } from '../src/core/clock.js';
 import { mulberry32, type Rng } from '../src/script/seeded-rng.js';
@@ -206,7 +206,7 @@ async function memoryState(path: string): Promise<Record<string, unknown[]>> {
   const memory = await openMemory({ path, embedder: 'none', warn: () => {} });
   const out: Record<string, unknown[]> = {};
   try {
-    const store = memory.ctx.store;
+    const store = appContextOf(memory).store;
     for (const table of store.rows.tables()) {
       const rows: unknown[] = [];
       for await (const row of store.rows.dump(memory.space, table)) rows.push(row);
@@ -272,7 +272,7 @@ describe('a night killed mid-way', () => {
         const config = { sleep: { openaiBaseUrl: server.url, openaiApiKey: 'test-key' } };
         const memory = await openMemory({ path, embedder: 'none', config, warn: () => {} });
         try {
-          return await sleep(memory.ctx, { model: MODEL, now: NIGHT });
+          return await sleep(appContextOf(memory), { model: MODEL, now: NIGHT });
         } finally {
           await memory.close();
         }
@@ -391,7 +391,7 @@ async function placesOf(memory: Tidepool, root: string, hashes: Map<string, stri
       expect(sha(readFileSync(file)), `${date} in ${place}`).toBe(hash);
       places.push(place);
     }
-    const archived = await memory.ctx.store.forSpace(memory.space).journal.archivedDay(root, date);
+    const archived = await appContextOf(memory).store.forSpace(memory.space).journal.archivedDay(root, date);
     if (archived) {
       expect(sha(archived.content), `${date} in the archive`).toBe(hash);
       places.push('archived');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Tidepool } from '../src/app/tidepool.js';
+import { appContextOf, Tidepool } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { FixedClock } from '../src/core/clock.js';
 import { parseConfig } from '../src/core/config.js';
@@ -47,7 +47,7 @@ async function seed(m: Tidepool, clock: FixedClock): Promise<void> {
   await m.writeSelfConcept({ field: 'terrain', content: 'I work on sync engines' });
   await m.writeSnapshot({ content: 'calm, a bit tired' });
   await m.writeThread({ content: 'why does sync stall under load?' });
-  await m.ctx.store.forSpace('default').vectors.put('knowledge', 1, 'test-model', Float32Array.from([0.1, -2.5, 3.4028234663852886e38, 1e-45]), T0);
+  await appContextOf(m).store.forSpace('default').vectors.put('knowledge', 1, 'test-model', Float32Array.from([0.1, -2.5, 3.4028234663852886e38, 1e-45]), T0);
   await m.recall({ query: '咖啡' });
   await m.recall({ query: 'staging port' });
 }

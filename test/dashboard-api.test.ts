@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type HttpHandle } from '../src/boot/serve.js';
 import { PII_REVIEW_KEY } from '../src/sleep/pii-flags.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 describe('dashboard routes', () => {
   let mem: TempMemory;
@@ -59,7 +60,7 @@ describe('dashboard routes', () => {
     const a = await mem.memory.remember({ text: 'The export runs at 02:00', key: 'export.time' });
     const edited = await call('PUT', `/v1/knowledge/${a.id}`, { text: 'The export runs at 03:00' });
     expect(edited).toMatchObject({ status: 200, json: { kind: 'superseded', supersedes: a.id } });
-    const store = mem.memory.ctx.store;
+    const store = appContextOf(mem.memory).store;
     expect((await store.forSpace('default').knowledge.get(Number(a.id.slice(1))))?.status).toBe('superseded');
     expect((await store.forSpace('default').knowledge.getLiveByKey('export.time'))?.content).toBe('The export runs at 03:00');
     // A superseded entry is history: not edited again.
@@ -75,14 +76,14 @@ describe('dashboard routes', () => {
 
   it('lists a personal-data flag in Needs review; Keep (approve) leaves the row and clears the flag', async () => {
     const { ids } = (await mem.memory.record({ content: 'Mail the invoices to ana.berg@example.com', session: 'mail' })) as { ids: string[] };
-    await mem.memory.ctx.store.forSpace('default').state.put(PII_REVIEW_KEY, [{ ref: ids[0], kinds: ['email'], at: T0 }], T0);
+    await appContextOf(mem.memory).store.forSpace('default').state.put(PII_REVIEW_KEY, [{ ref: ids[0], kinds: ['email'], at: T0 }], T0);
     const list = await call('GET', '/v1/review');
     expect(list.json.items).toEqual([
       expect.objectContaining({ id: ids[0], kind: 'episode', content: 'Mail the invoices to ana.berg@example.com', personalData: ['email'] }),
     ]);
     expect(await call('POST', `/v1/knowledge/${ids[0]}/review`, { decision: 'approve' })).toMatchObject({ status: 200, json: { kind: 'approved', status: 'kept' } });
     expect((await call('GET', '/v1/review')).json.items).toEqual([]);
-    expect(await mem.memory.ctx.store.forSpace('default').episodes.get(Number(ids[0]!.slice(1)))).toBeDefined();
+    expect(await appContextOf(mem.memory).store.forSpace('default').episodes.get(Number(ids[0]!.slice(1)))).toBeDefined();
   });
 
   it('reads a registered journal: its days and one day, and refuses a workspace that is not registered', async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type HttpHandle } from '../src/boot/serve.js';
 import { PII_REVIEW_KEY } from '../src/sleep/pii-flags.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts');
@@ -27,7 +28,7 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
   beforeAll(async () => {
     mem = await tempMemory();
     const m = mem.memory;
-    const store = m.ctx.store;
+    const store = appContextOf(m).store;
     ws = mkdtempSync(join(tmpdir(), 'tidepool-dash-ws-'));
     await m.registerJournalWorkspace(ws);
     await m.remember({ text: 'The staging database listens on port 6543', subject: 'staging', key: 'staging.port' });
@@ -114,8 +115,8 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
     await page.waitForFunction(() => document.querySelectorAll('#review-queue tr[data-id]').length === 1);
     await page.click(`#review-queue tr[data-id="k${ids.reject}"] button:has-text("Reject")`);
     await page.waitForSelector('text=Nothing needs review');
-    expect((await mem.memory.ctx.store.forSpace('default').knowledge.get(ids.approve))?.status).toBe('reliable');
-    expect((await mem.memory.ctx.store.forSpace('default').knowledge.get(ids.reject))?.status).toBe('forgotten');
+    expect((await appContextOf(mem.memory).store.forSpace('default').knowledge.get(ids.approve))?.status).toBe('reliable');
+    expect((await appContextOf(mem.memory).store.forSpace('default').knowledge.get(ids.reject))?.status).toBe('forgotten');
     await page.selectOption('select[name=status]', 'forgotten');
     await page.waitForFunction(() => location.hash.includes('status=forgotten') && document.querySelector('#knowledge-list')?.textContent?.includes('Fridays'));
   });
@@ -163,17 +164,17 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard pages in Chromium', () => {
 
   it('Knowledge: a row flagged for personal data is kept from Needs review; an entry is edited and another forgotten', async () => {
     const { ids: [mail] } = (await mem.memory.record({ content: 'Mail the report to ana.berg@example.com', session: 'mail' })) as { ids: string[] };
-    await mem.memory.ctx.store.forSpace('default').state.put(PII_REVIEW_KEY, [{ ref: mail, kinds: ['email'], at: T0 }], T0);
+    await appContextOf(mem.memory).store.forSpace('default').state.put(PII_REVIEW_KEY, [{ ref: mail, kinds: ['email'], at: T0 }], T0);
     await open('knowledge', 'knowledge');
     expect(await page.textContent(`#review-queue tr[data-id="${mail}"]`)).toContain('an e-mail address in clear');
     await page.click(`#review-queue tr[data-id="${mail}"] button:has-text("Keep")`);
     await page.waitForSelector('text=Nothing needs review');
-    expect(await mem.memory.ctx.store.forSpace('default').episodes.get(Number(mail!.slice(1)))).toBeDefined();
+    expect(await appContextOf(mem.memory).store.forSpace('default').episodes.get(Number(mail!.slice(1)))).toBeDefined();
     await page.click(`#knowledge-list tr[data-id="k${ids.edit}"] button:has-text("Edit")`);
     await page.fill(`#knowledge-list tr[data-id="k${ids.edit}"] textarea`, 'The nightly export runs at 03:00');
     await page.click(`#knowledge-list tr[data-id="k${ids.edit}"] button:has-text("Save")`);
     await page.waitForFunction(() => (document.querySelector('#knowledge-list')?.textContent ?? '').includes('runs at 03:00'));
-    const store = mem.memory.ctx.store;
+    const store = appContextOf(mem.memory).store;
     expect((await store.forSpace('default').knowledge.get(ids.edit))?.status).toBe('superseded');
     const [edited] = await store.forSpace('default').knowledge.list({ statuses: ['provisional'], limit: 100 }).then((l) => l.filter((k) => k.content.includes('03:00')));
     expect(edited).toBeDefined();

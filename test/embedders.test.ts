@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEmbedder } from '../src/boot/create-embedder.js';
 import { parseConfig } from '../src/core/config.js';
 import { tempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 interface Mock {
   url: string;
@@ -93,15 +94,15 @@ describe('embedders', () => {
     const t = await tempMemory({ config });
     try {
       await t.memory.remember({ text: 'the harbour wifi password is in the vault' });
-      expect(await t.memory.ctx.store.forSpace('default').vectors.count('tideline-local')).toBe(1);
+      expect(await appContextOf(t.memory).store.forSpace('default').vectors.count('tideline-local')).toBe(1);
       mock.failNext = 1000;
       const r = await t.memory.record({ content: 'the lighthouse needs a new lamp', session: 's' });
       expect(r.ids).toHaveLength(1);
       expect(t.warnings.some((w) => w.includes('marked for later embedding'))).toBe(true);
-      expect(await t.memory.ctx.store.forSpace('default').vectors.pending('episode', 10)).toHaveLength(1);
+      expect(await appContextOf(t.memory).store.forSpace('default').vectors.pending('episode', 10)).toHaveLength(1);
       mock.failNext = 0;
       expect((await t.memory.embedPending()).episode).toBe(1);
-      expect(await t.memory.ctx.store.forSpace('default').vectors.pending('episode', 10)).toHaveLength(0);
+      expect(await appContextOf(t.memory).store.forSpace('default').vectors.pending('episode', 10)).toHaveLength(0);
       // The backfilled episode is searchable like any other.
       const hits = await t.memory.recall({ query: 'lighthouse lamp' });
       expect(hits[0]!.text).toBe('the lighthouse needs a new lamp');

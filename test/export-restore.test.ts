@@ -5,6 +5,7 @@ import { activeTokenCount, createToken, hashToken, verifyToken } from '../src/ap
 import { assertBindAllowed } from '../src/boot/bind-policy.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 let t: TempMemory;
 beforeEach(async () => {
@@ -30,7 +31,7 @@ async function seed(): Promise<void> {
   await m.writeSelfConcept({ field: 'fact', content: 'I am an agent' });
   await m.writeSnapshot({ content: 'calm' });
   await m.writeThread({ content: 'open question' });
-  await m.ctx.store.forSpace('default').vectors.put('knowledge', 1, 'test-model', Float32Array.from([0.5, -1, 2]), 5);
+  await appContextOf(m).store.forSpace('default').vectors.put('knowledge', 1, 'test-model', Float32Array.from([0.5, -1, 2]), 5);
   await m.recall({ query: '咖啡' });
 }
 
@@ -84,7 +85,7 @@ function lines0(): string {
 describe('restore never brings credentials (issue 22)', () => {
   it('an export carries no API tokens, and export → restore → export is still lossless', async () => {
     await seed();
-    await createToken(t.memory.ctx, { space: 'default', scope: 'admin', label: 'ops' });
+    await createToken(appContextOf(t.memory), { space: 'default', scope: 'admin', label: 'ops' });
     const lines = await collect(t.memory.export());
     expect(lines.some((l) => l.includes('"api_tokens"'))).toBe(false);
     const other = await openMemory({ path: join(t.dir, 'no-tokens.db') });
@@ -110,8 +111,8 @@ describe('restore never brings credentials (issue 22)', () => {
       const r = await other.restore([...lines, planted]);
       expect(r.excluded).toEqual({ api_tokens: 1 });
       expect(warnings.join('\n')).toMatch(/API token row\(s\)/);
-      expect(await activeTokenCount(other.ctx)).toBe(0);
-      expect(await verifyToken(other.ctx, secret)).toBeUndefined();
+      expect(await activeTokenCount(appContextOf(other))).toBe(0);
+      expect(await verifyToken(appContextOf(other), secret)).toBeUndefined();
       await expect(assertBindAllowed(other, '0.0.0.0')).rejects.toMatchObject({ code: 'forbidden' });
       // Everything else of the file came in.
       expect(await collect(other.export())).toEqual(lines);
@@ -125,9 +126,9 @@ describe('restore never brings credentials (issue 22)', () => {
     const lines = await collect(t.memory.export());
     const other = await openMemory({ path: join(t.dir, 'token-first.db') });
     try {
-      await createToken(other.ctx, { space: 'default', scope: 'write' });
+      await createToken(appContextOf(other), { space: 'default', scope: 'write' });
       await other.restore(lines);
-      expect(await activeTokenCount(other.ctx)).toBe(1);
+      expect(await activeTokenCount(appContextOf(other))).toBe(1);
     } finally {
       await other.close();
     }

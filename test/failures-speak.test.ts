@@ -15,6 +15,7 @@ import { parseConfig } from '../src/core/config.js';
 import { parseId } from '../src/core/ids.js';
 import { prefetch } from '../src/app/injection/prefetch.js';
 import { sleep } from '../src/app/sleep.js';
+import { appContextOf } from '../src/app/tidepool.js';
 import { embedNew } from '../src/sleep/embed-new.js';
 import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
 import { runInProcess } from './helpers/cli-in-process.js';
@@ -94,7 +95,7 @@ describe('failures speak', () => {
     const { t, mode } = await memoryWithFlakyEmbedder();
     await t.memory.remember({ text: 'the ferry to the island leaves at seven' });
     mode.now = 'status500';
-    const out = await prefetch(t.memory.ctx, { text: 'when does the ferry leave?', session: 'p' });
+    const out = await prefetch(appContextOf(t.memory), { text: 'when does the ferry leave?', session: 'p' });
     expect(out.text).toContain('ferry');
     expect(t.warnings.some((w) => /injection: no cosine floor/.test(w))).toBe(true);
   });
@@ -115,7 +116,7 @@ describe('failures speak', () => {
     mode.now = 'hangup';
     const failed = await call();
     expect(failed.embedded).toBe(false);
-    expect(await t.memory.ctx.store.forSpace('default').vectors.pending('episode', 10)).toEqual([
+    expect(await appContextOf(t.memory).store.forSpace('default').vectors.pending('episode', 10)).toEqual([
       expect.objectContaining({ id: parseId(failed.ids[0]!).id }),
     ]);
   });
@@ -125,7 +126,7 @@ describe('failures speak', () => {
     await recordDay(t.memory, T0);
     mode.now = 'status500';
     t.clock.set(T0 + 86_400_000);
-    const r = await sleep(t.memory.ctx, { modelInstance: new ResponderModel() });
+    const r = await sleep(appContextOf(t.memory), { modelInstance: new ResponderModel() });
     expect(r.kind).toBe('slept');
     expect(t.warnings.filter((w) => /unavailable during the night, \d+ item\(s\) marked for later embedding/.test(w)).length).toBeGreaterThan(0);
     expect(t.warnings.some((w) => /unavailable during the night, searched by words only/.test(w))).toBe(true);
@@ -142,11 +143,11 @@ describe('failures speak', () => {
     const embedder = createEmbedder(parseConfig({ embedder: { provider: 'tideline', url: svc.url, attempts: 1 } }).embedder)!;
     const rows = ids.map((id, i) => ({ layer: 'episode' as const, id: parseId(id).id, text: String(i) }));
     svc.mode.now = 'status500';
-    const out = await embedNew({ store: t.memory.ctx.store, embedder, space: 'default', now: () => 1 }, rows);
+    const out = await embedNew({ store: appContextOf(t.memory).store, embedder, space: 'default', now: () => 1 }, rows);
     expect(out).toMatchObject({ embedded: 0, failed: 2 });
     expect(out.error).toMatch(/500/);
     svc.mode.now = 'ok';
-    expect(await embedNew({ store: t.memory.ctx.store, embedder, space: 'default', now: () => 1 }, rows)).toEqual({ embedded: 2, failed: 0 });
+    expect(await embedNew({ store: appContextOf(t.memory).store, embedder, space: 'default', now: () => 1 }, rows)).toEqual({ embedded: 2, failed: 0 });
   });
 
   it('a corrupt JSON column in a real SQLite file is read as empty and named in doctor (library and CLI)', async () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Tidepool } from '../src/app/tidepool.js';
+import { appContextOf, type Tidepool } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { parseId } from '../src/core/ids.js';
 import { CREDENTIALS, describeInput, hostileString, keepInside, storeDigest, treeDigest, unclearMessage, asStored, within } from './helpers/hostile.js';
@@ -148,7 +148,7 @@ async function checkEffect(argv: readonly string[], r: CliRun): Promise<void> {
   if (r.code !== 0 || !argv.includes('--json')) return;
   const doc = JSON.parse(r.stdout) as Record<string, unknown>;
   if (argv[0] === 'remember' && typeof doc.id === 'string' && doc.kind === 'created') {
-    const row = await observer.ctx.store.forSpace('default').knowledge.get(parseId(doc.id).id);
+    const row = await appContextOf(observer).store.forSpace('default').knowledge.get(parseId(doc.id).id);
     expect(row?.content).toBe(asStored(argv[1]!.trim()));
   }
   if (argv[0] === 'recall') expect(Array.isArray(doc.results)).toBe(true);

@@ -18,6 +18,7 @@ import {
   CREDENTIALS, describeInput, fromSchema, hostileString, keepInside, storeDigest, treeDigest, unclearMessage, within, wrongValue, type JsonSchema,
 } from './helpers/hostile.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const SEED = 20_260_602;
 const RUNS = { query: 40, body: 40, rawBody: 30, nested: 6, headers: 40 } as const;
@@ -258,7 +259,7 @@ describe('REST API under hostile input', () => {
   it('hostile Authorization, Host and Origin headers get 401/403 with the error shape, never a 500', { timeout: 120_000 }, async () => {
     const guarded = createHttpApp({ memory: mem.memory, version: 'test', tokensRequired: true, rateLimitPerMinute: 100_000, mcpServer: (s) => createMcpServer(mem.memory, { session: s }) });
     try {
-      const { token } = await createToken(mem.memory.ctx, { space: 'default', scope: 'read' });
+      const { token } = await createToken(appContextOf(mem.memory), { space: 'default', scope: 'read' });
       // Header values are ByteStrings without CR, LF or NUL: anything else cannot be sent.
       const headerValue = fc.oneof(
         fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 60 }),

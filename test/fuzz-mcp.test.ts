@@ -10,7 +10,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentSleep } from '../src/app/agent-sleep.js';
-import { Tidepool } from '../src/app/tidepool.js';
+import { appContextOf, Tidepool } from '../src/app/tidepool.js';
 import { FixedClock } from '../src/core/clock.js';
 import { parseConfig } from '../src/core/config.js';
 import { isTidepoolError } from '../src/core/errors.js';
@@ -97,7 +97,7 @@ const overrides = () => ({
 async function checkSuccess(s: Session, name: string, args: Record<string, unknown>, data: Record<string, unknown>): Promise<void> {
   if (name === 'remember') {
     expect(String(data.id)).toMatch(/^k\d+$/);
-    const row = await s.mem.memory.ctx.store.forSpace('default').knowledge.get(parseId(String(data.id)).id);
+    const row = await appContextOf(s.mem.memory).store.forSpace('default').knowledge.get(parseId(String(data.id)).id);
     expect(row?.content).toBe(asStored(String(args.text).trim()));
   }
   if (name === 'recall' || name === 'memory_search' || name === 'context_search') {
@@ -122,7 +122,7 @@ const outcomes = new Map<string, { ok: number; error: number; codes: Set<string>
  * are not taken for those of the next, refused call.
  */
 async function nightAtRest(s: Session): Promise<void> {
-  const hub = agentSleep(s.mem.memory.ctx);
+  const hub = agentSleep(appContextOf(s.mem.memory));
   for (let i = 0; i < 500 && hub.running && hub.model.pendingCount() === 0; i++) await new Promise((r) => setTimeout(r, 10));
 }
 

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken } from '../src/app/tokens.js';
 import { openMemory } from '../src/boot/open-memory.js';
-import type { Tidepool } from '../src/app/tidepool.js';
+import { appContextOf, type Tidepool } from '../src/app/tidepool.js';
 import { soulReader } from '../src/surfaces/cli/inject-commands.js';
 import { createHttpApp } from '../src/surfaces/http/http-app.js';
 import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
@@ -203,7 +203,7 @@ describe('journal roots through HTTP', () => {
     const http = createHttpApp({ memory, version: 'test', tokensRequired: true, rateLimitPerMinute: 100_000, mcpServer: (s) => createMcpServer(memory, { session: s }) });
     const local = createHttpApp({ memory, version: 'test', mcpServer: (s) => createMcpServer(memory, { session: s }) });
     try {
-      const { token } = await createToken(memory.ctx, { space: 'default', scope: 'admin' });
+      const { token } = await createToken(appContextOf(memory), { space: 'default', scope: 'admin' });
       const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const request = fc.tuple(fc.constantFrom(...escapes.filter((e) => !e.includes('\0'))), fc.boolean());
       await fc.assert(

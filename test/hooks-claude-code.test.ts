@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPending } from '../src/app/continuity.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { runCli, type CliRun } from './helpers/run-cli.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const FIX = join(import.meta.dirname, 'fixtures', 'claude-code');
 const SESSION = '5f1c9a2e-7d44-4b8e-9a51-3c2f8e6d1a90';
@@ -134,7 +135,7 @@ describe('the installed hooks', () => {
     expect(all).toHaveLength(7);
     expect(all.slice(5)).toEqual(['Good catch. Reset the owner in release() and in the timeout path.', 'Done: release() and the timeout both clear the owner, and a test covers the slow-disk case.']);
     const m = await openMemory({ path: db, embedder: 'none', warn: () => undefined });
-    const pending = await getPending(m.ctx, { session: SESSION });
+    const pending = await getPending(appContextOf(m), { session: SESSION });
     await m.close();
     expect(pending.events.map((e) => [e.kind, e.payload])).toEqual([['compaction', { trigger: 'auto' }]]);
   });

@@ -7,7 +7,7 @@ import { createToken } from '../src/app/tokens.js';
 import { startHttpServer } from '../src/boot/serve.js';
 import { createHttpApp, type HttpApp } from '../src/surfaces/http/http-app.js';
 import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
-import type { Tidepool } from '../src/app/tidepool.js';
+import { appContextOf, type Tidepool } from '../src/app/tidepool.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 
 function appFor(memory: Tidepool, o: { tokensRequired?: boolean; rateLimitPerMinute?: number; bodyLimitBytes?: number } = {}): HttpApp {
@@ -106,13 +106,13 @@ describe('HTTP API on loopback without tokens', () => {
     const b = await mem.memory.remember({ text: 'The deploy window is Friday' });
     const idA = Number(a.id.slice(1));
     const idB = Number(b.id.slice(1));
-    await mem.memory.ctx.store.forSpace('default').knowledge.setStatus([idA, idB], 'quarantined', mem.clock.now());
+    await appContextOf(mem.memory).store.forSpace('default').knowledge.setStatus([idA, idB], 'quarantined', mem.clock.now());
     const list = (await (await http.app.request('/v1/knowledge?status=quarantined')).json()) as { items: Array<{ id: string }> };
     expect(list.items.map((i) => i.id).sort()).toEqual([a.id, b.id].sort());
     expect((await http.app.request(`/v1/knowledge/${a.id}/review`, json({ decision: 'approve' }))).status).toBe(200);
     expect((await http.app.request(`/v1/knowledge/${b.id}/review`, json({ decision: 'reject' }))).status).toBe(200);
-    expect((await mem.memory.ctx.store.forSpace('default').knowledge.get(idA))?.status).toBe('reliable');
-    expect((await mem.memory.ctx.store.forSpace('default').knowledge.get(idB))?.status).toBe('forgotten');
+    expect((await appContextOf(mem.memory).store.forSpace('default').knowledge.get(idA))?.status).toBe('reliable');
+    expect((await appContextOf(mem.memory).store.forSpace('default').knowledge.get(idB))?.status).toBe('forgotten');
     expect((await http.app.request(`/v1/knowledge/${a.id}/review`, json({ decision: 'approve' }))).status).toBe(409);
     expect((await http.app.request('/v1/knowledge/k99999/review', json({ decision: 'approve' }))).status).toBe(404);
     expect((await http.app.request(`/v1/knowledge/${a.id}/review`, json({ decision: 'maybe' }))).status).toBe(400);
@@ -166,7 +166,7 @@ describe('HTTP API with tokens required', () => {
   beforeAll(async () => {
     mem = await tempMemory();
     http = appFor(mem.memory, { tokensRequired: true, rateLimitPerMinute: 1000 });
-    const mk = async (space: string, scope: string) => (await createToken(mem.memory.ctx, { space, scope })).token;
+    const mk = async (space: string, scope: string) => (await createToken(appContextOf(mem.memory), { space, scope })).token;
     tok = { readA: await mk('alpha', 'read'), writeA: await mk('alpha', 'write'), adminA: await mk('alpha', 'admin'), writeB: await mk('beta', 'write') };
   });
   afterAll(async () => {
@@ -181,7 +181,7 @@ describe('HTTP API with tokens required', () => {
     expect((await http.app.request('/v1/recall?q=x', { headers: { authorization: 'Basic abc' } })).status).toBe(401);
     expect((await http.app.request('/v1/recall?q=x', auth('tp_unknown'))).status).toBe(401);
     expect((await http.app.request('/v1/health')).status).toBe(200);
-    const raw = await (mem.memory.ctx.store as unknown as { db: { all(sql: string): Promise<Array<{ hash: string }>> } }).db.all('SELECT hash FROM api_tokens');
+    const raw = await (appContextOf(mem.memory).store as unknown as { db: { all(sql: string): Promise<Array<{ hash: string }>> } }).db.all('SELECT hash FROM api_tokens');
     expect(raw.map((x) => x.hash)).not.toContain(tok.readA);
     expect(raw.every((x) => /^[0-9a-f]{64}$/.test(x.hash))).toBe(true);
   });
@@ -234,7 +234,7 @@ describe('HTTP API with tokens required', () => {
     const r = await limited.app.request('/v1/timeline', auth(tok.writeB));
     expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
     // Another token has its own budget.
-    const other = (await createToken(mem.memory.ctx, { space: 'beta', scope: 'read' })).token;
+    const other = (await createToken(appContextOf(mem.memory), { space: 'beta', scope: 'read' })).token;
     expect((await limited.app.request('/v1/timeline', auth(other))).status).toBe(200);
   });
 });
@@ -259,7 +259,7 @@ describe('HTTP server on a real port', () => {
       } finally {
         await h.close();
       }
-      const { token } = await createToken(mem.memory.ctx, { space: 'default', scope: 'read' });
+      const { token } = await createToken(appContextOf(mem.memory), { space: 'default', scope: 'read' });
       const pub = await startHttpServer(mem.memory, { host: '0.0.0.0', port: 0 });
       try {
         const port = new URL(pub.url).port;

@@ -10,6 +10,7 @@ import { createToken } from '../src/app/tokens.js';
 import { createHttpApp, type HttpApp } from '../src/surfaces/http/http-app.js';
 import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const INIT = JSON.stringify({
   jsonrpc: '2.0', id: 1, method: 'initialize',
@@ -28,8 +29,8 @@ describe('per-space MCP session cap and bad-token rate limit', () => {
       mcpServer: (session, p) => createMcpServer(p?.memory ?? mem.memory, { session }),
     });
     tok = {
-      a: (await createToken(mem.memory.ctx, { space: 'alpha', scope: 'write' })).token,
-      b: (await createToken(mem.memory.ctx, { space: 'beta', scope: 'write' })).token,
+      a: (await createToken(appContextOf(mem.memory), { space: 'alpha', scope: 'write' })).token,
+      b: (await createToken(appContextOf(mem.memory), { space: 'beta', scope: 'write' })).token,
     };
   });
   afterAll(async () => {
@@ -120,7 +121,7 @@ describe('over-limit chunked bodies on a real server', () => {
   for (const mode of ['tokenless loopback', 'token'] as const) {
     it(`answers a slowly sent chunked body over the limit with a 413 the client reads (${mode} server)`, { timeout: 60_000 }, async () => {
       const mem = await tempMemory({ config: { http: { bodyLimitBytes: 10_000 } } });
-      const token = mode === 'token' ? (await createToken(mem.memory.ctx, { space: 'default', scope: 'write' })).token : undefined;
+      const token = mode === 'token' ? (await createToken(appContextOf(mem.memory), { space: 'default', scope: 'write' })).token : undefined;
       const server = await startHttpServer(mem.memory, { host: token ? '0.0.0.0' : '127.0.0.1', port: 0 });
       try {
         const port = Number(new URL(server.url).port);

@@ -6,6 +6,7 @@ import type { ImportFileInput, ImportFileResult } from '../src/app/import-sessio
 import { parseTranscript } from '../src/script/import-formats/parse-transcript.js';
 import type { ImportFormat } from '../src/script/import-formats/imported-turn.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'import');
 let t: TempMemory | undefined;
@@ -31,7 +32,7 @@ function imported(r: ImportFileResult): Extract<ImportFileResult, { status: 'imp
 
 async function allEpisodes(m: TempMemory) {
   return (
-    await m.memory.ctx.store.forSpace('default').episodes.timeline({
+    await appContextOf(m.memory).store.forSpace('default').episodes.timeline({
       limit: 1000,
       offset: 0,
       order: 'asc',
@@ -70,7 +71,7 @@ describe('import of each format', () => {
       expect(new Set(eps.map((e) => e.ref))).toEqual(new Set(expected.map((x) => x.ref)));
       const second = imported(await t.memory.importFile(input(name)));
       expect(second).toMatchObject({ imported: 0, skipped: expected.length });
-      expect(await t.memory.ctx.store.forSpace('default').episodes.count()).toBe(expected.length);
+      expect(await appContextOf(t.memory).store.forSpace('default').episodes.count()).toBe(expected.length);
     },
   );
 
@@ -118,7 +119,7 @@ describe('import of each format', () => {
       readAll: async () => new TextEncoder().encode('{not json'),
     });
     expect(bad).toMatchObject({ status: 'failed' });
-    expect(await t.memory.ctx.store.forSpace('default').episodes.count()).toBe(0);
+    expect(await appContextOf(t.memory).store.forSpace('default').episodes.count()).toBe(0);
   });
 
   it('redacts credentials in imported turns', async () => {
@@ -164,6 +165,6 @@ describe('import of each format', () => {
       [20, 25],
       [25, 25],
     ]);
-    expect(await t.memory.ctx.store.forSpace('default').episodes.count()).toBe(25);
+    expect(await appContextOf(t.memory).store.forSpace('default').episodes.count()).toBe(25);
   });
 });

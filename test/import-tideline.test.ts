@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ImportFileInput, ImportFileResult } from '../src/app/import-sessions.js';
 import { readGraph } from '../src/app/read-graph.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 // Tideline's tables as server._init() and the v2.4 scripts create them (SEEDS §1.3).
 const SCHEMA = `
@@ -178,7 +179,7 @@ describe('import of a Tideline database', () => {
       vectors: 2,
       droppedLinks: 1,
     });
-    const store = t.memory.ctx.store;
+    const store = appContextOf(t.memory).store;
     const eps = await store.forSpace('default').episodes.idsByRef(
       [3, 7, 9].map((id) => `tideline:mcp_memory.db:context:${id}`),
     );
@@ -252,7 +253,7 @@ describe('import of a Tideline database', () => {
 
     // The imported narratives feed the script layer at once: the graph reads their entities_role.
     await t.memory.script('entity-graph');
-    const pair = await readGraph(t.memory.ctx, { pair: 'A,阿明' });
+    const pair = await readGraph(appContextOf(t.memory), { pair: 'A,阿明' });
     expect(pair.kind).toBe('pair');
   });
 
@@ -293,11 +294,11 @@ describe('import of a Tideline database', () => {
     const r = imported(await t.memory.importFile(file(path)));
     expect(r).toMatchObject({ imported: 1, skipped: 3 });
     expect(r.tideline?.narratives).toEqual({ imported: 1, skipped: 3 });
-    const eps = await t.memory.ctx.store.forSpace('default').episodes.idsByRef([
+    const eps = await appContextOf(t.memory).store.forSpace('default').episodes.idsByRef([
       'tideline:mcp_memory.db:context:11',
       'tideline:mcp_memory.db:context:3',
     ]);
-    const [newest] = await t.memory.ctx.store.forSpace('default').narratives.list({ limit: 1 });
+    const [newest] = await appContextOf(t.memory).store.forSpace('default').narratives.list({ limit: 1 });
     // Links keep Tideline's order, each mapped to its episode.
     expect(newest!.sourceLinks).toEqual([
       eps.get('tideline:mcp_memory.db:context:11'),
@@ -316,7 +317,7 @@ describe('import of a Tideline database', () => {
 });
 
 async function counts(m: TempMemory) {
-  const s = m.memory.ctx.store;
+  const s = appContextOf(m.memory).store;
   return {
     episodes: await s.forSpace('default').episodes.count(),
     narratives: await s.forSpace('default').narratives.count(),

@@ -7,6 +7,7 @@ import { knowledgeItems } from '../src/app/injection/knowledge-items.js';
 import { countTokens } from '../src/core/token-count.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 import { seedBriefing, seedNarrative, seedTopicCluster } from './injection-seed.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const HOUR = 3_600_000;
 let mem: TempMemory;
@@ -43,8 +44,8 @@ async function seedAll(): Promise<Record<string, number>> {
   }
   await m.writeThread({ content: 'Explored thread', importance: 5, emotional: 5, unresolved: 5, recurrence: 5, status: 'explored' });
   await seedBriefing(m, '2026-10-31', 'While you were away: 4 new, 2 reinforced, 1 forgotten from 23 episodes.');
-  await setGoal(m.ctx, { goal: 'Ship the sync fix by Friday' });
-  await checkpoint(m.ctx, { plan: 'done: repro. next: patch the lock owner.' });
+  await setGoal(appContextOf(m), { goal: 'Ship the sync fix by Friday' });
+  await checkpoint(appContextOf(m), { plan: 'done: repro. next: patch the lock owner.' });
   const ids: Record<string, number> = {};
   ids.p1 = await seedNarrative(m, { gesture: 'I found the race in the lock owner', weight: 0.95, daysAgo: 1, tags: ['sync', 'lock'], direction: 'owners must be explicit' });
   ids.p2 = await seedNarrative(m, { gesture: 'Lock tests flaked again', weight: 0.9, daysAgo: 2, tags: ['lock', 'ci'] });
@@ -67,16 +68,16 @@ async function seedAll(): Promise<Record<string, number>> {
 
 describe('context block layers', () => {
   it('omits every section of an empty memory and only the empty ones otherwise', async () => {
-    expect((await buildContext(mem.memory.ctx, {})).text).toBe('');
+    expect((await buildContext(appContextOf(mem.memory), {})).text).toBe('');
     await mem.memory.writeSelfConcept({ field: 'fact', content: 'I am new here.' });
-    const b = await buildContext(mem.memory.ctx, {});
+    const b = await buildContext(appContextOf(mem.memory), {});
     expect(b.text).toBe('# Memory (Tidepool)\n\n## Who I am\n- fact: I am new here.\n');
     expect(b.sections).toEqual([{ id: 'identity', layer: 'T0', items: 1 }]);
   });
 
   it('anchors identity (T0): SOUL.md first, self-concept, goal and checkpoint, newest snapshot, top 5 open threads, briefing headline', async () => {
     await seedAll();
-    const b = await buildContext(mem.memory.ctx, { soul: '# SOUL\nI am careful and kind.' });
+    const b = await buildContext(appContextOf(mem.memory), { soul: '# SOUL\nI am careful and kind.' });
     const who = section(b.text, 'Who I am');
     expect(who.slice(0, 2)).toEqual(['# SOUL', 'I am careful and kind.']);
     expect(who).toContain('- fact: I am the build agent of the Kestrel project.');
@@ -103,15 +104,15 @@ describe('context block layers', () => {
     await m.remember({ text: 'The staging Postgres listens on port 6543', key: 'staging.pg.port' });
     await m.remember({ text: 'Flaky lock test in sync.ts still fails on CI', kind: 'open_problem' });
     mem.clock.set(now);
-    const against = (await m.ctx.store.forSpace(m.space).knowledge.getLiveByKey('staging.pg.port'))!.id;
-    await m.ctx.store.forSpace(m.space).knowledge.insert({
+    const against = (await appContextOf(m).store.forSpace(m.space).knowledge.getLiveByKey('staging.pg.port'))!.id;
+    await appContextOf(m).store.forSpace(m.space).knowledge.insert({
       kind: 'fact', key: null, subject: null, content: 'The staging Postgres moved to port 5433', status: 'quarantined',
       occurrences: 1, strength: 0.5, importance: 3, durable: false, tags: [], evidence: { episodes: [], narratives: [] },
       source: 'sleep', validFrom: now, validTo: null, createdAt: now,
       meta: { quarantine: { conflictsWith: against, reason: 'contradicts reliable knowledge' } },
       embedPending: false, index: { body: 'the staging postgres moved to port 5433', extra: '', raw: 'The staging Postgres moved to port 5433' },
     });
-    const b = await buildContext(m.ctx, { session: 'k-s' });
+    const b = await buildContext(appContextOf(m), { session: 'k-s' });
     const knows = section(b.text, 'What I know about working with you');
     expect(knows[0]).toBe('- Ana prefers squash merges (preference, yesterday)');
     expect(knows).toContain('- The staging Postgres listens on port 6543 (fact, yesterday)');
@@ -121,7 +122,7 @@ describe('context block layers', () => {
     expect(review[0]).toBe('1 entry waits for a person\'s verdict (call review).');
     expect(review[1]).toMatch(/^- k\d+: The staging Postgres moved to port 5433 — clashes with k\d+: The staging Postgres listens on port 6543$/);
     // A tight budget drops the stale fact before the fresh ones.
-    const known = (await knowledgeItems(m.ctx, 'en')).filter((i) => i.section === 'knows');
+    const known = (await knowledgeItems(appContextOf(m), 'en')).filter((i) => i.section === 'knows');
     const full = fitBlock(known, 10_000);
     const tight = fitBlock(known, full.tokens - 3);
     expect(tight.dropped.map((i) => i.text)).toEqual(['- The old build server is called Heron (fact, 2 months ago)']);
@@ -129,7 +130,7 @@ describe('context block layers', () => {
 
   it('picks the prefetch pool (T2): weight above 0.6, last 7 days, heaviest first, 3 that share no tag', async () => {
     const ids = await seedAll();
-    const b = await buildContext(mem.memory.ctx, { session: 'pool-s' });
+    const b = await buildContext(appContextOf(mem.memory), { session: 'pool-s' });
     // p2 shares "lock" with p1 and is skipped, so p4's "ci" is still free; p5 would be a fourth; old and light never qualify.
     expect(section(b.text, 'Weighty recent memories')).toEqual([
       '- I found the race in the lock owner → owners must be explicit',
@@ -140,16 +141,16 @@ describe('context block layers', () => {
     // The bridge's turns are logged too, so prefetch does not bring them again in this session.
     const bridged = b.injected.filter((i) => i.startsWith('e'));
     expect(bridged).toHaveLength(section(b.text, 'Last conversation').length);
-    const logged = await mem.memory.ctx.store.forSpace('default').attention.injectedInSession('pool-s');
+    const logged = await appContextOf(mem.memory).store.forSpace('default').attention.injectedInSession('pool-s');
     expect(logged.filter((l) => l.layer === 'narrative').map((l) => `${l.layer}:${l.itemId}`).sort()).toEqual([ids.p1, ids.p3, ids.p4].map((id) => `narrative:${id}`).sort());
     expect(logged.filter((l) => l.layer === 'episode').map((l) => `e${l.itemId}`).sort()).toEqual([...bridged].sort());
-    const sources = await mem.memory.ctx.store.forSpace('default').attention.since(0);
+    const sources = await appContextOf(mem.memory).store.forSpace('default').attention.since(0);
     expect(new Set(sources.map((s) => s.source))).toEqual(new Set(['t0_inject']));
   });
 
   it('bridges the last conversation (T2b): one session, widening 24 → 48 h, its newest 5 turns in order, each ≤ 400 chars', async () => {
     await seedAll();
-    const b = await buildContext(mem.memory.ctx, {});
+    const b = await buildContext(appContextOf(mem.memory), {});
     const head = b.text.split('\n').find((l) => l.startsWith('## Last conversation'));
     expect(head).toBe('## Last conversation (session bridge-s, yesterday)');
     const lines = section(b.text, 'Last conversation');
@@ -158,13 +159,13 @@ describe('context block layers', () => {
     expect(b.text).not.toContain('An older session turn');
     // A turn 2 hours ago opens the 24 h window: that session wins.
     await mem.memory.record({ content: 'Fresh question about the kiln', session: 'fresh-s', at: mem.clock.now() - 2 * 3_600_000 });
-    const fresh = await buildContext(mem.memory.ctx, {});
+    const fresh = await buildContext(appContextOf(mem.memory), {});
     expect(section(fresh.text, 'Last conversation')).toEqual(['- user: Fresh question about the kiln']);
   });
 
   it('maps the memory (T3): top 25 topics with at least 5 members, self and pinned profiles in full, others one line ≤ 100 chars', async () => {
     await seedAll();
-    const b = await buildContext(mem.memory.ctx, {});
+    const b = await buildContext(appContextOf(mem.memory), {});
     const topics = section(b.text, 'Memory map')[0]!.replace(/^Topics: /, '').split(' · ');
     expect(topics).toHaveLength(25);
     expect(topics[0]).toBe('topic00(40)');
@@ -186,17 +187,17 @@ describe('context block layers', () => {
 describe('context block budget', () => {
   it('fits every budget with the real tokenizer by dropping whole items, lowest value first', async () => {
     await seedAll();
-    const full = await buildContext(mem.memory.ctx, { maxTokens: 100_000, soul: 'I am careful and kind.' });
+    const full = await buildContext(appContextOf(mem.memory), { maxTokens: 100_000, soul: 'I am careful and kind.' });
     expect(full.dropped).toBe(0);
     const fullLines = new Set(full.text.split('\n'));
     for (const budget of [4000, 900, 600, 350, 200, 120, 60]) {
-      const b = await buildContext(mem.memory.ctx, { maxTokens: budget, soul: 'I am careful and kind.' });
+      const b = await buildContext(appContextOf(mem.memory), { maxTokens: budget, soul: 'I am careful and kind.' });
       expect(countTokens(b.text), `budget ${budget}`).toBe(b.tokens);
       expect(b.tokens, `budget ${budget}`).toBeLessThanOrEqual(budget);
       // Never cut: every line of a tight block is a line of the full block, except the topics line, which loses topics.
       for (const line of b.text.split('\n')) if (!line.startsWith('Topics: ')) expect(fullLines.has(line), line).toBe(true);
     }
-    const tight = await buildContext(mem.memory.ctx, { maxTokens: 350, soul: 'I am careful and kind.' });
+    const tight = await buildContext(appContextOf(mem.memory), { maxTokens: 350, soul: 'I am careful and kind.' });
     expect(tight.dropped).toBeGreaterThan(0);
     expect(tight.text).toContain('I am careful and kind.');
     expect(tight.text).toContain('- fact: I am the build agent of the Kestrel project.');
@@ -208,7 +209,7 @@ describe('context block budget', () => {
 
   it('uses injection.maxTokens (default 4000) when no budget is given', async () => {
     await seedAll();
-    const b = await buildContext(mem.memory.ctx, {});
+    const b = await buildContext(appContextOf(mem.memory), {});
     expect(b.maxTokens).toBe(4000);
     expect(b.tokens).toBeLessThanOrEqual(4000);
   });

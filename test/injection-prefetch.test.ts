@@ -9,6 +9,7 @@ import { rescueBeforeCompression, syncSessionEnd, syncTurn } from '../src/app/in
 import { DAY_MS } from '../src/core/clock.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 import { seedNarrative } from './injection-seed.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 let mem: TempMemory | undefined;
 afterEach(async () => {
@@ -51,28 +52,28 @@ describe('prefetch on the lexical path (no embedder)', () => {
     mem = await tempMemory();
     await mem.memory.remember({ text: 'The staging database listens on port 6543' });
     mem.clock.advance(3 * DAY_MS);
-    const r = await prefetch(mem.memory.ctx, { text: 'which port does the staging database use?', session: 's1' });
+    const r = await prefetch(appContextOf(mem.memory), { text: 'which port does the staging database use?', session: 's1' });
     expect(r.text).toBe('## Related memories (auto-recalled)\n- The staging database listens on port 6543 (fact, 3 days ago)');
     expect(r.hits[0]).toMatchObject({ via: 't1' });
-    const logged = await mem.memory.ctx.store.forSpace('default').attention.since(0);
+    const logged = await appContextOf(mem.memory).store.forSpace('default').attention.since(0);
     expect(logged.map((l) => [l.source, l.session])).toEqual([['t1_prefetch', 's1']]);
   });
 
   it('never repeats an item already shown in the same session, but shows it in another', async () => {
     mem = await tempMemory();
     await mem.memory.remember({ text: 'Ana reviews every release note' });
-    expect((await prefetch(mem.memory.ctx, { text: 'who reviews the release note?', session: 'a' })).hits).toHaveLength(1);
-    expect(await prefetch(mem.memory.ctx, { text: 'remind me who reviews the release note', session: 'a' })).toEqual({ text: '', hits: [] });
-    expect((await prefetch(mem.memory.ctx, { text: 'who reviews the release note?', session: 'b' })).hits).toHaveLength(1);
+    expect((await prefetch(appContextOf(mem.memory), { text: 'who reviews the release note?', session: 'a' })).hits).toHaveLength(1);
+    expect(await prefetch(appContextOf(mem.memory), { text: 'remind me who reviews the release note', session: 'a' })).toEqual({ text: '', hits: [] });
+    expect((await prefetch(appContextOf(mem.memory), { text: 'who reviews the release note?', session: 'b' })).hits).toHaveLength(1);
   });
 
   it('skips messages under 5 characters and fits a token budget with whole lines', async () => {
     mem = await tempMemory();
     for (let i = 0; i < 5; i++) await mem.memory.remember({ text: `Kiln firing note ${i}: cone 6 glaze needs ${'a slow cooling ramp '.repeat(3)}` });
-    expect(await prefetch(mem.memory.ctx, { text: 'ok?' })).toEqual({ text: '', hits: [], skipped: 'short' });
-    const all = await prefetch(mem.memory.ctx, { text: 'kiln firing glaze', session: 'x' });
+    expect(await prefetch(appContextOf(mem.memory), { text: 'ok?' })).toEqual({ text: '', hits: [], skipped: 'short' });
+    const all = await prefetch(appContextOf(mem.memory), { text: 'kiln firing glaze', session: 'x' });
     expect(all.hits).toHaveLength(5);
-    const small = await prefetch(mem.memory.ctx, { text: 'kiln firing glaze', session: 'y', maxTokens: 60 });
+    const small = await prefetch(appContextOf(mem.memory), { text: 'kiln firing glaze', session: 'y', maxTokens: 60 });
     expect(small.hits.length).toBeGreaterThan(0);
     expect(small.hits.length).toBeLessThan(5);
     for (const h of small.hits) expect(all.hits.map((a) => a.line)).toContain(h.line);
@@ -85,17 +86,17 @@ describe('prefetch of raw turns', () => {
     const at = mem.clock.now() - 2 * DAY_MS;
     const lines = ['Hi Mel!', 'What have you been up to lately?', 'Researching adoption agencies, it has been my dream to have a family.', 'That is wonderful news!', 'See you soon.'];
     await mem.memory.record({ turns: lines.map((content, i) => ({ role: 'user' as const, speaker: i % 2 ? 'Melanie' : 'Caroline', content, session: 's1', at: at + i * 1000 })) });
-    const r = await prefetch(mem.memory.ctx, { text: 'What did Caroline research?', session: 'q' });
+    const r = await prefetch(appContextOf(mem.memory), { text: 'What did Caroline research?', session: 'q' });
     const day = new Date(at).toISOString().slice(0, 10);
     expect(r.hits[0]!.line).toBe(
       `- [${day}, 2 days ago] Caroline: Researching adoption agencies, it has been my dream to have a family.\n` +
         '  before: Melanie: What have you been up to lately?\n  after: Melanie: That is wonderful news!',
     );
     // The neighbours were shown with it: a later prefetch in the session does not bring them again.
-    const again = await prefetch(mem.memory.ctx, { text: 'What has Melanie been up to lately? wonderful news', session: 'q' });
+    const again = await prefetch(appContextOf(mem.memory), { text: 'What has Melanie been up to lately? wonderful news', session: 'q' });
     expect(again.text).not.toContain('What have you been up to lately?');
     expect(again.text).not.toContain('That is wonderful news!');
-    const elsewhere = await prefetch(mem.memory.ctx, { text: 'What has Melanie been up to lately? wonderful news', session: 'other' });
+    const elsewhere = await prefetch(appContextOf(mem.memory), { text: 'What has Melanie been up to lately? wonderful news', session: 'other' });
     expect(elsewhere.text).toContain('That is wonderful news!');
   });
 });
@@ -107,7 +108,7 @@ describe('prefetch with an embedder (T1 cosine, T4 fallback)', () => {
     await mem.memory.remember({ text: 'kiln glaze cooling ramp' });
     // Shares "kiln" only, among many other words: cosine ≈ 0.2, under the 0.25 floor.
     await mem.memory.remember({ text: 'kiln one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty' });
-    const r = await prefetch(mem.memory.ctx, { text: 'kiln glaze', session: 's' });
+    const r = await prefetch(appContextOf(mem.memory), { text: 'kiln glaze', session: 's' });
     expect(r.hits.map((h) => h.via)).toEqual(['t1', 't1']);
     expect(r.hits.every((h) => h.score > 0.25)).toBe(true);
     expect(r.text).not.toContain('twenty');
@@ -118,9 +119,9 @@ describe('prefetch with an embedder (T1 cosine, T4 fallback)', () => {
     await seedNarrative(mem.memory, { gesture: '用户爱喝咖啡，每天早上两杯', weight: 0.5, daysAgo: 2 });
     await seedNarrative(mem.memory, { gesture: 'Kestrel build notes: the cache, the runners, the flaky lock and the long queue', weight: 0.9, daysAgo: 1 });
     await seedNarrative(mem.memory, { gesture: 'Kestrel retro: too many meetings, not enough tests, and a slow review loop', weight: 0.4, daysAgo: 9 });
-    const cjk = await prefetch(mem.memory.ctx, { text: '我今天想喝咖啡', session: 'z' });
+    const cjk = await prefetch(appContextOf(mem.memory), { text: '我今天想喝咖啡', session: 'z' });
     expect(cjk.text).toBe('## Related memories (auto-recalled)\n- 用户爱喝咖啡，每天早上两杯 (2 days ago)');
-    const en = await prefetch(mem.memory.ctx, { text: 'what about kestrel?', session: 'z' });
+    const en = await prefetch(appContextOf(mem.memory), { text: 'what about kestrel?', session: 'z' });
     expect(en.hits.map((h) => [h.via, /^- Kestrel (\w+)/.exec(h.line)?.[1]])).toEqual([['t1', 'build'], ['t1', 'retro']]);
   });
 
@@ -129,7 +130,7 @@ describe('prefetch with an embedder (T1 cosine, T4 fallback)', () => {
     await mem.memory.remember({ text: 'kiln glaze cone six' });
     // Shares "kiln" only, among many other words: below the floor for T1, found again by the keyword fallback.
     await mem.memory.remember({ text: 'kiln one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty' });
-    const r = await prefetch(mem.memory.ctx, { text: 'kiln glaze', session: 's' });
+    const r = await prefetch(appContextOf(mem.memory), { text: 'kiln glaze', session: 's' });
     expect(r.hits.map((h) => h.via)).toEqual(['t1', 't4']);
     expect(r.text).toMatch(/^## Related memories \(auto-recalled\)\n- kiln glaze cone six .*\n\n## Older memories \(keyword match\)\n- kiln one two/);
   });
@@ -138,8 +139,8 @@ describe('prefetch with an embedder (T1 cosine, T4 fallback)', () => {
 describe('rescue and session sync', () => {
   it('rescues messages a compression drops, once, and reminds of the goal and the 3 newest weighty narratives', async () => {
     mem = await tempMemory();
-    await setGoal(mem.memory.ctx, { goal: 'Ship the sync fix' });
-    await checkpoint(mem.memory.ctx, { plan: 'next: patch the lock owner' });
+    await setGoal(appContextOf(mem.memory), { goal: 'Ship the sync fix' });
+    await checkpoint(appContextOf(mem.memory), { plan: 'next: patch the lock owner' });
     for (const [g, w, d] of [['Old heavy', 0.95, 5], ['Heavy A', 0.9, 3], ['Heavy B', 0.8, 2], ['Heavy C', 0.75, 1], ['Light', 0.5, 0]] as const) {
       await seedNarrative(mem.memory, { gesture: g, weight: w, daysAgo: d });
     }
@@ -150,7 +151,7 @@ describe('rescue and session sync', () => {
       { role: 'assistant', content: 'The owner is never reset after a timeout, so the next writer waits forever.' },
       { role: 'assistant', content: 'The owner is never reset after a timeout, so the next writer waits forever.' },
     ];
-    const r = await rescueBeforeCompression(mem.memory.ctx, { session: 's1', messages });
+    const r = await rescueBeforeCompression(appContextOf(mem.memory), { session: 's1', messages });
     expect(r.rescued).toBe(2);
     expect(r.reminder).toBe(
       '## Keep in mind (rescued before compression)\n- Goal: Ship the sync fix\n- Checkpoint: next: patch the lock owner\n' +
@@ -162,15 +163,15 @@ describe('rescue and session sync', () => {
       ['assistant', 'The owner is never reset after a timeout, so the next writer waits forever.'],
     ]);
     expect(page.items[0]!.meta).toMatchObject({ rescued: true });
-    expect((await rescueBeforeCompression(mem.memory.ctx, { session: 's1', messages })).rescued).toBe(0);
-    const pending = await getPending(mem.memory.ctx, { session: 's1' });
+    expect((await rescueBeforeCompression(appContextOf(mem.memory), { session: 's1', messages })).rescued).toBe(0);
+    const pending = await getPending(appContextOf(mem.memory), { session: 's1' });
     expect(pending.events.filter((e) => e.kind === 'compaction').map((e) => e.payload)).toEqual([{ rescued: 2 }, { rescued: 0 }]);
   });
 
   it('syncs each turn and, at session end, only what was not recorded yet', async () => {
     mem = await tempMemory();
-    await syncTurn(mem.memory.ctx, { user: 'How do I rotate the logs?', assistant: 'Use logrotate with the daily rule.', session: 's' });
-    const r = await syncSessionEnd(mem.memory.ctx, {
+    await syncTurn(appContextOf(mem.memory), { user: 'How do I rotate the logs?', assistant: 'Use logrotate with the daily rule.', session: 's' });
+    const r = await syncSessionEnd(appContextOf(mem.memory), {
       session: 's',
       messages: [
         { role: 'system', content: 'system prompt' },

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Tidepool } from '../src/app/tidepool.js';
+import { appContextOf, type Tidepool } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { DAY_MS, FixedClock } from '../src/core/clock.js';
 import { T0 } from './helpers/temp-memory.js';
@@ -55,7 +55,7 @@ describe('journal auto-tend', () => {
     const third = await start(db, T0 + DAY_MS);
     const r3 = await third.startJournalAutoTend({ start: false }).tick();
     expect(r3.tended.map((t) => t.root)).toEqual([ws]);
-    expect(await third.ctx.store.forSpace(third.space).journal.workspace(ws)).toMatchObject({
+    expect(await appContextOf(third).store.forSpace(third.space).journal.workspace(ws)).toMatchObject({
       lastTendedDay: '2026-11-02',
     });
   });
@@ -71,6 +71,6 @@ describe('journal auto-tend', () => {
     const handle = m.startJournalAutoTend({ onTick: (r) => ticks.push(r.tended.length) });
     await expect.poll(() => ticks, { timeout: 20_000 }).toEqual([1]);
     handle.stop();
-    expect(await m.ctx.store.forSpace(m.space).journal.workspace(ws)).toMatchObject({ lastTendedDay: '2026-11-01' });
+    expect(await appContextOf(m).store.forSpace(m.space).journal.workspace(ws)).toMatchObject({ lastTendedDay: '2026-11-01' });
   });
 });

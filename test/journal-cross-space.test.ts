@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken } from '../src/app/tokens.js';
 import { startHttpServer, type HttpHandle } from '../src/boot/serve.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const SECRET_DIARY = 'marmotpledge';
 
@@ -71,8 +72,8 @@ beforeAll(async () => {
   await b.journal().add({ root: wsB, heading: 'private plans', content: `- the ${SECRET_DIARY} stays between us`, date: '2026-01-05', time: '09:00' });
   await b.journal().config({ root: wsB, patch: { coldMaxFiles: 1 } });
   tokA = {
-    read: (await createToken(mem.memory.ctx, { space: 'space-a', scope: 'read' })).token,
-    admin: (await createToken(mem.memory.ctx, { space: 'space-a', scope: 'admin' })).token,
+    read: (await createToken(appContextOf(mem.memory), { space: 'space-a', scope: 'read' })).token,
+    admin: (await createToken(appContextOf(mem.memory), { space: 'space-a', scope: 'admin' })).token,
   };
   // The attack as reported: the server runs in B's workspace, so its working directory is B's diary.
   origCwd = process.cwd();

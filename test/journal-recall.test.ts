@@ -14,6 +14,7 @@ import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Episode } from '../src/core/types.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 let mem: TempMemory | undefined;
 const dirs: string[] = [];
@@ -171,7 +172,7 @@ describe('tier moves and the day archive', () => {
     const restored = await journal.restoreDay({ root, date: '2026-09-01' });
     expect(restored).toMatchObject({ kind: 'restored', file: 'archive/hot/2026-09-01.md' });
     expect(readFileSync(join(root, 'memory/archive/hot/2026-09-01.md')).equals(original)).toBe(true);
-    const row = await mem.memory.ctx.store.forSpace(mem.memory.space).journal.archivedDay(root, '2026-09-01');
+    const row = await appContextOf(mem.memory).store.forSpace(mem.memory.space).journal.archivedDay(root, '2026-09-01');
     expect(row?.content).toBe(original.toString('utf8'));
     expect(row?.restoredAt).toBe(mem.clock.now());
     const back = await journalEpisodes(mem);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NOT_RESTORED } from '../src/app/export-space.js';
 import { createToken } from '../src/app/tokens.js';
-import type { Tidepool } from '../src/app/tidepool.js';
+import { appContextOf, type Tidepool } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { startHttpServer } from '../src/boot/serve.js';
 import { SPACE_TABLES } from '../src/store/sql/row-sql.js';
@@ -47,11 +47,11 @@ describe('export → erase → restore → export', () => {
     const counts = await seedFullSpace(life, mem.clock, tempDir('tidepool-life-ws-'));
     // Every table of a space holds rows, so the round trip covers all of them (API tokens are never exported).
     expect(Object.keys(counts).sort()).toEqual(SPACE_TABLES.filter((t) => !t.credentials).map((t) => t.name).sort());
-    const archived = (await life.ctx.store.forSpace(SPACE).episodes.timeline({ limit: 1000, offset: 0, order: 'asc', includeArchived: true })).items.filter((e) => e.archivedAt !== null);
+    const archived = (await appContextOf(life).store.forSpace(SPACE).episodes.timeline({ limit: 1000, offset: 0, order: 'asc', includeArchived: true })).items.filter((e) => e.archivedAt !== null);
     expect(archived.length).toBeGreaterThan(10);
     await mem.memory.withSpace('bystander').remember({ text: 'The bystander space keeps this note' });
     const bystander = await lines(mem.memory.withSpace('bystander'));
-    const { token } = await createToken(life.ctx, { space: SPACE, scope: 'admin' });
+    const { token } = await createToken(appContextOf(life), { space: SPACE, scope: 'admin' });
     const recalled = (await life.recall({ query: 'staging database port' })).map((h) => h.id);
     expect(recalled.length).toBeGreaterThan(0);
 
@@ -82,7 +82,7 @@ describe('export → erase → restore → export', () => {
 
     // The restored space works: search indexes were rebuilt, the archive and the other space are as they were.
     expect((await life.recall({ query: 'staging database port' })).map((h) => h.id).sort()).toEqual([...recalled].sort());
-    const again = (await life.ctx.store.forSpace(SPACE).episodes.timeline({ limit: 1000, offset: 0, order: 'asc', includeArchived: true })).items.filter((e) => e.archivedAt !== null);
+    const again = (await appContextOf(life).store.forSpace(SPACE).episodes.timeline({ limit: 1000, offset: 0, order: 'asc', includeArchived: true })).items.filter((e) => e.archivedAt !== null);
     expect(again.map((e) => e.id)).toEqual(archived.map((e) => e.id));
     expect(await lines(mem.memory.withSpace('bystander'))).toEqual(bystander);
   }, 120_000);
@@ -111,7 +111,7 @@ describe('schema migrations from earlier versions', () => {
     copyFileSync(join(FIXTURE_DIR, f), path);
     const memory = await openMemory({ path, embedder: 'none', warn: () => undefined });
     try {
-      const info = await memory.ctx.store.info();
+      const info = await appContextOf(memory).store.info();
       expect(info.schemaVersion).toBe(newest);
       expect(info.integrity).toBe('ok');
 

@@ -6,6 +6,7 @@ import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 import { driverOf, seedNarrative, seedTopicCluster } from './injection-seed.js';
 import { resultText } from './mcp-tool-cases.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 let mem: TempMemory;
 let client: Client;
@@ -92,7 +93,7 @@ describe('derived reads', () => {
     for (let i = 0; i < 3; i++) await mem.memory.remember({ text: `Kestrel fact number ${i}`, subject: 'Kestrel' });
     await mem.memory.remember({ text: 'Kestrel uses pnpm workspaces', subject: 'Kestrel', kind: 'procedure' });
     const bad = await mem.memory.remember({ text: 'Kestrel is written in Go', subject: 'Kestrel' });
-    await mem.memory.ctx.store.forSpace('default').knowledge.setStatus([Number(bad.id.slice(1))], 'quarantined', mem.clock.now());
+    await appContextOf(mem.memory).store.forSpace('default').knowledge.setStatus([Number(bad.id.slice(1))], 'quarantined', mem.clock.now());
     expect((await call('gaps')).text).toBe('- Kestrel (mentioned 4×, 0 links)');
     const all = await call('know', { subject: 'kestrel', limit: 10 });
     expect((all.data.entries as unknown[]).length).toBe(4);

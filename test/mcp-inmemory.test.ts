@@ -2,7 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Tidepool } from '../src/app/tidepool.js';
+import { appContextOf, type Tidepool } from '../src/app/tidepool.js';
 import type { SqlDriver } from '../src/store/sql-driver.js';
 import { createMcpServer, type CreateMcpServerOptions } from '../src/surfaces/mcp/create-mcp-server.js';
 import { TOOLSETS } from '../src/surfaces/mcp/toolsets.js';
@@ -31,7 +31,7 @@ async function connect(memory: Tidepool, opts: CreateMcpServerOptions = {}): Pro
 }
 
 function driver(memory: Tidepool): SqlDriver {
-  return (memory.ctx.store as unknown as { db: SqlDriver }).db;
+  return (appContextOf(memory).store as unknown as { db: SqlDriver }).db;
 }
 
 describe('MCP toolsets', () => {

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContext } from '../src/app/injection/context-block.js';
-import { Tidepool } from '../src/app/tidepool.js';
+import { appContextOf, Tidepool } from '../src/app/tidepool.js';
 import { FixedClock } from '../src/core/clock.js';
 import { parseConfig } from '../src/core/config.js';
 import { openPostgresStore } from '../src/store/postgres/open-postgres.js';
@@ -40,7 +40,7 @@ describe('MCP on PGlite', () => {
 
   it('reads the graph, soft clusters and gaps, and builds the context block', async () => {
     const db = driverOf(memory);
-    const t = memory.ctx.clock.now();
+    const t = appContextOf(memory).clock.now();
     const n = await seedNarrative(memory, { gesture: 'Ana judged, Ben reviewed', weight: 0.8, daysAgo: 1, tags: ['review'] });
     await db.run('INSERT INTO graph_nodes (space, entity, mention_count, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)', ['default', 'Ana', 2, t, t]);
     await db.run('INSERT INTO graph_nodes (space, entity, mention_count, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)', ['default', 'Ben', 1, t, t]);
@@ -55,7 +55,7 @@ describe('MCP on PGlite', () => {
     expect(resultText(await client.callTool({ name: 'memory_soft_clusters', arguments: { cluster_id: Number(id) } }))).toMatch(/distance 0\.200\): Ana judged/);
     for (let i = 0; i < 3; i++) await memory.remember({ text: `Kiln fact ${i}`, subject: 'Kiln' });
     expect(resultText(await client.callTool({ name: 'gaps', arguments: {} }))).toContain('- Kiln (mentioned 3×, 0 links)');
-    const block = await buildContext(memory.ctx, { session: 'pg' });
+    const block = await buildContext(appContextOf(memory), { session: 'pg' });
     expect(block.text).toContain('## Weighty recent memories\n- Ana judged, Ben reviewed');
     expect(block.text).toContain('Topics: review(7)');
     expect(block.text).toContain('## Current goal');

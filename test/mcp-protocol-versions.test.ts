@@ -25,6 +25,7 @@ import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
 import { BIN } from './helpers/run-cli.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 import { resultText, TOOL_NAMES } from './mcp-tool-cases.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const MODERN = '2026-07-28';
 const env = { ...process.env, TIDEPOOL_CONFIG: '/nonexistent/config.json' } as Record<string, string>;
@@ -162,11 +163,11 @@ describe('MCP protocol generations over Streamable HTTP (/mcp)', () => {
   });
 
   it('answers a bare 2026-07-28 request with no session, and refuses it to a read-only token as it refuses a 2025 session', async () => {
-    const { token: readToken } = await createToken(mem.memory.ctx, {
+    const { token: readToken } = await createToken(appContextOf(mem.memory), {
       space: mem.memory.space,
       scope: 'read',
     });
-    const { token: writeToken } = await createToken(mem.memory.ctx, {
+    const { token: writeToken } = await createToken(appContextOf(mem.memory), {
       space: mem.memory.space,
       scope: 'write',
     });

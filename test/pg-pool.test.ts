@@ -8,6 +8,7 @@ import { loadConfig } from '../src/boot/load-config.js';
 import type { PgDriver } from '../src/store/postgres/pg-driver.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { pgSchemas } from './helpers/pg-schemas.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const base = process.env.TIDEPOOL_TEST_PG_URL;
 
@@ -33,7 +34,7 @@ if (!base) {
       const url = fresh('pool');
       const m = await openMemory({ url: url, space: 'p', embedder: 'none', config: { postgres: { poolSize: 2 } }, warn: () => {} });
       try {
-        const store = m.ctx.store as SqlStore;
+        const store = appContextOf(m).store as SqlStore;
         expect((store.db as PgDriver).pool.options.max).toBe(2);
         await m.record({ turns: [{ role: 'user', content: 'committed before' }] });
         let release!: () => void;

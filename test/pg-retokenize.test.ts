@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openMemory } from '../src/boot/open-memory.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tidepool-retok-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,7 +23,7 @@ describe('opening a PostgreSQL memory indexed with Snowball stems', () => {
     await first.record({ turns: [{ role: 'user', content: 'Clear skies tonight', session: 's2' }] });
     expect(warnings).toEqual([]);
     // Make it look like a memory of the first versions: Snowball's stems and no mark on the table.
-    const db = (first.ctx.store as SqlStore).db;
+    const db = (appContextOf(first).store as SqlStore).db;
     await db.run("UPDATE episodes_fts f SET tsv = setweight(to_tsvector('tidepool', e.content), 'A') FROM episodes e WHERE e.id = f.id");
     await db.run('COMMENT ON TABLE episodes_fts IS NULL');
     const ids = async (m: typeof first, q: string) => (await m.recall({ query: q, layers: ['episode'] }, { sideEffects: false })).length;

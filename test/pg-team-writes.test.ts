@@ -3,7 +3,7 @@
  * and unkeyed writes and recalls answer 2xx, and every acknowledged write is there afterwards.
  */
 import { describe, expect, it } from 'vitest';
-import type { Tidepool } from '../src/app/tidepool.js';
+import { appContextOf, type Tidepool } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { startHttpServer, type HttpHandle } from '../src/boot/serve.js';
 import { pgSchemas } from './helpers/pg-schemas.js';
@@ -65,7 +65,7 @@ if (!base) {
           const bad = results.filter((r) => r.status < 200 || r.status >= 300).map((r) => `${r.i}: ${r.status} ${JSON.stringify(r.body)}`);
           expect(bad).toEqual([]);
 
-          const check = memories[0]!.ctx.store;
+          const check = appContextOf(memories[0]!).store;
           const space = memories[0]!.space;
           // Every acknowledged keyed value is stored (live or superseded), and each key has exactly one live entry.
           for (let k = 0; k < KEYS; k++) {

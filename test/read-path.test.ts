@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countTokens } from '../src/core/token-count.js';
 import { renderHitLine } from '../src/retrieval/recall-pipeline.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 let t: TempMemory;
 beforeEach(async () => {
@@ -77,7 +78,7 @@ describe('recall', () => {
 
   it('never returns quarantined knowledge', async () => {
     const r = await t.memory.remember({ text: 'the launch code word is pelican' });
-    await t.memory.ctx.store.forSpace('default').knowledge.setStatus([Number(r.id.slice(1))], 'quarantined', t.clock.now());
+    await appContextOf(t.memory).store.forSpace('default').knowledge.setStatus([Number(r.id.slice(1))], 'quarantined', t.clock.now());
     expect(await t.memory.recall({ query: 'launch code word pelican' })).toEqual([]);
   });
 
@@ -202,13 +203,13 @@ describe('recall', () => {
   it('reinforces the knowledge it returns and logs every hit as attention', async () => {
     const r = await t.memory.remember({ text: 'the office wifi is called harbour', importance: 1 });
     const id = Number(r.id.slice(1));
-    const before = (await t.memory.ctx.store.forSpace('default').knowledge.get(id))!;
+    const before = (await appContextOf(t.memory).store.forSpace('default').knowledge.get(id))!;
     t.clock.advance(60_000);
     await t.memory.recall({ query: 'office wifi' });
-    const after = (await t.memory.ctx.store.forSpace('default').knowledge.get(id))!;
+    const after = (await appContextOf(t.memory).store.forSpace('default').knowledge.get(id))!;
     expect(after.strength).toBeGreaterThan(before.strength);
     expect(after.lastReinforcedAt).toBe(t.clock.now());
-    const log = await t.memory.ctx.store.forSpace('default').attention.since(0);
+    const log = await appContextOf(t.memory).store.forSpace('default').attention.since(0);
     expect(log).toEqual([expect.objectContaining({ layer: 'knowledge', itemId: id, source: 'recall' })]);
   });
 

@@ -6,7 +6,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Tidepool } from '../src/app/tidepool.js';
+import { appContextOf, Tidepool } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { FixedClock } from '../src/core/clock.js';
 import { parseConfig } from '../src/core/config.js';
@@ -36,7 +36,7 @@ async function collect(it: AsyncIterable<string>): Promise<string[]> {
 
 async function rows(m: Tidepool, table: string): Promise<Row[]> {
   const out: Row[] = [];
-  for await (const r of m.ctx.store.rows.dump(m.space, table)) out.push(r);
+  for await (const r of appContextOf(m).store.rows.dump(m.space, table)) out.push(r);
   return out;
 }
 
@@ -122,7 +122,7 @@ function restoreSuite(engine: string, open: () => Promise<{ memory: Tidepool; cl
         expect(await collect(a.export())).toEqual(exported);
 
         // Every table holds as many rows in B as in A, and no id of B is one of A's.
-        for (const table of b.ctx.store.rows.tables()) {
+        for (const table of appContextOf(b).store.rows.tables()) {
           expect({ table, n: (await rows(b, table)).length }).toEqual({ table, n: (await rows(a, table)).length });
         }
         for (const table of ID_TABLES.filter((t) => t !== 'api_tokens')) {

@@ -6,6 +6,7 @@ import { startHttpServer, type HttpHandle } from '../src/boot/serve.js';
 import { runInProcess } from './helpers/cli-in-process.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
 import { resultText } from './mcp-tool-cases.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 let tm: TempMemory | undefined;
 let http: HttpHandle | undefined;
@@ -18,7 +19,7 @@ afterEach(async () => {
 
 /** A quarantined proposal as the night leaves it, waiting for review. */
 async function quarantined(m: TempMemory, content: string, meta: Record<string, unknown>): Promise<number> {
-  return m.memory.ctx.store.forSpace(m.memory.space).knowledge.insert({
+  return appContextOf(m.memory).store.forSpace(m.memory.space).knowledge.insert({
     kind: 'fact', key: null, subject: null, content, status: 'quarantined', occurrences: 1, strength: 0.5, importance: 3,
     durable: false, tags: [], evidence: { episodes: [], narratives: [] }, source: 'sleep', validFrom: T0, validTo: null,
     createdAt: T0, meta: { quarantine: meta }, embedPending: false, index: { body: content.toLowerCase(), extra: '', raw: content },
@@ -33,7 +34,7 @@ async function seeded(): Promise<TempMemory> {
   const m = await tempMemory();
   await m.memory.remember({ text: 'The office is in Berlin', key: 'office.city' });
   await m.memory.remember({ text: 'We deploy on Tuesdays' });
-  await m.memory.ctx.store.forSpace(m.memory.space).knowledge.setStatus([1, 2], 'reliable', T0);
+  await appContextOf(m.memory).store.forSpace(m.memory.space).knowledge.setStatus([1, 2], 'reliable', T0);
   await quarantined(m, 'The office is not in Berlin but in Paris', { conflictsWith: 1, key: 'office.city', reason: 'contradicts (negation)' });
   await quarantined(m, 'We deploy on Fridays', { supersedes: 2, key: null, reason: 'would replace reliable knowledge' });
   return m;
@@ -41,7 +42,7 @@ async function seeded(): Promise<TempMemory> {
 
 /** The knowledge rows a verdict can change, without timestamps (each surface runs at its own time). */
 async function rows(m: TempMemory): Promise<unknown[]> {
-  const all = await m.memory.ctx.store.forSpace(m.memory.space).knowledge.getMany([1, 2, 3, 4]);
+  const all = await appContextOf(m.memory).store.forSpace(m.memory.space).knowledge.getMany([1, 2, 3, 4]);
   return all.map((k) => ({
     id: k.id, status: k.status, key: k.key, supersededBy: k.supersededBy, occurrences: k.occurrences, content: k.content,
     verdict: (k.meta.review as { verdict?: string } | undefined)?.verdict ?? null,

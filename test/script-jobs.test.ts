@@ -5,6 +5,7 @@ import type { ScriptJobResult } from '../src/app/script-jobs.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { startEmbedServer, type MockEmbedServer } from './helpers/mock-embed-server.js';
 import { T0, tempMemory, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const MIN = 60_000;
 let t: TempMemory | undefined;
@@ -14,7 +15,7 @@ afterEach(async () => {
 });
 
 function db(m: TempMemory) {
-  return (m.memory.ctx.store as SqlStore).db;
+  return (appContextOf(m.memory).store as SqlStore).db;
 }
 
 type ResultOf<J> = ScriptJobResult extends infer R
@@ -44,7 +45,7 @@ describe('script topics', () => {
     expect(r.clusters.find((c) => c.name === '数据库')!.size).toBe(3);
     expect(names.some((n) => n.includes('调试') || n.includes('同步'))).toBe(false);
     expect(JSON.stringify(r)).not.toContain('"调试"');
-    const stored = await t.memory.ctx.store.forSpace('default').derived.topicClusters({ minSize: 1, limit: 100 });
+    const stored = await appContextOf(t.memory).store.forSpace('default').derived.topicClusters({ minSize: 1, limit: 100 });
     expect(stored.map((c) => c.name).sort()).toEqual([...names].sort());
     expect(stored.find((c) => c.name === '数据库')!.narrativeIds).toHaveLength(3);
   });
@@ -92,7 +93,7 @@ describe('script topics', () => {
       ['eviction / redis', 3],
     ]);
     expect(
-      (await t.memory.ctx.store.forSpace('default').derived.topicClusters({ minSize: 1, limit: 10 })).map(
+      (await appContextOf(t.memory).store.forSpace('default').derived.topicClusters({ minSize: 1, limit: 10 })).map(
         (c) => c.name,
       ),
     ).toEqual(['bloat / postgres / vacuum', 'eviction / redis']);
@@ -132,7 +133,7 @@ describe('script soft-clusters', () => {
     const r = as(await t.memory.script('soft-clusters'), 'soft-clusters');
     expect(r.status).toBe('skipped');
     expect(r.status === 'skipped' && r.message).toMatch(/configure an embedder/);
-    expect(await t.memory.ctx.store.forSpace('default').derived.softClusters()).toEqual([]);
+    expect(await appContextOf(t.memory).store.forSpace('default').derived.softClusters()).toEqual([]);
   });
 
   it('clusters by meaning (Chinese and English), 3 memberships each, same clusters on every rebuild', async () => {
@@ -141,10 +142,10 @@ describe('script soft-clusters', () => {
     const r = as(await t.memory.script('soft-clusters'), 'soft-clusters');
     if (r.status !== 'built') throw new Error(r.message);
     expect(r).toMatchObject({ model: 'tideline-local', dim: 8, narratives: 15, k: 5 });
-    const members = await t.memory.ctx.store.forSpace('default').derived.softClusterMemberships();
+    const members = await appContextOf(t.memory).store.forSpace('default').derived.softClusterMemberships();
     expect(members).toHaveLength(45);
     const group = new Map<number, number>();
-    for (const n of await t.memory.ctx.store.forSpace('default').narratives.texts())
+    for (const n of await appContextOf(t.memory).store.forSpace('default').narratives.texts())
       group.set(
         n.id,
         GROUPS.findIndex(([re]) => re.test(n.content)),
@@ -170,7 +171,7 @@ describe('script soft-clusters', () => {
     expect(again.clusters.map((c) => [c.name, c.memberCount])).toEqual(
       r.clusters.map((c) => [c.name, c.memberCount]),
     );
-    expect((await t.memory.ctx.store.forSpace('default').derived.softClusters()).map((c) => c.name).sort()).toEqual(
+    expect((await appContextOf(t.memory).store.forSpace('default').derived.softClusters()).map((c) => c.name).sort()).toEqual(
       r.clusters.map((c) => c.name).sort(),
     );
   });
@@ -227,15 +228,15 @@ describe('script entity-graph', () => {
     const r = as(await t.memory.script('entity-graph'), 'entity-graph');
     expect(r).toMatchObject({ narratives: 3, nodes: 3, edges: 3, pairs: 2 });
     expect(r.top[0]).toMatchObject({ entity: 'A', mentionCount: 3 });
-    const top = await readGraph(t.memory.ctx, {});
+    const top = await readGraph(appContextOf(t.memory), {});
     expect(top.kind === 'top' && top.nodes.map((n) => [n.entity, n.mentionCount])).toEqual([
       ['A', 3],
       ['阿明', 2],
       ['Ana', 1],
     ]);
-    const entity = await readGraph(t.memory.ctx, { entity: '阿明' });
+    const entity = await readGraph(appContextOf(t.memory), { entity: '阿明' });
     expect(entity.kind === 'entity' && entity.partners).toEqual([{ entity: 'A', count: 2 }]);
-    const pair = await readGraph(t.memory.ctx, { pair: '阿明,A' });
+    const pair = await readGraph(appContextOf(t.memory), { pair: '阿明,A' });
     expect(pair.kind).toBe('pair');
     // Each role stays beside its own entity whatever order the pair was asked in (SEEDS T-15).
     if (pair.kind === 'pair') {
@@ -245,7 +246,7 @@ describe('script entity-graph', () => {
       ]);
     }
     await t.memory.script('entity-graph');
-    expect((await readGraph(t.memory.ctx, {})).kind === 'top').toBe(true);
+    expect((await readGraph(appContextOf(t.memory), {})).kind === 'top').toBe(true);
     expect(
       await db(t).get<{ n: number }>('SELECT COUNT(*) AS n FROM graph_edges WHERE space = ?', ['default']),
     ).toEqual({ n: 3 });
@@ -266,12 +267,12 @@ describe('script recurrence and normalize', () => {
       );
     const lone = Number((await t.memory.write({ gesture: 'alone', tags: ['solo'], at: T0 })).id.slice(1));
     // Knock the stored scores off, as an old Tideline database or a bug would leave them.
-    await t.memory.ctx.store.forSpace('default').narratives.updateScores(
+    await appContextOf(t.memory).store.forSpace('default').narratives.updateScores(
       [...ids, lone].map((id) => ({ id, recurrence: 5 })),
     );
     const r = as(await t.memory.script('recurrence'), 'recurrence');
     expect(r.changed).toBe(5);
-    const rows = await t.memory.ctx.store.forSpace('default').narratives.getMany([...ids, lone]);
+    const rows = await appContextOf(t.memory).store.forSpace('default').narratives.getMany([...ids, lone]);
     // 3 others share "sync" → 3; nobody shares "solo" → 1 (SEEDS §1.5.2: 0 / 1-2 / 3-5 / 6-10 / 11+).
     expect(rows.map((n) => [n.id, n.recurrence]).sort((a, b) => a[0]! - b[0]!)).toEqual([
       ...ids.map((id) => [id, 3]),
@@ -290,13 +291,13 @@ describe('script recurrence and normalize', () => {
         unresolved: 5,
         at: T0 - (8 - i) * MIN,
       });
-    const ids = (await t.memory.ctx.store.forSpace('default').narratives.scoreRows()).map((n) => n.id);
-    await t.memory.ctx.store.forSpace('default').narratives.updateScores(
+    const ids = (await appContextOf(t.memory).store.forSpace('default').narratives.scoreRows()).map((n) => n.id);
+    await appContextOf(t.memory).store.forSpace('default').narratives.updateScores(
       ids.map((id) => ({ id, weight: 0.9 })),
     );
     const r = as(await t.memory.script('normalize'), 'normalize');
     expect(r.changed).toBe(8);
-    const weights = (await t.memory.ctx.store.forSpace('default').narratives.scoreRows()).map((n) => n.weight);
+    const weights = (await appContextOf(t.memory).store.forSpace('default').narratives.scoreRows()).map((n) => n.weight);
     expect(weights.reduce((a, b) => a + b, 0) / weights.length).toBeCloseTo(0.6, 3);
     expect(r.bands).toEqual({ high: 0, mid: 8, low: 0 });
     expect(as(await t.memory.script('normalize'), 'normalize').changed).toBe(0);
@@ -357,10 +358,10 @@ describe('script backfill-links', () => {
     const other = await t.memory.write({ gesture: 'kafka was mentioned', source_links: ['99'], at: T0 });
     const r = as(await t.memory.script('backfill-links'), 'backfill-links');
     expect(r).toMatchObject({ unlinked: 1, linked: 1, links: 2 });
-    const got = await t.memory.ctx.store.forSpace('default').narratives.get(Number(n.id.slice(1)));
+    const got = await appContextOf(t.memory).store.forSpace('default').narratives.get(Number(n.id.slice(1)));
     expect(got!.sourceLinks).toEqual(near.ids.slice(0, 2).map((id) => Number(id.slice(1))));
     expect(
-      (await t.memory.ctx.store.forSpace('default').narratives.get(Number(other.id.slice(1))))!.sourceLinks,
+      (await appContextOf(t.memory).store.forSpace('default').narratives.get(Number(other.id.slice(1))))!.sourceLinks,
     ).toEqual([99]);
     expect(as(await t.memory.script('backfill-links'), 'backfill-links')).toMatchObject({
       unlinked: 0,

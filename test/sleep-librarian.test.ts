@@ -9,6 +9,7 @@ import type { NightResult } from '../src/sleep/night-types.js';
 import { parsePacket } from '../src/sleep/prompts/packet-text.js';
 import { ResponderModel } from './sleep-fixtures.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const DAY = 86_400_000;
 let tm: TempMemory;
@@ -34,12 +35,12 @@ async function night(
   opts: SleepOptions = {},
 ): Promise<Extract<NightResult, { kind: 'slept' }>> {
   tm.clock.advance(DAY);
-  const r = await sleep(tm.memory.ctx, { modelInstance: model, force: true, ...opts });
+  const r = await sleep(appContextOf(tm.memory), { modelInstance: model, force: true, ...opts });
   if (r.kind !== 'slept') throw new Error(`expected a night, got ${r.kind}`);
   return r;
 }
 
-const store = () => tm.memory.ctx.store;
+const store = () => appContextOf(tm.memory).store;
 const space = () => tm.memory.space;
 
 describe('librarian operations', () => {
@@ -146,7 +147,7 @@ describe('librarian operations', () => {
     });
     expect(k3?.evidence.episodes).toEqual([1, 2]);
     expect(r.log.counts.merged).toBe(1);
-    expect((await know(tm.memory.ctx, { query: 'deploy Friday' })).map((e) => e.id)).toEqual(['k3']);
+    expect((await know(appContextOf(tm.memory), { query: 'deploy Friday' })).map((e) => e.id)).toEqual(['k3']);
     expect(r.briefing.headline).toBe(
       'While you were away: 0 new, 1 reinforced, 0 forgotten from 2 episodes.',
     );
@@ -225,7 +226,7 @@ describe('librarian operations', () => {
     expect(r.briefing.agent.needsReview).toHaveLength(2);
     expect(r.briefing.headline).toMatch(/^While you were away: 0 new, 0 reinforced/);
     // Quarantined knowledge stays out of recall and know (DESIGN §3).
-    expect((await know(tm.memory.ctx, { query: 'office Paris' })).map((e) => e.content)).not.toContain(
+    expect((await know(appContextOf(tm.memory), { query: 'office Paris' })).map((e) => e.content)).not.toContain(
       'The office is in Paris',
     );
     expect((await tm.memory.recall({ query: 'coffee' })).map((h) => h.text)).not.toContain(
@@ -371,7 +372,7 @@ describe('bad answers and refused proposals', () => {
     tm = await tempMemory();
     await turns('We ship on Friday', 'Friday it is.');
     tm.clock.advance(DAY);
-    const r = await sleep(tm.memory.ctx, {
+    const r = await sleep(appContextOf(tm.memory), {
       modelInstance: librarian(
         json({
           proposals: [{ op: 'abstract', kind: 'fact', content: 'We ship on Friday', evidence: ['e1'] }],
@@ -438,7 +439,7 @@ describe('what the librarian sees and can confirm', () => {
     }
     // Three occurrences and a week old: the lifecycle makes it reliable.
     tm.clock.advance(7 * DAY);
-    const r = await sleep(tm.memory.ctx, { model: 'none', force: true });
+    const r = await sleep(appContextOf(tm.memory), { model: 'none', force: true });
     if (r.kind !== 'slept') throw new Error(r.kind);
     expect(await store().forSpace(space()).knowledge.get(1)).toMatchObject({ occurrences: 3, status: 'reliable' });
   });

@@ -7,19 +7,20 @@ import { sleep } from '../src/app/sleep.js';
 import { timeline } from '../src/app/timeline.js';
 import type { NightResult } from '../src/sleep/night-types.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const DAY = 86_400_000;
 const MIN = 60_000;
 let tm: TempMemory;
 afterEach(async () => tm?.cleanup());
 
-const store = () => tm.memory.ctx.store;
+const store = () => appContextOf(tm.memory).store;
 const space = () => tm.memory.space;
 
 /** A night with model none at `at` (forced: the lifecycle must run whether episodes wait or not). */
 async function nightAt(at: number, force = true): Promise<NightResult> {
   tm.clock.set(at);
-  return sleep(tm.memory.ctx, { model: 'none', force });
+  return sleep(appContextOf(tm.memory), { model: 'none', force });
 }
 
 async function slept(at: number): Promise<Extract<NightResult, { kind: 'slept' }>> {
@@ -112,7 +113,7 @@ describe('knowledge lifecycle', () => {
     expect(r.briefing.headline).toBe(
       'While you were away: 0 new, 0 reinforced, 1 forgotten from 0 episodes.',
     );
-    expect(await know(tm.memory.ctx, { query: 'passing remark' })).toEqual([]);
+    expect(await know(appContextOf(tm.memory), { query: 'passing remark' })).toEqual([]);
   });
 
   it('counts use as being seen: a recalled, an injected, an approved entry and an open problem outlive the 21-day rule', async () => {
@@ -126,7 +127,7 @@ describe('knowledge lifecycle', () => {
     tm.clock.set(T0 + 10 * DAY);
     // A recall hit and a prefetch injection that reached the agent.
     expect((await tm.memory.recall({ query: 'tabs over spaces', layers: ['knowledge'] })).map((h) => h.id)).toEqual(['k2']);
-    expect((await prefetch(tm.memory.ctx, { text: 'write the commit message in the imperative mood', session: 's1' })).hits.map((h) => h.id)).toContain('k3');
+    expect((await prefetch(appContextOf(tm.memory), { text: 'write the commit message in the imperative mood', session: 's1' })).hits.map((h) => h.id)).toContain('k3');
     await slept(T0 + 40 * DAY);
     expect((await store().forSpace(space()).knowledge.getMany([1, 2, 3, 4, 5])).map((k) => k.status)).toEqual([
       'forgotten',
@@ -140,16 +141,16 @@ describe('knowledge lifecycle', () => {
   it('decays strength with a 30-day half-life at read time and each recall hit reinforces it', async () => {
     tm = await tempMemory();
     await tm.memory.remember({ text: 'The build cache lives on the NAS', importance: 5 });
-    const [fresh] = await know(tm.memory.ctx, {});
+    const [fresh] = await know(appContextOf(tm.memory), {});
     expect(fresh?.strength).toBe(1);
     tm.clock.set(T0 + 30 * DAY);
-    const [halved] = await know(tm.memory.ctx, {});
+    const [halved] = await know(appContextOf(tm.memory), {});
     expect(halved?.strength).toBe(0.5);
     expect((await tm.memory.recall({ query: 'build cache NAS' })).map((h) => h.id)).toContain('k1');
     const k = (await store().forSpace(space()).knowledge.get(1))!;
     expect([k.strength, k.lastReinforcedAt]).toEqual([0.6, T0 + 30 * DAY]);
     tm.clock.set(T0 + 60 * DAY);
-    expect((await know(tm.memory.ctx, {}))[0]?.strength).toBe(0.3);
+    expect((await know(appContextOf(tm.memory), {}))[0]?.strength).toBe(0.3);
   });
 });
 
@@ -189,12 +190,12 @@ describe('quarantine and review', () => {
     await store().forSpace(space()).knowledge.setStatus([1, 2], 'reliable', T0);
     const paris = await quarantined('The office is in Paris', 1, 'office.city');
     const ten = await quarantined('Standup is at 10:00', 2, null, 3);
-    expect((await listReview(tm.memory.ctx)).map((i) => [i.id, i.against?.id])).toEqual([
+    expect((await listReview(appContextOf(tm.memory))).map((i) => [i.id, i.against?.id])).toEqual([
       [`k${paris}`, 'k1'],
       [`k${ten}`, 'k2'],
     ]);
     // A person's approval makes the entry reliable at once, whatever its occurrences (DESIGN §6).
-    expect(await review(tm.memory.ctx, { id: `k${paris}`, verdict: 'approve' })).toEqual({
+    expect(await review(appContextOf(tm.memory), { id: `k${paris}`, verdict: 'approve' })).toEqual({
       kind: 'approved',
       id: `k${paris}`,
       status: 'reliable',
@@ -210,23 +211,23 @@ describe('quarantine and review', () => {
       supersededBy: paris,
     });
     tm.clock.set(T0 + 7 * DAY);
-    expect(await review(tm.memory.ctx, { id: `k${ten}`, verdict: 'approve' })).toMatchObject({
+    expect(await review(appContextOf(tm.memory), { id: `k${ten}`, verdict: 'approve' })).toMatchObject({
       status: 'reliable',
       replaced: 'k2',
     });
     const standup = await quarantined('Standup moved to the afternoon', ten, null);
-    expect(await review(tm.memory.ctx, { id: `k${standup}`, verdict: 'reject' })).toEqual({
+    expect(await review(appContextOf(tm.memory), { id: `k${standup}`, verdict: 'reject' })).toEqual({
       kind: 'rejected',
       id: `k${standup}`,
       status: 'forgotten',
     });
     expect((await store().forSpace(space()).knowledge.get(standup))?.status).toBe('forgotten');
     expect((await store().forSpace(space()).knowledge.get(ten))?.status).toBe('reliable');
-    expect(await listReview(tm.memory.ctx)).toEqual([]);
-    await expect(review(tm.memory.ctx, { id: `k${standup}`, verdict: 'approve' })).rejects.toMatchObject({
+    expect(await listReview(appContextOf(tm.memory))).toEqual([]);
+    await expect(review(appContextOf(tm.memory), { id: `k${standup}`, verdict: 'approve' })).rejects.toMatchObject({
       code: 'conflict',
     });
-    await expect(review(tm.memory.ctx, { id: 'k999', verdict: 'approve' })).rejects.toMatchObject({
+    await expect(review(appContextOf(tm.memory), { id: 'k999', verdict: 'approve' })).rejects.toMatchObject({
       code: 'not_found',
     });
   });
@@ -245,8 +246,8 @@ describe('episode retention and the archive', () => {
     expect(r.log.counts.archived).toBe(5);
     expect((await store().forSpace(space()).episodes.get(1))?.archivedAt).toBe(T0 + 15 * DAY);
     // The archive is a colder tier, not a wall (DESIGN §6): every page of the timeline and every search reads it.
-    expect((await timeline(tm.memory.ctx, {})).total).toBe(5);
-    const old = await timeline(tm.memory.ctx, { from: T0 - DAY, order: 'asc' });
+    expect((await timeline(appContextOf(tm.memory), {})).total).toBe(5);
+    const old = await timeline(appContextOf(tm.memory), { from: T0 - DAY, order: 'asc' });
     expect(old.items.map((e) => e.content)).toEqual([1, 2, 3, 4, 5].map((i) => `release note ${i}`));
     expect(old.items.every((e) => e.archivedAt !== null)).toBe(true);
     const hits = (await tm.memory.recall({ query: 'release note 3' })).filter((h) => h.layer === 'episode');
@@ -271,10 +272,10 @@ describe('episode retention and the archive', () => {
   it('caps a timeline request reaching into the archive at 62 days, with an error that says how to split it', async () => {
     tm = await tempMemory();
     tm.clock.set(T0 + 100 * DAY);
-    await expect(timeline(tm.memory.ctx, { from: T0, to: T0 + 62 * DAY })).resolves.toMatchObject({
+    await expect(timeline(appContextOf(tm.memory), { from: T0, to: T0 + 62 * DAY })).resolves.toMatchObject({
       total: 0,
     });
-    await expect(timeline(tm.memory.ctx, { from: T0, to: T0 + 62 * DAY + 1 })).rejects.toMatchObject({
+    await expect(timeline(appContextOf(tm.memory), { from: T0, to: T0 + 62 * DAY + 1 })).rejects.toMatchObject({
       code: 'invalid_input',
       field: 'to',
       message: expect.stringMatching(
@@ -282,7 +283,7 @@ describe('episode retention and the archive', () => {
       ),
     });
     // A range within the last 14 days never reads the archive, so it may be longer than 62 days back to its end.
-    await expect(timeline(tm.memory.ctx, { from: T0 + 90 * DAY })).resolves.toMatchObject({ total: 0 });
+    await expect(timeline(appContextOf(tm.memory), { from: T0 + 90 * DAY })).resolves.toMatchObject({ total: 0 });
   });
 
   it('moves non-durable episodes out of the live memory after 30 days; durable ones stay', async () => {
@@ -300,7 +301,7 @@ describe('episode retention and the archive', () => {
       null,
     ]);
     // It left the live memory for the archive: timeline still shows it, marked archived.
-    expect((await timeline(tm.memory.ctx, { order: 'asc' })).items.map((e) => [e.content, e.archivedAt])).toEqual([
+    expect((await timeline(appContextOf(tm.memory), { order: 'asc' })).items.map((e) => [e.content, e.archivedAt])).toEqual([
       ['a passing chat', T0 + 30 * DAY],
       ['an imported conversation', null],
     ]);

@@ -9,13 +9,14 @@ import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
 import { countTokens } from '../src/core/token-count.js';
 import { recordDay, ResponderModel } from './sleep-fixtures.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const DAY = 86_400_000;
 let tm: TempMemory | undefined;
 const clients: Client[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close();
-  if (tm) await agentSleep(tm.memory.ctx).settled();
+  if (tm) await agentSleep(appContextOf(tm.memory)).settled();
   await tm?.cleanup();
   tm = undefined;
 });
@@ -145,8 +146,8 @@ describe('the agent-driven night', () => {
       const r = await call(client, 'sleep_submit', { packet_id: packet.packet_id, answer: await think(agent, packet), wait_seconds: 10 });
       packet = r.structuredContent!.next as Record<string, unknown>;
     }
-    await agentSleep(tm.memory.ctx).settled();
-    expect((await tm.memory.ctx.store.forSpace(tm.memory.space).episodes.get(1))?.consolidatedAt).toBeNull();
+    await agentSleep(appContextOf(tm.memory)).settled();
+    expect((await appContextOf(tm.memory).store.forSpace(tm.memory.space).episodes.get(1))?.consolidatedAt).toBeNull();
   });
 
   it('drives a 100-episode day within 6,000 tokens read and written, the instructions of each step shown once', async () => {

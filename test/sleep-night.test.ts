@@ -7,6 +7,7 @@ import { ScriptedModel } from '../src/sleep/llm/scripted-model.js';
 import type { NightResult } from '../src/sleep/night-types.js';
 import { recordDay, ResponderModel } from './sleep-fixtures.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const DAY = 86_400_000;
 let tm: TempMemory;
@@ -16,7 +17,7 @@ afterEach(async () => {
   for (const m of extra.splice(0)) await m.cleanup();
 });
 
-const store = () => tm.memory.ctx.store;
+const store = () => appContextOf(tm.memory).store;
 const space = () => tm.memory.space;
 
 function slept(r: NightResult): Extract<NightResult, { kind: 'slept' }> {
@@ -30,7 +31,7 @@ describe('a 100-episode day', () => {
     await recordDay(tm.memory, T0);
     const model = new ResponderModel();
     tm.clock.set(T0 + DAY);
-    const r = slept(await sleep(tm.memory.ctx, { modelInstance: model }));
+    const r = slept(await sleep(appContextOf(tm.memory), { modelInstance: model }));
     const asOf = T0 + DAY;
     // Tokens of a 100-episode day, every step included, counted by the real tokenizer (reported in docs/sleep.md).
     // Printed for docs/BENCHMARKS.md (`npx vitest run test/sleep-night.test.ts -t "100-episode"`).
@@ -95,10 +96,10 @@ describe('a 100-episode day', () => {
     tm = await tempMemory({ config: { sleep: { budgetBase: 100_000, minPacketTurns: 0 } } });
     await recordDay(tm.memory, T0, 20);
     tm.clock.set(T0 + DAY);
-    const first = slept(await sleep(tm.memory.ctx, { modelInstance: new ResponderModel() }));
+    const first = slept(await sleep(appContextOf(tm.memory), { modelInstance: new ResponderModel() }));
     await recordDay(tm.memory, T0 + DAY, 10);
     tm.clock.set(T0 + DAY + 3_600_000);
-    const second = slept(await sleep(tm.memory.ctx, { modelInstance: new ResponderModel() }));
+    const second = slept(await sleep(appContextOf(tm.memory), { modelInstance: new ResponderModel() }));
     expect(second.briefing.day).toBe(first.briefing.day);
     const newToday = new Set([...first.log.created, ...second.log.created].map((k) => k.id)).size;
     expect(second.briefing.headline).toBe(
@@ -106,7 +107,7 @@ describe('a 100-episode day', () => {
     );
     await recordDay(tm.memory, T0 + DAY + 3_600_000, 20);
     tm.clock.set(T0 + 2 * DAY);
-    const third = slept(await sleep(tm.memory.ctx, { modelInstance: new ResponderModel() }));
+    const third = slept(await sleep(appContextOf(tm.memory), { modelInstance: new ResponderModel() }));
     expect(third.log.reinforced.length).toBeGreaterThan(0);
     const reinforced = await store().forSpace(space()).knowledge.getMany(
       third.log.reinforced.map((k) => k.id),
@@ -124,7 +125,7 @@ describe('a small day', () => {
     await recordDay(tm.memory, T0, 20);
     tm.clock.set(T0 + DAY);
     const model = new ResponderModel();
-    const first = slept(await sleep(tm.memory.ctx, { modelInstance: model }));
+    const first = slept(await sleep(appContextOf(tm.memory), { modelInstance: model }));
     expect(model.seen.map((s) => s.step)).toEqual([]);
     expect(first.log.steps).toContainEqual({
       step: 'solidify',
@@ -135,7 +136,7 @@ describe('a small day', () => {
     expect(await store().forSpace(space()).episodes.pendingTimes(100)).toHaveLength(20);
     // A week later the same turns go to the model, in one call with their knowledge.
     tm.clock.set(T0 + 8 * DAY);
-    const later = slept(await sleep(tm.memory.ctx, { modelInstance: model }));
+    const later = slept(await sleep(appContextOf(tm.memory), { modelInstance: model }));
     expect(model.seen.filter((s) => s.step === 'solidify' || s.step === 'librarian').map((s) => s.step)).toEqual(['solidify']);
     expect(later.log.episodes).toBe(20);
     expect(later.log.created.length).toBeGreaterThan(0);
@@ -174,7 +175,7 @@ describe('PII night watch', () => {
       ],
     });
     tm.clock.set(T0 + DAY);
-    const r = slept(await sleep(tm.memory.ctx, { modelInstance: model, force: true }));
+    const r = slept(await sleep(appContextOf(tm.memory), { modelInstance: model, force: true }));
     expect(r.log.pii).toMatchObject({ names: 1, overLimit: 0 });
     expect(r.log.piiFlags).toEqual([{ ref: 'k1', kinds: ['name'] }]);
     expect(r.briefing.agent.needsReview).toContain(
@@ -185,7 +186,7 @@ describe('PII night watch', () => {
     await tm.memory.record({ turns: [{ content: 'Rosalind Okafor approved the refund', session: 't' }] });
     const next = new ScriptedModel({ librarian: ['{"proposals":[]}'] });
     tm.clock.set(T0 + 2 * DAY);
-    slept(await sleep(tm.memory.ctx, { modelInstance: next, force: true }));
+    slept(await sleep(appContextOf(tm.memory), { modelInstance: next, force: true }));
     expect(next.calls.find((c) => c.step === 'librarian')?.request.messages[0]?.content).toContain(
       '[person_1] approved the refund',
     );
@@ -210,18 +211,18 @@ describe('PII night watch', () => {
       ],
     });
     tm.clock.set(T0 + DAY);
-    const r = slept(await sleep(tm.memory.ctx, { modelInstance: model, force: true }));
+    const r = slept(await sleep(appContextOf(tm.memory), { modelInstance: model, force: true }));
     expect(model.calls.find((c) => c.step === 'librarian')?.request.messages[0]?.content).not.toContain('Jonas');
     expect((await store().forSpace(space()).knowledge.get(1))?.content).toBe('Jonas Weber is the release manager of Orbit');
     // A row an older night stored with a placeholder is mapped back by the next night.
     await store().forSpace(space()).identity.upsertProfile({ entity: 'Orbit', ptype: 'fact', content: '[person_1] manages releases', at: T0 + DAY });
     tm.clock.set(T0 + 2 * DAY);
-    const second = slept(await sleep(tm.memory.ctx, { modelInstance: new ScriptedModel({}), force: true }));
+    const second = slept(await sleep(appContextOf(tm.memory), { modelInstance: new ScriptedModel({}), force: true }));
     expect((await store().forSpace(space()).identity.profiles('Orbit'))[0]?.content).toBe('Jonas Weber manages releases');
     const shown = [
       JSON.stringify(r.briefing),
       JSON.stringify(second.briefing),
-      (await buildContext(tm.memory.ctx)).text,
+      (await buildContext(appContextOf(tm.memory))).text,
       JSON.stringify(await tm.memory.recall({ query: 'release manager Orbit' })),
     ].join('\n');
     expect(shown).toContain('Jonas Weber');
@@ -239,7 +240,7 @@ describe('PII night watch', () => {
       ],
     });
     tm.clock.set(T0 + DAY);
-    const r = slept(await sleep(tm.memory.ctx, { force: true }));
+    const r = slept(await sleep(appContextOf(tm.memory), { force: true }));
     expect(r.log.model).toBe('none');
     expect(r.log.piiFlags).toEqual([
       { ref: 'e1', kinds: ['email'] },
@@ -260,7 +261,7 @@ describe('PII night watch', () => {
 
 /** Rows of every table of the space, for comparing two memories. */
 async function snapshot(m: TempMemory): Promise<Record<string, unknown[]>> {
-  const s = m.memory.ctx.store;
+  const s = appContextOf(m.memory).store;
   const out: Record<string, unknown[]> = {};
   for (const table of s.rows.tables()) {
     const rows: unknown[] = [];
@@ -286,7 +287,7 @@ describe('safety of the night', () => {
     let points = 0;
     const count = () => void (points += 1);
     slept(
-      await sleep(tm.memory.ctx, {
+      await sleep(appContextOf(tm.memory), {
         modelInstance: new ResponderModel(),
         hooks: { afterAsk: count, beforeCommit: count, afterCommit: count },
       }),
@@ -300,13 +301,13 @@ describe('safety of the night', () => {
       const maybeCrash = () => {
         if (seen++ === at) throw new Crash(`crash at point ${at}`);
       };
-      const crashed = sleep(m.memory.ctx, {
+      const crashed = sleep(appContextOf(m.memory), {
         modelInstance: new ResponderModel(),
         hooks: { afterAsk: maybeCrash, beforeCommit: maybeCrash, afterCommit: maybeCrash },
       });
       await expect(crashed).rejects.toBeInstanceOf(Crash);
       const rerunModel = new ResponderModel();
-      const rerun = slept(await sleep(m.memory.ctx, { modelInstance: rerunModel }));
+      const rerun = slept(await sleep(appContextOf(m.memory), { modelInstance: rerunModel }));
       expect(rerun.resumed).toBe(true);
       expect(await snapshot(m), `crash at point ${at}`).toEqual(reference);
     }
@@ -333,9 +334,9 @@ describe('safety of the night', () => {
       },
     };
     // Forced: five turns would otherwise wait for a fuller day without asking the model.
-    const first = sleep(tm.memory.ctx, { modelInstance: slow, force: true });
+    const first = sleep(appContextOf(tm.memory), { modelInstance: slow, force: true });
     await waiting;
-    expect(await sleep(tm.memory.ctx, { model: 'none' })).toMatchObject({ kind: 'locked' });
+    expect(await sleep(appContextOf(tm.memory), { model: 'none' })).toMatchObject({ kind: 'locked' });
     // Recall and writes keep working while the night waits for its model.
     expect((await tm.memory.recall({ query: 'turn' })).length).toBeGreaterThan(0);
     await tm.memory.remember({ text: 'written during the night' });
@@ -345,8 +346,8 @@ describe('safety of the night', () => {
     await tm.memory.record({ turns: [1, 2, 3, 4, 5].map((i) => ({ content: `more ${i}`, session: 't' })) });
     tm.clock.advance(DAY);
     await store().forSpace(space()).sleepRuns.acquireLock('a-process-that-died', tm.clock.now(), 30 * 60_000);
-    expect(await sleep(tm.memory.ctx, { model: 'none' })).toMatchObject({ kind: 'locked' });
+    expect(await sleep(appContextOf(tm.memory), { model: 'none' })).toMatchObject({ kind: 'locked' });
     tm.clock.advance(30 * 60_000);
-    expect(await sleep(tm.memory.ctx, { model: 'none' })).toMatchObject({ kind: 'slept' });
+    expect(await sleep(appContextOf(tm.memory), { model: 'none' })).toMatchObject({ kind: 'slept' });
   });
 });

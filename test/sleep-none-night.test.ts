@@ -5,6 +5,7 @@ import { prefetch } from '../src/app/injection/prefetch.js';
 import { readGraph } from '../src/app/read-graph.js';
 import { sleep } from '../src/app/sleep.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const DAY = 86_400_000;
 let tm: TempMemory;
@@ -32,24 +33,24 @@ describe('sleep --model none on an imported history', () => {
     );
     await tm.memory.record({ turns }, { source: 'import', durable: true });
     // Stored just now, happened a month ago: eligible at once.
-    const night = await sleep(tm.memory.ctx, { model: 'none', now: T0 + 60_000 });
+    const night = await sleep(appContextOf(tm.memory), { model: 'none', now: T0 + 60_000 });
     expect(night).toMatchObject({ kind: 'slept' });
-    const narratives = await tm.memory.ctx.store.forSpace(tm.memory.space).narratives.list({ limit: 100 });
+    const narratives = await appContextOf(tm.memory).store.forSpace(tm.memory.space).narratives.list({ limit: 100 });
     expect(narratives.length).toBeGreaterThanOrEqual(3);
     expect(narratives.every((n) => n.ntype === 'extractive' && n.sourceLinks.length >= 3)).toBe(true);
     // Each gesture is a whole turn of its run, with its speaker.
     expect(narratives.every((n) => WEEK.some(([who, said]) => n.gesture?.startsWith(`${who}: ${said}`)))).toBe(true);
     await tm.memory.scriptAll();
-    const graph = await readGraph(tm.memory.ctx, {});
+    const graph = await readGraph(appContextOf(tm.memory), {});
     expect(graph.kind).toBe('top');
     const names = graph.kind === 'top' ? graph.nodes.map((n) => n.entity) : [];
     expect(names).toEqual(expect.arrayContaining(['Caroline', 'Melanie']));
-    const topics = await tm.memory.ctx.store.forSpace(tm.memory.space).derived.topicClusters({ minSize: 1, limit: 50 });
+    const topics = await appContextOf(tm.memory).store.forSpace(tm.memory.space).derived.topicClusters({ minSize: 1, limit: 50 });
     expect(topics.length).toBeGreaterThan(0);
-    const block = await buildContext(tm.memory.ctx, { session: 'new' });
+    const block = await buildContext(appContextOf(tm.memory), { session: 'new' });
     expect(block.tokens).toBeGreaterThan(150);
     // The turn itself is found (a narrative quoting it is not in the search index and cannot crowd it out).
-    const p = await prefetch(tm.memory.ctx, { text: 'What did Caroline research?', session: 'new' });
+    const p = await prefetch(appContextOf(tm.memory), { text: 'What did Caroline research?', session: 'new' });
     expect(p.hits[0]!.id).toMatch(/^e\d+$/);
     expect(p.text).toMatch(/Caroline: Researching adoption agencies has been my project this week; I want a family\. \(day \d\)/);
   });

@@ -9,6 +9,7 @@ import {
   type MockLlmServer,
 } from './mock-llm-servers.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const DAY = 86_400_000;
 let tm: TempMemory | undefined;
@@ -99,7 +100,7 @@ describe.each([
   it('runs every model step, counts the usage the server reported, and never sends personal data', async () => {
     mock = await start(nightAnswers([GOOD_SOLIDIFY]));
     tm = await dayWithMarta(key, mock.url);
-    const r = slept(await sleep(tm.memory.ctx, { model: spec, force: true }));
+    const r = slept(await sleep(appContextOf(tm.memory), { model: spec, force: true }));
     expect(mock.requests.map((q) => q.path)).toEqual(Array(4).fill(path));
     expect(mock.pending()).toBe(0);
     expect(r.log.model).toBe(spec);
@@ -109,13 +110,13 @@ describe.each([
     const sent = bodies(mock);
     expect(sent).not.toMatch(/Marta|Kowalczyk|marta@example\.com/);
     expect(sent).toContain('[person_1] wants the release notes at [email_2]');
-    expect((await tm.memory.ctx.store.forSpace(tm.memory.space).knowledge.get(1))?.content).toBe(
+    expect((await appContextOf(tm.memory).store.forSpace(tm.memory.space).knowledge.get(1))?.content).toBe(
       'Marta Kowalczyk wants release notes sent to marta@example.com',
     );
     expect(r.briefing.headline).toBe(
       'While you were away: 1 new, 0 reinforced, 0 forgotten from 3 episodes.',
     );
-    const run = (await tm.memory.ctx.store.forSpace(tm.memory.space).sleepRuns.runs({ limit: 1 }))[0];
+    const run = (await appContextOf(tm.memory).store.forSpace(tm.memory.space).sleepRuns.runs({ limit: 1 }))[0];
     expect([run?.tokensIn, run?.tokensOut]).toEqual([400, 80]);
   });
 
@@ -125,7 +126,7 @@ describe.each([
       reply({ narratives: [], proposals: 'none' }),
     ]);
     tm = await dayWithMarta(key, mock.url);
-    const r = slept(await sleep(tm.memory.ctx, { model: spec, force: true }));
+    const r = slept(await sleep(appContextOf(tm.memory), { model: spec, force: true }));
     // Nothing was solidified, so the quiet night asks no other step.
     expect(mock.requests).toHaveLength(2);
     expect(JSON.stringify(mock.requests[1]?.body)).toContain('Your answer was rejected');
@@ -133,7 +134,7 @@ describe.each([
     expect(
       r.briefing.agent.warnings.some((w) => w.startsWith('Step solidify was skipped: invalid_answer')),
     ).toBe(true);
-    expect(await tm.memory.ctx.store.forSpace(tm.memory.space).knowledge.count()).toBe(0);
-    expect(await tm.memory.ctx.store.forSpace(tm.memory.space).episodes.pendingTimes(10)).toHaveLength(3);
+    expect(await appContextOf(tm.memory).store.forSpace(tm.memory.space).knowledge.count()).toBe(0);
+    expect(await appContextOf(tm.memory).store.forSpace(tm.memory.space).episodes.pendingTimes(10)).toHaveLength(3);
   });
 });

@@ -5,18 +5,19 @@ import { mayHoldPersonalData } from '../src/sleep/phases/pii-watch-phase.js';
 import { ScriptedModel } from '../src/sleep/llm/scripted-model.js';
 import type { NightResult } from '../src/sleep/night-types.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const DAY = 86_400_000;
 let tm: TempMemory;
 afterEach(async () => tm?.cleanup());
 
-const store = () => tm.memory.ctx.store;
+const store = () => appContextOf(tm.memory).store;
 const space = () => tm.memory.space;
 const json = (v: unknown) => JSON.stringify(v);
 
 async function night(model: ScriptedModel): Promise<Extract<NightResult, { kind: 'slept' }>> {
   tm.clock.set(T0 + DAY);
-  const r = await sleep(tm.memory.ctx, { modelInstance: model, force: true });
+  const r = await sleep(appContextOf(tm.memory), { modelInstance: model, force: true });
   if (r.kind !== 'slept') throw new Error(r.kind);
   return r;
 }

@@ -6,6 +6,7 @@ import { sleep } from '../src/app/sleep.js';
 import type { RecordTurn } from '../src/core/schemas.js';
 import type { Knowledge } from '../src/core/types.js';
 import { tempMemory, T0, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 const DAY = 86_400_000;
 const MONDAY = T0 - 14 * DAY;
@@ -72,12 +73,12 @@ describe('a week of nights without a model', () => {
     tm = await tempMemory();
     const m = tm.memory;
     const r = await m.remember({ text: 'The staging Postgres listens on port 6543', subject: 'staging' });
-    await m.ctx.store.forSpace(m.space).knowledge.setStatus([Number(r.id.slice(1))], 'reliable', MONDAY - DAY);
-    reliablePort = (await m.ctx.store.forSpace(m.space).knowledge.get(Number(r.id.slice(1))))!;
+    await appContextOf(m).store.forSpace(m.space).knowledge.setStatus([Number(r.id.slice(1))], 'reliable', MONDAY - DAY);
+    reliablePort = (await appContextOf(m).store.forSpace(m.space).knowledge.get(Number(r.id.slice(1))))!;
     for (const [d, turns] of WEEK.entries()) {
       await m.record({ turns }, { source: 'import', durable: true });
       // The night after each working day, then the script layer as `serve` runs it.
-      expect(await sleep(m.ctx, { model: 'none', now: MONDAY + d * DAY + 14 * 3_600_000 })).toMatchObject({ kind: 'slept' });
+      expect(await sleep(appContextOf(m), { model: 'none', now: MONDAY + d * DAY + 14 * 3_600_000 })).toMatchObject({ kind: 'slept' });
       await m.scriptAll();
     }
   }, 120_000);
@@ -85,20 +86,20 @@ describe('a week of nights without a model', () => {
   afterAll(async () => tm?.cleanup());
 
   const live = async () =>
-    tm.memory.ctx.store.forSpace(tm.memory.space).knowledge.list({ statuses: ['provisional', 'reliable', 'quarantined'], limit: 100 });
+    appContextOf(tm.memory).store.forSpace(tm.memory.space).knowledge.list({ statuses: ['provisional', 'reliable', 'quarantined'], limit: 100 });
 
   it('a statement said on Monday and Wednesday becomes provisional knowledge linked to both turns', async () => {
     const facts = (await live()).filter((k) => k.tags.includes('repeated'));
     const squash = facts.find((k) => /squash merges/.test(k.content));
     expect(squash).toMatchObject({ kind: 'fact', status: 'provisional', occurrences: 2 });
-    const said = await tm.memory.ctx.store.forSpace(tm.memory.space).episodes.getMany(squash!.evidence.episodes);
+    const said = await appContextOf(tm.memory).store.forSpace(tm.memory.space).episodes.getMany(squash!.evidence.episodes);
     expect(said.map((e) => e.session).sort()).toEqual(['day0', 'day2']);
     // Small talk and one-day remarks stay episodes.
     expect(facts.every((k) => !/Great|Morning|Agreed/.test(k.content))).toBe(true);
   });
 
   it('the moved port contradicts the reliable port and waits in Needs review; approving it replaces the old value', async () => {
-    const items = (await listReview(tm.memory.ctx)).filter((i) => i.personalData === undefined);
+    const items = (await listReview(appContextOf(tm.memory))).filter((i) => i.personalData === undefined);
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({
       content: expect.stringContaining('moved to port 5433'),
@@ -108,13 +109,13 @@ describe('a week of nights without a model', () => {
     // Quarantined entries stay out of recall.
     const hits = await tm.memory.recall({ query: 'staging Postgres port', layers: ['knowledge'] });
     expect(hits.map((h) => h.id)).toEqual([`k${reliablePort.id}`]);
-    const verdict = await review(tm.memory.ctx, { id: items[0]!.id, verdict: 'approve' });
+    const verdict = await review(appContextOf(tm.memory), { id: items[0]!.id, verdict: 'approve' });
     expect(verdict).toMatchObject({ kind: 'approved', replaced: `k${reliablePort.id}` });
-    expect((await tm.memory.ctx.store.forSpace(tm.memory.space).knowledge.get(reliablePort.id))?.status).toBe('superseded');
+    expect((await appContextOf(tm.memory).store.forSpace(tm.memory.space).knowledge.get(reliablePort.id))?.status).toBe('superseded');
   });
 
   it('an e-mail address in clear waits in Needs review, in clear, as its turn and the narrative quoting it; rejecting erases them', async () => {
-    const flagged = (await listReview(tm.memory.ctx)).filter((i) => i.personalData !== undefined);
+    const flagged = (await listReview(appContextOf(tm.memory))).filter((i) => i.personalData !== undefined);
     expect(flagged.map((i) => i.kind).sort()).toEqual(['episode', 'narrative']);
     for (const item of flagged) {
       expect(item).toMatchObject({ personalData: ['email'], reason: expect.stringContaining('an e-mail address in clear') });
@@ -122,10 +123,10 @@ describe('a week of nights without a model', () => {
       expect(item.content).not.toMatch(/\[(email|person)_\d+\]/);
     }
     for (const item of flagged)
-      expect(await review(tm.memory.ctx, { id: item.id, verdict: 'reject' })).toEqual({ kind: 'rejected', id: item.id, status: 'forgotten' });
+      expect(await review(appContextOf(tm.memory), { id: item.id, verdict: 'reject' })).toEqual({ kind: 'rejected', id: item.id, status: 'forgotten' });
     const turn = flagged.find((i) => i.kind === 'episode')!;
-    expect(await tm.memory.ctx.store.forSpace(tm.memory.space).episodes.getMany([Number(turn.id.slice(1))])).toEqual([]);
-    expect((await listReview(tm.memory.ctx)).filter((i) => i.personalData !== undefined)).toEqual([]);
+    expect(await appContextOf(tm.memory).store.forSpace(tm.memory.space).episodes.getMany([Number(turn.id.slice(1))])).toEqual([]);
+    expect((await listReview(appContextOf(tm.memory))).filter((i) => i.personalData !== undefined)).toEqual([]);
     const hits = await tm.memory.recall({ query: 'ben.okafor@example.com', limit: 50 });
     expect(hits.filter((h) => h.text.includes('okafor'))).toEqual([]);
   });
@@ -138,7 +139,7 @@ describe('a week of nights without a model', () => {
   });
 
   it('gaps name topics the week kept talking about that no knowledge covers', async () => {
-    const { gaps } = await readGaps(tm.memory.ctx, {});
+    const { gaps } = await readGaps(appContextOf(tm.memory), {});
     // The checkout flake came up on Monday, Wednesday and Friday; nobody wrote down what was learned about it.
     expect(gaps.find((g) => g.topic === 'checkout')).toMatchObject({ degree: 0 });
     expect(gaps.every((g) => g.mentions >= 3 && g.degree <= 1)).toBe(true);

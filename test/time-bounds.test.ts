@@ -12,6 +12,7 @@ import { createHttpApp } from '../src/surfaces/http/http-app.js';
 import { createMcpServer } from '../src/surfaces/mcp/create-mcp-server.js';
 import { runCli } from './helpers/run-cli.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 let t: TempMemory;
 beforeEach(async () => {
@@ -128,7 +129,7 @@ describe('out-of-range times and numbers are invalid_input naming the field', ()
 describe('a poisoned row already in the database', () => {
   it('breaks no read: timeline (any offset), recall, export and MCP show it clamped and warn', async () => {
     await t.memory.record({ turns: [{ content: 'a poisoned turn about lanterns', session: 's' }, { content: 'a healthy turn about lanterns', session: 's' }] });
-    const db = (t.memory.ctx.store as unknown as { db: SqlDriver }).db;
+    const db = (appContextOf(t.memory).store as unknown as { db: SqlDriver }).db;
     // As an old version (or a restored file) could have written it.
     await db.run('UPDATE episodes SET occurred_at = ?, created_at = ? WHERE id = 1', [PAST_DATE, PAST_DATE]);
     const page = await t.memory.timeline({ offset: 0 });

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTidepoolError } from '../src/core/errors.js';
 import { computeWeight } from '../src/script/weight-policy.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
+import { appContextOf } from '../src/app/tidepool.js';
 
 let t: TempMemory;
 beforeEach(async () => {
@@ -14,7 +15,7 @@ describe('remember', () => {
   it('stores a durable provisional knowledge entry with its source episode', async () => {
     const r = await t.memory.remember({ text: 'The staging database listens on port 6543', tags: ['infra'] });
     expect(r.kind).toBe('created');
-    const k = await t.memory.ctx.store.forSpace('default').knowledge.get(Number(r.id.slice(1)));
+    const k = await appContextOf(t.memory).store.forSpace('default').knowledge.get(Number(r.id.slice(1)));
     expect(k).toMatchObject({ status: 'provisional', durable: true, kind: 'fact', tags: ['infra'], occurrences: 1 });
     expect(k!.evidence.episodes).toHaveLength(1);
   });
@@ -24,7 +25,7 @@ describe('remember', () => {
     t.clock.advance(1000);
     const b = await t.memory.remember({ text: 'deploys go out on Thursdays', key: 'deploy.day' });
     expect(b).toMatchObject({ kind: 'superseded', supersedes: a.id });
-    const store = t.memory.ctx.store;
+    const store = appContextOf(t.memory).store;
     const old = await store.forSpace('default').knowledge.get(Number(a.id.slice(1)));
     expect(old).toMatchObject({ status: 'superseded', supersededBy: Number(b.id.slice(1)), validTo: t.clock.now() });
     const live = await store.forSpace('default').knowledge.getLiveByKey('deploy.day');
@@ -43,7 +44,7 @@ describe('remember', () => {
     const err = await t.memory.remember({ text: 'use sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd for the api' }).catch((e: unknown) => e);
     expect(isTidepoolError(err, 'secret_refused')).toBe(true);
     expect((err as Error).message).toMatch(/OpenAI API key/);
-    expect(await t.memory.ctx.store.forSpace('default').episodes.count()).toBe(0);
+    expect(await appContextOf(t.memory).store.forSpace('default').episodes.count()).toBe(0);
     const err2 = await t.memory.remember({ text: 'db url postgres://app:s3cr3tPassw0rd@db.internal:5432/main' }).catch((e: unknown) => e);
     expect(isTidepoolError(err2, 'secret_refused')).toBe(true);
   });
@@ -74,7 +75,7 @@ describe('record', () => {
       .catch((e: unknown) => e);
     expect(isTidepoolError(err, 'invalid_input')).toBe(true);
     expect((err as Error).message).toMatch(/^turns\.1\.content/);
-    expect(await t.memory.ctx.store.forSpace('default').episodes.count()).toBe(0);
+    expect(await appContextOf(t.memory).store.forSpace('default').episodes.count()).toBe(0);
   });
 
   it('redacts credentials from captured text with a placeholder naming the kind', async () => {
@@ -90,7 +91,7 @@ describe('record', () => {
     await t.memory.record({ turns: [turn] });
     const again = await t.memory.record({ turns: [turn, { ...turn, ref: 'transcript:1:uuid-2' }] });
     expect(again).toMatchObject({ skipped: 1 });
-    expect(await t.memory.ctx.store.forSpace('default').episodes.count()).toBe(2);
+    expect(await appContextOf(t.memory).store.forSpace('default').episodes.count()).toBe(2);
   });
 });
 
@@ -106,12 +107,12 @@ describe('memory_write', () => {
   it('joins the fields into content and derives recurrence from tag frequency (Chinese tags match)', async () => {
     const first = await t.memory.write({ gesture: '我调通了同步', context: '凌晨', tags: ['调试', '同步'] });
     expect(first.recurrence).toBe(1);
-    const n = await t.memory.ctx.store.forSpace('default').narratives.get(1);
+    const n = await appContextOf(t.memory).store.forSpace('default').narratives.get(1);
     expect(n?.content).toBe('我调通了同步 | 凌晨');
     await t.memory.write({ gesture: '又一次调试', tags: ['调试'] });
     const third = await t.memory.write({ gesture: '第三次调试', tags: ['调试'] });
     expect(third.recurrence).toBe(2); // 2 others share 调试 → 1-2 → 2
-    const before = await t.memory.ctx.store.forSpace('default').narratives.get(1);
+    const before = await appContextOf(t.memory).store.forSpace('default').narratives.get(1);
     expect(before?.recurrence).toBe(2); // propagated to the older sibling
   });
 
@@ -125,7 +126,7 @@ describe('memory_write', () => {
       t.clock.advance(1000);
       await t.memory.write({ gesture: `big moment ${i}`, importance: 5, emotional: 5, unresolved: 5 });
     }
-    const w = await t.memory.ctx.store.forSpace('default').narratives.newestWeights(20);
+    const w = await appContextOf(t.memory).store.forSpace('default').narratives.newestWeights(20);
     const avg = w.reduce((a, b) => a + b.weight, 0) / w.length;
     expect(avg).toBeCloseTo(0.6, 2);
   });
@@ -144,7 +145,7 @@ describe('identity', () => {
     const r = await t.memory.writeProfile({ entity: 'Ana', profile_type: 'impression', content: 'terse but kind' });
     expect(r.replaced).toBe(true);
     expect((await t.memory.profiles('Ana'))[0]!.content).toBe('terse but kind');
-    const hist = await t.memory.ctx.store.forSpace('default').identity.profileHistory('Ana', 'impression');
+    const hist = await appContextOf(t.memory).store.forSpace('default').identity.profileHistory('Ana', 'impression');
     expect(hist.map((h) => h.content)).toEqual(['terse']);
     await expect(t.memory.writeProfile({ entity: 'Ana', content: '' })).rejects.toThrow(/content/);
   });

@@ -24,6 +24,7 @@ export {
 } from '../journal/journal-render.js';
 export {
   JournalAddInput,
+  JournalConfigInput,
   JournalReadInput,
   JournalRootInput,
   JournalSearchInput,
@@ -47,7 +48,7 @@ const journals = new WeakMap<AppContext, Map<string, Journal>>();
 /**
  * The Journal of `ctx`'s space. Sections are indexed as `journal` episodes, archived days and tend state live in the
  * database, and `add` refuses credentials with the same detector as `remember`.
- * @example await journalFor(memory.ctx).add({ root: '/work/app', heading: 'fixed the sync race', content: '…' })
+ * @example await journalFor(appContextOf(memory)).add({ root: '/work/app', heading: 'fixed the sync race', content: '…' })
  */
 export function journalFor(ctx: AppContext, access: JournalAccess = {}): Journal {
   const key = access.confined ? `confined:${access.home ?? ''}` : '';
@@ -79,7 +80,7 @@ export function journalRoots(ctx: AppContext): Promise<string[]> {
 /**
  * Registers a workspace by hand (its real path), so that auto-tend visits it and confined callers may name it; the
  * folder must exist. Nothing is created in it.
- * @example await registerJournalWorkspace(memory.ctx, '~/projects/app')
+ * @example await registerJournalWorkspace(appContextOf(memory), '~/projects/app')
  */
 export async function registerJournalWorkspace(ctx: AppContext, root: string): Promise<string> {
   const real = await resolveWorkspaceRoot(root);

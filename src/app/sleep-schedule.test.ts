@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openMemory } from '../boot/open-memory.js';
 import { FixedClock } from '../core/clock.js';
-import type { Tidepool } from './tidepool.js';
+import { appContextOf, type Tidepool } from './tidepool.js';
 import { nextRunAt, scheduleNightlySleep, type NightlySchedule } from './sleep-schedule.js';
 
 const T0 = Date.UTC(2026, 10, 1, 12);
@@ -53,8 +53,8 @@ describe('scheduleNightlySleep', () => {
         .record({ turns: [1, 2, 3, 4, 5].map((i) => ({ content: `${space} turn ${i}` })) });
     }
     // Two schedules on one store stand for two servers sharing a memory: each has its own lease owner.
-    const first = scheduleNightlySleep(a.ctx);
-    const second = scheduleNightlySleep(a.ctx);
+    const first = scheduleNightlySleep(appContextOf(a));
+    const second = scheduleNightlySleep(appContextOf(a));
     schedules.push(first, second);
     expect(new Date(first.nextAt).toISOString()).toBe('2026-11-02T02:17:00.000Z');
     clock.set(first.nextAt);
@@ -79,7 +79,7 @@ describe('scheduleNightlySleep', () => {
   it('leaves nights driven by an agent to the agent', async () => {
     const m = await memory(new FixedClock(T0), 'agent');
     await m.record({ turns: [{ content: 'hello' }] });
-    const s = scheduleNightlySleep(m.ctx);
+    const s = scheduleNightlySleep(appContextOf(m));
     schedules.push(s);
     // The script layer needs no model, so it still runs; only the night waits for the agent.
     expect(await s.runDue()).toEqual([

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempMemory, T0, type TempMemory } from '../../test/helpers/temp-memory.js';
 import { openSqliteStore } from '../store/sqlite/open-sqlite.js';
 import { noteWarning, readWarnings } from './warnings.js';
+import { appContextOf } from './tidepool.js';
 
 let t: TempMemory | undefined;
 afterEach(async () => {
@@ -12,7 +13,7 @@ afterEach(async () => {
 describe('warnings', () => {
   it('keeps per kind a count, first and last time and only the 5 latest messages, per space', async () => {
     t = await tempMemory();
-    const ctx = t.memory.ctx;
+    const ctx = appContextOf(t.memory);
     for (let i = 1; i <= 8; i++) {
       t.clock.set(T0 + i);
       noteWarning(ctx, 'embed_failed', `failure ${i}`);
@@ -32,7 +33,7 @@ describe('warnings', () => {
     t = await tempMemory();
     const readonly = await openSqliteStore(t.path, { readonly: true });
     try {
-      noteWarning({ ...t.memory.ctx, store: readonly }, 'embed_failed', 'down');
+      noteWarning({ ...appContextOf(t.memory), store: readonly }, 'embed_failed', 'down');
       expect(await readWarnings(readonly, 'default')).toEqual([]);
       expect(t.warnings[0]).toBe('down');
       expect(t.warnings[1]).toMatch(/^the warning could not be kept for doctor: .*readonly/);

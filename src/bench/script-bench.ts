@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { narrativeIndexText } from '../app/index-text.js';
 import type { ScriptAllEntry } from '../app/script-jobs.js';
-import type { Tidepool } from '../app/tidepool.js';
+import { appContextOf, type Tidepool } from '../app/tidepool.js';
 import { openMemory } from '../boot/open-memory.js';
 import { FixedClock } from '../core/clock.js';
 import { DotKernel, type DotEngine } from '../script/dot-kernel.js';
@@ -254,7 +254,7 @@ export async function fillNarratives(
   rng: SeededRandom,
   log: (l: string) => void,
 ): Promise<void> {
-  const { store } = memory.ctx;
+  const { store } = appContextOf(memory);
   const space = memory.space;
   const tagRank = zipfSampler(TAGS.length, 1.1);
   const people = [...PEOPLE.slice(0, 20), ...ZH.people];

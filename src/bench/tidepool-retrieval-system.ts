@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Tidepool } from '../app/tidepool.js';
+import { appContextOf, type Tidepool } from '../app/tidepool.js';
 import { openMemory } from '../boot/open-memory.js';
 import { FixedClock } from '../core/clock.js';
 import { parseId } from '../core/ids.js';
@@ -62,7 +62,7 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
     this.#dia = new Map(r.ids.map((id, i) => [id, turns[i]!.ref.split(':').slice(2).join(':')]));
     if (this.#archived > 0) {
       // Turns are recorded in time order, so the first ids are the oldest.
-      const ctx = this.#memory.ctx;
+      const ctx = appContextOf(this.#memory);
       const end = Math.max(...conv.sessions.map((s) => s.at + s.turns.length * 1000));
       const old = r.ids.slice(0, Math.round(r.ids.length * this.#archived)).map((id) => parseId(id).id);
       await ctx.store.forSpace(ctx.space).episodes.markArchived(old, end);

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Tidepool } from '../app/tidepool.js';
+import { appContextOf, type Tidepool } from '../app/tidepool.js';
 import { openMemory } from '../boot/open-memory.js';
 import type { Embedder } from '../core/embedder.js';
 import { clusteredVectors } from './scale/clustered-vectors.js';
@@ -50,7 +50,7 @@ class TidepoolScale implements ScaleSystem {
   }
   async itemIds(result: unknown): Promise<string[]> {
     const ids = (result as string[]).map((id) => Number(id.slice(1)));
-    const rows = await this.#m.ctx.store.forSpace('scale').episodes.getMany(ids);
+    const rows = await appContextOf(this.#m).store.forSpace('scale').episodes.getMany(ids);
     const ref = new Map(rows.map((r) => [r.id, r.ref]));
     return ids.map((id) => ref.get(id) ?? '').filter((r) => r !== '');
   }
@@ -59,13 +59,13 @@ class TidepoolScale implements ScaleSystem {
   }
   async prepareHybrid(): Promise<void> {
     // The first search through the index builds it (or loads its file): done here, outside the timed queries.
-    await this.#m.ctx.store.forSpace(this.#m.space).vectors.nearest('episode', hashEmbedder.model, hashEmbedding('warm up'), 10, { indexAbove: 0 });
+    await appContextOf(this.#m).store.forSpace(this.#m.space).vectors.nearest('episode', hashEmbedder.model, hashEmbedding('warm up'), 10, { indexAbove: 0 });
   }
   async vectorAgreement(queries: readonly Float32Array[], k: number): Promise<VectorAgreement> {
     return this.#agreement(hashEmbedder.model, queries, k);
   }
   async clusteredAgreement(count: number, queries: number, k: number): Promise<VectorAgreement & { readySeconds: number }> {
-    const { store, space } = this.#m.ctx;
+    const { store, space } = appContextOf(this.#m);
     const set = clusteredVectors({ count, queries });
     const model = 'clustered-384';
     for (let i = 0; i < set.vectors.length; i += 2000) {
@@ -80,7 +80,7 @@ class TidepoolScale implements ScaleSystem {
   }
   /** The exact scan against the index path (SQLite: HNSW; PostgreSQL: pgvector's HNSW when installed, else exact). */
   async #agreement(model: string, queries: readonly Float32Array[], k: number, layer: 'episode' | 'narrative' = 'episode'): Promise<VectorAgreement> {
-    const { store, space } = this.#m.ctx;
+    const { store, space } = appContextOf(this.#m);
     const exactMs: number[] = [];
     const fastMs: number[] = [];
     let recall = 0;

@@ -1,6 +1,5 @@
 /** Who may bind where: loopback needs nothing, any other address needs API tokens (DESIGN §10). */
 import type { Tidepool } from '../app/tidepool.js';
-import { activeTokenCount } from '../app/tokens.js';
 import { TidepoolError } from '../core/errors.js';
 
 /** True for a loopback address or name. */
@@ -11,7 +10,7 @@ export function isLoopback(host: string): boolean {
 
 /** Throws `forbidden` when `host` is not loopback and no live API token exists. */
 export async function assertBindAllowed(memory: Tidepool, host: string): Promise<void> {
-  if (isLoopback(host) || (await activeTokenCount(memory.ctx)) > 0) return;
+  if (isLoopback(host) || (await memory.activeTokenCount()) > 0) return;
   throw new TidepoolError(
     'forbidden',
     `refusing to listen on ${host}: no API tokens exist, and beyond loopback every request needs one. ` +

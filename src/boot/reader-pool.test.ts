@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseId } from '../core/ids.js';
-import type { Tidepool } from '../app/tidepool.js';
+import { appContextOf, type Tidepool } from '../app/tidepool.js';
 import { openMemory } from './open-memory.js';
 import { startReaderPool, type ReaderPool } from './reader-pool.js';
 import { startHttpServer, type HttpHandle } from './serve.js';
@@ -21,7 +21,7 @@ describe('recall reader threads on one SQLite file', () => {
     dir = mkdtempSync(join(tmpdir(), 'tidepool-readers-'));
     memory = await openMemory({ path: join(dir, 'm.db'), embedder: 'none', warn: () => undefined });
     await memory.remember({ text: 'seed memory so the space exists' });
-    pool = startReaderPool({ path: join(dir, 'm.db'), config: memory.ctx.config, store: memory.ctx.store, count: 2, warn: () => undefined });
+    pool = startReaderPool({ path: join(dir, 'm.db'), config: appContextOf(memory).config, store: appContextOf(memory).store, count: 2, warn: () => undefined });
     await pool.ready();
     served = memory.withReaders(pool);
   });
@@ -73,7 +73,7 @@ describe('recall reader threads on one SQLite file', () => {
   it('writes the hits to the attention log on the main thread, the writer', async () => {
     const k = await served.remember({ text: 'the release train leaves on thursdays' });
     await served.recall({ query: 'release train thursdays', limit: 5 });
-    const logged = await memory.ctx.store.forSpace(memory.space).attention.since(0);
+    const logged = await appContextOf(memory).store.forSpace(memory.space).attention.since(0);
     expect(logged.some((a) => a.layer === 'knowledge' && `k${a.itemId}` === k.id && a.source === 'recall')).toBe(true);
     expect(pool.answered).toBe(1);
   });
@@ -92,7 +92,7 @@ describe('hybrid recall through reader threads', () => {
       },
     };
     const memory = await openMemory({ path: join(dir, 'm.db'), embedder, warn: () => undefined });
-    const pool = startReaderPool({ path: join(dir, 'm.db'), config: memory.ctx.config, store: memory.ctx.store, count: 1, warn: () => undefined });
+    const pool = startReaderPool({ path: join(dir, 'm.db'), config: appContextOf(memory).config, store: appContextOf(memory).store, count: 1, warn: () => undefined });
     try {
       await pool.ready();
       const kept = await memory.remember({ text: 'the heron deploy key rotates monthly' });

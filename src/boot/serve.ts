@@ -4,8 +4,6 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve as serveNode, type ServerType } from '@hono/node-server';
 import { serveStdio as serveMcpStdio } from '@modelcontextprotocol/server/stdio';
-import { startJournalAutoTend } from '../app/journal-service.js';
-import { scheduleNightlySleep } from '../app/sleep-schedule.js';
 import { TIDEPOOL_VERSION, type Tidepool } from '../app/tidepool.js';
 import { scopeAllows } from '../app/tokens.js';
 import { assertBindAllowed, isLoopback } from './bind-policy.js';
@@ -34,7 +32,7 @@ export async function serveStdio(memory: Tidepool, o: McpServeOptions): Promise<
   const session = `mcp-${randomUUID()}`;
   const create = () => createMcpServer(memory, { toolsets: o.toolsets, soul: o.soul, journalHome: process.cwd(), session });
   await (await create()).close();
-  const handle = serveMcpStdio(create, { onerror: (e) => memory.ctx.warn(`mcp stdio: ${e.message}`) });
+  const handle = serveMcpStdio(create, { onerror: (e) => memory.warn(`mcp stdio: ${e.message}`) });
   await new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
@@ -66,8 +64,7 @@ export async function startHttpServer(
 ): Promise<HttpHandle> {
   const tokensRequired = !isLoopback(o.host);
   await assertBindAllowed(served, o.host);
-  const pool = startReaders(served, o.readers ?? served.ctx.config.http.readers ?? defaultReaderCount());
-  const memory = served.withReaders(pool);
+  const { memory, readers: pool } = startReaders(served, o.readers ?? served.config.http.readers ?? defaultReaderCount());
   // Check toolsets now, not at the first client's initialize.
   await createMcpServer(memory, { toolsets: o.toolsets }).then((s) => s.close());
   const http = createHttpApp({
@@ -86,8 +83,8 @@ export async function startHttpServer(
     },
     allowedHosts: [...new Set(['127.0.0.1', 'localhost', '::1', '[::1]', o.host.toLowerCase()])],
     tokensRequired,
-    rateLimitPerMinute: memory.ctx.config.http.rateLimitPerMinute,
-    bodyLimitBytes: memory.ctx.config.http.bodyLimitBytes,
+    rateLimitPerMinute: memory.config.http.rateLimitPerMinute,
+    bodyLimitBytes: memory.config.http.bodyLimitBytes,
   });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serveNode({ fetch: http.app.fetch, port: o.port, hostname: o.host, autoCleanupIncoming: false }, () => resolve(s));
@@ -144,19 +141,20 @@ function lingerOverUnreadBodies(server: Server): void {
 }
 
 /** Reader threads for recall when the memory is a SQLite file (`:memory:` is one connection's; PostgreSQL has a pool). */
-function startReaders(memory: Tidepool, count: number): ReaderPool | undefined {
-  const store = memory.ctx.store;
-  if (count === 0 || !(store instanceof SqlStore) || !(store.db instanceof SqliteDriver) || store.db.path === ':memory:') return undefined;
-  return startReaderPool({ path: store.db.path, config: memory.ctx.config, store, count, warn: memory.ctx.warn });
+function startReaders(memory: Tidepool, count: number): { memory: Tidepool; readers: ReaderPool | undefined } {
+  return memory.withReaderPool(({ store, config, warn }) => {
+    if (count === 0 || !(store instanceof SqlStore) || !(store.db instanceof SqliteDriver) || store.db.path === ':memory:') return undefined;
+    return startReaderPool({ path: store.db.path, config, store, count, warn });
+  });
 }
 
 /** What `tidepool serve` runs (injected into the CLI so surfaces never import each other). */
 export const serveRunners: ServeRunners = {
   async stdio(memory, o) {
     // The journal's daily tend runs while the server does (SEEDS §2.8).
-    const autoTend = startJournalAutoTend(memory);
+    const autoTend = memory.startJournalAutoTend();
     // The nightly sleep at sleep.at (02:17 UTC by default) runs while the server does (DESIGN §6).
-    const nightly = scheduleNightlySleep(memory.ctx, { onNight: (n) => memory.ctx.warn(`sleep ${n.space}: ${n.message}`) });
+    const nightly = await memory.scheduleNightlySleep({ onNight: (n) => memory.warn(`sleep ${n.space}: ${n.message}`) });
     try {
       await serveStdio(memory, o);
     } finally {
@@ -166,8 +164,8 @@ export const serveRunners: ServeRunners = {
   },
   async http(memory, o) {
     const handle = await startHttpServer(memory, o);
-    const autoTend = startJournalAutoTend(memory);
-    const nightly = scheduleNightlySleep(memory.ctx, { onNight: (n) => memory.ctx.warn(`sleep ${n.space}: ${n.message}`) });
+    const autoTend = memory.startJournalAutoTend();
+    const nightly = await memory.scheduleNightlySleep({ onNight: (n) => memory.warn(`sleep ${n.space}: ${n.message}`) });
     o.onListening(handle.url);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);

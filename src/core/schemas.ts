@@ -252,12 +252,20 @@ export const threadInput = z.object({
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const r = schema.safeParse(input);
   if (r.success) return r.data;
-  const issue = mostSpecific(r.error.issues[0], []);
+  throw inputError(r.error.issues);
+}
+
+/**
+ * The `invalid_input` error of failed zod issues, as `parseInput` throws it; the HTTP edge's validator
+ * (@hono/zod-validator) throws the same, so a field is named alike on every surface.
+ */
+export function inputError(issues: readonly z.core.$ZodIssue[]): TidepoolError {
+  const issue = mostSpecific(issues[0], []);
   const field = issue && issue.path.length > 0 ? issue.path.join('.') : undefined;
   const msg = issue ? issue.message : 'invalid input';
-  throw new TidepoolError('invalid_input', field ? `${field}: ${msg}` : msg, {
+  return new TidepoolError('invalid_input', field ? `${field}: ${msg}` : msg, {
     field,
-    details: { issues: r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
+    details: { issues: issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
   });
 }
 

@@ -7,7 +7,7 @@
 import { addPendingEvent, checkpoint, setGoal } from '../../src/app/continuity.js';
 import { sleep } from '../../src/app/sleep.js';
 import { createToken } from '../../src/app/tokens.js';
-import type { Tidepool } from '../../src/app/tidepool.js';
+import { appContextOf, type Tidepool } from '../../src/app/tidepool.js';
 import type { FixedClock } from '../../src/core/clock.js';
 import { recordDay, ResponderModel } from '../sleep-fixtures.js';
 
@@ -37,9 +37,9 @@ export async function seedFullSpace(memory: Tidepool, clock: FixedClock, journal
   }
   await memory.writeSnapshot({ content: 'calm, focused on the release' });
   await memory.writeThread({ content: 'why does the sync race come back?' });
-  await setGoal(memory.ctx, { goal: 'ship release 1.2', session: 's0' });
-  await checkpoint(memory.ctx, { plan: 'ship 1.2 after the review of the heron plan', session: 's0' });
-  await addPendingEvent(memory.ctx, 'note', { text: 'the build went green while you were away' }, 's0');
+  await setGoal(appContextOf(memory), { goal: 'ship release 1.2', session: 's0' });
+  await checkpoint(appContextOf(memory), { plan: 'ship 1.2 after the review of the heron plan', session: 's0' });
+  await addPendingEvent(appContextOf(memory), 'note', { text: 'the build went green while you were away' }, 's0');
 
   // The journal keeps one cold day; tend moves the older one into the database archive.
   const journal = memory.journal();
@@ -50,29 +50,29 @@ export async function seedFullSpace(memory: Tidepool, clock: FixedClock, journal
 
   // A night with a model writes narratives, knowledge and its links, threads, self-image and the briefing.
   clock.set(t0 + DAY);
-  const night = await sleep(memory.ctx, { modelInstance: new ResponderModel() });
+  const night = await sleep(appContextOf(memory), { modelInstance: new ResponderModel() });
   if (night.kind !== 'slept') throw new Error(`seed night: ${night.kind}`);
   // Fifteen days after consolidation a deterministic night moves the day's episodes to the archive.
   clock.set(t0 + 16 * DAY);
-  const later = await sleep(memory.ctx, { model: 'none', force: true });
+  const later = await sleep(appContextOf(memory), { model: 'none', force: true });
   if (later.kind !== 'slept' || later.log.counts.archived === 0) throw new Error('seed night 2 archived nothing');
 
   // Vectors as an embedder would leave them (8 dimensions: binary copies need a multiple of 8); the narratives'
   // let the script layer build soft clusters.
-  const [k] = await memory.ctx.store.forSpace(memory.space).knowledge.list({ limit: 1 });
-  if (k) await memory.ctx.store.forSpace(memory.space).vectors.put('knowledge', k.id, 'test-model', Float32Array.from([0.5, -1, 2, 0.25, 0, 1, -0.5, 3]), clock.now());
-  for (const n of await memory.ctx.store.forSpace(memory.space).narratives.texts()) {
+  const [k] = await appContextOf(memory).store.forSpace(memory.space).knowledge.list({ limit: 1 });
+  if (k) await appContextOf(memory).store.forSpace(memory.space).vectors.put('knowledge', k.id, 'test-model', Float32Array.from([0.5, -1, 2, 0.25, 0, 1, -0.5, 3]), clock.now());
+  for (const n of await appContextOf(memory).store.forSpace(memory.space).narratives.texts()) {
     const v = Float32Array.from({ length: 8 }, (_, d) => Math.sin(n.id * (d + 1)) + (n.id % 2 === 0 ? 1 : -1));
-    await memory.ctx.store.forSpace(memory.space).vectors.put('narrative', n.id, 'test-model', v, clock.now());
+    await appContextOf(memory).store.forSpace(memory.space).vectors.put('narrative', n.id, 'test-model', v, clock.now());
   }
   await memory.recall({ query: 'staging database port' });
   await memory.recall({ query: '咖啡' });
   await memory.scriptAll();
   // The nightly scheduler's record that today's night is done (job_state).
   const job = { space: memory.space, job: 'sleep', day: new Date(clock.now()).toISOString().slice(0, 10), owner: 'seed' };
-  if (!(await memory.ctx.store.jobs.claim({ ...job, ttlMs: 60_000, at: clock.now() }))) throw new Error('seed: job claim refused');
-  await memory.ctx.store.jobs.finish({ ...job, at: clock.now() });
-  await createToken(memory.ctx, { space: memory.space, scope: 'read', label: 'seeded' });
+  if (!(await appContextOf(memory).store.jobs.claim({ ...job, ttlMs: 60_000, at: clock.now() }))) throw new Error('seed: job claim refused');
+  await appContextOf(memory).store.jobs.finish({ ...job, at: clock.now() });
+  await createToken(appContextOf(memory), { space: memory.space, scope: 'read', label: 'seeded' });
 
   const counts: FullSpaceCounts = {};
   for await (const line of memory.export()) {

@@ -3,7 +3,7 @@
  * a session-start block, per-turn prefetch (queued ahead), turn sync, pre-compression rescue and session-end sync.
  */
 import { randomUUID } from 'node:crypto';
-import type { Tidepool } from '../tidepool.js';
+import { appContextOf, type Tidepool } from '../tidepool.js';
 import { buildContext } from './context-block.js';
 import { prefetch } from './prefetch.js';
 import { rescueBeforeCompression, syncSessionEnd, syncTurn, type ProviderMessage } from './session-sync.js';
@@ -56,7 +56,7 @@ export class MemoryProvider {
   systemPromptBlock(): Promise<string> {
     this.#block ??= this.#guard('systemPromptBlock', async () => {
       const soul = typeof this.#opts.soul === 'function' ? await this.#opts.soul() : this.#opts.soul;
-      const block = await buildContext(this.#memory.ctx, { session: this.#session, maxTokens: this.#opts.maxTokens, soul });
+      const block = await buildContext(appContextOf(this.#memory), { session: this.#session, maxTokens: this.#opts.maxTokens, soul });
       return block.text;
     });
     return this.#block;
@@ -70,13 +70,13 @@ export class MemoryProvider {
       this.#queued = undefined;
       return queued;
     }
-    return this.#guard('prefetch', async () => (await prefetch(this.#memory.ctx, { text: q, session: this.#session })).text);
+    return this.#guard('prefetch', async () => (await prefetch(appContextOf(this.#memory), { text: q, session: this.#session })).text);
   }
 
   /** Starts the prefetch for `query` in the background; the next `prefetch` picks it up. */
   queuePrefetch(query: string): void {
     const q = query.trim();
-    const result = this.#guard('queuePrefetch', async () => (await prefetch(this.#memory.ctx, { text: q, session: this.#session })).text);
+    const result = this.#guard('queuePrefetch', async () => (await prefetch(appContextOf(this.#memory), { text: q, session: this.#session })).text);
     this.#queued = { query: q, result };
     this.#track(result);
   }
@@ -87,17 +87,17 @@ export class MemoryProvider {
       this.#session = sessionId;
       this.#block = undefined;
     }
-    await this.#guard('syncTurn', async () => void (await syncTurn(this.#memory.ctx, { user, assistant, session: this.#session })));
+    await this.#guard('syncTurn', async () => void (await syncTurn(appContextOf(this.#memory), { user, assistant, session: this.#session })));
   }
 
   /** Saves the messages a compression will drop; returns the rescue reminder for the compressor prompt. */
   onPreCompress(messages: ProviderMessage[]): Promise<string> {
-    return this.#guard('onPreCompress', async () => (await rescueBeforeCompression(this.#memory.ctx, { session: this.#session, messages })).reminder);
+    return this.#guard('onPreCompress', async () => (await rescueBeforeCompression(appContextOf(this.#memory), { session: this.#session, messages })).reminder);
   }
 
   /** Saves whatever the session said that was not recorded yet. */
   async onSessionEnd(messages: ProviderMessage[]): Promise<void> {
-    await this.#guard('onSessionEnd', async () => void (await syncSessionEnd(this.#memory.ctx, { session: this.#session, messages })));
+    await this.#guard('onSessionEnd', async () => void (await syncSessionEnd(appContextOf(this.#memory), { session: this.#session, messages })));
   }
 
   /** Waits for background work; the memory itself stays open (its owner closes it). */
@@ -115,7 +115,7 @@ export class MemoryProvider {
     try {
       return await fn();
     } catch (e) {
-      this.#memory.ctx.warn(`${hook} failed: ${(e as Error)?.message ?? String(e)}`);
+      appContextOf(this.#memory).warn(`${hook} failed: ${(e as Error)?.message ?? String(e)}`);
       return '' as T;
     }
   }

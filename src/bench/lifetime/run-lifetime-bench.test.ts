@@ -22,6 +22,7 @@ import { tinyLocomo } from '../tiny-locomo.js';
 import { mockAnswer } from './mock-night-server.js';
 import { renderLifetimeChart, renderLifetimeMarkdown } from './render-lifetime-markdown.js';
 import { normaliseForMatch, runLifetimeBench, turnReceived } from './run-lifetime-bench.js';
+import { appContextOf } from '../../app/tidepool.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -105,12 +106,12 @@ describe('bench lifetime', () => {
     const memory = await openMemory({ path: join(dir, 'm.db'), space: 's', embedder: 'none', clock: new FixedClock(Date.UTC(2024, 0, 1)), warn: () => {} });
     try {
       await memory.remember({ text: 'The staging database listens on port 6543' });
-      const attention = () => memory.ctx.store.forSpace('s').attention.injectedInSession('q1');
-      const quiet = await prefetch(memory.ctx, { text: 'which port does the staging database use?', session: 'q1' }, { sideEffects: false });
-      await buildContext(memory.ctx, { session: 'q1' }, { sideEffects: false });
+      const attention = () => appContextOf(memory).store.forSpace('s').attention.injectedInSession('q1');
+      const quiet = await prefetch(appContextOf(memory), { text: 'which port does the staging database use?', session: 'q1' }, { sideEffects: false });
+      await buildContext(appContextOf(memory), { session: 'q1' }, { sideEffects: false });
       expect(quiet.text).toContain('6543');
       expect(await attention()).toEqual([]);
-      const loud = await prefetch(memory.ctx, { text: 'which port does the staging database use?', session: 'q1' });
+      const loud = await prefetch(appContextOf(memory), { text: 'which port does the staging database use?', session: 'q1' });
       expect(loud.text).toBe(quiet.text);
       expect((await attention()).length).toBeGreaterThan(0);
     } finally {

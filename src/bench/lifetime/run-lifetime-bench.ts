@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { buildContext } from '../../app/injection/context-block.js';
 import { prefetch } from '../../app/injection/prefetch.js';
 import { nextRunAt, scheduleNightlySleep, type ScheduledNight } from '../../app/sleep-schedule.js';
-import type { Tidepool } from '../../app/tidepool.js';
+import { appContextOf, type Tidepool } from '../../app/tidepool.js';
 import { openMemory } from '../../boot/open-memory.js';
 import { DAY_MS, FixedClock } from '../../core/clock.js';
 import { KNOWLEDGE_STATUSES } from '../../core/types.js';
@@ -168,7 +168,7 @@ async function checkpoint(
   nightTokens: number,
   count: TokenCounter,
 ): Promise<ConvCheckpoint> {
-  const ctx = l.memory.ctx;
+  const ctx = appContextOf(l.memory);
   const textOf = new Map(conv.sessions.flatMap((s) => s.turns.map((t) => [t.diaId, t.text] as const)));
   const block = await buildContext(ctx, {}, { sideEffects: false });
   const contextTokens = count(block.text);
@@ -253,7 +253,7 @@ async function liveConversation(
     return u.input + u.output - usedAtStart.input - usedAtStart.output;
   };
   try {
-    const schedule = scheduleNightlySleep(l.memory.ctx, {
+    const schedule = scheduleNightlySleep(appContextOf(l.memory), {
       onNight: (n: ScheduledNight) => {
         stats.outcomes[n.outcome] = (stats.outcomes[n.outcome] ?? 0) + 1;
         if (n.outcome === 'failed' && stats.failures.length < 10) stats.failures.push(`${conv.id}: night: ${n.message}`);
@@ -265,7 +265,7 @@ async function liveConversation(
     });
     // The bench drives the schedule itself, night by night on its own clock; the timer never fires.
     schedule.stop();
-    const at = l.memory.ctx.config.sleep.at;
+    const at = appContextOf(l.memory).config.sleep.at;
     const night = async (t: number): Promise<void> => {
       l.clock.set(t);
       const t0 = performance.now();

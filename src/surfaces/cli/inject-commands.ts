@@ -2,8 +2,6 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { buildContext } from '../../app/injection/context-block.js';
-import { prefetch } from '../../app/injection/prefetch.js';
 import type { Tidepool } from '../../app/tidepool.js';
 import { TidepoolError } from '../../core/errors.js';
 import { intOption, print, readStdin, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
@@ -13,7 +11,7 @@ import { intOption, print, readStdin, withCommon, withMemory, type CliDeps, type
  * the workspace), else `<workspace>/SOUL.md`. A missing file is simply no soul.
  */
 export function soulReader(memory: Tidepool, workspace: string, explicit?: string): () => Promise<string | undefined> {
-  const configured = explicit ?? memory.ctx.config.soulPath;
+  const configured = explicit ?? memory.config.soulPath;
   if (!configured) return () => workspaceSoul(memory, workspace);
   const path = isAbsolute(configured) ? configured : resolve(workspace, configured);
   return async () => {
@@ -43,11 +41,11 @@ async function workspaceSoul(memory: Tidepool, workspace: string): Promise<strin
   }
   const rel = relative(home, real);
   if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
-    memory.ctx.warn(`${path} links outside the workspace; it is not read`);
+    memory.warn(`${path} links outside the workspace; it is not read`);
     return undefined;
   }
   if (!(await stat(real)).isFile()) {
-    memory.ctx.warn(`${path} is not a regular file; it is not read`);
+    memory.warn(`${path} is not a regular file; it is not read`);
     return undefined;
   }
   return readFile(real, 'utf8');
@@ -66,7 +64,7 @@ export function registerInjectCommands(program: Command, deps: CliDeps): void {
   ).action(async (o: CommonOptions & { session?: string; maxTokens?: string; soul?: string; workspace?: string }) => {
     await withMemory(deps, o, async (m) => {
       const soul = await soulReader(m, o.workspace ?? deps.env.cwd, o.soul)();
-      const block = await buildContext(m.ctx, { session: o.session, maxTokens: intOption('max-tokens', o.maxTokens), soul });
+      const block = await m.buildContext({ session: o.session, maxTokens: intOption('max-tokens', o.maxTokens), soul });
       print(deps, o, block, () => block.text.trimEnd() || 'memory is empty: nothing to inject yet');
     });
   });
@@ -82,7 +80,7 @@ export function registerInjectCommands(program: Command, deps: CliDeps): void {
     const message = text ?? (deps.stdin.isTTY ? undefined : await readStdin(deps));
     if (message === undefined) throw new TidepoolError('invalid_input', 'give the message text, or pipe it on stdin', { field: 'text' });
     await withMemory(deps, o, async (m) => {
-      const r = await prefetch(m.ctx, { text: message, session: o.session, maxTokens: intOption('max-tokens', o.maxTokens) });
+      const r = await m.prefetch({ text: message, session: o.session, maxTokens: intOption('max-tokens', o.maxTokens) });
       print(deps, o, r, () => r.text || (r.skipped === 'short' ? 'message too short to search (under 5 characters)' : 'nothing related found'));
     });
   });

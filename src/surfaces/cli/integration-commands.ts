@@ -8,10 +8,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { addPendingEvent } from '../../app/continuity.js';
 import { syncTidepoolHint } from '../../app/injection/tidepool-hint.js';
-import { buildContext } from '../../app/injection/context-block.js';
-import { prefetch } from '../../app/injection/prefetch.js';
 import type { Tidepool } from '../../app/tidepool.js';
 import { TidepoolError } from '../../core/errors.js';
 import { creating, print, readStdin, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
@@ -150,20 +147,20 @@ async function runHook(m: Tidepool, event: string, input: Record<string, unknown
   const cwd = typeof input.cwd === 'string' ? input.cwd : deps.env.cwd;
   const syncTranscript = async () => {
     if (!transcript || !existsSync(transcript)) return;
-    const r = await (await import('../../app/injection/session-sync.js')).recordClaudeCodeTranscript(m.ctx, { text: await readFile(transcript, 'utf8'), fileId: basename(transcript, '.jsonl') });
+    const r = await m.recordClaudeCodeTranscript({ text: await readFile(transcript, 'utf8'), fileId: basename(transcript, '.jsonl') });
     for (const w of r.warnings.slice(0, 3)) deps.stderr.write(`tidepool hook ${event}: transcript ${w}\n`);
   };
   switch (event) {
     case 'session-start': {
       // After a resume or compaction the transcript holds turns the bridge should show.
       await syncTranscript();
-      const block = await buildContext(m.ctx, { session, soul: await soulReader(m, cwd)() });
+      const block = await m.buildContext({ session, soul: await soulReader(m, cwd)() });
       if (block.text) deps.stdout.write(block.text);
       return;
     }
     case 'user-prompt-submit': {
       const prompt = typeof input.prompt === 'string' ? input.prompt : '';
-      const r = await prefetch(m.ctx, { text: prompt, session });
+      const r = await m.prefetch({ text: prompt, session });
       if (r.text) deps.stdout.write(`${r.text}\n`);
       return;
     }
@@ -171,7 +168,7 @@ async function runHook(m: Tidepool, event: string, input: Record<string, unknown
       return syncTranscript();
     case 'pre-compact':
       await syncTranscript();
-      await addPendingEvent(m.ctx, 'compaction', { trigger: typeof input.trigger === 'string' ? input.trigger : 'auto' }, session ?? null);
+      await m.addPendingEvent('compaction', { trigger: typeof input.trigger === 'string' ? input.trigger : 'auto' }, session ?? null);
       return;
     default:
       throw new TidepoolError('invalid_input', `event: unknown hook event "${event}"; known: ${Object.values(CLAUDE_HOOK_EVENTS).join(', ')}`, { field: 'event' });

@@ -51,9 +51,8 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
       .option('--limit <n>', 'most entries', '10'),
   ).action(async (query: string | undefined, o: CommonOptions & Record<string, string | undefined>) => {
     await withMemory(deps, o, async (m) => {
-      // The same use case as MCP `know` and GET /v1/know; loaded here so other commands do not pay for it at start-up.
-      const { know } = await import('../../app/know.js');
-      const entries = await know(m.ctx, {
+      // The same use case as MCP `know` and GET /v1/know (the facade loads it on first use).
+      const entries = await m.know({
         ...(query !== undefined ? { query } : {}), ...(o.subject !== undefined ? { subject: o.subject } : {}),
         ...(o.kinds !== undefined ? { kinds: listOption(o.kinds) as never } : {}), limit: intOption('limit', o.limit),
       });

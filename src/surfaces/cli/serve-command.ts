@@ -40,8 +40,8 @@ export function serveCommand(runners: ServeRunners): CommandRegistrar {
       await withMemory(deps, creating(o), async (m) => {
         const soul = soulReader(m, o.workspace ?? deps.env.cwd);
         if (o.stdio) return runners.stdio(m, { toolsets: o.toolsets, soul });
-        const port = intOption('port', o.port) ?? m.ctx.config.http.port;
-        const host = o.host ?? m.ctx.config.http.host;
+        const port = intOption('port', o.port) ?? m.config.http.port;
+        const host = o.host ?? m.config.http.host;
         await runners.http(m, {
           toolsets: o.toolsets, soul, host, port,
           onListening: (url) =>

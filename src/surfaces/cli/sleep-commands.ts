@@ -11,12 +11,8 @@ import {
   type CommonOptions,
 } from './cli-deps.js';
 
-// The night, the briefing and the review modules (and their model prompts and schemas) load only when their command
-// runs, so that `recall` and the hooks do not pay for them at start-up.
-const sleepModule = () => import('../../app/sleep.js');
-const briefingModule = () => import('../../app/briefing.js');
-const reviewModule = () => import('../../app/review.js');
-const derivedModule = () => import('../../app/read-derived.js');
+// The night's renderers (and the module's model prompts and schemas) load only when `sleep` runs, so that `recall`
+// and the hooks do not pay for them at start-up; the facade loads the use cases the same way.
 
 type Opts = CommonOptions & Record<string, string | boolean | undefined>;
 
@@ -38,8 +34,8 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
       .option('--force', 'sleep even when fewer than 5 episodes wait and none has waited 3 days, and ask the model even about a small day (< sleep.minPacketTurns episodes)'),
   ).action(async (o: Opts) => {
     await withMemory(deps, o, async (m) => {
-      const { sleep, describeNight, describeWake } = await sleepModule();
-      const r = await sleep(m.ctx, {
+      const { describeNight, describeWake } = await import('../../app/sleep.js');
+      const r = await m.sleep({
         ...(typeof o.model === 'string' ? { model: o.model } : {}),
         ...(typeof o.now === 'string' ? { now: o.now } : {}),
         dryRun: o.dryRun === true,
@@ -76,11 +72,11 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
   ).action(async (o: Opts) => {
     await withMemory(deps, o, async (m) => {
       if (typeof o.date === 'string') {
-        const b = await (await briefingModule()).briefingOfDay(m.ctx, o.date);
+        const b = await m.briefingOfDay(o.date);
         print(deps, o, b, () => b.body);
         return;
       }
-      const r = await (await briefingModule()).briefingReport(m.ctx);
+      const r = await m.briefing();
       print(deps, o, r, () => ('kind' in r ? r.message : r.body));
     });
   });
@@ -103,7 +99,7 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
             'id: name the entry to approve or reject (tidepool review lists them)',
             { field: 'id' },
           );
-        const items = await (await reviewModule()).listReview(m.ctx);
+        const items = await m.reviewList();
         print(deps, o, { items }, () =>
           items.length === 0
             ? 'nothing needs review'
@@ -120,7 +116,7 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
         throw new TidepoolError('invalid_input', 'verdict: give exactly one of --approve or --reject', {
           field: 'verdict',
         });
-      const r = await (await reviewModule()).review(m.ctx, { id, verdict: o.approve === true ? 'approve' : 'reject' });
+      const r = await m.review({ id, verdict: o.approve === true ? 'approve' : 'reject' });
       print(deps, o, r, () =>
         r.kind === 'rejected'
           ? `${r.id} rejected: forgotten`
@@ -133,7 +129,7 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
     program.command('self').description('the self-image the sleep writes, and the self-concept'),
   ).action(async (o: Opts) => {
     await withMemory(deps, o, async (m) => {
-      const v = await (await derivedModule()).readSelf(m.ctx);
+      const v = await m.readSelf();
       print(deps, o, v, () => {
         const image = v.image ? Object.entries(v.image).map(([k, t]) => `${k.replace(/_/g, ' ')}: ${t}`) : [];
         const concept = v.concept.map((c) => `${c.field}: ${c.content}`);
@@ -149,7 +145,7 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
       .option('--limit <n>', 'most gaps', '10'),
   ).action(async (o: Opts) => {
     await withMemory(deps, o, async (m) => {
-      const r = await (await derivedModule()).readGaps(m.ctx, {
+      const r = await m.readGaps({
         limit: intOption('limit', typeof o.limit === 'string' ? o.limit : undefined),
       });
       print(deps, o, r, () =>

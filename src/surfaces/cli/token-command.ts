@@ -1,6 +1,5 @@
 /** `tidepool token create|list|revoke`: API tokens for the HTTP API and MCP over HTTP. */
 import type { Command } from 'commander';
-import { createToken, listTokens, revokeToken } from '../../app/tokens.js';
 import { TidepoolError } from '../../core/errors.js';
 import { creating, intOption, isoMinute, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
 
@@ -16,13 +15,13 @@ export function registerTokenCommand(program: Command, deps: CliDeps): void {
   ).action(async (o: CommonOptions & { scope: string; label?: string }) => {
     if (!o.space) throw new TidepoolError('invalid_input', '--space is required: a token sees only its own space', { field: 'space' });
     await withMemory(deps, creating(o), async (m) => {
-      const r = await createToken(m.ctx, { space: o.space, scope: o.scope, label: o.label });
+      const r = await m.createToken({ space: o.space, scope: o.scope, label: o.label });
       print(deps, o, r, () => `${r.token}\n(token ${r.id}: ${r.scope} on space ${r.space}; shown once, store it now — send it as "Authorization: Bearer <token>")`);
     });
   });
   withCommon(token.command('list').description('list tokens (never their secrets); --space limits to one space')).action(async (o: CommonOptions) => {
     await withMemory(deps, o, async (m) => {
-      const rows = await listTokens(m.ctx, o.space);
+      const rows = await m.listTokens(o.space);
       print(deps, o, rows, () =>
         rows.length === 0
           ? 'no tokens: create one with `tidepool token create --space S --scope read|write|admin`'
@@ -36,7 +35,7 @@ export function registerTokenCommand(program: Command, deps: CliDeps): void {
     async (id: string, o: CommonOptions) => {
       const n = intOption('id', id)!;
       await withMemory(deps, o, async (m) => {
-        await revokeToken(m.ctx, n);
+        await m.revokeToken(n);
         print(deps, o, { revoked: n }, () => `revoked token ${n}`);
       });
     },

@@ -5,7 +5,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Tidepool } from '../../app/tidepool.js';
-import { scopeAllows, verifyToken, type TokenScope } from '../../app/tokens.js';
+import { scopeAllows, type TokenScope } from '../../app/tokens.js';
 import { errorJson } from './error-handler.js';
 
 /** Who is calling: the space they see and what they may do there. */
@@ -27,23 +27,25 @@ export interface AccessOptions {
   bodyLimitBytes: number;
 }
 
-const principals = new WeakMap<Request, Principal>();
 // Verified secrets are remembered briefly so a busy client does not cost a lookup and a write per request; a
 // revocation takes effect within this time.
 const VERIFY_TTL_MS = 5_000;
 
-/** The caller of a request that passed `accessControl`. */
-export function principalOf(c: Context): Principal {
-  const p = principals.get(c.req.raw);
-  if (!p) throw new Error('accessControl did not run for this route');
-  return p;
+/** The Hono environment of every route behind `accessControl`: the caller, set once per request (`c.var.principal`). */
+export interface HttpEnv {
+  Variables: { principal: Principal };
 }
 
 /** Returns a 403 response when the caller lacks `scope`, else undefined. */
-export function denyUnless(c: Context, scope: TokenScope): Response | undefined {
-  const p = principalOf(c);
+export function denyUnless(c: Context<HttpEnv>, scope: TokenScope): Response | undefined {
+  const p = c.var.principal;
   if (scopeAllows(p.scope, scope)) return undefined;
   return errorJson(c, 'forbidden', `this token has scope ${p.scope}; ${scope} is needed`);
+}
+
+/** Route middleware: a caller without `scope` gets 403 before its input is read or checked. */
+export function requireScope(scope: TokenScope): MiddlewareHandler<HttpEnv> {
+  return async (c, next) => denyUnless(c, scope) ?? next();
 }
 
 /** Request body limit with the API's error shape. */
@@ -81,7 +83,7 @@ function clientAddress(c: Context): string {
 }
 
 /** Resolves the caller of every request it guards; refuses a missing, unknown or revoked token and an exhausted rate. */
-export function accessControl(o: AccessOptions): MiddlewareHandler {
+export function accessControl(o: AccessOptions): MiddlewareHandler<HttpEnv> {
   const limiter = new RateLimiter(o.rateLimitPerMinute);
   // Bad tokens (unknown, revoked, malformed) draw on a bucket per client address, so guessing secrets is paced;
   // valid tokens never draw on it, so a flood from one address slows no one else.
@@ -97,7 +99,7 @@ export function accessControl(o: AccessOptions): MiddlewareHandler {
     const header = c.req.header('authorization');
     if (header === undefined) {
       if (o.tokensRequired) return errorJson(c, 'unauthorized', 'send a token: Authorization: Bearer <token> (tidepool token create)', undefined, challenge);
-      principals.set(c.req.raw, { space: o.memory.space, scope: 'admin', tokenId: null, memory: o.memory });
+      c.set('principal', { space: o.memory.space, scope: 'admin', tokenId: null, memory: o.memory });
       return next();
     }
     const now = Date.now();
@@ -106,7 +108,7 @@ export function accessControl(o: AccessOptions): MiddlewareHandler {
     const secret = m[1]!;
     let hit = cache.get(secret);
     if (!hit || hit.until < now) {
-      const row = await verifyToken(o.memory.ctx, secret);
+      const row = await o.memory.verifyToken(secret);
       const principal = row ? { space: row.space, scope: row.scope, tokenId: row.id, memory: o.memory.withSpace(row.space) } : undefined;
       hit = { principal, until: now + VERIFY_TTL_MS };
       if (cache.size > 10_000) cache.clear();
@@ -115,7 +117,7 @@ export function accessControl(o: AccessOptions): MiddlewareHandler {
     if (!hit.principal) return refuseBad(c, now, 'unknown or revoked token');
     const wait = limiter.take(`token:${hit.principal.tokenId!}`, now);
     if (wait > 0) return errorJson(c, 'rate_limited', `rate limit of ${o.rateLimitPerMinute} requests a minute reached; retry in ${wait} ms`, undefined, { 'Retry-After': String(Math.ceil(wait / 1000)) });
-    principals.set(c.req.raw, hit.principal);
+    c.set('principal', hit.principal);
     return next();
   };
 }

@@ -1,7 +1,7 @@
 /** The HTTP app (Hono): Host/Origin checks, access control, health, the MCP endpoint, the REST API and the dashboard. */
 import { Hono } from 'hono';
 import type { Tidepool } from '../../app/tidepool.js';
-import { accessControl, sizeLimit } from './auth.js';
+import { accessControl, sizeLimit, type HttpEnv } from './auth.js';
 import { browserGuard, CSRF_PATH } from './browser-guard.js';
 import { mountDashboardApi } from './dashboard-api.js';
 import { onHttpError } from './error-handler.js';
@@ -30,7 +30,7 @@ export interface HttpAppDeps {
 
 /** The app and how to close what it holds open. */
 export interface HttpApp {
-  app: Hono;
+  app: Hono<HttpEnv>;
   close(): Promise<void>;
 }
 
@@ -44,7 +44,7 @@ export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1
  * @example const { app } = createHttpApp({ memory, version, mcpServer: (s) => createMcpServer(memory, { session: s }) })
  */
 export function createHttpApp(deps: HttpAppDeps): HttpApp {
-  const app = new Hono();
+  const app = new Hono<HttpEnv>();
   const guard = browserGuard({ allowedHosts: deps.allowedHosts ?? LOOPBACK_HOSTS, tokensRequired: deps.tokensRequired ?? false });
   app.use('*', guard.middleware);
   // Only a page of this origin can read it (no CORS headers; the guard refuses cross-site and foreign origins).

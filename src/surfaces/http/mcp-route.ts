@@ -12,7 +12,7 @@ import {
   type McpServer,
 } from '@modelcontextprotocol/server';
 import type { Context, Hono } from 'hono';
-import { denyUnless, principalOf, type Principal } from './auth.js';
+import { denyUnless, type HttpEnv, type Principal } from './auth.js';
 
 /** Creates the MCP server of a new session (or of one 2026-07-28 request) for the caller's space (boot supplies it: surfaces do not import each other). */
 export type McpServerFactory = (session: string, principal?: Principal) => Promise<McpServer>;
@@ -42,7 +42,7 @@ const PRINCIPAL_KEY = 'tidepool.principal';
 
 /** Mounts POST/GET/DELETE `/mcp` (at most `perSpace` open 2025-era sessions per space); returns a function that closes every open session. */
 export function mountMcpRoute(
-  app: Hono,
+  app: Hono<HttpEnv>,
   createServer: McpServerFactory,
   perSpace: number = MAX_SESSIONS_PER_SPACE,
 ): () => Promise<void> {
@@ -62,7 +62,7 @@ export function mountMcpRoute(
   };
 
   /** A 2025-era request without a session: it must be `initialize`, which opens one. */
-  const openSession = async (c: Context): Promise<Response> => {
+  const openSession = async (c: Context<HttpEnv>): Promise<Response> => {
     if (c.req.method !== 'POST')
       return rpcError(400, 'missing mcp-session-id header: initialize a session with POST first');
     let body: unknown;
@@ -74,7 +74,7 @@ export function mountMcpRoute(
     const first = Array.isArray(body) ? body[0] : body;
     if (!isInitializeRequest(first))
       return rpcError(400, 'missing mcp-session-id header: the first request must be initialize');
-    const principal = principalOf(c);
+    const principal = c.var.principal;
     // Map order is opening order: the first of this space's sessions is its oldest.
     const own = [...sessions].filter(([, s]) => s.space === principal.space);
     if (own.length >= perSpace) await closeSession(own[0]![0]);
@@ -95,7 +95,7 @@ export function mountMcpRoute(
     const id = c.req.header('mcp-session-id');
     if (id) {
       const s = sessions.get(id);
-      if (!s || s.tokenId !== principalOf(c).tokenId)
+      if (!s || s.tokenId !== c.var.principal.tokenId)
         return rpcError(404, 'unknown or expired MCP session: initialize a new one');
       return s.transport.handleRequest(c.req.raw);
     }
@@ -103,7 +103,7 @@ export function mountMcpRoute(
     const denied = denyUnless(c, 'write');
     if (denied) return denied;
     if (c.req.method !== 'POST' || (await isLegacyRequest(c.req.raw))) return openSession(c);
-    const principal = principalOf(c);
+    const principal = c.var.principal;
     return modern.fetch(c.req.raw, {
       authInfo: {
         token: '',

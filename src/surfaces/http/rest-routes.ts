@@ -1,25 +1,19 @@
 /** REST API under `/v1`: ingest, import, remember, recall, know, timeline, briefing, export and erase. */
-import type { Context, Hono } from 'hono';
+import { zValidator } from '@hono/zod-validator';
+import type { Hono } from 'hono';
 import { stream } from 'hono/streaming';
-import { know } from '../../app/know.js';
-import { readBriefing } from '../../app/read-derived.js';
+import { z } from 'zod';
+import { knowInput } from '../../app/know.js';
+import { briefingInput } from '../../app/read-derived.js';
 import { briefingJson, episodeJson, hitJson } from '../../app/wire-format.js';
 import { parseRememberInput } from '../../app/remember.js';
-import { isTidepoolError, TidepoolError } from '../../core/errors.js';
-import { MAX_BATCH } from '../../core/schemas.js';
-import { denyUnless, principalOf } from './auth.js';
+import { isTidepoolError } from '../../core/errors.js';
+import { MAX_BATCH, recallInput, recordInput, rememberInput, timelineInput } from '../../core/schemas.js';
+import { requireScope, type HttpEnv } from './auth.js';
 import { errorJson } from './error-handler.js';
 import { defined } from '../../core/defined.js';
-import { boolParam, listParam, numParam } from './query-params.js';
-
-/** Reads the JSON body; a body that is not JSON is `invalid_input`. */
-export async function jsonBody(c: Context): Promise<unknown> {
-  try {
-    return await c.req.json();
-  } catch (e) {
-    throw new TidepoolError('invalid_input', 'the request body must be JSON (content-type: application/json)', { cause: e });
-  }
-}
+import { boolParam, listParam, numParam, queryOf, strParam } from './query-params.js';
+import { invalidInput, jsonInput } from './route-input.js';
 
 /** Turns an ingest envelope (`{type, payload}` or `{events: [...]}`) into record input; plain record input passes. */
 function toRecordInput(body: unknown): unknown {
@@ -35,20 +29,42 @@ function toRecordInput(body: unknown): unknown {
   return 'payload' in b ? event(b) : body;
 }
 
-/** Mounts the REST routes on `app` (behind `accessControl`). */
-export function mountRestRoutes(app: Hono): void {
-  app.post('/v1/ingest', async (c) => {
-    const denied = denyUnless(c, 'write');
-    if (denied) return denied;
-    const r = await principalOf(c).memory.record(toRecordInput(await jsonBody(c)) as never, { source: 'ingest' });
+// Each route's input, read from its query string or body into the shape of the schema every surface uses.
+const ingestBody = z.preprocess(toRecordInput, recordInput);
+const recallQuery = z.preprocess((v) => {
+  const q = queryOf(v);
+  return defined({
+    query: strParam(q, 'q') ?? strParam(q, 'query') ?? '', limit: numParam(q, 'limit'), layers: listParam(q, 'layers'),
+    kinds: listParam(q, 'kinds'), since: numParam(q, 'since'), until: numParam(q, 'until'), session: strParam(q, 'session'),
+    maxTokens: numParam(q, 'maxTokens'), includeArchived: boolParam(q, 'includeArchived'),
+  });
+}, recallInput);
+const knowQuery = z.preprocess((v) => {
+  const q = queryOf(v);
+  return defined({ subject: strParam(q, 'subject'), query: strParam(q, 'q'), kinds: listParam(q, 'kinds'), limit: numParam(q, 'limit') });
+}, knowInput);
+const timelineQuery = z.preprocess((v) => {
+  const q = queryOf(v);
+  return defined({
+    from: numParam(q, 'from'), to: numParam(q, 'to'), session: strParam(q, 'session'), limit: numParam(q, 'limit'),
+    offset: numParam(q, 'offset'), order: strParam(q, 'order'),
+  });
+}, timelineInput);
+const briefingQuery = z.preprocess((v) => {
+  const q = queryOf(v);
+  return defined({ day: strParam(q, 'date') ?? strParam(q, 'day') });
+}, briefingInput);
+
+/** Mounts the REST routes on `app` (behind `accessControl`); the scope is checked before the input. */
+export function mountRestRoutes(app: Hono<HttpEnv>): void {
+  app.post('/v1/ingest', requireScope('write'), jsonInput, zValidator('json', ingestBody, invalidInput), async (c) => {
+    const r = await c.var.principal.memory.record(c.req.valid('json'), { source: 'ingest' });
     return c.json(r, 201);
   });
 
-  app.post('/v1/import', async (c) => {
-    const denied = denyUnless(c, 'write');
-    if (denied) return denied;
+  app.post('/v1/import', requireScope('write'), async (c) => {
     const lines = (await c.req.text()).split('\n').map((l) => l.trim());
-    const inputs: unknown[] = [];
+    const inputs = [];
     for (const [i, line] of lines.entries()) {
       if (!line) continue;
       let v: unknown;
@@ -67,51 +83,37 @@ export function mountRestRoutes(app: Hono): void {
     }
     if (inputs.length === 0) return errorJson(c, 'invalid_input', 'no memories: send one JSON object per line, e.g. {"text":"…"}', 'body');
     if (inputs.length > MAX_BATCH) return errorJson(c, 'too_large', `at most ${MAX_BATCH} lines per import`, 'body');
-    const memory = principalOf(c).memory;
+    const memory = c.var.principal.memory;
     const results = [];
     // Every line passed remember's own checks above, so only a storage error can stop the loop now.
-    for (const input of inputs) results.push(await memory.remember(input as never));
+    for (const input of inputs) results.push(await memory.remember(input));
     return c.json({ imported: results.length, results }, 201);
   });
 
-  app.post('/v1/remember', async (c) => {
-    const denied = denyUnless(c, 'write');
-    if (denied) return denied;
-    return c.json(await principalOf(c).memory.remember((await jsonBody(c)) as never), 201);
-  });
+  app.post('/v1/remember', requireScope('write'), jsonInput, zValidator('json', rememberInput, invalidInput), async (c) =>
+    c.json(await c.var.principal.memory.remember(c.req.valid('json')), 201),
+  );
 
-  app.get('/v1/recall', async (c) => {
-    const input = defined({
-      query: c.req.query('q') ?? c.req.query('query') ?? '', limit: numParam(c, 'limit'), layers: listParam(c, 'layers'),
-      kinds: listParam(c, 'kinds'), since: numParam(c, 'since'), until: numParam(c, 'until'), session: c.req.query('session'),
-      maxTokens: numParam(c, 'maxTokens'), includeArchived: boolParam(c, 'includeArchived'),
-    });
-    return c.json({ hits: (await principalOf(c).memory.recall(input as never)).map(hitJson) });
-  });
+  app.get('/v1/recall', zValidator('query', recallQuery, invalidInput), async (c) =>
+    c.json({ hits: (await c.var.principal.memory.recall(c.req.valid('query'))).map(hitJson) }),
+  );
 
-  app.get('/v1/know', async (c) => {
-    const input = defined({ subject: c.req.query('subject'), query: c.req.query('q'), kinds: listParam(c, 'kinds'), limit: numParam(c, 'limit') });
-    return c.json({ entries: await know(principalOf(c).memory.ctx, input as never) });
-  });
+  app.get('/v1/know', zValidator('query', knowQuery, invalidInput), async (c) =>
+    c.json({ entries: await c.var.principal.memory.know(c.req.valid('query')) }),
+  );
 
-  app.get('/v1/timeline', async (c) => {
-    const input = defined({
-      from: numParam(c, 'from'), to: numParam(c, 'to'), session: c.req.query('session'), limit: numParam(c, 'limit'),
-      offset: numParam(c, 'offset'), order: c.req.query('order'),
-    });
-    const page = await principalOf(c).memory.timeline(input as never);
+  app.get('/v1/timeline', zValidator('query', timelineQuery, invalidInput), async (c) => {
+    const page = await c.var.principal.memory.timeline(c.req.valid('query'));
     return c.json({ total: page.total, offset: page.offset, items: page.items.map(episodeJson) });
   });
 
-  app.get('/v1/briefing', async (c) => {
-    const r = await readBriefing(principalOf(c).memory.ctx, defined({ day: c.req.query('date') ?? c.req.query('day') }));
+  app.get('/v1/briefing', zValidator('query', briefingQuery, invalidInput), async (c) => {
+    const r = await c.var.principal.memory.readBriefing(c.req.valid('query'));
     return c.json(r.kind === 'found' ? { briefing: briefingJson(r.briefing), today: r.today } : { briefing: null, message: r.message });
   });
 
-  app.get('/v1/export', (c) => {
-    const denied = denyUnless(c, 'read');
-    if (denied) return denied;
-    const memory = principalOf(c).memory;
+  app.get('/v1/export', requireScope('read'), (c) => {
+    const memory = c.var.principal.memory;
     c.header('content-type', 'application/x-ndjson; charset=utf-8');
     c.header('content-disposition', `attachment; filename="tidepool-${memory.space}.jsonl"`);
     return stream(c, async (s) => {
@@ -119,10 +121,8 @@ export function mountRestRoutes(app: Hono): void {
     });
   });
 
-  app.delete('/v1/spaces/:space', async (c) => {
-    const denied = denyUnless(c, 'admin');
-    if (denied) return denied;
-    const p = principalOf(c);
+  app.delete('/v1/spaces/:space', requireScope('admin'), async (c) => {
+    const p = c.var.principal;
     // The same answer for every other space, existing or not: a token must not learn which spaces exist.
     if (c.req.param('space') !== p.space) return errorJson(c, 'forbidden', 'a token can erase only its own space', 'space');
     await p.memory.forget({ all: true, confirm: true });

@@ -1,7 +1,7 @@
 /** Serves the dashboard that Vite builds from `src/surfaces/web/app/` into `dist/web/` (bundled, no network). */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Hono } from 'hono';
+import type { Env, Hono } from 'hono';
 
 /** The built dashboard; the same relative path from `src/surfaces/http` and from `dist/surfaces/http`. */
 export const DASHBOARD_DIR = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
@@ -24,7 +24,7 @@ const CSP =
 const MISSING = 'dashboard files are missing: run `npm run build` (it builds dist/web with Vite)';
 
 /** Mounts `GET /` (the page) and `GET /assets/<file>`; the page's own routes live in the URL hash. */
-export function mountDashboard(app: Hono, dir: string = DASHBOARD_DIR): void {
+export function mountDashboard<E extends Env>(app: Hono<E>, dir: string = DASHBOARD_DIR): void {
   const send = async (path: string, cache: string) => {
     const ext = path.slice(path.lastIndexOf('.') + 1);
     try {

@@ -12,13 +12,7 @@ import {
   type PutOperation,
   type SearchOperation,
 } from '@langchain/langgraph';
-import {
-  getKeyed,
-  keysWithPrefix,
-  listKeyed,
-  searchKeyed,
-  type KeyedEntry,
-} from '../../app/keyed-knowledge.js';
+import type { KeyedEntry } from '../../app/keyed-knowledge.js';
 import type { Tidepool } from '../../app/tidepool.js';
 import { isTidepoolError } from '../../core/errors.js';
 import type { KnowledgeKind } from '../../core/types.js';
@@ -107,7 +101,7 @@ export class TidepoolStore extends BaseStore {
 
   async #get(op: GetOperation): Promise<Item | null> {
     checkNamespace(op.namespace);
-    const entry = await getKeyed(this.#memory.ctx, itemKey(this.#prefix, op.namespace, op.key));
+    const entry = await this.#memory.getKeyed(itemKey(this.#prefix, op.namespace, op.key));
     return (entry && this.#toItem(entry)) ?? null;
   }
 
@@ -121,9 +115,9 @@ export class TidepoolStore extends BaseStore {
       });
       return;
     }
-    const previous = await getKeyed(this.#memory.ctx, key);
+    const previous = await this.#memory.getKeyed(key);
     const first = (previous?.meta.langgraph as StoredValue | undefined)?.createdAt ?? previous?.createdAt;
-    const stored: StoredValue = { value: op.value, createdAt: first ?? this.#memory.ctx.clock.now() };
+    const stored: StoredValue = { value: op.value, createdAt: first ?? this.#memory.now() };
     await this.#memory.remember({
       text: itemText(op.value, op.index === false || op.index === undefined ? this.#fields : op.index),
       key,
@@ -138,7 +132,7 @@ export class TidepoolStore extends BaseStore {
     const offset = op.offset ?? 0;
     const limit = op.limit ?? 10;
     if (op.query !== undefined && op.query.trim() !== '') {
-      const found = await searchKeyed(this.#memory.ctx, prefix, op.query);
+      const found = await this.#memory.searchKeyed(prefix, op.query);
       const items = found.flatMap((e) => {
         const item = this.#toItem(e);
         return item && passesFilter(item.value, op.filter) ? [{ ...item, score: e.score }] : [];
@@ -147,7 +141,7 @@ export class TidepoolStore extends BaseStore {
     }
     const out: SearchItem[] = [];
     for (let from = 0; out.length < offset + limit; from += PAGE) {
-      const page = await listKeyed(this.#memory.ctx, prefix, { limit: PAGE, offset: from });
+      const page = await this.#memory.listKeyed(prefix, { limit: PAGE, offset: from });
       for (const e of page) {
         const item = this.#toItem(e);
         if (item && passesFilter(item.value, op.filter)) out.push(item);
@@ -159,7 +153,7 @@ export class TidepoolStore extends BaseStore {
 
   async #listNamespaces(op: ListNamespacesOperation): Promise<string[][]> {
     const seen = new Map<string, string[]>();
-    for (const key of await keysWithPrefix(this.#memory.ctx, this.#prefix)) {
+    for (const key of await this.#memory.keysWithPrefix(this.#prefix)) {
       const at = parseItemKey(this.#prefix, key);
       if (!at || !(op.matchConditions ?? []).every((c) => meetsCondition(at.namespace, c))) continue;
       const ns = op.maxDepth === undefined ? at.namespace : at.namespace.slice(0, op.maxDepth);

@@ -2,8 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { buildContext } from '../../app/injection/context-block.js';
-import { latestHeadline, readTodayBriefing } from '../../app/read-derived.js';
 import { TIDEPOOL_VERSION, type Tidepool } from '../../app/tidepool.js';
 import { resolveToolsets } from './toolsets.js';
 import type { Toolset } from './toolset.js';
@@ -34,7 +32,7 @@ export async function wakeState(memory: Tidepool, toolsets: readonly Toolset[]):
   const concept = await memory.selfConcept();
   const first = concept.find((c) => c.field === 'fact') ?? concept[0];
   const identity = first ? first.content.replace(/\s+/g, ' ').trim() : '';
-  const briefing = await latestHeadline(memory.ctx);
+  const briefing = await memory.latestHeadline();
   const lines = [
     `Tidepool long-term memory (space "${memory.space}").`,
     identity ? `Identity: ${identity.length > 200 ? `${identity.slice(0, 199)}…` : identity}` : 'Identity: not written yet.',
@@ -61,7 +59,7 @@ export async function createMcpServer(memory: Tidepool, opts: CreateMcpServerOpt
   for (const t of toolsets) t.register(server, { memory, session, soul, eraseSpace: opts.eraseSpace ?? true, journalHome: opts.journalHome });
 
   const contextText = async (maxTokens?: number) => {
-    const block = await buildContext(memory.ctx, { session, maxTokens, soul: await soul() });
+    const block = await memory.buildContext({ session, maxTokens, soul: await soul() });
     return block.text || EMPTY_CONTEXT;
   };
   server.registerResource(
@@ -75,7 +73,7 @@ export async function createMcpServer(memory: Tidepool, opts: CreateMcpServerOpt
     'tidepool://briefing/today',
     { title: "Today's briefing", description: 'The morning briefing of the current UTC day.', mimeType: 'text/markdown' },
     async (uri) => {
-      const r = await readTodayBriefing(memory.ctx);
+      const r = await memory.readTodayBriefing();
       const text = r.kind === 'found' ? (r.briefing.body.includes(r.briefing.headline) ? r.briefing.body : `${r.briefing.headline}\n\n${r.briefing.body}`) : r.message;
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
     },

@@ -1,5 +1,5 @@
 /** The `continuity` toolset (Tulimoa): set_goal, checkpoint, get_pending — surviving compaction and disconnects. */
-import { checkpoint, checkpointInput, getPending, getPendingInput, setGoal, setGoalInput } from '../../app/continuity.js';
+import { checkpointInput, getPendingInput, setGoalInput } from '../../app/continuity.js';
 import { defined } from '../../core/defined.js';
 import { addTool, isoMinute, type Toolset } from './toolset.js';
 
@@ -22,7 +22,7 @@ export const toolset: Toolset = {
       },
       hints: { readOnly: false, idempotent: true },
       async run(args) {
-        const r = await setGoal(memory.ctx, { ...defined(args), session });
+        const r = await memory.setGoal({ ...defined(args), session });
         if (r.kind === 'none') return { text: 'There is no active goal to close.', data: { ...r } };
         if (r.kind === 'done') return { text: `Goal done: ${r.goal.text}`, data: { ...r } };
         return { text: `Active goal: ${r.goal.text}${r.replaced ? ` (replaces: ${r.replaced.text})` : ''}`, data: { ...r } };
@@ -35,7 +35,7 @@ export const toolset: Toolset = {
       input: { plan: checkpointInput.shape.plan.describe('done / next / key facts, in a few lines') },
       hints: { readOnly: false, idempotent: false },
       async run(args) {
-        const c = await checkpoint(memory.ctx, { ...args, session });
+        const c = await memory.checkpoint({ ...args, session });
         return { text: `Checkpoint ${c.id} saved${c.goalId ? ` for goal ${c.goalId}` : ''}.`, data: { checkpoint: c } };
       },
     });
@@ -46,7 +46,7 @@ export const toolset: Toolset = {
       input: { limit: getPendingInput.shape.limit.describe('most events, default 20') },
       hints: { readOnly: false, idempotent: false },
       async run(args) {
-        const p = await getPending(memory.ctx, { ...args, session });
+        const p = await memory.getPending({ ...args, session });
         const lines = [
           p.goal ? `Goal: ${p.goal.text}` : 'No active goal.',
           p.checkpoint ? `Checkpoint (${isoMinute(p.checkpoint.createdAt)}): ${p.checkpoint.plan}` : 'No checkpoint.',

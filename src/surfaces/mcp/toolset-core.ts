@@ -1,7 +1,7 @@
 /** The `core` toolset: remember, record, recall, know, timeline, briefing, self, gaps, forget. */
 import { z } from 'zod';
-import { know, knowInput } from '../../app/know.js';
-import { briefingInput, gapsInput, readBriefing, readGaps, readSelf } from '../../app/read-derived.js';
+import { knowInput } from '../../app/know.js';
+import { briefingInput, gapsInput } from '../../app/read-derived.js';
 import { TidepoolError } from '../../core/errors.js';
 import { forgetInput, recallInput, recordTurn, rememberInput, text, timelineInput } from '../../core/schemas.js';
 import type { RecallHit } from '../../core/types.js';
@@ -113,7 +113,7 @@ function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void 
     },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
-      const entries = await know(memory.ctx, defined(args));
+      const entries = await memory.know(defined(args));
       const text =
         entries.length === 0
           ? 'No knowledge matches. Knowledge grows from remember and from nightly consolidation; try recall for raw history.'
@@ -154,7 +154,7 @@ function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void 
     input: { day: briefingInput.shape.day.describe('UTC day YYYY-MM-DD (default: the newest briefing)') },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
-      const r = await readBriefing(memory.ctx, defined(args));
+      const r = await memory.readBriefing(defined(args));
       if (r.kind === 'none') return { text: r.message, data: { briefing: null, message: r.message } };
       const b = r.briefing;
       return { text: b.body.includes(b.headline) ? b.body : `${b.headline}\n\n${b.body}`, data: { briefing: briefingJson(b), today: r.today } };
@@ -168,7 +168,7 @@ function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void 
     input: {},
     hints: { readOnly: true, idempotent: true },
     async run() {
-      const v = await readSelf(memory.ctx);
+      const v = await memory.readSelf();
       const lines = [
         ...v.concept.map((c) => `- ${c.field}: ${c.content}`),
         ...Object.entries(v.image ?? {}).map(([k, c]) => `- ${k.replace(/_/g, ' ')}: ${c}`),
@@ -184,7 +184,7 @@ function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void 
     input: { limit: gapsInput.shape.limit.describe('most gaps, default 10') },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
-      const r = await readGaps(memory.ctx, args);
+      const r = await memory.readGaps(args);
       const text = r.message ?? r.gaps.map((g) => `- ${g.topic} (mentioned ${g.mentions}×, ${g.degree} link${g.degree === 1 ? '' : 's'})`).join('\n');
       return { text, data: { gaps: r.gaps, ...(r.message ? { message: r.message } : {}) } };
     },

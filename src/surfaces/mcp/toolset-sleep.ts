@@ -1,9 +1,9 @@
 /** The `sleep` toolset: the agent runs the night itself (sleep_status, sleep_next, sleep_submit; dream_* prompts). */
 import { z } from 'zod';
-import { agentSleep, type AgentNext, type AgentPacket } from '../../app/agent-sleep.js';
+import type { AgentNext, AgentPacket } from '../../app/agent-sleep.js';
 import { reviewInput } from '../../app/review.js';
 import { TidepoolError } from '../../core/errors.js';
-import { describeNight, describeWake, sleepStatus } from '../../app/sleep.js';
+import { describeNight, describeWake } from '../../app/sleep.js';
 import { jsonObject } from '../../core/schemas.js';
 import { addTool, isoMinute, type Toolset } from './toolset.js';
 import type { ToolOutput } from './tool-result.js';
@@ -98,8 +98,8 @@ export const toolset: Toolset = {
       input: {},
       hints: { readOnly: true, idempotent: true },
       async run() {
-        const s = await sleepStatus(memory.ctx);
-        const hub = agentSleep(memory.ctx);
+        const s = await memory.sleepStatus();
+        const hub = await memory.agentSleep();
         const last = s.lastNight;
         const lines = [
           `Sleep status of space "${s.space}" (model ${s.model}).`,
@@ -146,7 +146,7 @@ export const toolset: Toolset = {
       },
       hints: { readOnly: false, idempotent: false },
       async run(args) {
-        const hub = agentSleep(memory.ctx);
+        const hub = await memory.agentSleep();
         const sampling = args.model === 'sampling';
         // Revision 2026-07-28 removed server-to-client requests (sampling/createMessage); its dates sort as strings.
         if (sampling && (server.server.getNegotiatedProtocolVersion() ?? '') >= MODERN_REVISION) {
@@ -182,7 +182,7 @@ export const toolset: Toolset = {
       },
       hints: { readOnly: false, idempotent: false },
       async run(args) {
-        const hub = agentSleep(memory.ctx);
+        const hub = await memory.agentSleep();
         const text = typeof args.answer === 'string' ? args.answer : JSON.stringify(args.answer);
         const r = hub.submit(args.packet_id, text);
         if (r.kind === 'unknown_packet') {

@@ -4,9 +4,9 @@
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { readHeatmap, readSoftClusters, heatmapInput, softClustersInput } from '../../app/read-clusters.js';
-import { graphInput, readGraph } from '../../app/read-graph.js';
-import { recallNarratives, recallNarrativesInput } from '../../app/recall-narratives.js';
+import { heatmapInput, softClustersInput } from '../../app/read-clusters.js';
+import { graphInput } from '../../app/read-graph.js';
+import { recallNarrativesInput } from '../../app/recall-narratives.js';
 import { endTime, jsonObject, label, narrativeInput, profileInput, recallInput, selfConceptInput, snapshotInput, text, threadInput, time } from '../../core/schemas.js';
 import { THREAD_STATUSES, type Narrative } from '../../core/types.js';
 import { episodeJson, hitJson } from '../../app/wire-format.js';
@@ -138,7 +138,7 @@ function registerWrites(server: McpServer, { memory }: ToolsetDeps): void {
       const embedded = r.ids.length > 0 && r.embedded === r.ids.length;
       const how = embedded
         ? 'vectorised'
-        : memory.ctx.embedder
+        : memory.hasEmbedder
           ? 'lexical only for now: the embedder failed, it is embedded later (see tidepool doctor)'
           : 'lexical only (no embedder configured)';
       return { text: `Recorded ${r.ids.join(', ')} (${how}).`, data: { ...r, embedded } };
@@ -158,7 +158,7 @@ function registerReads(server: McpServer, { memory }: ToolsetDeps): void {
     },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
-      const rows = await recallNarratives(memory.ctx, defined(args));
+      const rows = await memory.recallNarratives(defined(args));
       return { text: rows.length === 0 ? 'No narratives yet.' : rows.map(narrativeText).join('\n'), data: { narratives: rows.map(narrativeData) } };
     },
   });
@@ -256,7 +256,7 @@ function registerDerived(server: McpServer, { memory }: ToolsetDeps): void {
     },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
-      const g = await readGraph(memory.ctx, defined(args));
+      const g = await memory.readGraph(defined(args));
       if (g.kind === 'empty') return { text: g.message, data: { ...g } };
       if (g.kind === 'top') return { text: g.nodes.map((n) => `- ${n.entity}: ${n.mentionCount} mentions`).join('\n'), data: { ...g } };
       if (g.kind === 'entity') {
@@ -274,7 +274,7 @@ function registerDerived(server: McpServer, { memory }: ToolsetDeps): void {
     input: { days: heatmapInput.shape.days.describe('period in days, default 7') },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
-      const v = await readHeatmap(memory.ctx, args);
+      const v = await memory.readHeatmap(args);
       return { text: v.message ? `${v.message}\n\n${v.markdown}` : v.markdown, data: { heatmap: v.heatmap, ...(v.message ? { message: v.message } : {}) } };
     },
   });
@@ -288,7 +288,7 @@ function registerDerived(server: McpServer, { memory }: ToolsetDeps): void {
     },
     hints: { readOnly: true, idempotent: true },
     async run(args) {
-      const v = await readSoftClusters(memory.ctx, defined(args));
+      const v = await memory.readSoftClusters(defined(args));
       if (v.kind === 'empty') return { text: v.message, data: { ...v } };
       if (v.kind === 'list') return { text: v.clusters.map((c) => `- #${c.id} ${c.name}: ${c.memberCount} members, ${c.degree} adjacent`).join('\n'), data: { ...v } };
       const lines = [
