@@ -1,6 +1,6 @@
 /** Raw episodes: the turns, tool calls and notes as they happened, and their lifecycle marks. */
 import type { Episode, EpisodeKind } from '../../core/types.js';
-import type { IndexText } from './search.js';
+import type { IndexText } from './search-port.js';
 
 /** A new episode row. */
 export interface NewEpisode {

@@ -7,7 +7,7 @@ import type {
   KnowledgeStatus,
   LinkType,
 } from '../../core/types.js';
-import type { IndexText } from './search.js';
+import type { IndexText } from './search-port.js';
 
 /** A new knowledge row. */
 export interface NewKnowledge {

@@ -1,21 +1,21 @@
 /** The whole store, declared once: the entity ports, the cross-space areas, transactions and engine upkeep. */
 import type { Layer } from '../../core/types.js';
-import type { AttentionStore } from './attention.js';
-import type { ContinuityStore } from './continuity.js';
-import type { DerivedStore } from './derived.js';
-import type { EpisodeStore } from './episodes.js';
-import type { IdentityStore } from './identity.js';
-import type { JobClaims } from './jobs.js';
-import type { JournalStore } from './journal.js';
-import type { KnowledgeStore } from './knowledge.js';
-import type { NarrativeStore } from './narratives.js';
-import type { RowStore } from './rows.js';
-import type { SearchUpkeep, SpaceSearch } from './search.js';
-import type { SleepRunStore } from './sleep-runs.js';
-import type { SpaceStore } from './spaces.js';
-import type { StateStore } from './state.js';
-import type { TokenStore } from './tokens.js';
-import type { VectorStore } from './vectors.js';
+import type { AttentionStore } from './attention-port.js';
+import type { ContinuityStore } from './continuity-port.js';
+import type { DerivedStore } from './derived-port.js';
+import type { EpisodeStore } from './episodes-port.js';
+import type { IdentityStore } from './identity-port.js';
+import type { JobClaims } from './jobs-port.js';
+import type { JournalStore } from './journal-port.js';
+import type { KnowledgeStore } from './knowledge-port.js';
+import type { NarrativeStore } from './narratives-port.js';
+import type { RowStore } from './rows-port.js';
+import type { SearchUpkeep, SpaceSearch } from './search-port.js';
+import type { SleepRunStore } from './sleep-runs-port.js';
+import type { SpaceStore } from './spaces-port.js';
+import type { StateStore } from './state-port.js';
+import type { TokenStore } from './tokens-port.js';
+import type { VectorStore } from './vectors-port.js';
 
 /** Facts about the engine for `doctor`. */
 export interface StoreInfo {

@@ -1,6 +1,6 @@
 /** Structured narratives: rows, their bulk reads for the script jobs, their scores and rewrites. */
 import type { Narrative, NarrativeKind } from '../../core/types.js';
-import type { IndexText } from './search.js';
+import type { IndexText } from './search-port.js';
 
 /** A new narrative row. */
 export interface NewNarrative {
