@@ -1,6 +1,7 @@
 /** Configuration schema with defaults; `parseConfig` is pure, `boot/` layers file < env < flags (STYLE §6). */
 import { z } from 'zod';
 import { parseInput } from './schemas.js';
+import { WEIGHT_GATES } from './weight-scale.js';
 
 const embedderConfig = z
   .object({
@@ -93,7 +94,8 @@ const recallConfig = z
 const injectionConfig = z
   .object({
     maxTokens: z.number().int().positive().default(4000),
-    t2MinWeight: z.number().default(0.6),
+    /** T2 pool gate: weight above it (SEEDS §1.6 `weight > 0.6` on Tideline's scale; 0.5 on ours, core/weight-scale). */
+    t2MinWeight: z.number().default(WEIGHT_GATES.t2Pool),
     t2Days: z.number().positive().default(7),
     t2Pool: z.number().int().positive().default(10),
     t2Pick: z.number().int().positive().default(3),

@@ -679,7 +679,7 @@ export interface ScriptStore {
   narrativeScores(space: string, q?: { tagged?: boolean; newest?: number }): Promise<NarrativeScoreRow[]>;
   /** source_links, creation time and embedding state of every narrative, ascending id. */
   narrativeLinks(space: string): Promise<NarrativeLinkRow[]>;
-  /** Narratives per weight band (SEEDS §1.5.1: high ≥ 0.7, mid ≥ 0.4, low below). */
+  /** Narratives per weight band (core/weight-scale `WEIGHT_BANDS`). */
   weightBands(space: string): Promise<{ high: number; mid: number; low: number }>;
   /** Models and dimensions of the space's narrative vectors, most vectors first. */
   narrativeVectorModels(space: string): Promise<Array<{ model: string; dim: number; count: number }>>;

@@ -4,6 +4,7 @@
  * lines because each job reads its own narrow column set (whole-row reads cost seconds at 100,000 narratives).
  */
 import type { Layer } from '../../core/types.js';
+import { weightBandSql, type WeightBand } from '../../core/weight-scale.js';
 import type {
   AttentionStatWrite,
   EntityGraphWrite,
@@ -138,14 +139,14 @@ export class ScriptSql implements ScriptStore {
     }));
   }
 
-  async weightBands(space: string): Promise<{ high: number; mid: number; low: number }> {
-    const r = await this.#db.get<{ high: unknown; mid: unknown; low: unknown }>(
-      `SELECT SUM(CASE WHEN weight >= 0.7 THEN 1 ELSE 0 END) AS high,
-         SUM(CASE WHEN weight >= 0.4 AND weight < 0.7 THEN 1 ELSE 0 END) AS mid,
-         SUM(CASE WHEN weight < 0.4 THEN 1 ELSE 0 END) AS low FROM narratives WHERE space = ?`,
+  async weightBands(space: string): Promise<Record<WeightBand, number>> {
+    const rows = await this.#db.all<{ band: WeightBand; n: unknown }>(
+      `SELECT ${weightBandSql('weight')} AS band, COUNT(*) AS n FROM narratives WHERE space = ? GROUP BY 1`,
       [space],
     );
-    return { high: num(r?.high ?? 0), mid: num(r?.mid ?? 0), low: num(r?.low ?? 0) };
+    const out: Record<WeightBand, number> = { high: 0, mid: 0, low: 0 };
+    for (const r of rows) out[r.band] = num(r.n);
+    return out;
   }
 
   async narrativeVectorModels(space: string): Promise<Array<{ model: string; dim: number; count: number }>> {
