@@ -1,6 +1,8 @@
 /** The write path end to end on a real SQLite file: remember, record, memory_write, identity writes. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readSelf } from '../src/app/read-derived.js';
 import { isTidepoolError } from '../src/core/errors.js';
+import { SELF_IMAGE_PREFIX } from '../src/core/types.js';
 import { computeWeight } from '../src/script/weight-policy.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 
@@ -147,6 +149,16 @@ describe('identity', () => {
     const hist = await t.memory.ctx.store.identity.profileHistory('default', 'Ana', 'impression');
     expect(hist.map((h) => h.content)).toEqual(['terse']);
     await expect(t.memory.writeProfile({ entity: 'Ana', content: '' })).rejects.toThrow(/content/);
+  });
+
+  it("reads back Tideline's self-concept fields only, not the night's self-image parts that share the table", async () => {
+    await t.memory.writeSelfConcept({ field: 'fact', content: 'I am the build agent' });
+    // The self-image step of the sleep stores its parts under `self_image.*` (sleep/phases/self-image-phase).
+    await t.memory.ctx.store.identity.upsertSelfConcept('default', `${SELF_IMAGE_PREFIX}works_on` as never, 'the sync engine', t.clock.now());
+    expect((await t.memory.selfConcept()).map((c) => c.field)).toEqual(['fact']);
+    const self = await readSelf(t.memory.ctx);
+    expect(self.concept.map((c) => c.field)).toEqual(['fact']);
+    expect(self.image).toEqual({ works_on: 'the sync engine' });
   });
 
   it('self-concept, snapshots and threads with weights and status', async () => {
