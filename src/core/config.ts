@@ -105,6 +105,8 @@ const injectionConfig = z
     t3Clusters: z.number().int().positive().default(25),
     t3MinMembers: z.number().int().positive().default(5),
     profileLineChars: z.number().int().positive().default(100),
+    /** Pinned profiles the memory map shows in full; further pins get one line like any other (SEEDS §1.6 T3b: 2). */
+    t3Pinned: z.number().int().min(0).default(2),
     t1MinCosine: z.number().default(0.25),
     t1Top: z.number().int().positive().default(5),
     /** Raw turns (episodes) prefetch shows at most, beside `t1Top` narratives and knowledge entries. */
