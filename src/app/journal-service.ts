@@ -27,7 +27,9 @@ export {
   JournalReadInput,
   JournalRootInput,
   JournalSearchInput,
+  JournalTendFlags,
   JournalTendInput,
+  tendDryRun,
 } from '../journal/journal-inputs.js';
 
 /**
