@@ -120,8 +120,21 @@ const injectionConfig = z
   })
   .prefault({});
 
+/**
+ * The wake rule (SEEDS §3.3; script/wake-policy): a space sleeps when `minEpisodes` eligible episodes wait or the
+ * oldest has waited more than `maxWaitDays`; an episode is eligible once `minAgeMinutes` old.
+ */
+export const wakeConfig = z
+  .object({
+    minEpisodes: z.number().int().positive().default(5),
+    maxWaitDays: z.number().positive().default(3),
+    minAgeMinutes: z.number().min(0).default(30),
+  })
+  .prefault({});
+
 const sleepConfig = z
   .object({
+    wake: wakeConfig,
     /** UTC time of the nightly run (Tulimoa: 02:17 UTC). */
     at: z.string().regex(/^\d{2}:\d{2}$/).default('02:17'),
     model: z.string().default('none'),
