@@ -182,6 +182,18 @@ describe('context block layers', () => {
     expect(ben).toBe('- Ben: Ben works on the storage layer and answers on chat within minutes.');
     expect(b.text).not.toContain('Quiet.');
   });
+
+  it('shows at most 2 pinned profiles in full, the most recently updated; further pins get one line (SEEDS §1.6 T3b)', async () => {
+    for (const [i, entity] of ['Cai', 'Dee', 'Eli'].entries()) {
+      mem.clock.advance(60_000);
+      await mem.memory.writeProfile({ entity, profile_type: 'relationship', content: `${entity} is pin number ${i + 1}.`, pinned: true });
+    }
+    const people = section((await buildContext(appContextOf(mem.memory), {})).text, 'People');
+    expect(people).toContain('- Eli (pinned)');
+    expect(people).toContain('- Dee (pinned)');
+    expect(people).not.toContain('- Cai (pinned)');
+    expect(people).toContain('- Cai: Cai is pin number 1.');
+  });
 });
 
 describe('context block budget', () => {

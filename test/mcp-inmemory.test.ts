@@ -83,6 +83,21 @@ describe('MCP toolsets', () => {
     expect(await exerciseAllTools(client, new Set(TOOL_CASES.map((c) => c.name)), JOURNAL_ROOT)).toBe(TOOL_CASES.length * 2);
   });
 
+  it("journal_tend takes dsh-memory-tide's dryRun as the same flag as dry_run, and refuses the two disagreeing", async () => {
+    mem = await tempMemory();
+    await mem.memory.registerJournalWorkspace(JOURNAL_ROOT);
+    const client = await connect(mem.memory, { toolsets: 'journal' });
+    const tend = (args: Record<string, unknown>) => client.callTool({ name: 'journal_tend', arguments: { root: JOURNAL_ROOT, ...args } });
+    const dsh = await tend({ dryRun: true });
+    expect(dsh.isError).toBeFalsy();
+    expect(resultText(dsh)).toMatch(/^Dry run \(nothing changed\)/);
+    expect(resultText(await tend({ dryRun: true, dry_run: true }))).toMatch(/^Dry run \(nothing changed\)/);
+    const clash = await tend({ dryRun: true, dry_run: false });
+    expect(clash.isError).toBe(true);
+    expect(resultText(clash)).toMatch(/dry_run and dryRun disagree/);
+    expect(resultText(await tend({ dryRun: false }))).toMatch(/^Tended /);
+  });
+
   it('honours the advertised defaults: memory_search returns up to 2×5 as Tideline did, memory_read_snapshot 1', async () => {
     mem = await tempMemory();
     const client = await connect(mem.memory, { toolsets: 'tideline' });

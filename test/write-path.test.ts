@@ -1,6 +1,8 @@
 /** The write path end to end on a real SQLite file: remember, record, memory_write, identity writes. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readSelf } from '../src/app/read-derived.js';
 import { isTidepoolError } from '../src/core/errors.js';
+import { SELF_IMAGE_PREFIX } from '../src/core/types.js';
 import { computeWeight } from '../src/script/weight-policy.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 import { appContextOf } from '../src/app/tidepool.js';
@@ -121,14 +123,14 @@ describe('memory_write', () => {
     expect(r.relatedEntities).toEqual(['Ana']);
   });
 
-  it('rescales the newest weights when their average exceeds 0.7 (anti-inflation)', async () => {
+  it("rescales the newest weights to Tideline's 0.6 (0.5 here) when their average exceeds its 0.7 (anti-inflation)", async () => {
     for (let i = 0; i < 5; i++) {
       t.clock.advance(1000);
       await t.memory.write({ gesture: `big moment ${i}`, importance: 5, emotional: 5, unresolved: 5 });
     }
     const w = await appContextOf(t.memory).store.forSpace('default').narratives.newestWeights(20);
     const avg = w.reduce((a, b) => a + b.weight, 0) / w.length;
-    expect(avg).toBeCloseTo(0.6, 2);
+    expect(avg).toBeCloseTo(0.5, 2);
   });
 
   it('refuses an empty gesture, an out-of-range score and a wrong type, naming the field', async () => {
@@ -148,6 +150,16 @@ describe('identity', () => {
     const hist = await appContextOf(t.memory).store.forSpace('default').identity.profileHistory('Ana', 'impression');
     expect(hist.map((h) => h.content)).toEqual(['terse']);
     await expect(t.memory.writeProfile({ entity: 'Ana', content: '' })).rejects.toThrow(/content/);
+  });
+
+  it("reads back Tideline's self-concept fields only, not the night's self-image parts that share the table", async () => {
+    await t.memory.writeSelfConcept({ field: 'fact', content: 'I am the build agent' });
+    // The self-image step of the sleep stores its parts under `self_image.*` (sleep/phases/self-image-phase).
+    await appContextOf(t.memory).store.forSpace('default').identity.upsertSelfConcept(`${SELF_IMAGE_PREFIX}works_on` as never, 'the sync engine', t.clock.now());
+    expect((await t.memory.selfConcept()).map((c) => c.field)).toEqual(['fact']);
+    const self = await readSelf(appContextOf(t.memory));
+    expect(self.concept.map((c) => c.field)).toEqual(['fact']);
+    expect(self.image).toEqual({ works_on: 'the sync engine' });
   });
 
   it('self-concept, snapshots and threads with weights and status', async () => {

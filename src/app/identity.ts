@@ -7,7 +7,7 @@ import {
   snapshotInput,
   threadInput,
 } from '../core/schemas.js';
-import type { Profile, ProfileType, SelfConcept, Snapshot, Thread, ThreadStatus } from '../core/types.js';
+import { isSelfConceptField, type Profile, type ProfileType, type SelfConcept, type Snapshot, type Thread, type ThreadStatus } from '../core/types.js';
 import { computeWeight } from '../script/weight-policy.js';
 import type { AppContext } from './app-context.js';
 import { refuseSecretsIn } from './guard-secrets.js';
@@ -41,9 +41,12 @@ export async function writeSelfConcept(ctx: AppContext, raw: unknown): Promise<{
   return { field: s.field, replaced: r.previous !== undefined };
 }
 
-/** Every self-concept field, ordered by field name. */
+/**
+ * Tideline's self-concept (SEEDS §1.4 `memory_read_self_concept`): the fact, terrain and self_reflection fields,
+ * ordered by field name. The sleep's self-image parts share the table and are read with `readSelf`.
+ */
 export async function readSelfConcept(ctx: AppContext): Promise<SelfConcept[]> {
-  return ctx.store.forSpace(ctx.space).identity.selfConcept();
+  return (await ctx.store.forSpace(ctx.space).identity.selfConcept()).filter((r) => isSelfConceptField(r.field));
 }
 
 /** Adds a "how I am right now" snapshot. */

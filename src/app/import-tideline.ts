@@ -17,6 +17,7 @@ import type { TidelineNarrative } from '../script/import-formats/decode-tideline
 import { readTidelineDb } from './read-tideline-db.js';
 import { tidelineContextTurns } from '../script/import-formats/tideline-turns.js';
 import { computeWeight } from '../script/weight-policy.js';
+import { fromTidelineWeight } from '../core/weight-scale.js';
 import type { AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
 import { redact } from './guard-secrets.js';
@@ -262,14 +263,6 @@ export async function importTideline(
     warnings,
     tideline: counts,
   };
-}
-
-/**
- * Tideline's weight is the weighted score sum / 5 (range 0.2-1.0, BUG T-1); Tidepool's maps the sum's [1, 5]
- * onto [0, 1]. Anti-inflation factors carry over because the map is linear.
- */
-export function fromTidelineWeight(w: number): number {
-  return Math.round(Math.min(1, Math.max(0, (w * 5 - 1) / 4)) * 10_000) / 10_000;
 }
 
 /** The four scores, with SEEDS §1.5.1's legacy backfill for rows that never had them. */

@@ -28,7 +28,9 @@ export {
   JournalReadInput,
   JournalRootInput,
   JournalSearchInput,
+  JournalTendFlags,
   JournalTendInput,
+  tendDryRun,
 } from '../journal/journal-inputs.js';
 
 /**

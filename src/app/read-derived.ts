@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { utcDay } from '../core/clock.js';
 import { parseInput } from '../core/schemas.js';
-import type { SelfConcept } from '../core/types.js';
+import { isSelfConceptField, SELF_IMAGE_PREFIX, type SelfConcept } from '../core/types.js';
 import { detectGaps, GAP_RULES, type TopicStat } from '../script/gap-detection.js';
 import type { BriefingRow, TopicClusterRow } from '../store/port.js';
 import type { AppContext } from './app-context.js';
@@ -47,9 +47,6 @@ export async function readTodayBriefing(ctx: AppContext): Promise<BriefingResult
   };
 }
 
-/** Field prefix under which the sleep's self-image step stores its three parts in `self_concept`. */
-export const SELF_IMAGE_PREFIX = 'self_image.';
-
 /** The self-image (Tulimoa) and self-concept (Tideline) of the space. */
 export interface SelfView {
   /** Tideline self-concept fields (fact, terrain, self_reflection). */
@@ -65,7 +62,7 @@ export interface SelfView {
 export async function readSelf(ctx: AppContext): Promise<SelfView> {
   await requireSpace(ctx);
   const rows = await ctx.store.forSpace(ctx.space).identity.selfConcept();
-  const concept = rows.filter((r) => !r.field.startsWith(SELF_IMAGE_PREFIX));
+  const concept = rows.filter((r) => isSelfConceptField(r.field));
   const imageRows = rows.filter((r) => r.field.startsWith(SELF_IMAGE_PREFIX));
   const image = imageRows.length > 0 ? Object.fromEntries(imageRows.map((r) => [r.field.slice(SELF_IMAGE_PREFIX.length), r.content])) : null;
   const knowledgeCount = await ctx.store.forSpace(ctx.space).knowledge.count(RECALLABLE);

@@ -75,7 +75,7 @@ export type SoftClustersResult =
  * vectors of the configured embedder's model (without one: the model most narratives have vectors of), each
  * narrative in its 3 nearest clusters, adjacency from shared members.
  */
-export async function softClustersJob(ctx: AppContext, run: ScriptRun): Promise<SoftClustersResult> {
+export async function softClustersJob(ctx: AppContext): Promise<SoftClustersResult> {
   const started = performance.now();
   const models = await ctx.store.forSpace(ctx.space).vectors.narrativeModels();
   const chosen = ctx.embedder ? models.find((m) => m.model === ctx.embedder!.model) : models[0];
@@ -89,7 +89,7 @@ export async function softClustersJob(ctx: AppContext, run: ScriptRun): Promise<
   const byId = new Map((await ctx.store.forSpace(ctx.space).narratives.texts()).map((n) => [n.id, n]));
   const items = vectors.map((v) => {
     const n = byId.get(v.id);
-    return { id: v.id, vector: v.vector, keywords: n ? run.narrativeKeywords(n) : [] };
+    return n ? { id: v.id, vector: v.vector, gesture: n.gesture ?? n.content, weight: n.weight } : { id: v.id, vector: v.vector };
   });
   if (items.length === 0) {
     return {

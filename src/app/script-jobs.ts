@@ -86,7 +86,7 @@ export async function runScriptJob(
     case 'topics':
       return topicsJob(ctx, run, opts.merge ?? false);
     case 'soft-clusters':
-      return softClustersJob(ctx, run);
+      return softClustersJob(ctx);
     case 'attention':
       return attentionJob(ctx, opts.days ?? 7);
     case 'entity-graph':

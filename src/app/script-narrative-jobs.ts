@@ -1,4 +1,5 @@
 /** Script jobs over narratives: the entity graph, recurrence refresh, weight normalisation and source_links backfill. */
+import type { WeightBand } from '../core/weight-scale.js';
 import { backfillSourceLinks, BACKFILL_DEFAULTS } from '../script/backfill-links.js';
 import { buildEntityGraph, topNodes, type GraphNode } from '../script/entity-graph.js';
 import {
@@ -41,12 +42,8 @@ export async function entityGraphJob(ctx: AppContext): Promise<EntityGraphResult
   };
 }
 
-/** Weight bands (SEEDS §1.5.1: high ≥ 0.7, mid ≥ 0.4, low). */
-export interface WeightBands {
-  high: number;
-  mid: number;
-  low: number;
-}
+/** Narratives per weight band (core/weight-scale `WEIGHT_BANDS`: SEEDS §1.5.1's high ≥ 0.7, mid ≥ 0.4 on our scale). */
+export type WeightBands = Record<WeightBand, number>;
 
 /** What `script recurrence` or `script normalize` changed, and the weight bands afterwards. */
 export interface WeightJobResult {
@@ -73,7 +70,10 @@ export async function recurrenceJob(ctx: AppContext): Promise<WeightJobResult> {
   );
 }
 
-/** Nightly anti-inflation: the newest 50 weights rescaled to average 0.6 when their average exceeds 0.7 (SEEDS §1.5.1). */
+/**
+ * Nightly anti-inflation: the newest 50 weights rescaled to average 0.6 when their average exceeds 0.7, on
+ * Tideline's scale (SEEDS §1.5.1; weight-policy `antiInflate`).
+ */
 export async function normalizeJob(ctx: AppContext): Promise<WeightJobResult> {
   const window = ANTI_INFLATION.nightlyWindow;
   return weightJob(

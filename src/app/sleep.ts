@@ -9,7 +9,7 @@ import type { Model } from '../sleep/llm/model.js';
 import { parseModelSpec } from '../sleep/llm/parse-model-spec.js';
 import { runNight } from '../sleep/night.js';
 import type { NightConfig, NightHooks, NightResult } from '../sleep/night-types.js';
-import { shouldSleep, WAKE_DEFAULTS, type WakeDecision } from '../script/wake-policy.js';
+import { shouldSleep, WAKE_DEFAULTS, type WakeDecision, type WakeOptions } from '../script/wake-policy.js';
 import type { SleepRunRow } from '../store/port.js';
 import type { AppContext } from './app-context.js';
 import { embedPending } from './embed-items.js';
@@ -49,6 +49,7 @@ export function nightConfig(ctx: AppContext): NightConfig {
     contextTurns: c.recall.contextTurns,
     budget: { base: c.sleep.budgetBase, perSqrtItem: c.sleep.budgetPerSqrtItem, cap: c.sleep.budgetCap },
     packets: { minTurns: c.sleep.minPacketTurns, maxWaitDays: c.sleep.maxPacketWaitDays },
+    wake: c.sleep.wake,
   };
 }
 
@@ -129,7 +130,7 @@ export async function sleepStatus(ctx: AppContext, now = ctx.clock.now()): Promi
   const decision = shouldSleep(
     times.map((createdAt) => ({ createdAt })),
     now,
-    WAKE_DEFAULTS,
+    ctx.config.sleep.wake,
   );
   const [lastNight] = await ctx.store.forSpace(ctx.space).sleepRuns.runs({ status: 'done', limit: 1 });
   return {
@@ -141,13 +142,13 @@ export async function sleepStatus(ctx: AppContext, now = ctx.clock.now()): Promi
   };
 }
 
-/** One line for a night's outcome (CLI and MCP). */
-export function describeNight(r: NightResult): string {
+/** One line for a night's outcome (CLI and MCP); `wake` is the rule the night ran under (config `sleep.wake`). */
+export function describeNight(r: NightResult, wake: WakeOptions = WAKE_DEFAULTS): string {
   switch (r.kind) {
     case 'slept':
       return `${r.resumed ? 'Resumed an interrupted night. ' : ''}${r.briefing.headline} (${r.log.tokens.used} tokens of ${r.log.tokens.budget})`;
     case 'awake':
-      return describeWake(r.decision);
+      return describeWake(r.decision, wake);
     case 'locked':
       return r.message;
     case 'dry_run':
@@ -155,11 +156,11 @@ export function describeNight(r: NightResult): string {
   }
 }
 
-/** Why a space sleeps or stays awake, in words. */
-export function describeWake(d: WakeDecision): string {
+/** Why a space sleeps or stays awake under the rule `wake` (config `sleep.wake`), in words. */
+export function describeWake(d: WakeDecision, wake: WakeOptions = WAKE_DEFAULTS): string {
   const hours = Math.round(d.oldestWaitMs / 3_600_000);
   if (d.sleep) return `ready to sleep: ${d.eligible} episode(s) waiting, the oldest for ${hours} h`;
   if (d.reason === 'nothing_eligible')
-    return 'nothing to consolidate: no episode older than 30 minutes is waiting';
-  return `staying awake: ${d.eligible} episode(s) waiting (sleeps at 5, or when the oldest has waited over 3 days; now ${hours} h); use --force to sleep anyway`;
+    return `nothing to consolidate: no episode older than ${wake.minAgeMinutes} minutes is waiting`;
+  return `staying awake: ${d.eligible} episode(s) waiting (sleeps at ${wake.minEpisodes}, or when the oldest has waited over ${wake.maxWaitDays} days; now ${hours} h); use --force to sleep anyway`;
 }

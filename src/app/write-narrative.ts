@@ -3,7 +3,7 @@ import { knownPersonsOf } from '../core/config.js';
 import { formatId } from '../core/ids.js';
 import { narrativeInput, parseInput, type NarrativeInput } from '../core/schemas.js';
 import type { NarrativeKind } from '../core/types.js';
-import { ANTI_INFLATION, antiInflate, computeWeight, recurrenceFromFrequency } from '../script/weight-policy.js';
+import { ANTI_INFLATION, antiInflate, computeWeight, recurrenceFromFrequency, rescoredWeight } from '../script/weight-policy.js';
 import type { Store } from '../store/port.js';
 import type { AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
@@ -85,17 +85,14 @@ export async function propagateRecurrence(tx: Store, space: string, tags: readon
     const f = Math.max(0, ...n.tags.map((t) => (counts.get(t) ?? 1) - 1));
     const recurrence = recurrenceFromFrequency(f);
     if (recurrence === n.recurrence) continue;
-    // Keep any earlier anti-inflation factor instead of resetting the weight to its raw value (BUG T-5).
-    const rawOld = computeWeight(n);
-    const factor = rawOld > 0 ? n.weight / rawOld : 1;
-    const weight = Math.min(1, Math.round(computeWeight({ ...n, recurrence }) * factor * 10_000) / 10_000);
+    const weight = rescoredWeight(n.weight, n, { ...n, recurrence });
     changes.push({ id: n.id, recurrence, weight });
   }
   await tx.forSpace(space).narratives.setScores(changes);
   return changes.length;
 }
 
-/** Rescales the newest `window` weights when their average exceeds 0.7 (SEEDS §1.5.1); true when it did. */
+/** Rescales the newest `window` weights when their average exceeds Tideline's 0.7 (SEEDS §1.5.1); true when it did. */
 export async function applyAntiInflation(tx: Store, space: string, window: number): Promise<boolean> {
   const newest = await tx.forSpace(space).narratives.newestWeights(window);
   const scaled = antiInflate(newest.map((r) => r.weight));

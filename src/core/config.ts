@@ -1,6 +1,7 @@
 /** Configuration schema with defaults; `parseConfig` is pure, `boot/` layers file < env < flags (STYLE §6). */
 import { z } from 'zod';
 import { parseInput } from './schemas.js';
+import { WEIGHT_GATES } from './weight-scale.js';
 
 const embedderConfig = z
   .object({
@@ -93,7 +94,8 @@ const recallConfig = z
 const injectionConfig = z
   .object({
     maxTokens: z.number().int().positive().default(4000),
-    t2MinWeight: z.number().default(0.6),
+    /** T2 pool gate: weight above it (SEEDS §1.6 `weight > 0.6` on Tideline's scale; 0.5 on ours, core/weight-scale). */
+    t2MinWeight: z.number().default(WEIGHT_GATES.t2Pool),
     t2Days: z.number().positive().default(7),
     t2Pool: z.number().int().positive().default(10),
     t2Pick: z.number().int().positive().default(3),
@@ -103,6 +105,8 @@ const injectionConfig = z
     t3Clusters: z.number().int().positive().default(25),
     t3MinMembers: z.number().int().positive().default(5),
     profileLineChars: z.number().int().positive().default(100),
+    /** Pinned profiles the memory map shows in full; further pins get one line like any other (SEEDS §1.6 T3b: 2). */
+    t3Pinned: z.number().int().min(0).default(2),
     t1MinCosine: z.number().default(0.25),
     t1Top: z.number().int().positive().default(5),
     /** Raw turns (episodes) prefetch shows at most, beside `t1Top` narratives and knowledge entries. */
@@ -116,8 +120,21 @@ const injectionConfig = z
   })
   .prefault({});
 
+/**
+ * The wake rule (SEEDS §3.3; script/wake-policy): a space sleeps when `minEpisodes` eligible episodes wait or the
+ * oldest has waited more than `maxWaitDays`; an episode is eligible once `minAgeMinutes` old.
+ */
+export const wakeConfig = z
+  .object({
+    minEpisodes: z.number().int().positive().default(5),
+    maxWaitDays: z.number().positive().default(3),
+    minAgeMinutes: z.number().min(0).default(30),
+  })
+  .prefault({});
+
 const sleepConfig = z
   .object({
+    wake: wakeConfig,
     /** UTC time of the nightly run (Tulimoa: 02:17 UTC). */
     at: z.string().regex(/^\d{2}:\d{2}$/).default('02:17'),
     model: z.string().default('none'),

@@ -150,6 +150,13 @@ export interface HistoryEntry {
 export const SELF_CONCEPT_FIELDS = ['fact', 'terrain', 'self_reflection'] as const;
 /** A self-concept field. */
 export type SelfConceptField = (typeof SELF_CONCEPT_FIELDS)[number];
+/** Prefix of the fields under which the sleep's self-image (SEEDS §3.5) keeps its parts in the self-concept table. */
+export const SELF_IMAGE_PREFIX = 'self_image.';
+
+/** True for one of Tideline's self-concept fields; false for a self-image part or anything else in the table. */
+export function isSelfConceptField(field: string): field is SelfConceptField {
+  return (SELF_CONCEPT_FIELDS as readonly string[]).includes(field);
+}
 
 /** One self-concept field and its content. */
 export interface SelfConcept {

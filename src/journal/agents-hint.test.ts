@@ -6,6 +6,8 @@ import {
   AGENTS_HINT_BEGIN,
   AGENTS_HINT_END,
   DEFAULT_AGENTS_HINT,
+  DSH_HINT_BEGIN,
+  DSH_HINT_END,
   applyAgentsHint,
   syncAgentsHint,
 } from './agents-hint.js';
@@ -56,6 +58,24 @@ describe('syncAgentsHint', () => {
     expect(fs.readFileSync(agents(root), 'utf8')).toBe(
       `# A\n\nbefore\n\n${AGENTS_HINT_BEGIN}\nv2\n${AGENTS_HINT_END}\n\nafter the block\n`,
     );
+  });
+
+  it("takes over dsh-memory-tide's block in place instead of adding a second one, and removes it when disabled", async () => {
+    const dsh = `${DSH_HINT_BEGIN}\n## 记忆\n- 开局先读 MEMORY.md 和最近两天。\n${DSH_HINT_END}`;
+    const original = `# Team rules\n\nBe kind.\n\n${dsh}\n\nMore rules below.\n`;
+    const root = tempWorkspace();
+    fs.writeFileSync(agents(root), original);
+    expect((await syncAgentsHint(root, { enabled: true })).kind).toBe('updated');
+    const ours = `${AGENTS_HINT_BEGIN}\n${DEFAULT_AGENTS_HINT}\n${AGENTS_HINT_END}`;
+    expect(fs.readFileSync(agents(root), 'utf8')).toBe(original.replace(dsh, ours));
+    expect((await syncAgentsHint(root, { enabled: true })).kind).toBe('unchanged');
+    // Both blocks (ours appended by an older Tidepool beside dsh's): one is left.
+    const both = `${original}\n${ours}\n`;
+    expect(applyAgentsHint(both, { enabled: true })).toEqual({ kind: 'updated', next: `# Team rules\n\nBe kind.\n\nMore rules below.\n\n${ours}\n` });
+    // Disabled: dsh's block goes as ours would, the outside text stays.
+    expect(applyAgentsHint(original, { enabled: false })).toEqual({ kind: 'removed', next: '# Team rules\n\nBe kind.\n\nMore rules below.\n' });
+    expect(applyAgentsHint(`# AGENTS.md\n\n${dsh}\n`, { enabled: false })).toEqual({ kind: 'deleted', next: null });
+    expect(applyAgentsHint(`${DSH_HINT_BEGIN}\nno end`, { enabled: true }).kind).toBe('malformed');
   });
 
   it('leaves a file with a broken block alone', () => {

@@ -11,6 +11,13 @@ import { resolveWorkspaceRoot, writeFileAtomic } from './memory-dir.js';
 export const AGENTS_HINT_BEGIN = '<!-- tidepool:begin -->';
 /** Closing marker of the block. */
 export const AGENTS_HINT_END = '<!-- tidepool:end -->';
+/**
+ * Markers of the block dsh-memory-tide kept in AGENTS.md (SEEDS §2.10). A workspace that used it holds one: the
+ * sync takes that block over (rewritten with our markers, or removed) instead of adding a second hint beside it.
+ */
+export const DSH_HINT_BEGIN = '<!-- dsh-memory-tide:begin -->';
+export const DSH_HINT_END = '<!-- dsh-memory-tide:end -->';
+
 /** Title of an AGENTS.md the hint creates (SEEDS §2.10). */
 export const AGENTS_TITLE = '# AGENTS.md';
 
@@ -60,10 +67,17 @@ export function applyAgentsHint(
       ? { kind: 'created', next: `${AGENTS_TITLE}${eol}${eol}${block}${eol}` }
       : { kind: 'absent', next: undefined };
   }
-  const begin = current.indexOf(AGENTS_HINT_BEGIN);
-  const endAt = begin < 0 ? -1 : current.indexOf(AGENTS_HINT_END, begin);
-  if ((begin >= 0 && endAt < 0) || (begin < 0 && current.includes(AGENTS_HINT_END)))
-    return { kind: 'malformed', next: current };
+  const ours = findBlock(current, AGENTS_HINT_BEGIN, AGENTS_HINT_END);
+  const dsh = findBlock(current, DSH_HINT_BEGIN, DSH_HINT_END);
+  if (ours === 'malformed' || dsh === 'malformed') return { kind: 'malformed', next: current };
+  // Trigger: both blocks present. Why: one hint, never two. Outcome: ours is kept, dsh's taken out first.
+  if (ours && dsh) {
+    const rest = cutBlock(current, dsh, eol);
+    return { ...applyAgentsHint(rest, opts), ...(opts.enabled ? { kind: 'updated' as const } : {}) };
+  }
+  const found = ours ?? dsh;
+  const begin = found ? found.begin : -1;
+  const endAt = found ? found.end : -1;
   if (begin < 0) {
     if (!opts.enabled) return { kind: 'unchanged', next: current };
     let base = current;
@@ -72,22 +86,34 @@ export function applyAgentsHint(
     if (base !== '') base += eol;
     return { kind: 'appended', next: `${base}${block}${eol}` };
   }
-  const end = endAt + AGENTS_HINT_END.length;
+  const end = endAt;
   if (opts.enabled) {
     if (current.slice(begin, end) === block) return { kind: 'unchanged', next: current };
     return { kind: 'updated', next: current.slice(0, begin) + block + current.slice(end) };
   }
-  let before = current.slice(0, begin);
-  let after = current.slice(end);
-  // Undo what appending added: the block's own line end, and the blank line that separated it from the text above.
-  if (after.startsWith('\r\n')) after = after.slice(2);
-  else if (after.startsWith('\n')) after = after.slice(1);
-  if (before.endsWith(`${eol}${eol}`)) before = before.slice(0, -eol.length);
-  const rest = before + after;
+  const rest = cutBlock(current, { begin, end }, eol);
   const shell = rest.trim();
   return shell === '' || shell === AGENTS_TITLE
     ? { kind: 'deleted', next: null }
     : { kind: 'removed', next: rest };
+}
+
+/** Where a marked block starts and ends (past its end marker); `malformed` when one marker lacks the other. */
+function findBlock(text: string, open: string, close: string): { begin: number; end: number } | 'malformed' | undefined {
+  const begin = text.indexOf(open);
+  const endAt = begin < 0 ? -1 : text.indexOf(close, begin);
+  if ((begin >= 0 && endAt < 0) || (begin < 0 && text.includes(close))) return 'malformed';
+  return begin < 0 ? undefined : { begin, end: endAt + close.length };
+}
+
+/** The text without the block, and without what appending it added: its line end and the blank line above it. */
+function cutBlock(text: string, at: { begin: number; end: number }, eol: string): string {
+  let before = text.slice(0, at.begin);
+  let after = text.slice(at.end);
+  if (after.startsWith('\r\n')) after = after.slice(2);
+  else if (after.startsWith('\n')) after = after.slice(1);
+  if (before.endsWith(`${eol}${eol}`)) before = before.slice(0, -eol.length);
+  return before + after;
 }
 
 /**

@@ -1,4 +1,5 @@
 /** Zod schemas of the journal operations' inputs; the MCP tools and CLI commands can reuse them as they are. */
+import { TidepoolError } from '../core/errors.js';
 import { z } from 'zod';
 import { isClockTime, isJournalDate } from './journal-date.js';
 import { TideConfigPatchSchema } from './tide-config.js';
@@ -53,6 +54,22 @@ export const JournalRootInput = z.object({ root: Root });
 
 /** `journal tend`: the tiering pass; `dryRun` reports and changes nothing. */
 export const JournalTendInput = z.object({ root: Root, dryRun: z.boolean().default(false) });
+
+/**
+ * The dry-run flag of the `journal_tend` tool: our snake_case `dry_run`, or `dryRun` as dsh-memory-tide's
+ * `memory_tend` named it (SEEDS §2.5), so an agent taught on dsh keeps working. One meaning; see {@link tendDryRun}.
+ */
+export const JournalTendFlags = {
+  dry_run: z.boolean().optional().describe('report the plan and change nothing'),
+  dryRun: z.boolean().optional().describe('the same as dry_run (the name dsh-memory-tide used)'),
+};
+
+/** The dry-run flag from either name (default false); both given and different is an error, never a guess. */
+export function tendDryRun(args: { dry_run?: boolean | undefined; dryRun?: boolean | undefined }): boolean {
+  if (args.dry_run !== undefined && args.dryRun !== undefined && args.dry_run !== args.dryRun)
+    throw new TidepoolError('invalid_input', 'dry_run and dryRun disagree: give one of them (they are the same flag)');
+  return args.dry_run ?? args.dryRun ?? false;
+}
 
 /** `journal restore-day`: bring an archived day back from the database into the hot tier. */
 export const JournalRestoreInput = z.object({ root: Root, date: Day });

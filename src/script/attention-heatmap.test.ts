@@ -99,8 +99,8 @@ describe('cluster labels', () => {
   it('labels by the nearest soft cluster', () => {
     const label = labelBySoftCluster({
       clusters: [
-        { index: 0, name: 'A', keywords: [], centroid: [], memberCount: 1, primaryCount: 1 },
-        { index: 1, name: 'B', keywords: [], centroid: [], memberCount: 1, primaryCount: 0 },
+        { index: 0, name: 'A', centroid: [], memberCount: 1, primaryCount: 1 },
+        { index: 1, name: 'B', centroid: [], memberCount: 1, primaryCount: 0 },
       ],
       memberships: [
         { narrativeId: 7, cluster: 1, distance: 0.3, rank: 1 },

@@ -49,8 +49,9 @@ describe('English keywords', () => {
     expect(kw('postgres news ideas hobbies')).toEqual(['postgres', 'news', 'ideas', 'hobby']);
   });
 
-  it('drops numbers and words under three letters', () => {
-    expect(englishKeywords('we ran 2023 db go postgres', stopwords.en)).toEqual(['ran', 'postgres']);
+  it('drops numbers, words under three letters and lower-case words under four, as Tideline (SEEDS §1.7)', () => {
+    expect(englishKeywords('we ran 2023 db go postgres', stopwords.en)).toEqual(['postgres']);
+    expect(englishKeywords('Ana met Bob for tea; bugs and gpt4 got fixed', stopwords.en)).toEqual(['ana', 'bob', 'bug', 'gpt4', 'fixed']);
   });
 
   it('handles mixed Chinese and English text', () => {

@@ -35,9 +35,13 @@ export const KEPT_ZH_TAGS: ReadonlySet<string> = new Set([
   'ag', // adjectives
 ]);
 
-/** Minimum lengths: CJK words ≥ 2 characters (SEEDS §1.7), Latin words ≥ 3 letters. */
+/**
+ * Minimum lengths (SEEDS §1.7): CJK words ≥ 2 characters; Latin words ≥ 3, but a lower-case alphabetic word ≥ 4
+ * (capitalised names such as Ana or Bob keep 3; "day", "got", "way" are noise).
+ */
 export const MIN_ZH_CHARS = 2;
 export const MIN_EN_CHARS = 3;
+export const MIN_EN_LOWER_CHARS = 4;
 
 /** Options of {@link extractKeywords}. */
 export interface KeywordOptions {
@@ -111,6 +115,8 @@ export function englishKeywords(text: string, stop: ReadonlySet<string>): string
     if (stop.has(lower)) continue;
     // Trigger: a lower-case plural. Why: "groups" and "group" are one topic. Outcome: the singular; names keep their s.
     const word = raw === lower ? singular(lower) : lower;
+    // Tideline measures the word as written, so "bugs" (4) stays, folded to "bug".
+    if (/^[a-z]+$/.test(raw) && raw.length < MIN_EN_LOWER_CHARS) continue;
     if (word.length < MIN_EN_CHARS || stop.has(word) || /^[0-9]+$/.test(word)) continue;
     out.push(word);
   }

@@ -69,18 +69,19 @@ describe('refreshRecurrence', () => {
 });
 
 describe('normalizeWeights', () => {
-  it('rescales the newest 50 to an average of 0.6 when their average exceeds 0.7', () => {
+  it("rescales the newest 50 to Tideline's average of 0.6 (0.5 here) when their average exceeds its 0.7", () => {
     const docs = Array.from({ length: 60 }, (_, i) => ({ ...doc(i + 1, []), weight: i < 10 ? 0.1 : 0.9 }));
     const u = normalizeWeights(docs);
     expect(u).toHaveLength(50);
     expect(u.every((x) => x.id > 10)).toBe(true);
-    expect(u[0]!.weight).toBeCloseTo(0.6, 4);
+    expect(u[0]!.weight).toBeCloseTo(0.5, 4);
   });
 
-  it('does nothing below 0.7, or with fewer than 5 rows', () => {
-    expect(normalizeWeights(Array.from({ length: 10 }, (_, i) => ({ ...doc(i, []), weight: 0.65 })))).toEqual(
+  it("does nothing at or below Tideline's 0.7 (0.625 here), or with fewer than 5 rows", () => {
+    expect(normalizeWeights(Array.from({ length: 10 }, (_, i) => ({ ...doc(i, []), weight: 0.625 })))).toEqual(
       [],
     );
+    expect(normalizeWeights(Array.from({ length: 10 }, (_, i) => ({ ...doc(i, []), weight: 0.65 })))).toHaveLength(10);
     expect(normalizeWeights(Array.from({ length: 4 }, (_, i) => ({ ...doc(i, []), weight: 0.95 })))).toEqual(
       [],
     );
@@ -94,9 +95,9 @@ describe('planNightlyWeights', () => {
     );
     const plan = planNightlyWeights(docs);
     expect(plan.refreshed).toBe(12); // 11 others → recurrence 5
-    expect(plan.rescaled).toBe(12); // every weight became 1.0 > 0.7
+    expect(plan.rescaled).toBe(12); // every weight became 1.0, above Tideline's 0.7
     expect(plan.updates).toHaveLength(12);
-    expect(plan.updates[0]).toEqual({ id: 1, recurrence: 5, weight: 0.6 });
+    expect(plan.updates[0]).toEqual({ id: 1, recurrence: 5, weight: 0.5 }); // Tideline's 0.6
     expect(plan.bands).toEqual({ high: 0, mid: 12, low: 0 });
   });
 

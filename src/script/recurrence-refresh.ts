@@ -1,4 +1,5 @@
 /** Nightly recurrence refresh from tag frequency and weight anti-inflation over the newest 50 (SEEDS §1.5.1-1.5.2). */
+import { countWeightBands, type WeightBand } from '../core/weight-scale.js';
 import { ANTI_INFLATION, antiInflate, computeWeight, recurrenceFromFrequency } from './weight-policy.js';
 
 /** A narrative reduced to its tags, scores and weight. */
@@ -25,10 +26,10 @@ export interface WeightPlan {
   updates: WeightUpdate[];
   /** Narratives whose recurrence changed. */
   refreshed: number;
-  /** Narratives rescaled by anti-inflation (0 when the newest average stayed ≤ 0.7). */
+  /** Narratives rescaled by anti-inflation (0 when the newest average stayed ≤ Tideline's 0.7). */
   rescaled: number;
-  /** Weight bands after the plan (SEEDS §1.5.1: high ≥ 0.7, mid ≥ 0.4, low). */
-  bands: { high: number; mid: number; low: number };
+  /** Weight bands after the plan (core/weight-scale `WEIGHT_BANDS`). */
+  bands: Record<WeightBand, number>;
 }
 
 /** Frequencies at or above this all map to recurrence 5 (weight-policy: 11+), so counting can stop there. */
@@ -85,7 +86,10 @@ export function refreshRecurrence(docs: readonly WeightedDoc[]): WeightUpdate[] 
   return out;
 }
 
-/** Nightly anti-inflation (SEEDS §1.5.1 batch normalisation): the newest `window` weights rescaled to average 0.6 when above 0.7. */
+/**
+ * Nightly anti-inflation (SEEDS §1.5.1 batch normalisation): the newest `window` weights rescaled to average 0.6
+ * when above 0.7, both on Tideline's scale (weight-policy `antiInflate`).
+ */
 export function normalizeWeights(
   docs: readonly WeightedDoc[],
   window: number = ANTI_INFLATION.nightlyWindow,
@@ -108,12 +112,7 @@ export function planNightlyWeights(docs: readonly WeightedDoc[]): WeightPlan {
     else byId.set(u.id, { ...u });
   }
   const finalWeight = new Map(current.map((d) => [d.id, byId.get(d.id)?.weight ?? d.weight]));
-  const bands = { high: 0, mid: 0, low: 0 };
-  for (const w of finalWeight.values()) {
-    if (w >= 0.7) bands.high++;
-    else if (w >= 0.4) bands.mid++;
-    else bands.low++;
-  }
+  const bands = countWeightBands(finalWeight.values());
   const updates = [...byId.values()].sort((a, b) => a.id - b.id);
   return { updates, refreshed: refreshed.length, rescaled: rescaled.length, bands };
 }

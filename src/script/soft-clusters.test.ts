@@ -2,26 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { mulberry32 } from './seeded-rng.js';
 import {
   buildSoftClusters,
-  clusterKeywords,
+  clusterName,
   routeQuery,
   softClusterCount,
   type SoftItem,
 } from './soft-clusters.js';
 
-/** Three topics in 12-d space, 10 narratives each; item i belongs to topic i % 3 and carries its keywords. */
+/** Three topics in 12-d space, 10 narratives each; item i belongs to topic i % 3, weighs less the later it comes. */
 function topicItems(): SoftItem[] {
   const rng = mulberry32(11);
   const topics = [
-    { axis: 0, words: ['数据库', '连接池'] },
-    { axis: 4, words: ['camping', 'beach'] },
-    { axis: 8, words: ['审查', '判断'] },
+    { axis: 0, gesture: '我调通了数据库连接池' },
+    { axis: 4, gesture: 'we went camping at the beach' },
+    { axis: 8, gesture: '阿明审查了我的判断' },
   ];
   return Array.from({ length: 30 }, (_, i) => {
     const t = topics[i % 3]!;
     const v = Array.from({ length: 12 }, () => (rng() - 0.5) * 0.2);
     v[t.axis] = 1;
     v[t.axis + 1] = 0.5;
-    return { id: 100 + i, vector: v, keywords: [...t.words, `noise${i}`] };
+    return { id: 100 + i, vector: v, gesture: `${t.gesture} ${i}`, weight: 1 - i / 100 };
   });
 }
 
@@ -38,7 +38,7 @@ describe('buildSoftClusters', () => {
   const items = topicItems();
   const built = buildSoftClusters(items, { k: 3, rng: mulberry32(42) });
 
-  it('puts each topic in its own cluster, named after its members’ keywords', () => {
+  it('puts each topic in its own cluster, named after its 3 heaviest members’ gestures', () => {
     const primary = new Map(
       built.memberships.filter((m) => m.rank === 0).map((m) => [m.narrativeId, m.cluster]),
     );
@@ -47,7 +47,11 @@ describe('buildSoftClusters', () => {
       expect(clusters.size).toBe(1);
     }
     expect(built.clusters.map((c) => c.name).sort()).toEqual(
-      ['beach / camping', '判断 / 审查', '数据库 / 连接池'].sort(),
+      [
+        '我调通了数据库连接池 0 / 我调通了数据库连接池 3 / 我调通了数据库连接池 6',
+        'we went camping at the beach 1 / we went camping at the beach 4 / we went camping at the beach 7',
+        '阿明审查了我的判断 2 / 阿明审查了我的判断 5 / 阿明审查了我的判断 8',
+      ].sort(),
     );
     for (const c of built.clusters) expect(c.primaryCount).toBe(10);
   });
@@ -83,30 +87,24 @@ describe('buildSoftClusters', () => {
     expect(shared).toBe(30 * 3); // three pairs among each narrative's three clusters
   });
 
-  it('falls back to a numbered name when members carry no keywords', () => {
+  it('falls back to a numbered name when members carry no gesture', () => {
     const bare = items.map((i) => ({ id: i.id, vector: i.vector }));
     const r = buildSoftClusters(bare, { k: 3, rng: mulberry32(42) });
     expect(r.clusters.map((c) => c.name)).toEqual(['cluster 1', 'cluster 2', 'cluster 3']);
   });
 });
 
-describe('clusterKeywords', () => {
-  it('prefers words frequent in the cluster and rare outside it, and needs two holders', () => {
-    const df = new Map([
-      ['common', 50],
-      ['rare', 3],
-      ['single', 1],
-    ]);
+describe('clusterName', () => {
+  it('takes the first 30 characters of the gestures of the 3 heaviest among the 5 heaviest (SEEDS §1.7)', () => {
+    const m = (id: number, weight: number, gesture?: string) => ({ id, weight, ...(gesture !== undefined ? { gesture } : {}) });
+    const long = 'a gesture that runs on well past thirty characters';
     expect(
-      clusterKeywords(
-        [
-          ['common', 'rare', 'single'],
-          ['common', 'rare'],
-        ],
-        df,
-        100,
-      ),
-    ).toEqual(['rare', 'common']);
+      clusterName([m(1, 0.2, 'light'), m(2, 0.9, long), m(3, 0.9, 'tie, higher id'), m(4, 0.95, '最重的一条'), m(5, 0.1, 'lightest')]),
+    ).toBe(`最重的一条 / ${long.slice(0, 30).trim()} / tie, higher id`);
+    // Members past the 5 heaviest never name it, even when heavier ones have no gesture.
+    const bare = [1, 2, 3, 4, 5].map((id) => m(id, 0.9));
+    expect(clusterName([...bare, m(6, 0.1, 'too light'), m(7, 0.8, 'sixth heaviest')])).toBeUndefined();
+    expect(clusterName([...bare.slice(0, 4), m(6, 0.1, 'fifth heaviest')])).toBe('fifth heaviest');
   });
 });
 

@@ -6,17 +6,18 @@ import { cosineKMeans, type CosineKMeansOptions } from './cosine-kmeans.js';
 export interface SoftItem {
   id: number;
   vector: ArrayLike<number>;
-  /** Keywords of the narrative (from `extractKeywords`), used to name its clusters. */
-  keywords?: readonly string[];
+  /** The narrative's gesture (its content when it has none); the heaviest members' name their cluster. */
+  gesture?: string;
+  /** The narrative's weight; orders the members that name a cluster. */
+  weight?: number;
 }
 
 /** One cluster, ready to store (Tideline `emb_clusters`). */
 export interface SoftCluster {
   /** Position in this build, 0..k-1. Stores assign their own ids; see {@link SoftClustering}. */
   index: number;
-  /** Up to 3 distinctive member keywords joined " / ", or `cluster <index+1>` when members have none. */
+  /** {@link clusterName}: the heaviest members' gestures, or `cluster <index+1>` when members have none. */
   name: string;
-  keywords: string[];
   /** The unnormalised mean of the unit vectors assigned to it in the fit (SEEDS §1.7). */
   centroid: number[];
   /** Narratives holding this cluster among their nearest 3. */
@@ -92,17 +93,10 @@ export function buildSoftClusters(items: readonly SoftItem[], opts: SoftClusterO
       }
     }
   });
-  const df = documentFrequencies(items);
   const clusters = fit.centroids.map((c, index) => {
-    const keywords = clusterKeywords(
-      primary[index]!.map((row) => items[row]!.keywords ?? []),
-      df,
-      items.length,
-    );
     return {
       index,
-      name: keywords.length > 0 ? keywords.join(' / ') : `cluster ${index + 1}`,
-      keywords,
+      name: clusterName(primary[index]!.map((row) => items[row]!)) ?? `cluster ${index + 1}`,
       centroid: Array.from(c),
       memberCount: memberCount[index]!,
       primaryCount: primary[index]!.length,
@@ -122,31 +116,22 @@ export function buildSoftClusters(items: readonly SoftItem[], opts: SoftClusterO
   };
 }
 
-function documentFrequencies(items: readonly SoftItem[]): Map<string, number> {
-  const df = new Map<string, number>();
-  for (const item of items) for (const w of new Set(item.keywords ?? [])) df.set(w, (df.get(w) ?? 0) + 1);
-  return df;
-}
+/** Tideline's naming (SEEDS §1.7 soft_clusters.py): the 5 heaviest members, and of those the first 3 with a gesture. */
+export const CLUSTER_NAME = { heaviest: 5, gestures: 3, chars: 30 } as const;
 
 /**
- * The top 3 keywords of a cluster by (members holding it) × ln(1 + N / DF): frequent inside, rare outside.
- * A keyword must be held by 2 members when the cluster has 2 or more, so one odd member cannot name it.
+ * A cluster's name as Tideline gives it (SEEDS §1.7): the gestures, each cut to its first 30 characters, of the 3
+ * heaviest members among the 5 heaviest, joined " / " (equal weights: lower id first). Undefined when none of
+ * those has a gesture.
  */
-export function clusterKeywords(
-  memberKeywords: readonly (readonly string[])[],
-  df: ReadonlyMap<string, number>,
-  n: number,
-  top = 3,
-): string[] {
-  const tf = new Map<string, number>();
-  for (const kws of memberKeywords) for (const w of new Set(kws)) tf.set(w, (tf.get(w) ?? 0) + 1);
-  const minTf = memberKeywords.length >= 2 ? 2 : 1;
-  return [...tf]
-    .filter(([, c]) => c >= minTf)
-    .map(([w, c]) => ({ w, score: c * Math.log(1 + n / (df.get(w) ?? 1)) }))
-    .sort((a, b) => b.score - a.score || (a.w < b.w ? -1 : a.w > b.w ? 1 : 0))
-    .slice(0, top)
-    .map((x) => x.w);
+export function clusterName(members: readonly Pick<SoftItem, 'id' | 'gesture' | 'weight'>[]): string | undefined {
+  const parts = [...members]
+    .sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0) || a.id - b.id)
+    .slice(0, CLUSTER_NAME.heaviest)
+    .map((m) => [...(m.gesture ?? '').replace(/\s+/gu, ' ').trim()].slice(0, CLUSTER_NAME.chars).join('').trim())
+    .filter((g) => g !== '')
+    .slice(0, CLUSTER_NAME.gestures);
+  return parts.length > 0 ? parts.join(' / ') : undefined;
 }
 
 /** Where a query lands: its nearest clusters, then one hop to their strongest neighbours. */

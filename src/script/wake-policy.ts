@@ -1,19 +1,17 @@
 /** Whether a space sleeps tonight: ≥ 5 eligible episodes wait, or the oldest has waited > 3 days (SEEDS §3.3). */
 
 import { DAY_MS } from '../core/clock.js';
+import { wakeConfig } from '../core/config.js';
 
-/** SEEDS §3.3 thresholds; all configurable. */
-export interface WakeOptions {
-  /** Sleep when at least this many eligible episodes wait (5). */
-  minEpisodes: number;
-  /** … or when the oldest eligible episode has waited strictly longer than this (3 days). */
-  maxWaitDays: number;
-  /** An episode is eligible once `now - createdAt >= 30 minutes`. */
-  minAgeMinutes: number;
-}
+/**
+ * SEEDS §3.3 thresholds, configurable as `sleep.wake` (core/config `wakeConfig`, the one source of the defaults):
+ * sleep when at least `minEpisodes` (5) eligible episodes wait, or when the oldest has waited strictly longer than
+ * `maxWaitDays` (3); an episode is eligible once `now - createdAt >= minAgeMinutes` (30).
+ */
+export type WakeOptions = ReturnType<typeof wakeConfig.parse>;
 
-/** The defaults of SEEDS §3.3. */
-export const WAKE_DEFAULTS: Readonly<WakeOptions> = { minEpisodes: 5, maxWaitDays: 3, minAgeMinutes: 30 };
+/** The defaults of SEEDS §3.3, as the config schema gives them. */
+export const WAKE_DEFAULTS: Readonly<WakeOptions> = Object.freeze(wakeConfig.parse(undefined));
 
 /** The decision and the numbers behind it, for `sleep_status` and the night log. */
 export type WakeDecision =

@@ -1,4 +1,5 @@
 /** T4 keyword fallback: when semantic recall finds too little, a few query keywords search the word index. */
+import { fromTidelineWeight } from '../../core/weight-scale.js';
 import type { Knowledge, Narrative } from '../../core/types.js';
 import { RECALLABLE } from '../../retrieval/recall-pipeline.js';
 import { queryTerms } from '../../retrieval/query-terms.js';
@@ -23,7 +24,7 @@ export function fallbackKeywords(text: string, max: number): string[] {
   return out;
 }
 
-/** One fallback hit; `weight` orders them (narrative weight, knowledge importance / 5). */
+/** One fallback hit; `weight` orders them (narrative weight; knowledge importance on the same scale, (importance − 1) / 4). */
 export type FallbackHit = { layer: 'narrative'; row: Narrative; weight: number } | { layer: 'knowledge'; row: Knowledge; weight: number };
 
 /**
@@ -41,7 +42,7 @@ export async function keywordFallback(ctx: AppContext, text: string, exclude: Re
       ...(await ctx.store.forSpace(ctx.space).narratives.getMany(nIds)).map((row) => ({ layer: 'narrative' as const, row, weight: row.weight })),
       ...(await ctx.store.forSpace(ctx.space).knowledge.getMany(kIds))
         .filter((row) => RECALLABLE.includes(row.status))
-        .map((row) => ({ layer: 'knowledge' as const, row, weight: row.importance / 5 })),
+        .map((row) => ({ layer: 'knowledge' as const, row, weight: fromTidelineWeight(row.importance / 5) })),
     ];
     const fresh = hits
       .filter((h) => !exclude.has(keyOf(h)) && !found.has(keyOf(h)))

@@ -2,6 +2,7 @@
  * Turn capture for runtimes: each finished turn (`syncTurn`), the unsaved rest at session end, the messages a
  * compression is about to drop (with a rescue reminder), and Claude Code transcripts replayed idempotently.
  */
+import { WEIGHT_GATES } from '../../core/weight-scale.js';
 import { z } from 'zod';
 import { label, parseInput, MAX_BATCH, type RecordTurn } from '../../core/schemas.js';
 import { parseClaudeCode } from '../../script/import-formats/parse-claude-code.js';
@@ -23,9 +24,9 @@ const ROLES = new Set(['user', 'assistant', 'system', 'tool']);
 // SEEDS §1.6 on_pre_compress: texts under 10 characters are dropped, duplicates judged by their first 200.
 const RESCUE_MIN_CHARS = 10;
 const RESCUE_DEDUP_CHARS = 200;
-// SEEDS §1.6: the rescue reminder shows the 3 newest narratives weighing more than 0.7.
+// SEEDS §1.6: the rescue reminder shows the 3 newest narratives weighing more than 0.7 (Tideline's scale).
 const RESCUE_REMINDERS = 3;
-const RESCUE_MIN_WEIGHT = 0.7;
+const RESCUE_MIN_WEIGHT = WEIGHT_GATES.rescue;
 
 /** The text of a message: a string, or its text parts joined (images and other parts are skipped). */
 export function messageText(content: unknown): string {
@@ -95,7 +96,7 @@ export interface RescueResult {
 /**
  * Before a compression drops messages: stores those not yet recorded (system messages, texts under 10 characters
  * and repeats of the same first 200 characters are skipped), leaves a `compaction` event for `get_pending`, and
- * returns a reminder of the 3 newest narratives above weight 0.7 plus the active goal (SEEDS §1.6).
+ * returns a reminder of the 3 newest narratives above Tideline's weight 0.7 plus the active goal (SEEDS §1.6).
  */
 export async function rescueBeforeCompression(ctx: AppContext, raw: { session?: string; messages: ProviderMessage[] }): Promise<RescueResult> {
   const input = parseInput(messagesInput, raw);

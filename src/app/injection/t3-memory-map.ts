@@ -19,17 +19,23 @@ function isSelf(entity: string, agentName: string): boolean {
   return e === 'self' || e === agentName.trim().toLowerCase();
 }
 
-/** Profile items: self and pinned entities in full, every other entity as one line of at most `profileLineChars`. */
+/**
+ * Profile items: self in full, the `t3Pinned` most recently updated pinned entities in full (SEEDS §1.6 T3b: at most
+ * 2), every other entity as one line of at most `profileLineChars`.
+ */
 export async function profileItems(ctx: AppContext): Promise<BlockItem[]> {
   const profiles = await ctx.store.forSpace(ctx.space).identity.profiles();
   const byEntity = new Map<string, Profile[]>();
   for (const p of profiles) byEntity.set(p.entity, [...(byEntity.get(p.entity) ?? []), p]);
   const items: BlockItem[] = [];
   let rank = 0;
+  let pinned = 0;
   for (const [entity, rows] of byEntity) {
     rank++;
     const self = isSelf(entity, ctx.config.agentName) || rows.some((r) => r.ptype === 'self');
-    if (self || rows.some((r) => r.pinned)) {
+    // Profiles come newest first, so the pins shown in full are the most recently updated ones.
+    const full = self || (rows.some((r) => r.pinned) && pinned++ < ctx.config.injection.t3Pinned);
+    if (full) {
       const lines = rows.map((r) => `  - ${r.ptype}: ${stripBracketTags(r.content)}`);
       items.push({ section: 'people', text: `- ${entity}${self ? '' : ' (pinned)'}\n${lines.join('\n')}`, value: self ? VALUE.self : VALUE.pinned });
       continue;

@@ -1,7 +1,7 @@
 /** Comb (Tideline's digest, SEEDS §1.8 layer 1) plus the deterministic nightly weights (recurrence refresh, anti-inflation). */
 
 import { formatId, parseId } from '../../core/ids.js';
-import type { Narrative } from '../../core/types.js';
+import { SELF_IMAGE_PREFIX, type Narrative } from '../../core/types.js';
 import { attentionHeatmap, UNCLASSIFIED } from '../../script/attention-heatmap.js';
 import { planNightlyWeights } from '../../script/recurrence-refresh.js';
 import { computeWeight } from '../../script/weight-policy.js';
@@ -22,8 +22,6 @@ import type { EmbedItem, Phase } from './phase.js';
 const TODAY_SHOWN = 40;
 /** Narratives the nightly weight job reads (the newest; the anti-inflation window is 50, SEEDS §1.5.1). */
 const WEIGHT_WINDOW = 2_000;
-/** Field prefix of the self-image in `self_concept` (app/read-derived): not shown to the comb, which owns the rest. */
-const SELF_IMAGE_PREFIX = 'self_image.';
 
 /** The comb's input: today's narratives, profiles, self-concept, open threads and the attention heatmap, redacted. */
 export async function combInput(night: NightContext, today: readonly Narrative[]): Promise<CombInput> {

@@ -1,5 +1,6 @@
 /** Night drift (SEEDS §1.8 layer 2): from one heavy memory of today to unrelated terrain, looking for a hidden link. */
 
+import { WEIGHT_GATES } from '../../core/weight-scale.js';
 import { formatId } from '../../core/ids.js';
 import type { Narrative } from '../../core/types.js';
 import { parseEntitiesRole } from '../../script/entity-graph.js';
@@ -16,8 +17,8 @@ import {
 } from '../prompts/drift-prompt.js';
 import type { Phase } from './phase.js';
 
-/** "A random high-weight memory of today" (SEEDS §1.8 names no number): weight ≥ 0.5, the upper half of 0..1. */
-const HEAVY = 0.5;
+/** "A random high-weight memory of today" (SEEDS §1.8 names no number): core/weight-scale `WEIGHT_GATES.heavy`. */
+const HEAVY = WEIGHT_GATES.heavy;
 /** Older memories the drift may wander to. */
 const TERRAIN = 300;
 

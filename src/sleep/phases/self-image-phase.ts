@@ -1,5 +1,6 @@
 /** Self-image (SEEDS §3.5): what the agent works on, how the user wants things done, where it gets stuck. */
 
+import { SELF_IMAGE_PREFIX } from '../../core/types.js';
 import { strengthNow } from '../../script/strength.js';
 import { LIVE_STATUSES } from '../knowledge-writes.js';
 import { NightContext } from '../night-context.js';
@@ -11,8 +12,6 @@ import {
 } from '../prompts/self-image-prompt.js';
 import type { Phase } from './phase.js';
 
-/** Field prefix under which the parts are stored in `self_concept` (read back by app/read-derived `readSelf`). */
-export const SELF_IMAGE_FIELD_PREFIX = 'self_image.';
 
 /** The `job_state` key holding the ids of the entries the last self-image was written from. */
 const SHOWN_KEY = 'sleep:self_image';
@@ -34,7 +33,7 @@ export const selfImagePhase: Phase = async (night) => {
     .slice(0, SELF_IMAGE_MAX_ENTRIES)
     .map(({ k }) => k);
   const existing = (await store.forSpace(space).identity.selfConcept()).some((s) =>
-    s.field.startsWith(SELF_IMAGE_FIELD_PREFIX),
+    s.field.startsWith(SELF_IMAGE_PREFIX),
   );
   const before = new Set(shownIds(await store.forSpace(space).state.get(SHOWN_KEY)));
   const fresh = strongest.filter((k) => !before.has(k.id)).length;
@@ -57,7 +56,7 @@ export const selfImagePhase: Phase = async (night) => {
       for (const [part, text] of Object.entries(image)) {
         // The self-image shares the self_concept table under its own prefix; the domain type lists Tideline's fields only.
         await tx.forSpace(space).identity.upsertSelfConcept(
-          `${SELF_IMAGE_FIELD_PREFIX}${part}` as never,
+          `${SELF_IMAGE_PREFIX}${part}` as never,
           night.redactor.restore(text),
           asOf,
         );

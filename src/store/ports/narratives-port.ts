@@ -100,7 +100,7 @@ export interface NarrativeStore {
   scoreRows(q?: { tagged?: boolean; newest?: number }): Promise<NarrativeScoreRow[]>;
   /** source_links, creation time and embedding state of every narrative, ascending id. */
   linkRows(): Promise<NarrativeLinkRow[]>;
-  /** Narratives per weight band (SEEDS §1.5.1: high ≥ 0.7, mid ≥ 0.4, low below). */
+  /** Narratives per weight band (core/weight-scale `WEIGHT_BANDS`). */
   weightBands(): Promise<{ high: number; mid: number; low: number }>;
   /** Writes new recurrence and/or weight values; returns the rows changed. */
   updateScores(rows: ReadonlyArray<{ id: number; recurrence?: number; weight?: number }>): Promise<number>;

@@ -1,4 +1,5 @@
 /** Narratives and their tag table over portable SQL: rows, the script jobs' narrow reads, scores and rewrites. */
+import { weightBandSql, type WeightBand } from '../../core/weight-scale.js';
 import type { Narrative, NarrativeKind } from '../../core/types.js';
 import type { IndexText, NarrativeLinkRow, NarrativeScoreRow, NarrativeStore, NarrativeText, NarrativeTextRow, NewNarrative, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
@@ -267,14 +268,14 @@ export class NarrativeSql implements NarrativeStore {
     }));
   }
 
-  async weightBands(): Promise<{ high: number; mid: number; low: number }> {
-    const r = await this.#db.get<{ high: unknown; mid: unknown; low: unknown }>(
-      `SELECT SUM(CASE WHEN weight >= 0.7 THEN 1 ELSE 0 END) AS high,
-         SUM(CASE WHEN weight >= 0.4 AND weight < 0.7 THEN 1 ELSE 0 END) AS mid,
-         SUM(CASE WHEN weight < 0.4 THEN 1 ELSE 0 END) AS low FROM narratives WHERE space = ?`,
+  async weightBands(): Promise<Record<WeightBand, number>> {
+    const rows = await this.#db.all<{ band: WeightBand; n: unknown }>(
+      `SELECT ${weightBandSql('weight')} AS band, COUNT(*) AS n FROM narratives WHERE space = ? GROUP BY 1`,
       [this.#space],
     );
-    return { high: num(r?.high ?? 0), mid: num(r?.mid ?? 0), low: num(r?.low ?? 0) };
+    const out: Record<WeightBand, number> = { high: 0, mid: 0, low: 0 };
+    for (const r of rows) out[r.band] = num(r.n);
+    return out;
   }
 
   async updateScores(

@@ -1,5 +1,6 @@
 // The script jobs' store reads and rebuilds on SQLite and on PGlite (the PostgreSQL code path): bulk reads, rebuilds, updates, state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countWeightBands, WEIGHT_BANDS } from '../../core/weight-scale.js';
 import type { NewEpisode, NewNarrative, Store } from '../port.js';
 import { openPostgresStore } from '../postgres/open-postgres.js';
 import { openSqliteStore } from '../sqlite/open-sqlite.js';
@@ -110,6 +111,15 @@ describe.each(ENGINES)('script store on %s', (_name, open) => {
     ]);
     expect(await store.forSpace('a').narratives.weightBands()).toEqual({ high: 1, mid: 1, low: 1 });
     expect(await store.forSpace('empty').narratives.weightBands()).toEqual({ high: 0, mid: 0, low: 0 });
+  });
+
+  it('counts weight bands in SQL exactly as the one JS table does, at and beside every boundary', async () => {
+    await store.spaces.ensure('bands', T0);
+    const weights = [0, 0.2499, 0.25, 0.5, 0.6249, 0.625, 1, ...WEIGHT_BANDS.map((b) => b.min).filter(Number.isFinite)];
+    for (const [i, weight] of weights.entries()) await store.forSpace('bands').narratives.insert(narrative(`b${i}`, { weight }));
+    expect(await store.forSpace('bands').narratives.weightBands()).toEqual(countWeightBands(weights));
+    // Tideline's high ≥ 0.7 and mid ≥ 0.4 on our scale (core/weight-scale).
+    expect(countWeightBands(weights)).toEqual({ high: 3, mid: 4, low: 2 });
   });
 
   it('replaces topic clusters wholesale and upserts by name', async () => {

@@ -31,7 +31,7 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
         'run the night as of this time (ISO 8601): tests, catching up on a missed night',
       )
       .option('--dry-run', 'ask the model and report every proposal, change nothing')
-      .option('--force', 'sleep even when fewer than 5 episodes wait and none has waited 3 days, and ask the model even about a small day (< sleep.minPacketTurns episodes)'),
+      .option('--force', 'sleep even when the wake rule (sleep.wake: 5 episodes, or one waiting 3 days) lets the space stay awake, and ask the model even about a small day (< sleep.minPacketTurns episodes)'),
   ).action(async (o: Opts) => {
     await withMemory(deps, o, async (m) => {
       const { describeNight, describeWake } = await import('../../app/sleep.js');
@@ -54,12 +54,12 @@ export function registerSleepCommands(program: Command, deps: CliDeps): void {
               log: r.log,
             }
           : r.kind === 'awake'
-            ? { kind: r.kind, decision: r.decision, message: describeWake(r.decision) }
+            ? { kind: r.kind, decision: r.decision, message: describeWake(r.decision, m.config.sleep.wake) }
             : { kind: r.kind, decision: r.decision, units: r.units, log: r.log };
       print(deps, o, json, () => {
-        if (r.kind !== 'dry_run') return describeNight(r);
+        if (r.kind !== 'dry_run') return describeNight(r, m.config.sleep.wake);
         const lines = r.units.map((u) => `${u.step.padEnd(10)} ${u.unit}  ${JSON.stringify(u.proposals)}`);
-        return [describeWake(r.decision), ...lines, describeNight(r)].join('\n');
+        return [describeWake(r.decision, m.config.sleep.wake), ...lines, describeNight(r)].join('\n');
       });
     });
   });

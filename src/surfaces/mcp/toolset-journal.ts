@@ -1,9 +1,9 @@
 /** The `journal` toolset (潮汐记忆): journal_search, journal_read, journal_add, journal_index, journal_lint, journal_tend, journal_stats. */
-import { z } from 'zod';
 import {
   JournalAddInput,
   JournalReadInput,
   JournalSearchInput,
+  JournalTendFlags,
   renderAddResult,
   renderIndexResult,
   renderLintReport,
@@ -11,6 +11,7 @@ import {
   renderSearchResult,
   renderStats,
   renderTendReport,
+  tendDryRun,
 } from '../../app/journal-service.js';
 import { TidepoolError } from '../../core/errors.js';
 import type { ToolOutput } from './tool-result.js';
@@ -162,10 +163,10 @@ export const toolset: Toolset = {
       description:
         'The daily tiering pass: old unused days sink to cold, looked-up ones stay or come back pinned, cold overflow goes to the ' +
         'archive database (restorable). `dry_run: true` only reports the plan. Content is never changed.',
-      input: { dry_run: z.boolean().optional().describe('report the plan and change nothing'), root },
+      input: { ...JournalTendFlags, root },
       hints: { readOnly: false, idempotent: true },
       async run(args) {
-        const r = await journal.tend({ root: await at(args.root), dryRun: args.dry_run ?? false });
+        const r = await journal.tend({ root: await at(args.root), dryRun: tendDryRun(args) });
         return out(r, renderTendReport(r));
       },
     });

@@ -103,7 +103,7 @@ export const toolset: Toolset = {
         const last = s.lastNight;
         const lines = [
           `Sleep status of space "${s.space}" (model ${s.model}).`,
-          describeWake(s.decision),
+          describeWake(s.decision, memory.config.sleep.wake),
           last
             ? `Last night: ${last.night} (${last.model}), finished ${isoMinute(last.finishedAt ?? last.startedAt)}.`
             : 'No night has run yet.',

@@ -73,7 +73,7 @@ function registerWrites(server: McpServer, { memory }: ToolsetDeps): void {
       entity: profileInput.shape.entity.describe('who or what the profile is about: a person, a project, "user" or "self"'),
       profile_type: profileInput.shape.profile_type.describe('fact, impression (default), relationship, self or contact'),
       content: profileInput.shape.content.describe('the whole profile text; replaces the previous version (empty is refused)'),
-      pinned: profileInput.shape.pinned.describe('always inject this profile at session start'),
+      pinned: profileInput.shape.pinned.describe('inject this profile in full at session start (the 2 most recently updated pins; others get one line)'),
     },
     hints: { readOnly: false, idempotent: true },
     async run(args) {
