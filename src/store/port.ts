@@ -29,7 +29,7 @@ export type {
   JournalArchiveRow,
   JournalEpisodeRow,
   JournalStore,
-} from './ports/journal-port.js';
+} from './ports/journal-rows-port.js';
 export type { NewKnowledge, KnowledgeStore } from './ports/knowledge-port.js';
 export type {
   NewNarrative,

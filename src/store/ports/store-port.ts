@@ -6,7 +6,7 @@ import type { DerivedStore } from './derived-port.js';
 import type { EpisodeStore } from './episodes-port.js';
 import type { IdentityStore } from './identity-port.js';
 import type { JobClaims } from './jobs-port.js';
-import type { JournalStore } from './journal-port.js';
+import type { JournalStore } from './journal-rows-port.js';
 import type { KnowledgeStore } from './knowledge-port.js';
 import type { NarrativeStore } from './narratives-port.js';
 import type { RowStore } from './rows-port.js';
