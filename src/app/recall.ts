@@ -2,7 +2,7 @@
 import { parseInput, recallInput, type RecallInput } from '../core/schemas.js';
 import type { AttentionSource, RecallHit } from '../core/types.js';
 import { parseId } from '../core/ids.js';
-import { runRecall } from '../retrieval/recall-pipeline.js';
+import { renderHitBlock, runRecall } from '../retrieval/recall-pipeline.js';
 import type { AttentionEntry, Store } from '../store/port.js';
 import type { AppContext } from './app-context.js';
 import { requireSpace } from './require-space.js';
@@ -10,6 +10,11 @@ import { noteWarning } from './warnings.js';
 import type { Warn } from '../core/warning.js';
 
 /** Options of a recall beyond its input. */
+/** One hit as the tools show it to an agent (the one renderer, retrieval's `renderHitBlock`, in its detailed style). */
+export function hitText(h: RecallHit): string {
+  return renderHitBlock(h, 'detailed');
+}
+
 export interface RecallOptions {
   /** Attention source of the hits (recall by default; injection passes t0_inject/t1_prefetch). */
   source?: AttentionSource;

@@ -158,7 +158,7 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
     if (unique.length >= req.limit || pending === 0) break;
   }
   attachContext(unique, scored, deps.config.recall.neighbourTurns * 2);
-  return fitToBudget(unique, renderHitBlock, req.maxTokens);
+  return fitToBudget(unique, (h) => renderHitBlock(h), req.maxTokens);
 }
 
 /** Why a candidate is a hit: the query words its text holds, the window it lies in, the lists that found it. */
@@ -364,9 +364,21 @@ export function renderContextLine(c: RecallContext): string {
   return `  [${c.id} ${new Date(c.createdAt).toISOString().slice(0, 10)}] ${who}${c.text}`;
 }
 
-/** A hit's line and its context lines; the budget counts exactly this. */
-export function renderHitBlock(h: RecallHit): string {
-  return [renderHitLine(h), ...(h.context ?? []).map(renderContextLine)].join('\n');
+/**
+ * How a hit is written for an agent. `brief` is what injection shows and what recall's token budget counts;
+ * `detailed` is what the tools answer: the layer, a status other than reliable and the time to the minute, and each
+ * context turn marked as context (a budgeted tool answer can therefore run a few tokens past its budget).
+ */
+export type HitStyle = 'brief' | 'detailed';
+
+/** A hit's line and its context lines, in one of the two styles: the one renderer of a hit (issue #19). */
+export function renderHitBlock(h: RecallHit, style: HitStyle = 'brief'): string {
+  if (style === 'brief') return [renderHitLine(h), ...(h.context ?? []).map(renderContextLine)].join('\n');
+  const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+  const who = h.speaker ? `${h.speaker}: ` : '';
+  const status = h.status && h.status !== 'reliable' ? `, ${h.status}` : '';
+  const ctx = (h.context ?? []).map((c) => `\n  [${c.id} context ${minute(c.createdAt)}] ${c.speaker ? `${c.speaker}: ` : ''}${c.text}`);
+  return `- [${h.id} ${h.layer}${status} ${minute(h.createdAt)}] ${who}${h.text}${ctx.join('')}`;
 }
 
 /** The query's vector, or undefined without an embedder or when embedding it failed (then `deps.warn` is told). */

@@ -1,10 +1,10 @@
 /** The `core` toolset: remember, record, recall, know, timeline, briefing, self, gaps, forget. */
 import { z } from 'zod';
 import { knowInput } from '../../app/know.js';
+import { hitText } from '../../app/recall.js';
 import { briefingInput, gapsInput } from '../../app/read-derived.js';
 import { TidepoolError } from '../../core/errors.js';
 import { forgetInput, recallInput, recordTurn, rememberInput, text, timelineInput } from '../../core/schemas.js';
-import type { RecallHit } from '../../core/types.js';
 import { briefingJson, episodeJson, hitJson } from '../../app/wire-format.js';
 import { defined } from '../../core/defined.js';
 import { addTool, isoMinute, type Toolset, type ToolsetDeps } from './toolset.js';
@@ -15,13 +15,8 @@ const turnShape = recordTurn.pick({ role: true, content: true, session: true, to
 const forgetById = forgetInput.options[0].shape;
 const forgetByKey = forgetInput.options[1].shape;
 
-/** One hit as an agent reads it and as JSON. */
-export function hitLine(h: RecallHit): string {
-  const who = h.speaker ? `${h.speaker}: ` : '';
-  const status = h.status && h.status !== 'reliable' ? `, ${h.status}` : '';
-  const ctx = (h.context ?? []).map((c) => `\n  [${c.id} context ${isoMinute(c.createdAt)}] ${c.speaker ? `${c.speaker}: ` : ''}${c.text}`);
-  return `- [${h.id} ${h.layer}${status} ${isoMinute(h.createdAt)}] ${who}${h.text}${ctx.join('')}`;
-}
+/** One hit as an agent reads it: the app's one renderer of a hit. */
+export const hitLine = hitText;
 
 function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void {
   addTool(server, {
