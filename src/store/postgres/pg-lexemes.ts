@@ -23,9 +23,9 @@ export function quoteLexeme(lexeme: string): string {
  * a phrase never spans two fields (FTS5 numbers each column's tokens apart).
  */
 export function tsvectorLiteral(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>): string {
-  // Per lexeme: its positions as tsvector text ("1A,5C") and how many.
-  const positions = new Map<string, string>();
-  const counts = new Map<string, number>();
+  // Per lexeme, in first-seen order: its positions as tsvector text ("1A,5C") and how many (one map entry, one
+  // lookup per token; the text grows in place rather than through a second map).
+  const lexemes = new Map<string, { at: string; n: number }>();
   let position = 0;
   for (const [text, weight] of fields) {
     // Line by line: a newline always separates tokens, and a context field repeats the lines of earlier turns,
@@ -34,25 +34,19 @@ export function tsvectorLiteral(fields: ReadonlyArray<readonly [text: string, we
       for (const term of fts5Terms(line)) {
         position++;
         if (term.length * 3 > MAX_LEXEME_BYTES && Buffer.byteLength(term) > MAX_LEXEME_BYTES) continue;
-        const at = `${position > MAX_POSITION ? MAX_POSITION : position}${weight}`;
-        const seen = positions.get(term);
-        if (seen === undefined) {
-          positions.set(term, at);
-          counts.set(term, 1);
-        } else {
-          const n = counts.get(term)!;
-          if (n < MAX_POSITIONS) {
-            positions.set(term, `${seen},${at}`);
-            counts.set(term, n + 1);
-          }
+        const seen = lexemes.get(term);
+        if (seen === undefined) lexemes.set(term, { at: (position > MAX_POSITION ? MAX_POSITION : position) + weight, n: 1 });
+        else if (seen.n < MAX_POSITIONS) {
+          seen.at += `,${position > MAX_POSITION ? MAX_POSITION : position}${weight}`;
+          seen.n++;
         }
       }
     }
     position++;
   }
-  let out = '';
-  for (const [term, at] of positions) out += `${out === '' ? '' : ' '}${quoteLexeme(term)}:${at}`;
-  return out;
+  const parts: string[] = [];
+  for (const [term, { at }] of lexemes) parts.push(`${quoteLexeme(term)}:${at}`);
+  return parts.join(' ');
 }
 
 /**
