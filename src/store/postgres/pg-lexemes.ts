@@ -23,30 +23,33 @@ export function quoteLexeme(lexeme: string): string {
  * a phrase never spans two fields (FTS5 numbers each column's tokens apart).
  */
 export function tsvectorLiteral(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>): string {
-  // Per lexeme, in first-seen order: its positions as tsvector text ("1A,5C") and how many (one map entry, one
-  // lookup per token; the text grows in place rather than through a second map).
-  const lexemes = new Map<string, { at: string; n: number }>();
+  // Per lexeme, in first-seen order: its positions, each with its field's index in the low two bits (one map
+  // lookup per token; the text is written once at the end).
+  if (fields.length > 4) throw new Error(`tsvectorLiteral: at most 4 fields, got ${fields.length}`);
+  const lexemes = new Map<string, number[]>();
   let position = 0;
-  for (const [text, weight] of fields) {
+  for (let f = 0; f < fields.length; f++) {
     // Line by line: a newline always separates tokens, and a context field repeats the lines of earlier turns,
-    // whose terms fts5Terms remembers.
-    for (const line of text.split('\n')) {
-      for (const term of fts5Terms(line)) {
+    // whose terms fts5Terms remembers. Trimmed, so that a context line (" text ", joined by " \n ") is the very
+    // text remembered from its own turn (the spaces around it hold no token).
+    for (const line of fields[f]![0].split('\n')) {
+      for (const term of fts5Terms(line.trim())) {
         position++;
         if (term.length * 3 > MAX_LEXEME_BYTES && Buffer.byteLength(term) > MAX_LEXEME_BYTES) continue;
+        const at = (position > MAX_POSITION ? MAX_POSITION : position) * 4 + f;
         const seen = lexemes.get(term);
-        if (seen === undefined) lexemes.set(term, { at: (position > MAX_POSITION ? MAX_POSITION : position) + weight, n: 1 });
-        else if (seen.n < MAX_POSITIONS) {
-          seen.at += `,${position > MAX_POSITION ? MAX_POSITION : position}${weight}`;
-          seen.n++;
-        }
+        if (seen === undefined) lexemes.set(term, [at]);
+        else if (seen.length < MAX_POSITIONS) seen.push(at);
       }
     }
     position++;
   }
-  const parts: string[] = [];
-  for (const [term, { at }] of lexemes) parts.push(`${quoteLexeme(term)}:${at}`);
-  return parts.join(' ');
+  let out = '';
+  for (const [term, ats] of lexemes) {
+    out += `${out === '' ? '' : ' '}${quoteLexeme(term)}:`;
+    for (let i = 0; i < ats.length; i++) out += `${i === 0 ? '' : ','}${ats[i]! >> 2}${fields[ats[i]! & 3]![1]}`;
+  }
+  return out;
 }
 
 /**
