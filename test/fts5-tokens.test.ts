@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticEpisodes } from '../src/bench/scale/synthetic-episodes.js';
 import { ADJECTIVES, NOUNS, VERBS } from '../src/bench/scale/vocabulary.js';
-import { fts5Terms, porterStem } from '../src/store/sql/fts5-tokens.js';
+import { fts5Terms, porterStem, porterStemUncached, unicode61 } from '../src/store/sql/fts5-tokens.js';
 import { tsqueryLiteral, tsvectorLiteral } from '../src/store/postgres/pg-lexemes.js';
 
 const TOKENIZE = 'porter unicode61 remove_diacritics 2';
@@ -69,6 +69,26 @@ describe('fts5Terms', () => {
     expect(differ).toEqual([]);
   });
 
+  it('gives the same terms from its caches as computed afresh, on a mixed English/Chinese corpus', () => {
+    const gen = syntheticEpisodes({ seed: 5 });
+    const han = '用户爱喝咖啡我们在东京开会明天下午讨论项目进度预算风险测试发布';
+    let rng = 7;
+    const pick = (n: number) => ((rng = (rng * 1103515245 + 12345) % 2 ** 31), rng % n);
+    const texts = Array.from({ length: 2000 }, (_, i) => {
+      const english = gen.next().value.text;
+      const chinese = Array.from({ length: 3 + pick(6) }, () => han.slice(pick(han.length - 2), pick(han.length - 2) + 2)).join(' ');
+      return i % 3 === 0 ? chinese : i % 3 === 1 ? `${english} ${chinese}` : `${english} Testing咖啡 RUNNING ${i}`;
+    });
+    const fresh = texts.map((t) => unicode61(t).map(porterStemUncached));
+    // Twice over: the first pass fills the caches, the second reads them.
+    for (let pass = 0; pass < 2; pass++) {
+      const differ = texts.filter((t, i) => JSON.stringify(fts5Terms(t)) !== JSON.stringify(fresh[i]));
+      expect(differ).toEqual([]);
+    }
+    expect(fresh.flat().some((t) => /[\u4e00-\u9fff]/.test(t))).toBe(true);
+    expect(fresh.flat().some((t) => t === 'run')).toBe(true);
+  });
+
   it('stems as Porter does', () => {
     expect(['caresses', 'ponies', 'relational', 'hopping', 'generalizations'].map(porterStem)).toEqual([
       'caress', 'poni', 'relat', 'hop', 'gener',
@@ -81,6 +101,40 @@ describe('PostgreSQL literals', () => {
     expect(tsvectorLiteral([['Coffee cups', 'A'], ['Hana', 'B'], ['more coffee', 'C']])).toBe(
       "'coffe':1A,7C 'cup':2A 'hana':4B 'more':6C",
     );
+  });
+
+  it('builds the tsvector text a plain reading of the fields gives, repeats and long fields included', () => {
+    // The reference: every token of every line numbered in order, a position left out between fields, clamped at
+    // 16383, at most 256 positions per lexeme, lexemes in first-seen order.
+    const reference = (fields: Array<[string, 'A' | 'B' | 'C']>): string => {
+      const at = new Map<string, string[]>();
+      let p = 0;
+      for (const [text, w] of fields) {
+        for (const line of text.split('\n')) {
+          for (const term of unicode61(line).map(porterStemUncached)) {
+            p++;
+            const list = at.get(term) ?? [];
+            if (list.length < 256) list.push(`${Math.min(p, 16383)}${w}`);
+            at.set(term, list);
+          }
+        }
+        p++;
+      }
+      return [...at].map(([t, l]) => `'${t}':${l.join(',')}`).join(' ');
+    };
+    const gen = syntheticEpisodes({ seed: 9 });
+    const lines = Array.from({ length: 400 }, () => gen.next().value.text);
+    const cases: Array<Array<[string, 'A' | 'B' | 'C']>> = lines.map((body, i) => [
+      [`${body} 咖啡 用户 Testing咖啡`, 'A'],
+      [`Hana #tag${i % 7}`, 'B'],
+      [lines.slice(Math.max(0, i - 5), i).join('\n'), 'C'],
+    ]);
+    // Every character JS's trim() strips, around and between lines (the literal trims each line to find it remembered).
+    const spaces = '\t\u000b\f \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\r';
+    cases.push([[`${spaces}caf\u00e9\u0301${spaces}\n${spaces}running${spaces}`, 'A'], [spaces, 'B'], [` ${lines[0]} \n ${lines[1]} `, 'C']]);
+    cases.push([[Array.from({ length: 20_000 }, (_, i) => (i % 3 === 0 ? 'coffee' : `w${i % 50}`)).join(' '), 'A'], ['', 'B'], ['tail', 'C']]);
+    const differ = cases.filter((f) => tsvectorLiteral(f) !== reference(f));
+    expect(differ).toEqual([]);
   });
 
   it('quotes lexemes and builds phrases and prefixes', () => {

@@ -23,35 +23,32 @@ export function quoteLexeme(lexeme: string): string {
  * a phrase never spans two fields (FTS5 numbers each column's tokens apart).
  */
 export function tsvectorLiteral(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>): string {
-  // Per lexeme: its positions as tsvector text ("1A,5C") and how many.
-  const positions = new Map<string, string>();
-  const counts = new Map<string, number>();
+  // Per lexeme, in first-seen order: its positions, each with its field's index in the low two bits (one map
+  // lookup per token; the text is written once at the end).
+  if (fields.length > 4) throw new Error(`tsvectorLiteral: at most 4 fields, got ${fields.length}`);
+  const lexemes = new Map<string, number[]>();
   let position = 0;
-  for (const [text, weight] of fields) {
+  for (let f = 0; f < fields.length; f++) {
     // Line by line: a newline always separates tokens, and a context field repeats the lines of earlier turns,
-    // whose terms fts5Terms remembers.
-    for (const line of text.split('\n')) {
-      for (const term of fts5Terms(line)) {
+    // whose terms fts5Terms remembers. Trimmed, so that a context line (" text ", joined by " \n ") is the very
+    // text remembered from its own turn (the spaces around it hold no token).
+    for (const line of fields[f]![0].split('\n')) {
+      for (const term of fts5Terms(line.trim())) {
         position++;
         if (term.length * 3 > MAX_LEXEME_BYTES && Buffer.byteLength(term) > MAX_LEXEME_BYTES) continue;
-        const at = `${position > MAX_POSITION ? MAX_POSITION : position}${weight}`;
-        const seen = positions.get(term);
-        if (seen === undefined) {
-          positions.set(term, at);
-          counts.set(term, 1);
-        } else {
-          const n = counts.get(term)!;
-          if (n < MAX_POSITIONS) {
-            positions.set(term, `${seen},${at}`);
-            counts.set(term, n + 1);
-          }
-        }
+        const at = (position > MAX_POSITION ? MAX_POSITION : position) * 4 + f;
+        const seen = lexemes.get(term);
+        if (seen === undefined) lexemes.set(term, [at]);
+        else if (seen.length < MAX_POSITIONS) seen.push(at);
       }
     }
     position++;
   }
   let out = '';
-  for (const [term, at] of positions) out += `${out === '' ? '' : ' '}${quoteLexeme(term)}:${at}`;
+  for (const [term, ats] of lexemes) {
+    out += `${out === '' ? '' : ' '}${quoteLexeme(term)}:`;
+    for (let i = 0; i < ats.length; i++) out += `${i === 0 ? '' : ','}${ats[i]! >> 2}${fields[ats[i]! & 3]![1]}`;
+  }
   return out;
 }
 

@@ -123,11 +123,24 @@ export class PgSearch implements SearchIndex {
     this.#planner = planner;
   }
 
-  /** tsvector text of texts about to be indexed (`prepare`), by `#key`; taken by `index`. */
-  readonly #prepared = new Map<string, string>();
+  /**
+   * tsvector text of texts about to be indexed (`prepare`), by body and then by the very extra and ctx strings;
+   * taken by `index`. Keyed so that no lookup joins (and hashes) the texts: the body's hash is computed once per
+   * string, and the other fields compare by identity first (the write path hands `index` the strings it prepared).
+   */
+  readonly #prepared = new Map<string, Array<{ extra: string; ctx: string; tsv: string }>>();
+  #preparedCount = 0;
 
-  static #key(d: IndexText): string {
-    return `${d.body}\u0000${d.extra}\u0000${d.ctx ?? ''}`;
+  #take(d: IndexText): string | undefined {
+    const list = this.#prepared.get(d.body);
+    if (list === undefined) return undefined;
+    const ctx = d.ctx ?? '';
+    const i = list.findIndex((e) => e.extra === d.extra && e.ctx === ctx);
+    if (i < 0) return undefined;
+    const [hit] = list.splice(i, 1);
+    if (list.length === 0) this.#prepared.delete(d.body);
+    this.#preparedCount--;
+    return hit!.tsv;
   }
 
   static #tsvector(d: IndexText): string {
@@ -137,8 +150,17 @@ export class PgSearch implements SearchIndex {
 
   prepare(docs: readonly IndexText[]): void {
     // Bounded: entries a failed write never took are dropped with the next batch.
-    if (this.#prepared.size > 10_000) this.#prepared.clear();
-    for (const d of docs) this.#prepared.set(PgSearch.#key(d), PgSearch.#tsvector(d));
+    if (this.#preparedCount > 10_000) {
+      this.#prepared.clear();
+      this.#preparedCount = 0;
+    }
+    for (const d of docs) {
+      const entry = { extra: d.extra, ctx: d.ctx ?? '', tsv: PgSearch.#tsvector(d) };
+      const list = this.#prepared.get(d.body);
+      if (list === undefined) this.#prepared.set(d.body, [entry]);
+      else list.push(entry);
+      this.#preparedCount++;
+    }
   }
 
   async index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void> {
@@ -155,10 +177,7 @@ export class PgSearch implements SearchIndex {
           jsonRecords(
             ['id', 'tsv', 'raw'],
             part.map((d) => {
-              const key = PgSearch.#key(d);
-              const tsv = this.#prepared.get(key) ?? PgSearch.#tsvector(d);
-              this.#prepared.delete(key);
-              return [d.id, tsv, d.raw];
+              return [d.id, this.#take(d) ?? PgSearch.#tsvector(d), d.raw];
             }),
           ),
         ],

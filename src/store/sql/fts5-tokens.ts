@@ -216,17 +216,20 @@ function porterBytes(word: string): string {
 const ASCII = /^\p{ASCII}*$/u;
 const stems = new Map<string, string>();
 
-/** FTS5 porter's stem of one folded token. */
+/** FTS5 porter's stem of one folded token, computed afresh (`porterStem` remembers it). */
+export function porterStemUncached(token: string): string {
+  const ascii = ASCII.test(token);
+  const bytes = ascii ? token : Buffer.from(token, 'utf8').toString('latin1');
+  if (bytes.length < 3 || bytes.length > 64) return token;
+  const s = porterBytes(bytes);
+  return ascii ? s : Buffer.from(s, 'latin1').toString('utf8');
+}
+
+/** FTS5 porter's stem of one folded token; the last 100,000 tokens' stems are remembered (vocabularies repeat). */
 export function porterStem(token: string): string {
   let out = stems.get(token);
   if (out !== undefined) return out;
-  const ascii = ASCII.test(token);
-  const bytes = ascii ? token : Buffer.from(token, 'utf8').toString('latin1');
-  if (bytes.length < 3 || bytes.length > 64) out = token;
-  else {
-    const s = porterBytes(bytes);
-    out = ascii ? s : Buffer.from(s, 'latin1').toString('utf8');
-  }
+  out = porterStemUncached(token);
   if (stems.size >= 100_000) stems.clear();
   stems.set(token, out);
   return out;
