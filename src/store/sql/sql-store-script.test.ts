@@ -6,54 +6,17 @@ import { openPostgresStore } from '../postgres/open-postgres.js';
 import { openSqliteStore } from '../sqlite/open-sqlite.js';
 import { mergeRanges } from './episode-sql.js';
 import type { SqlStore } from './sql-store.js';
+import { newEpisodeRow, newNarrativeRow } from '../../../test/helpers/store-rows.js';
 
 const T0 = Date.UTC(2026, 10, 1, 12);
 const MIN = 60_000;
 
 function narrative(gesture: string, o: Partial<NewNarrative> = {}): NewNarrative {
-  return {
-    kind: 'narrative',
-    ntype: 'general',
-    content: gesture,
-    gesture,
-    context: null,
-    moment: null,
-    cognitionDirection: null,
-    tags: [],
-    entitiesRole: null,
-    relatedEntities: [],
-    sourceLinks: [],
-    importance: 3,
-    emotional: 3,
-    recurrence: 3,
-    unresolved: 3,
-    weight: 0.5,
-    createdAt: T0,
-    embedPending: false,
-    index: { body: gesture, extra: '', raw: gesture },
-    ...o,
-  };
+  return newNarrativeRow(gesture, T0, o);
 }
 
 function episode(content: string, o: Partial<NewEpisode> = {}): NewEpisode {
-  return {
-    kind: 'turn',
-    role: 'user',
-    speaker: null,
-    content,
-    session: 's1',
-    tool: null,
-    ok: null,
-    source: 'test',
-    ref: null,
-    meta: {},
-    durable: false,
-    occurredAt: T0,
-    createdAt: T0,
-    embedPending: false,
-    index: { body: content, extra: '', raw: content },
-    ...o,
-  };
+  return newEpisodeRow(content, T0, o);
 }
 
 const ENGINES: Array<[string, () => Promise<Store>]> = [

@@ -3,29 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEpisode, Store } from '../port.js';
 import { openSqliteStore } from '../sqlite/open-sqlite.js';
 import { openPostgresStore } from '../postgres/open-postgres.js';
+import { newEpisodeRow } from '../../../test/helpers/store-rows.js';
 
 const T0 = Date.UTC(2026, 10, 1, 12);
 const DAY = 86_400_000;
 
 function episode(content: string, o: Partial<NewEpisode> = {}): NewEpisode {
-  return {
-    kind: 'turn',
-    role: 'user',
-    speaker: null,
-    content,
-    session: 's1',
-    tool: null,
-    ok: null,
-    source: 'test',
-    ref: null,
-    meta: {},
-    durable: false,
-    occurredAt: T0,
-    createdAt: T0,
-    embedPending: false,
-    index: { body: content.toLowerCase(), extra: '', raw: content },
-    ...o,
-  };
+  return newEpisodeRow(content, T0, { index: { body: content.toLowerCase(), extra: '', raw: content }, ...o });
 }
 
 const ENGINES: Array<[string, () => Promise<Store>]> = [
