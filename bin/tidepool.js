@@ -1,14 +1,75 @@
 #!/usr/bin/env node
-// Launches the compiled CLI: the bundle in dist/cli/ (quick to start) unless it is older than dist/boot/ (a `tsc`
-// without the bundling step), else the modules in dist/boot/. `npm run build` writes both.
-import { existsSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// Launches the compiled CLI: the bundle dist/cli/cli-main.cjs (quick to start), or in a clone where it is older than
+// dist/boot/ (a `tsc` without the bundling step) the modules in dist/boot/. `npm run build` writes both.
+//
+// The bundle is compiled with V8's code cache, kept in the user's cache folder ($XDG_CACHE_HOME/tidepool, else
+// ~/.cache/tidepool): the first command writes it, later ones skip parsing a megabyte of JavaScript. A cache V8
+// rejects (another Node, another bundle) is written again; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Script } from 'node:vm';
 
 const modules = fileURLToPath(new URL('../dist/boot/cli-main.js', import.meta.url));
-const bundle = fileURLToPath(new URL('../dist/cli/cli-main.js', import.meta.url));
+const bundle = fileURLToPath(new URL('../dist/cli/cli-main.cjs', import.meta.url));
 if (!existsSync(modules)) {
   process.stderr.write('tidepool: dist/ is missing; run `npm run build` (npm install does it for you in a clone)\n');
   process.exit(1);
 }
-const fresh = existsSync(bundle) && statSync(bundle).mtimeMs >= statSync(modules).mtimeMs;
-await import(fresh ? bundle : modules);
+// In a clone, a `tsc` after the last bundling leaves the bundle stale. An installed package has no sources and its
+// files' times are when npm unpacked them, so there the bundle is always the one that was built with the modules.
+const clone = existsSync(fileURLToPath(new URL('../src/boot/cli-main.ts', import.meta.url)));
+const fresh = existsSync(bundle) && (!clone || statSync(bundle).mtimeMs >= statSync(modules).mtimeMs);
+if (fresh) await loadBundle(bundle).main(process.argv.slice(2));
+else await import('../dist/boot/cli.js');
+
+/** Runs the CommonJS bundle `file` as Node would, with V8's code cache when there is one; returns its exports. */
+function loadBundle(file) {
+  const source = readFileSync(file, 'utf8');
+  const cache = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : cacheFile(file, source.length);
+  let cachedData;
+  try {
+    if (cache) cachedData = readFileSync(cache);
+  } catch {
+    // no cache yet: this run writes it
+  }
+  // Module.wrap's parameters and one more: the bundle's `import()`s call __tidepoolImport (scripts/bundle-cli.mjs).
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __tidepoolImport) { ${source}\n});`;
+  const script = new Script(wrapped, { filename: file, cachedData });
+  const module = { exports: {} };
+  const base = pathToFileURL(file);
+  const load = (specifier) => import(specifier.startsWith('.') ? new URL(specifier, base).href : specifier);
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), load);
+  // Written at exit, so the cache holds the functions this command compiled as well as the top level.
+  if (cache && (cachedData === undefined || script.cachedDataRejected)) process.once('exit', () => writeCache(cache, script));
+  return module.exports;
+}
+
+/**
+ * The cache file for this bundle, this Node and this command: a new bundle or a new Node gets a new name, and each
+ * command keeps the functions it compiled (a cache written by `--version` would leave `recall` compiling its own).
+ */
+function cacheFile(file, length) {
+  const command = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other';
+  const base = process.env.XDG_CACHE_HOME || (homedir() ? join(homedir(), '.cache') : tmpdir());
+  const key = createHash('sha256')
+    .update(`${file}\0${statSync(file).mtimeMs}\0${length}\0${process.version}\0${process.arch}\0${command}`)
+    .digest('hex')
+    .slice(0, 16);
+  return join(base, 'tidepool', `cli-${command}-${key}.v8cache`);
+}
+
+/** Best effort: a cache folder that cannot be written only means the next command parses the bundle again. */
+function writeCache(cache, script) {
+  try {
+    mkdirSync(dirname(cache), { recursive: true });
+    const tmp = `${cache}.${process.pid}.tmp`;
+    writeFileSync(tmp, script.createCachedData());
+    renameSync(tmp, cache);
+  } catch {
+    // read-only home or full disk: start-up stays correct, only slower
+  }
+}

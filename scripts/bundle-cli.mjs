@@ -1,8 +1,11 @@
-// Bundles the compiled CLI (dist/boot/cli-main.js) into dist/cli/: a handful of files instead of ~250 modules and
-// zod's many, which is most of the CLI's start-up (docs/BENCHMARKS.md, "Start-up"). Runs after `tsc` in `npm run build`.
+// Bundles the compiled CLI (dist/boot/cli-main.js) into one CommonJS file, dist/cli/cli-main.cjs, instead of ~250
+// modules and zod's many, which is most of the CLI's start-up (docs/BENCHMARKS.md, "Start-up"). bin/tidepool.js
+// compiles it with V8's code cache (a CommonJS script can use one on Node 20; an ES module cannot), so a command after
+// the first one skips parsing it. Runs after `tsc` in `npm run build`.
 //
 // - Native modules, the optional peers and the devDependencies stay external (loaded from node_modules when used).
 // - `bench` stays outside the bundle: cli-main loads dist/boot/bench-command.js only when `bench` is the command.
+// - Modules the CLI loads on first use (`import()`: the server, the night, import) are wrapped, not run, until then.
 // - Every module's `import.meta.url` is rewritten to its own file under dist/, so paths it resolves relative to itself
 //   (dist/web, bin/, createRequire) stay what they are unbundled.
 import { rmSync } from 'node:fs';
@@ -29,7 +32,10 @@ const external = [
   ...Object.keys(pkg.devDependencies ?? {}),
 ].flatMap((name) => [name, `${name}/*`]);
 
-/** Keeps `./bench-command.js` a separate, unbundled module (it imports devDependencies). */
+/**
+ * Keeps `./bench-command.js` a separate, unbundled module (it imports devDependencies); `import()` of it stays an
+ * ES module import, by absolute URL since the bundle is not an ES module with a URL of its own.
+ */
 const benchOutside = {
   name: 'bench-outside',
   setup(b) {
@@ -46,7 +52,7 @@ const ownUrl = {
       const text = await readFile(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return { contents: text, loader: 'js' };
       const rel = relative(out, args.path).split('\\').join('/');
-      return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`), loader: 'js' };
+      return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, __tidepoolBundleUrl).href`), loader: 'js' };
     });
   },
 };
@@ -65,22 +71,28 @@ const zodEnglishOnly = {
 rmSync(out, { recursive: true, force: true });
 const result = await build({
   entryPoints: [join(dist, 'boot', 'cli-main.js')],
-  outdir: out,
+  outfile: join(out, 'cli-main.cjs'),
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   external,
   plugins: [benchOutside, ownUrl, zodEnglishOnly],
-  // CommonJS dependencies inside an ES module bundle call require for Node's built-ins.
-  banner: { js: "import { createRequire as __tidepoolRequire } from 'node:module'; const require = __tidepoolRequire(import.meta.url);" },
+  // The bundle's own URL, from which each module's import.meta.url is made (see `ownUrl`).
+  banner: { js: "const __tidepoolBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   // Whitespace and syntax only: names stay, so stack traces still read; less text is less to parse at start-up.
   minifyWhitespace: true,
   minifySyntax: true,
   metafile: process.argv.includes('--metafile'),
   logLevel: 'warning',
 });
+// `import()` inside a script compiled with V8's code cache fails on Node 20 (the loader callback is not kept with the
+// cache), so the bundle's dynamic imports call `__tidepoolImport`, which bin/tidepool.js (an ES module) provides.
+const file = join(out, 'cli-main.cjs');
+const text = await readFile(file, 'utf8');
+const rewritten = text.replace(/(?<![\w$.])import\((?=["'])/g, '__tidepoolImport(');
+if (/(?<![\w$.])import\((?=["'])/.test(rewritten)) throw new Error('bundle-cli: an import() was left in the bundle');
+await writeFile(file, rewritten);
 // `--metafile` writes what the bundle holds, for esbuild's analyser, outside dist/ (it is not shipped).
 if (result.metafile) {
   const file = join(tmpdir(), 'tidepool-cli-bundle-meta.json');

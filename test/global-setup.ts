@@ -28,7 +28,7 @@ export default function setup(): void {
     );
   }
   // The CLI's bundle (dist/cli/, what bin/tidepool.js runs when it is fresh) follows the modules it is made of.
-  if (stale(join(root, 'dist', 'cli', 'cli-main.js'), statSync(join(root, 'dist', 'boot', 'cli-main.js')).mtimeMs)) {
+  if (stale(join(root, 'dist', 'cli', 'cli-main.cjs'), statSync(join(root, 'dist', 'boot', 'cli-main.js')).mtimeMs)) {
     const r = spawnSync(process.execPath, [join(root, 'scripts', 'bundle-cli.mjs')], { cwd: root, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`bundling the CLI failed:\n${r.stderr || r.stdout}`);
   }

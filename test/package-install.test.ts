@@ -60,7 +60,7 @@ describe('the packed package, installed without dev dependencies', () => {
 
   it('ships the built code, stop-word lists included, without source maps, benchmarks or sources', () => {
     expect(packed).toContain('bin/tidepool.js');
-    expect(packed).toContain('dist/cli/cli-main.js');
+    expect(packed).toContain('dist/cli/cli-main.cjs');
     expect(packed).toContain('dist/index.js');
     expect(packed).toContain('dist/web/index.html');
     expect(packed).toContain('dist/script/english-stopwords.js');

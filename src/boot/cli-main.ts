@@ -1,4 +1,7 @@
-/** The `tidepool` executable's composition root: reads config and env, opens memories, runs the CLI. */
+/**
+ * The `tidepool` executable's composition root: reads config and env, opens memories, runs the CLI (`main`). `cli.ts`
+ * calls it; the bundle bin/tidepool.js runs (dist/cli/cli-main.cjs) is built from this module.
+ */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, defaultDbPath, importDirs, tidepoolPaths } from './load-config.js';
@@ -111,4 +114,3 @@ export async function main(argv: readonly string[]): Promise<void> {
   process.exitCode = code;
 }
 
-await main(process.argv.slice(2));
