@@ -4,7 +4,7 @@
  * library's subpath exports import from that project.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
@@ -81,6 +81,24 @@ describe('the packed package, installed without dev dependencies', () => {
     const q = tidepool('recall', 'staging port', '--json');
     expect(q.status, q.stderr).toBe(0);
     expect((JSON.parse(q.stdout) as { results: Array<{ text: string }> }).results[0]?.text).toContain('6543');
+  });
+
+  it('runs the bundle through a code cache per command, and a broken cache only costs a re-parse', () => {
+    const caches = () => (existsSync(join(home, '.cache', 'tidepool')) ? readdirSync(join(home, '.cache', 'tidepool')) : []);
+    // The installed package runs dist/cli/cli-main.cjs (its files' times are npm's, not the build's), so the
+    // commands above left their caches in the user's cache folder.
+    const recallCache = caches().find((f) => /^cli-recall-[0-9a-f]{16}\.v8cache$/.test(f));
+    expect(caches()).toContain(caches().find((f) => f.startsWith('cli-other-')));
+    expect(recallCache).toBeDefined();
+    const texts = (out: string) => (JSON.parse(out) as { results: Array<{ id: string; text: string }> }).results.map((h) => `${h.id} ${h.text}`);
+    const first = tidepool('recall', 'staging port', '--json');
+    expect(first.status, first.stderr).toBe(0);
+    expect(texts(first.stdout)[0]).toContain('6543');
+    writeFileSync(join(home, '.cache', 'tidepool', recallCache!), 'not a V8 cache');
+    const again = tidepool('recall', 'staging port', '--json');
+    expect(again.status, again.stderr).toBe(0);
+    expect(texts(again.stdout)).toEqual(texts(first.stdout));
+    expect(readFileSync(join(home, '.cache', 'tidepool', recallCache!)).length).toBeGreaterThan(100_000);
   });
 
   it('answers an MCP stdio handshake from the SDK client', async () => {
