@@ -2,6 +2,8 @@
  * The `tidepool` executable's composition root: reads config and env, opens memories, runs the CLI (`main`). `cli.ts`
  * calls it; the bundle bin/tidepool.js runs (dist/cli/cli-main.cjs) is built from this module.
  */
+// First: it sets zod's mode before any module below builds or parses a schema.
+import './zod-mode.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig, defaultDbPath, importDirs, tidepoolPaths } from './load-config.js';
