@@ -232,7 +232,10 @@ async function memoryState(path: string): Promise<Record<string, unknown[]>> {
   }
   const db = new Database(path);
   try {
-    for (const t of FTS_TABLES) out[t] = db.prepare(`SELECT rowid FROM ${t} ORDER BY rowid`).pluck().all();
+    // Keyed by space and layer, not by the tables' numbers (the order spaces first wrote in).
+    for (const t of ftsTables(db)) {
+      out[`${t.space ?? 'shared'} ${t.layer} ${t.name.includes('_tri') ? 'tri' : 'fts'}`] = db.prepare(`SELECT rowid FROM ${t.name} ORDER BY rowid`).pluck().all();
+    }
   } finally {
     db.close();
   }
@@ -254,7 +257,7 @@ function assertSound(path: string): void {
   const db = new Database(path);
   try {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    for (const t of FTS_TABLES) db.exec(`INSERT INTO ${t}(${t}) VALUES('integrity-check')`);
+    for (const t of ftsTables(db)) db.exec(`INSERT INTO ${t.name}(${t.name}) VALUES('integrity-check')`);
   } finally {
     db.close();
   }
