@@ -223,8 +223,9 @@ export class SqliteSearch implements SearchIndex {
     const lo = Math.max(plan.minRowid ?? 0, span ? span.lo - 1 : 0);
     const floor = `${lo > 0 ? ' AND rowid > ?' : ''}${span ? ' AND rowid <= ?' : ''}`;
     const floorParams = [...(lo > 0 ? [lo] : []), ...(span ? [span.hi] : [])];
-    // Score in the FTS index alone, then keep the rows of this space that pass the filters: a join per matching
-    // row costs four times as much. Over-fetch, and fall back to the join when filters drop too many.
+    // Score in the space's FTS index alone, then keep the rows that pass the filters (the space is checked again,
+    // cheaply): a join per matching row costs four times as much. Over-fetch, and fall back to the join when the
+    // filters drop too many.
     const fetch = o.limit * 3;
     const descending = !span && plan.minRowid !== undefined && plan.top > this.#descendingWalkRows;
     const scored = () => this.#db.all<{ id: unknown; s: number }>(
