@@ -13,7 +13,9 @@ import { sleep } from '../src/app/sleep.js';
 import { appContextOf, type Tidepool } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { FixedClock } from '../src/core/clock.js';
+import type { Layer } from '../src/core/types.js';
 import { mulberry32, type Rng } from '../src/script/seeded-rng.js';
+import { SHARED_FTS_TABLES, spaceFtsTables } from '../src/store/sqlite/sqlite-search.js';
 import type { NightResult } from '../src/sleep/night-types.js';
 import { pause, spawnChild } from './helpers/killable-child.js';
 import { startResponderServer } from './helpers/responder-llm-server.js';
@@ -56,7 +58,14 @@ function batchSize(tag: string): number {
   return 2 + (order(tag) % 1_000_000) % 5;
 }
 
-const FTS_TABLES = ['episodes_fts', 'episodes_tri', 'narratives_fts', 'narratives_tri', 'knowledge_fts', 'knowledge_tri'];
+/** The FTS5 tables in the file: the shared ones of the first layout and each space's own (search_tables). */
+function ftsTables(db: Database.Database): Array<{ name: string; layer: Layer; space: string | null }> {
+  const shared = Object.entries(SHARED_FTS_TABLES).flatMap(([layer, names]) => names.map((name) => ({ name, layer: layer as Layer, space: null })));
+  const own = (db.prepare('SELECT n, space, layer FROM search_tables').all() as Array<{ n: number; space: string; layer: Layer }>).flatMap((r) =>
+    Object.values(spaceFtsTables(r.layer, r.n)).map((name) => ({ name, layer: r.layer, space: r.space })),
+  );
+  return [...shared, ...own];
+}
 
 /**
  * Everything the writer acknowledged is in the file, every call is all or nothing, the search indexes match the
@@ -67,11 +76,17 @@ async function verifyWriterFile(path: string, acked: readonly Ack[]): Promise<nu
   let unacked = 0;
   try {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    for (const t of FTS_TABLES) db.exec(`INSERT INTO ${t}(${t}) VALUES('integrity-check')`);
-    const ids = (sql: string) => (db.prepare(sql).pluck().all() as number[]).sort((a, b) => a - b);
-    // Every episode is in the BM25 index, and the index holds nothing else.
-    expect(ids('SELECT rowid FROM episodes_fts')).toEqual(ids('SELECT id FROM episodes'));
-    expect(ids('SELECT rowid FROM knowledge_fts')).toEqual(ids('SELECT id FROM knowledge'));
+    const fts = ftsTables(db);
+    for (const t of fts) db.exec(`INSERT INTO ${t.name}(${t.name}) VALUES('integrity-check')`);
+    const ids = (sql: string, ...params: string[]) => (db.prepare(sql).pluck().all(...params) as number[]).sort((a, b) => a - b);
+    // Every episode is in its space's BM25 index, and the index holds nothing else; the shared tables stay empty.
+    for (const [layer, table] of [['episode', 'episodes'], ['knowledge', 'knowledge']] as const) {
+      for (const t of fts.filter((x) => x.layer === layer && x.name.includes('_fts'))) {
+        expect(ids(`SELECT rowid FROM ${t.name}`), t.name).toEqual(t.space === null ? [] : ids(`SELECT id FROM ${table} WHERE space = ?`, t.space));
+      }
+      const spaces = db.prepare(`SELECT DISTINCT space FROM ${table}`).pluck().all() as string[];
+      for (const space of spaces) expect(fts.some((t) => t.layer === layer && t.space === space), `${table} of ${space}`).toBe(true);
+    }
 
     // record: a batch is in the file with all of its turns or not at all.
     const sessions = db
@@ -217,7 +232,10 @@ async function memoryState(path: string): Promise<Record<string, unknown[]>> {
   }
   const db = new Database(path);
   try {
-    for (const t of FTS_TABLES) out[t] = db.prepare(`SELECT rowid FROM ${t} ORDER BY rowid`).pluck().all();
+    // Keyed by space and layer, not by the tables' numbers (the order spaces first wrote in).
+    for (const t of ftsTables(db)) {
+      out[`${t.space ?? 'shared'} ${t.layer} ${t.name.includes('_tri') ? 'tri' : 'fts'}`] = db.prepare(`SELECT rowid FROM ${t.name} ORDER BY rowid`).pluck().all();
+    }
   } finally {
     db.close();
   }
@@ -239,7 +257,7 @@ function assertSound(path: string): void {
   const db = new Database(path);
   try {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    for (const t of FTS_TABLES) db.exec(`INSERT INTO ${t}(${t}) VALUES('integrity-check')`);
+    for (const t of ftsTables(db)) db.exec(`INSERT INTO ${t.name}(${t.name}) VALUES('integrity-check')`);
   } finally {
     db.close();
   }

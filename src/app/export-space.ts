@@ -160,7 +160,7 @@ export async function reindexSpace(tx: Store, space: string, contextTurns: numbe
     let batch: number[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
-      await tx.search.unindex(layer, batch);
+      await tx.search.unindex(layer, batch, space);
       if (layer === 'episode') {
         const rows = await tx.forSpace(space).episodes.getMany(batch);
         const docs = [];
@@ -170,13 +170,13 @@ export async function reindexSpace(tx: Store, space: string, contextTurns: numbe
           const prev = around.slice(0, Math.max(0, around.findIndex((x) => x.id === e.id))).map((x) => x.content);
           docs.push({ id: e.id, ...episodeIndexText(e.content, e.speaker, prev, episodeTrigram) });
         }
-        await tx.search.index(layer, docs);
+        await tx.search.index(layer, docs, space);
       } else if (layer === 'narrative') {
         const rows = await tx.forSpace(space).narratives.getMany(batch);
-        await tx.search.index(layer, rows.map((r) => ({ id: r.id, ...narrativeIndexText(r) })));
+        await tx.search.index(layer, rows.map((r) => ({ id: r.id, ...narrativeIndexText(r) })), space);
       } else {
         const rows = await tx.forSpace(space).knowledge.getMany(batch);
-        await tx.search.index(layer, rows.map((r) => ({ id: r.id, ...knowledgeIndexText(r) })));
+        await tx.search.index(layer, rows.map((r) => ({ id: r.id, ...knowledgeIndexText(r) })), space);
       }
       batch = [];
     };

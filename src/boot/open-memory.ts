@@ -63,7 +63,7 @@ export async function openMemory(o: OpenMemoryOptions = {}): Promise<Tidepool> {
   const store = await openStore(location, { poolSize: config.postgres.poolSize });
   try {
     if (await retokenizeIfOutdated(store, config.recall.contextTurns, config.index.episodeTrigram)) {
-      warn('the lexical index was rebuilt with the terms both engines share (once, after an upgrade)');
+      warn('the lexical index was rebuilt (once, after an upgrade: the terms both engines share, each space in tables of its own)');
     }
   } catch (e) {
     await store.close();

@@ -749,14 +749,23 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         };
         const mineA = await fill(a, 'alpha', 3);
         const A = store.forSpace(a);
-        // Search statistics of A before B exists: B's rows must not move them.
-        const lexBefore = await A.search.lexical('episode', ['common', 'turn'], LEX);
+        // A's BM25 before B exists. "0" is in one of A's three rows of each layer (idf ln(2.5 / 1.5)) and would be in
+        // 2 of 43 rows (ln(41.5 / 2.5)) if B's rows were counted.
+        const LAYERS = ['episode', 'narrative', 'knowledge'] as const;
+        const asked = (layer: (typeof LAYERS)[number]) => ['common', layer === 'episode' ? 'turn' : layer === 'narrative' ? 'story' : 'fact', '0'];
+        const lexBefore = [];
+        for (const layer of LAYERS) lexBefore.push(await A.search.lexical(layer, asked(layer), LEX));
         await fill(b, 'beta', 40);
-        const lexAfter = await A.search.lexical('episode', ['common', 'turn'], LEX);
-        expect(lexAfter.map((h) => h.id)).toEqual(lexBefore.map((h) => h.id));
-        // Not the scores: BM25's idf counts the rows of the whole index on both engines (FTS5's bm25(); PostgreSQL
-        // mirrors it for parity), so B's rows move A's scores, never which of A's rows match.
-        for (const layer of ['episode', 'narrative', 'knowledge'] as const) {
+        for (const [i, layer] of LAYERS.entries()) {
+          // The same rows with the same scores: N, n(term) and the mean row length are A's own on every engine.
+          const after = await A.search.lexical(layer, asked(layer), LEX);
+          expect(after).toEqual(lexBefore[i]);
+          expect(after.map((h) => h.id).sort((x, y) => x - y)).toEqual(
+            [...(layer === 'episode' ? mineA.eps : layer === 'narrative' ? mineA.nIds : mineA.kIds)].sort((x, y) => x - y),
+          );
+          expect(after[0]!.score).toBeGreaterThan(after[1]!.score);
+        }
+        for (const layer of LAYERS) {
           const own = new Set(layer === 'episode' ? mineA.eps : layer === 'narrative' ? mineA.nIds : mineA.kIds);
           for (const hits of [
             await A.search.lexical(layer, ['common', 'beta'], LEX),
@@ -799,6 +808,27 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await A.state.get('shared.key')).toEqual({ tag: 'alpha' });
         // Every dumped row that carries a space is A's (child tables hang off A's rows by id).
         for (const rows of Object.values(await dumpAll(store, a))) for (const r of rows) if ('space' in r) expect(r.space).toBe(a);
+      });
+
+      it("never returns another space's rows, not even better matches crowding the over-fetch (issue 19)", async () => {
+        const a = newSpace('crowd-a');
+        const b = newSpace('crowd-b');
+        const mine = (await store.forSpace(a).episodes.insertMany([
+          ep({ content: 'a long turn that mentions the heron once among many other words here' }),
+          ep({ content: 'another long turn about a heron and a great deal of unrelated talk' }),
+        ])).ids;
+        const nMine = await store.forSpace(a).narratives.insert(nar({ content: 'a long story where a heron appears once among other things' }));
+        const kMine = await store.forSpace(a).knowledge.insert(kn({ content: 'a long fact that names a heron once among other words' }));
+        // B's rows are shorter and say "heron" more often: each scores above every row of A in any shared ranking.
+        await store.forSpace(b).episodes.insertMany(Array.from({ length: 60 }, () => ep({ content: 'heron heron heron' })));
+        for (let i = 0; i < 60; i++) await store.forSpace(b).narratives.insert(nar({ content: 'heron heron' }));
+        for (let i = 0; i < 60; i++) await store.forSpace(b).knowledge.insert(kn({ content: 'heron heron' }));
+        const few = { limit: 2 };
+        expect((await store.forSpace(a).search.lexical('episode', ['heron'], few)).map((h) => h.id).sort((x, y) => x - y)).toEqual(mine);
+        expect((await store.forSpace(a).search.lexical('narrative', ['heron'], few)).map((h) => h.id)).toEqual([nMine]);
+        expect((await store.forSpace(a).search.lexical('knowledge', ['heron'], few)).map((h) => h.id)).toEqual([kMine]);
+        expect((await store.forSpace(a).search.substring('episode', 'heron', few)).map((h) => h.id).sort((x, y) => x - y)).toEqual(mine);
+        expect(await store.forSpace(b).search.lexical('episode', ['heron'], { limit: 100 })).toHaveLength(60);
       });
 
       it('plans a word search from its own space: a small space keeps its hits when another grows large', async () => {

@@ -192,4 +192,6 @@ export const NOT_SPACE_DATA: Readonly<Record<string, string>> = {
   episodes_vocab: 'view over the search index',
   narratives_vocab: 'view over the search index',
   knowledge_vocab: 'view over the search index',
+  // Each space's own word and trigram tables (`<table>_fts_<n>`, `<table>_tri_<n>`) are created on its first write.
+  search_tables: 'the numbers of the search tables of each space, rebuilt by restore',
 };

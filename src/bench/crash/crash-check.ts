@@ -4,7 +4,8 @@
  * its id and its text.
  */
 import Database from 'better-sqlite3';
-import { SQLITE_FTS_INDEXES } from '../../store/sqlite/purge-sqlite.js';
+import type { Layer } from '../../core/types.js';
+import { SHARED_FTS_TABLES, spaceFtsTables } from '../../store/sqlite/sqlite-search.js';
 import type { Ack } from './crash-acks.js';
 import { TAG_PATTERN } from './crash-workload.js';
 import { checkWorkspaces, type TendWorkspace } from './crash-tend-lane.js';
@@ -40,18 +41,28 @@ export function checkAfterRound(path: string, acks: readonly Ack[], touched: rea
     const sqlite = db.pragma('integrity_check', { simple: true });
     if (sqlite !== 'ok') integrity.push(`integrity_check: ${String(sqlite)}`);
     const ids = (sql: string) => (db.prepare(sql).pluck().all() as number[]).sort((a, b) => a - b).join(',');
-    for (const [layer, tables] of Object.entries(SQLITE_FTS_INDEXES)) {
+    const ftsCheck = (t: string, want: string, whole: boolean, of: string) => {
+      try {
+        db.exec(`INSERT INTO ${t}(${t}) VALUES('integrity-check')`);
+        // The word index holds every row; the trigram index only rows with raw text worth indexing, none other.
+        const indexed = ids(`SELECT rowid FROM ${t}`);
+        if (whole ? indexed !== want : !isSubset(indexed, want)) integrity.push(`${t} is out of step with ${of}`);
+      } catch (e) {
+        integrity.push(`${t} integrity-check: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    };
+    for (const [layer, shared] of Object.entries(SHARED_FTS_TABLES) as Array<[Layer, readonly string[]]>) {
       const table = layer === 'episode' ? 'episodes' : layer === 'narrative' ? 'narratives' : 'knowledge';
-      const rows = ids(`SELECT id FROM ${table}`);
-      for (const t of tables) {
-        try {
-          db.exec(`INSERT INTO ${t}(${t}) VALUES('integrity-check')`);
-          // The word index holds every row; the trigram index only rows with raw text worth indexing, none other.
-          const indexed = ids(`SELECT rowid FROM ${t}`);
-          if (t.endsWith('_fts') ? indexed !== rows : !isSubset(indexed, rows)) integrity.push(`${t} is out of step with ${table}`);
-        } catch (e) {
-          integrity.push(`${t} integrity-check: ${e instanceof Error ? e.message : String(e)}`);
-        }
+      // The shared tables of the first layout stay empty; each space's rows are in its own tables.
+      for (const t of shared) ftsCheck(t, '', true, 'nothing');
+      const own = db.prepare('SELECT n, space FROM search_tables WHERE layer = ?').all(layer) as Array<{ n: number; space: string }>;
+      const spaces = db.prepare(`SELECT DISTINCT space FROM ${table}`).pluck().all() as string[];
+      for (const s of spaces.filter((x) => !own.some((o) => o.space === x))) integrity.push(`${table} of space ${s} has no search tables`);
+      for (const { n, space } of own) {
+        const rows = (db.prepare(`SELECT id FROM ${table} WHERE space = ?`).pluck().all(space) as number[]).sort((a, b) => a - b).join(',');
+        const { fts, tri } = spaceFtsTables(layer, n);
+        ftsCheck(fts, rows, true, `${table} of space ${space}`);
+        ftsCheck(tri, rows, false, `${table} of space ${space}`);
       }
     }
     const archived = db.prepare('SELECT content FROM journal_archive WHERE root = ? AND day = ? AND restored_at IS NULL').pluck();

@@ -30,7 +30,11 @@ export interface LexicalOptions {
 
 /** Engine-specific full-text indexes; kept in step with the tables inside the same transaction. */
 export interface SearchIndex {
-  index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void>;
+  /**
+   * Indexes items of `space`. An engine may keep each space's entries apart (SQLite: a word and a trigram table per
+   * space and layer), so that BM25's statistics are the space's own.
+   */
+  index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>, space: string): Promise<void>;
   /**
    * Optional: prepares the entries of texts about to be indexed. A writer calls it while the database inserts the
    * rows, so an engine that builds its entries in the app (PostgreSQL's tsvectors) does that work in the meantime.
@@ -42,7 +46,9 @@ export interface SearchIndex {
    */
   termsOutdated?(): Promise<boolean>;
   markTermsCurrent?(): Promise<void>;
-  unindex(layer: Layer, ids: readonly number[]): Promise<void>;
+  unindex(layer: Layer, ids: readonly number[], space: string): Promise<void>;
+  /** Optional: drops whatever the index keeps for a space being erased, after its items were unindexed. */
+  dropSpace?(space: string): Promise<void>;
   /**
    * BM25-ranked ids for any of `terms` (already normalised words); higher score is better. A term of one Chinese
    * character matches the indexed words it begins (搬 → 搬家, 搬进).

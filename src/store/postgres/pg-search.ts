@@ -63,10 +63,10 @@ const K1 = 1.2;
 const B = 0.75;
 /** Rows read (newest first) to estimate a layer's average row length in tokens. */
 const LENGTH_SAMPLE = 2000;
-/** Terms whose table-wide row counts are remembered before starting over. */
+/** Terms whose per-space row counts are remembered before starting over. */
 const TERM_MEMO = 10_000;
 
-/** A term's rows in the whole index (FTS5's idf is table-wide) and the lexemes it stems to. */
+/** A term's rows in the space (each space's idf is its own, as in SQLite's per-space tables) and its lexemes. */
 interface TermStats {
   hits: number;
   lexemes: readonly string[];
@@ -75,11 +75,22 @@ interface TermStats {
   at: number;
 }
 
-/** What BM25 needs beyond the plan, remembered per layer and term; recounted once the index grew by more than 1 %. */
+/**
+ * What BM25 needs beyond the plan, remembered per space, layer and term; recounted once the index grew by more than
+ * 1 % of the space's rows.
+ */
 export class PgSearchMemo {
-  readonly layers = new Map<Layer, { rows: number; avgdl: number; at: number }>();
+  readonly layers = new Map<string, { rows: number; avgdl: number; at: number }>();
   readonly terms = new Map<string, TermStats>();
 }
+
+/** The space BM25 counts over, and whether it holds every row of the layer (its counts need no join then). */
+interface Scope {
+  space: string;
+  alone: boolean;
+}
+
+const termKey = (space: string, layer: Layer, w: string) => `${layer}\u001f${space}\u001f${w}`;
 
 /** Whether counts taken when the index's top id was `at`, over `rows` rows, still hold at `top`. */
 function fresh(at: number, rows: number, top: number): boolean {
@@ -218,8 +229,9 @@ export class PgSearch implements SearchIndex {
     if (terms.length === 0) return [];
     const t = T[layer];
     const plan = await this.#planner.plan(space, layer, terms);
-    // A space holding every row counted its rare terms over the whole index: BM25's counts, already taken.
-    if (plan.alone && plan.counts) this.#rememberCounts(layer, plan.top, plan.counts);
+    // The planner counted the space's rare terms: BM25's counts, already taken.
+    const scope = { space, alone: plan.alone };
+    if (plan.counts) this.#rememberCounts(scope, layer, plan.top, plan.counts);
     const span = await windowIdSpan(this.#db, T[layer], space, o);
     if (span === null) return [];
     const lo = Math.max(plan.minRowid ?? 0, span ? span.lo - 1 : 0);
@@ -228,7 +240,7 @@ export class PgSearch implements SearchIndex {
     // Score in the index alone, then keep this space's rows that pass the filters; over-fetch, and fall back to the
     // join when the filters drop too many (as SQLite does).
     const fetch = o.limit * 3;
-    const scored = () => this.#bm25(layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), floor, floorParams, fetch);
+    const scored = () => this.#bm25(scope, layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), floor, floorParams, fetch);
     let raw: Array<{ id: number; s: number }>;
     if (plan.minRowid !== undefined && !span) {
       // Every word is common: the newest rows holding all of them rank first.
@@ -241,7 +253,7 @@ export class PgSearch implements SearchIndex {
     } else if (plan.dropped) {
       // Rows holding every asked term first, scored by all of them; then the OR of the rare ones.
       const spanFloor = span ? ' AND f.id > ? AND f.id <= ?' : '';
-      const all = await this.#bm25(layer, plan.top, terms, tsqAll(terms, '&&'), spanFloor, span ? [span.lo - 1, span.hi] : [], fetch);
+      const all = await this.#bm25(scope, layer, plan.top, terms, tsqAll(terms, '&&'), spanFloor, span ? [span.lo - 1, span.hi] : [], fetch);
       const best = new Map<number, number>();
       for (const r of [...all, ...(await scored())]) best.set(r.id, Math.max(best.get(r.id) ?? -Infinity, r.s));
       raw = [...best].map(([id, sc]) => ({ id, s: sc })).sort((a, b) => b.s - a.s || b.id - a.id).slice(0, fetch);
@@ -263,22 +275,23 @@ export class PgSearch implements SearchIndex {
     const out = raw.filter((r) => kept.has(r.id)).map((r) => ({ id: r.id, score: r.s }));
     if (out.length >= o.limit || raw.length < fetch) return out.slice(0, o.limit);
     // Too few of the best rows are this space's (or pass the filters): rank the space's matching rows directly.
-    const direct = await this.#bm25(layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), floor, floorParams, o.limit, { space, f });
+    const direct = await this.#bm25(scope, layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), floor, floorParams, o.limit, f);
     return direct.map((r) => ({ id: r.id, score: r.s }));
   }
 
   /**
    * The `limit` best rows matching `match`, scored by FTS5's BM25 (fts5_aux.c): per term, idf = log((N - n + 0.5) /
-   * (n + 0.5)) (at least 1e-6) over the whole index, times f·(k1 + 1) / (f + k1·(1 - b + b·D / avgdl)), where f is
+   * (n + 0.5)) (at least 1e-6) over the space's rows (N, n and avgdl are the space's: `#layerStats`, `#termStats`), times f·(k1 + 1) / (f + k1·(1 - b + b·D / avgdl)), where f is
    * the term's occurrences weighted by column (the A/B/C weights of the lexeme's positions in the tsvector), D the
    * row's tokens and avgdl the layer's mean. Every candidate is scored exactly, in C: `ts_rank_cd` without
    * normalisation of a one-lexeme (or prefix) query is the sum of its positions' weights, which is f; with
    * normalisation 2 it is divided by the row's positions, which gives D. (Unnesting each candidate's tsvector in SQL
    * cost ~0.1 ms a row, so only a ts_rank pre-selection was scored exactly before.) Candidates are the rows holding a
-   * rare term (or all terms, or the newest window), never every row of a common word. With `within`, only that
-   * space's rows passing the filters.
+   * rare term (or all terms, or the newest window), never every row of a common word. With `within`, only the
+   * space's rows passing those filters.
    */
   async #bm25(
+    scope: Scope,
     layer: Layer,
     top: number,
     terms: readonly string[],
@@ -286,11 +299,11 @@ export class PgSearch implements SearchIndex {
     floor: string,
     floorParams: readonly number[],
     limit: number,
-    within?: { space: string; f: { sql: string; params: SqlValue[] } },
+    within?: { sql: string; params: SqlValue[] },
   ): Promise<Array<{ id: number; s: number }>> {
     const t = T[layer];
-    const { rows: n, avgdl } = await this.#layerStats(layer, top);
-    const stats = await this.#termStats(layer, top, terms);
+    const { rows: n, avgdl } = await this.#layerStats(scope, layer, top);
+    const stats = await this.#termStats(scope, layer, top, terms);
     // Column weights as SQLite's bm25(): body (A) 1.0; an episode's speaker (B) and preceding turns (C) 0.3, other
     // layers' tags (B) 0.5. In ts_rank_cd's order {D, C, B, A}; no position is weighted D.
     const weights = `'{0.1, 0.3, ${layer === 'episode' ? 0.3 : 0.5}, 1.0}'`;
@@ -322,37 +335,43 @@ export class PgSearch implements SearchIndex {
         return `${(idf > 0 ? idf : 1e-6).toFixed(6)} * d.f${col[i]} * ${K1 + 1} / (d.f${col[i]} + ${norm})`;
       })
       .join(' + ');
-    const join = within ? ` JOIN ${t.table} x ON x.id = f.id AND x.space = ?${within.f.sql}` : '';
+    const join = within ? ` JOIN ${t.table} x ON x.id = f.id AND x.space = ?${within.sql}` : '';
     // OFFSET 0 keeps the subquery whole: flattened, each f and D was computed again wherever the score names it.
     const rows = await this.#db.all<{ id: unknown; s: number }>(
       `SELECT d.id AS id, ${score} AS s FROM (
          SELECT f.id AS id, ${freqs.join(', ')}, ${length} FROM ${t.fts} f${join}
          WHERE f.tsv @@ ${match.sql}${floor} OFFSET 0) d
        ORDER BY s DESC, d.id DESC LIMIT ?`,
-      [...params, ...(within ? [within.space, ...within.f.params] : []), ...match.params, ...floorParams, limit],
+      [...params, ...(within ? [scope.space, ...within.params] : []), ...match.params, ...floorParams, limit],
     );
     return rows.map((r) => ({ id: num(r.id), s: num(r.s) }));
   }
 
-  /** Rows in the layer's index and their mean length in tokens (over the newest LENGTH_SAMPLE), as of `top`. */
-  async #layerStats(layer: Layer, top: number): Promise<{ rows: number; avgdl: number }> {
-    const known = this.#memo.layers.get(layer);
+  /**
+   * The space's rows in the layer's index and their mean length in tokens (over its newest LENGTH_SAMPLE), as of
+   * `top`. A space holding every row of the layer reads the index alone.
+   */
+  async #layerStats(scope: Scope, layer: Layer, top: number): Promise<{ rows: number; avgdl: number }> {
+    const key = `${layer}\u001f${scope.space}`;
+    const known = this.#memo.layers.get(key);
     if (known && fresh(known.at, known.rows, top)) return known;
     const t = T[layer];
+    const rowsOf = scope.alone ? `${t.fts} f` : `${t.fts} f JOIN ${t.table} x ON x.id = f.id AND x.space = ?`;
     const r = await this.#db.get<{ n: unknown; avgdl: unknown }>(
-      `SELECT (SELECT count(*) FROM ${t.fts}) AS n,
+      `SELECT (SELECT count(*) FROM ${rowsOf}) AS n,
          (SELECT avg((SELECT sum(cardinality(u.positions)) FROM unnest(s.tsv) u)) FROM
-           (SELECT tsv FROM ${t.fts} ORDER BY id DESC LIMIT ?) s) AS avgdl`,
-      [LENGTH_SAMPLE],
+           (SELECT f.tsv FROM ${rowsOf} ORDER BY f.id DESC LIMIT ?) s) AS avgdl`,
+      [...(scope.alone ? [] : [scope.space]), ...(scope.alone ? [] : [scope.space]), LENGTH_SAMPLE],
     );
     const stats = { rows: num(r?.n ?? 0), avgdl: Number(r?.avgdl ?? 0) || 1, at: top };
-    this.#memo.layers.set(layer, stats);
+    if (this.#memo.layers.size >= TERM_MEMO) this.#memo.layers.clear();
+    this.#memo.layers.set(key, stats);
     return stats;
   }
 
-  #rememberCounts(layer: Layer, top: number, counts: ReadonlyMap<string, number>): void {
+  #rememberCounts(scope: Scope, layer: Layer, top: number, counts: ReadonlyMap<string, number>): void {
     if (this.#memo.terms.size + counts.size > TERM_MEMO) this.#memo.terms.clear();
-    for (const [w, hits] of counts) this.#memo.terms.set(`${layer}\u001f${w}`, { hits, ...PgSearch.#lexemesOf(w), at: top });
+    for (const [w, hits] of counts) this.#memo.terms.set(termKey(scope.space, layer, w), { hits, ...PgSearch.#lexemesOf(w), at: top });
   }
 
   static #lexemesOf(w: string): { lexemes: readonly string[]; prefix: boolean } {
@@ -360,21 +379,22 @@ export class PgSearch implements SearchIndex {
     return { lexemes: prefix ? fts5Terms(w).slice(0, 1) : fts5Terms(w), prefix };
   }
 
-  /** Each term's rows in the layer's whole index (FTS5's idf counts every row) and its lexemes, as of `top`. */
-  async #termStats(layer: Layer, top: number, terms: readonly string[]): Promise<TermStats[]> {
+  /** Each term's rows among the space's rows in the layer's index, and its lexemes, as of `top`. */
+  async #termStats(scope: Scope, layer: Layer, top: number, terms: readonly string[]): Promise<TermStats[]> {
     const t = T[layer];
-    const { rows } = await this.#layerStats(layer, top);
-    const keyOf = (w: string) => `${layer}\u001f${w}`;
+    const { rows } = await this.#layerStats(scope, layer, top);
+    const keyOf = (w: string) => termKey(scope.space, layer, w);
     const unknown = [...new Set(terms)].filter((w) => {
       const known = this.#memo.terms.get(keyOf(w));
       return !(known && fresh(known.at, rows, top));
     });
     if (unknown.length > 0) {
       // Every unknown term counted in one statement (one round trip), each by its own bitmap scan: the index answers
-      // which rows hold it, no row is matched against the other terms.
+      // which rows hold it, no row is matched against the other terms; the space's rows by their primary key.
+      const inSpace = scope.alone ? '' : ` AND EXISTS (SELECT 1 FROM ${t.table} x WHERE x.id = f.id AND x.space = ?)`;
       const r = await this.#db.get<Record<string, unknown>>(
-        `SELECT ${unknown.map((_, i) => `(SELECT count(*) FROM ${t.fts} f WHERE f.tsv @@ ?::tsquery) AS c${i}`).join(', ')}`,
-        unknown.map((w) => tsq(w).param),
+        `SELECT ${unknown.map((_, i) => `(SELECT count(*) FROM ${t.fts} f WHERE f.tsv @@ ?::tsquery${inSpace}) AS c${i}`).join(', ')}`,
+        unknown.flatMap((w) => [tsq(w).param, ...(scope.alone ? [] : [scope.space])]),
       );
       if (this.#memo.terms.size + unknown.length > TERM_MEMO) this.#memo.terms.clear();
       unknown.forEach((w, i) => this.#memo.terms.set(keyOf(w), { hits: num(r?.[`c${i}`] ?? 0), ...PgSearch.#lexemesOf(w), at: top }));
@@ -419,7 +439,7 @@ export function pgPlanCounter(db: SqlDriver): PlanCounter {
       : `SELECT f.id AS id FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.id WHERE f.tsv @@ ${q} AND x.space = ?`;
   };
   return {
-    async top(layer) {
+    async top(_space, layer) {
       return num((await db.get<{ n: unknown }>(`SELECT max(id) AS n FROM ${T[layer].fts}`))?.n ?? 0);
     },
     async spaceRows(space, layer) {

@@ -130,7 +130,7 @@ export class EpisodeSql implements EpisodeStore {
       }
       if (next !== inserted.length) throw new Error(`episode insert: ${inserted.length} rows inserted, ${next} matched to the input`);
     }
-    if (docs.length > 0) await this.#search.index('episode', docs);
+    if (docs.length > 0) await this.#search.index('episode', docs, this.#space);
     return { ids, skipped };
   }
 
@@ -278,7 +278,7 @@ export class EpisodeSql implements EpisodeStore {
       );
       const own = owned.map((r) => num(r.id));
       if (own.length === 0) continue;
-      await this.#search.unindex('episode', own);
+      await this.#search.unindex('episode', own, this.#space);
       await this.#db.run(`DELETE FROM embeddings WHERE layer = 'episode' AND item_id IN (${marks(own.length)})`, own);
       n += (await this.#db.run(`DELETE FROM episodes WHERE id IN (${marks(own.length)})`, own)).changes;
     }
@@ -431,14 +431,14 @@ export class EpisodeSql implements EpisodeStore {
       this.#space,
       id,
     ]);
-    await this.#search.unindex('episode', [id]);
-    await this.#search.index('episode', [{ id, ...index }]);
+    await this.#search.unindex('episode', [id], this.#space);
+    await this.#search.index('episode', [{ id, ...index }], this.#space);
   }
 
   async reindex(id: number, index: IndexText): Promise<void> {
     if (!(await this.#db.get('SELECT id FROM episodes WHERE space = ? AND id = ?', [this.#space, id]))) return;
-    await this.#search.unindex('episode', [id]);
-    await this.#search.index('episode', [{ id, ...index }]);
+    await this.#search.unindex('episode', [id], this.#space);
+    await this.#search.index('episode', [{ id, ...index }], this.#space);
   }
 }
 

@@ -62,7 +62,7 @@ export class KnowledgeSql implements KnowledgeStore {
       ],
     );
     const id = num(got!.id);
-    await this.#search.index('knowledge', [{ id, ...r.index }]);
+    await this.#search.index('knowledge', [{ id, ...r.index }], this.#space);
     return id;
   }
 
@@ -213,8 +213,8 @@ export class KnowledgeSql implements KnowledgeStore {
     }
     // Re-index only an entry of this space: the index tables carry no space, so an id alone could reach another's.
     if (index && (await this.#db.get('SELECT id FROM knowledge WHERE space = ? AND id = ?', [this.#space, id]))) {
-      await this.#search.unindex('knowledge', [id]);
-      await this.#search.index('knowledge', [{ id, ...index }]);
+      await this.#search.unindex('knowledge', [id], this.#space);
+      await this.#search.index('knowledge', [{ id, ...index }], this.#space);
     }
   }
 
@@ -250,7 +250,7 @@ export class KnowledgeSql implements KnowledgeStore {
         ])
       ).map((r) => num(r.id));
       if (own.length === 0) continue;
-      await this.#search.unindex('knowledge', own);
+      await this.#search.unindex('knowledge', own, this.#space);
       const m = marks(own.length);
       await this.#db.run(`DELETE FROM knowledge_links WHERE from_id IN (${m}) OR to_id IN (${m})`, [...own, ...own]);
       await this.#db.run(`DELETE FROM embeddings WHERE layer = 'knowledge' AND item_id IN (${m})`, own);

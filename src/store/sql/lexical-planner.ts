@@ -26,12 +26,16 @@ const COMMON_MEMO = 10_000;
 export const RECENT_SAMPLE = 2000;
 
 /**
- * The counts an engine answers for the planner, over one layer's word index. `alone` says the space holds every row
- * of the layer: the engine may then count in its index alone, without asking each row's space.
+ * The counts an engine answers for the planner, over the word index of one space's rows in a layer. `alone` says the
+ * space holds every row of the layer: an engine whose index is shared by the spaces (PostgreSQL) may then count in
+ * its index alone, without asking each row's space.
  */
 export interface PlanCounter {
-  /** Highest id in the layer's word index: it grows with every write, so it tells the memos when to recount. */
-  top(layer: Layer): Promise<number>;
+  /**
+   * Highest id in the word index the space's rows are in (SQLite: the space's own table; PostgreSQL: the layer's):
+   * it grows with every write, so it tells the memos when to recount.
+   */
+  top(space: string, layer: Layer): Promise<number>;
   /** Rows of the layer in `space`, and whether no other space has any. */
   spaceRows(space: string, layer: Layer): Promise<{ rows: number; alone: boolean }>;
   /** Rows of the space holding `term`, counted up to `cap + 1` at most. */
@@ -49,7 +53,7 @@ export interface LexicalPlan {
   terms: readonly string[];
   /** Some asked terms were left out of the OR query as too common in this space. */
   dropped?: boolean;
-  /** Highest id in the layer's word index (all spaces): what a walk over the index costs. */
+  /** Highest id in the word index the space's rows are in (`PlanCounter.top`): what a walk over the index costs. */
   top: number;
   /** Rows of the space in the layer. */
   rows: number;
@@ -106,7 +110,7 @@ export class LexicalPlanner {
    * rows only.
    */
   async plan(space: string, layer: Layer, terms: readonly string[]): Promise<LexicalPlan> {
-    const top = await this.#counter.top(layer);
+    const top = await this.#counter.top(space, layer);
     const s = await this.#space(space, layer, top);
     const base = { top, rows: s.rows, alone: s.alone };
     if (s.rows < PRUNE_MIN_DOCS) return { terms, ...base };
@@ -164,7 +168,7 @@ export class LexicalPlanner {
 
   /** The two terms with the fewest matches among the space's newest rows, judged by each one's newest matches. */
   async #rarestOfLate(space: string, layer: Layer, terms: readonly string[], alone: boolean): Promise<string[]> {
-    const top = await this.#counter.top(layer);
+    const top = await this.#counter.top(space, layer);
     const density: Array<{ w: string; d: number }> = [];
     for (const w of terms) {
       const r = await this.#counter.recentMatches(space, layer, w, RECENT_SAMPLE, alone);

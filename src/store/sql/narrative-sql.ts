@@ -65,7 +65,7 @@ export class NarrativeSql implements NarrativeStore {
         tag,
       ]);
     }
-    await this.#search.index('narrative', [{ id, ...r.index }]);
+    await this.#search.index('narrative', [{ id, ...r.index }], this.#space);
     return id;
   }
 
@@ -180,7 +180,7 @@ export class NarrativeSql implements NarrativeStore {
         ])
       ).map((r) => num(r.id));
       if (own.length === 0) continue;
-      await this.#search.unindex('narrative', own);
+      await this.#search.unindex('narrative', own, this.#space);
       await this.#db.run(`DELETE FROM narrative_tags WHERE narrative_id IN (${marks(own.length)})`, own);
       await this.#db.run(`DELETE FROM embeddings WHERE layer = 'narrative' AND item_id IN (${marks(own.length)})`, own);
       n += (await this.#db.run(`DELETE FROM narratives WHERE id IN (${marks(own.length)})`, own)).changes;
@@ -347,8 +347,8 @@ export class NarrativeSql implements NarrativeStore {
       this.#space,
       id,
     ]);
-    await this.#search.unindex('narrative', [id]);
-    await this.#search.index('narrative', [{ id, ...index }]);
+    await this.#search.unindex('narrative', [id], this.#space);
+    await this.#search.index('narrative', [{ id, ...index }], this.#space);
   }
 
   async setAllScores(

@@ -124,8 +124,9 @@ export class RowSql implements RowStore {
   async eraseSpace(space: string): Promise<void> {
     for (const { table, layer } of INDEXED) {
       const ids = (await this.#db.all<{ id: unknown }>(`SELECT id FROM ${table} WHERE space = ?`, [space])).map((r) => num(r.id));
-      for (let i = 0; i < ids.length; i += 500) await this.#search.unindex(layer, ids.slice(i, i + 500));
+      for (let i = 0; i < ids.length; i += 500) await this.#search.unindex(layer, ids.slice(i, i + 500), space);
     }
+    await this.#search.dropSpace?.(space);
     for (const t of [...SPACE_TABLES].reverse()) {
       await this.#db.run(`DELETE FROM ${t.name} WHERE ${t.name === 'spaces' ? 'id' : 'space'} = ?`, [space]);
     }

@@ -2,13 +2,12 @@
 import type { Layer } from '../../core/types.js';
 import type { SqlDriver } from '../sql-driver.js';
 import type { SqliteDriver } from './sqlite-driver.js';
+import { allSpaceFtsTables, SHARED_FTS_TABLES } from './sqlite-search.js';
 
-/** The FTS5 indexes of each layer (word and trigram). */
-export const SQLITE_FTS_INDEXES: Record<Layer, readonly string[]> = {
-  episode: ['episodes_fts', 'episodes_tri'],
-  narrative: ['narratives_fts', 'narratives_tri'],
-  knowledge: ['knowledge_fts', 'knowledge_tri'],
-};
+/** The FTS5 indexes of a layer: the shared tables of the first layout and every space's word and trigram tables. */
+export async function sqliteFtsIndexes(db: SqlDriver, layer: Layer): Promise<string[]> {
+  return [...SHARED_FTS_TABLES[layer], ...(await allSpaceFtsTables(db, layer))];
+}
 
 /**
  * A contentless FTS5 table forgets a deleted row through a tombstone; the row's terms stay in the index segment
@@ -18,10 +17,10 @@ export const SQLITE_FTS_INDEXES: Record<Layer, readonly string[]> = {
  * layer's index (docs/RELIABILITY.md has the figures); an index already in one segment with no deletions is free.
  */
 export async function purgeSqlite(driver: SqliteDriver, db: SqlDriver, layers: readonly Layer[] | 'all'): Promise<{ complete: boolean }> {
-  const touched = layers === 'all' ? (Object.keys(SQLITE_FTS_INDEXES) as Layer[]) : [...new Set(layers)];
+  const touched = layers === 'all' ? (Object.keys(SHARED_FTS_TABLES) as Layer[]) : [...new Set(layers)];
   await db.transaction(async (tx) => {
     for (const layer of touched) {
-      for (const t of SQLITE_FTS_INDEXES[layer]) await tx.run(`INSERT INTO ${t}(${t}) VALUES('optimize')`);
+      for (const t of await sqliteFtsIndexes(tx, layer)) await tx.run(`INSERT INTO ${t}(${t}) VALUES('optimize')`);
     }
   });
   return { complete: await driver.checkpointTruncate() };

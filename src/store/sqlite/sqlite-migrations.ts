@@ -447,9 +447,24 @@ CREATE TRIGGER tg_embeddings_changes_delete AFTER DELETE ON embeddings BEGIN
 END;
 `;
 
+/**
+ * v4: each space's word and trigram tables of a layer (store/sqlite/sqlite-search.ts), numbered here and created on
+ * the space's first write to the layer, so BM25 counts the space's rows only. The shared tables of v1 stay until the
+ * app has indexed their rows again into these (`termsOutdated`, on open, in one transaction) and then stay empty.
+ */
+const V4 = `
+CREATE TABLE search_tables (
+  n INTEGER PRIMARY KEY,
+  space TEXT NOT NULL,
+  layer TEXT NOT NULL,
+  UNIQUE (space, layer)
+);
+`;
+
 /** All SQLite migrations in order. A new schema change is a new entry, never an edit of an old one. */
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: V1 },
   { version: 2, name: 'binary-quantised vector copies', sql: V2 },
   { version: 3, name: 'vector change log for HNSW index files', sql: V3 },
+  { version: 4, name: 'search tables per space', sql: V4 },
 ];

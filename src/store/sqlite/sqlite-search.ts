@@ -1,15 +1,58 @@
-/** SQLite full-text indexes: FTS5 BM25 (porter + unicode61 over jieba-segmented text) and a trigram index. */
+/**
+ * SQLite full-text indexes: FTS5 BM25 (porter + unicode61 over jieba-segmented text) and a trigram index, one pair of
+ * tables per space and layer, so BM25's statistics (rows, rows holding a term, mean row length) are the space's own.
+ */
 import type { Layer } from '../../core/types.js';
 import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
 import { LexicalPlanner, windowIdSpan, type PlanCounter } from '../sql/lexical-planner.js';
 import { isHanPrefixTerm, marks, num } from '../sql/sql-util.js';
 
-const T: Record<Layer, { table: string; fts: string; tri: string; vocab: string; time: string }> = {
-  episode: { table: 'episodes', fts: 'episodes_fts', tri: 'episodes_tri', vocab: 'episodes_vocab', time: 'occurred_at' },
-  narrative: { table: 'narratives', fts: 'narratives_fts', tri: 'narratives_tri', vocab: 'narratives_vocab', time: 'created_at' },
-  knowledge: { table: 'knowledge', fts: 'knowledge_fts', tri: 'knowledge_tri', vocab: 'knowledge_vocab', time: 'created_at' },
+const T: Record<Layer, { table: string; time: string }> = {
+  episode: { table: 'episodes', time: 'occurred_at' },
+  narrative: { table: 'narratives', time: 'created_at' },
+  knowledge: { table: 'knowledge', time: 'created_at' },
 };
+
+/**
+ * The tables of the first layout (schema v1), shared by every space: their BM25 counted every space's rows. Emptied
+ * once their rows were indexed again into each space's own tables (`termsOutdated`).
+ */
+export const SHARED_FTS_TABLES: Record<Layer, readonly [string, string]> = {
+  episode: ['episodes_fts', 'episodes_tri'],
+  narrative: ['narratives_fts', 'narratives_tri'],
+  knowledge: ['knowledge_fts', 'knowledge_tri'],
+};
+
+/** The word and trigram tables of the space whose number in `search_tables` is `n`. */
+export function spaceFtsTables(layer: Layer, n: number): { fts: string; tri: string } {
+  return { fts: `${T[layer].table}_fts_${n}`, tri: `${T[layer].table}_tri_${n}` };
+}
+
+/** Every space's word and trigram tables of a layer, as `search_tables` lists them. */
+export async function allSpaceFtsTables(db: SqlDriver, layer: Layer): Promise<string[]> {
+  const rows = await db.all<{ n: unknown }>('SELECT n FROM search_tables WHERE layer = ? ORDER BY n', [layer]);
+  return rows.flatMap((r) => Object.values(spaceFtsTables(layer, num(r.n))));
+}
+
+const TOKENIZE = "tokenize='porter unicode61 remove_diacritics 2'";
+function createTables(layer: Layer, n: number): string[] {
+  const { fts, tri } = spaceFtsTables(layer, n);
+  const cols = layer === 'episode' ? 'body, speaker, ctx' : 'body, tags';
+  return [
+    `CREATE VIRTUAL TABLE ${fts} USING fts5(${cols}, content='', contentless_delete=1, ${TOKENIZE})`,
+    `CREATE VIRTUAL TABLE ${tri} USING fts5(body, content='', contentless_delete=1, tokenize='trigram')`,
+  ];
+}
+
+/**
+ * The space's tables of a layer (`undefined`: it has none yet). Looked up on every call, never remembered: a
+ * transaction that created them may roll back, and another connection may drop them (`dropSpace`).
+ */
+async function tablesOf(db: SqlDriver, space: string, layer: Layer): Promise<{ fts: string; tri: string } | undefined> {
+  const r = await db.get<{ n: unknown }>('SELECT n FROM search_tables WHERE space = ? AND layer = ?', [space, layer]);
+  return r === undefined ? undefined : spaceFtsTables(layer, num(r.n));
+}
 
 /**
  * Above this many rows the window is read by walking the newest matches down: FTS5 walks a rowid range from the
@@ -92,8 +135,9 @@ export class SqliteSearch implements SearchIndex {
     this.#commonWindow = this.#planner.commonWindow;
   }
 
-  async index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void> {
-    const t = T[layer];
+  async index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>, space: string): Promise<void> {
+    if (docs.length === 0) return;
+    const t = (await tablesOf(this.#db, space, layer)) ?? (await this.#create(space, layer));
     for (const d of docs) {
       if (layer === 'episode') {
         // An empty raw text means the caller keeps this row out of the substring index (index.episodeTrigram).
@@ -106,11 +150,55 @@ export class SqliteSearch implements SearchIndex {
     }
   }
 
-  async unindex(layer: Layer, ids: readonly number[]): Promise<void> {
+  /** Creates the space's tables of a layer on its first write: a row in `search_tables` and both tables, at once. */
+  async #create(space: string, layer: Layer): Promise<{ fts: string; tri: string }> {
+    return this.#db.transaction(async (tx) => {
+      const known = await tablesOf(tx, space, layer);
+      if (known) return known;
+      const r = await tx.get<{ n: unknown }>('INSERT INTO search_tables (space, layer) VALUES (?, ?) RETURNING n', [space, layer]);
+      const n = num(r?.n);
+      for (const sql of createTables(layer, n)) await tx.run(sql);
+      return spaceFtsTables(layer, n);
+    });
+  }
+
+  async unindex(layer: Layer, ids: readonly number[], space: string): Promise<void> {
     if (ids.length === 0) return;
-    const t = T[layer];
+    const t = await tablesOf(this.#db, space, layer);
+    if (t === undefined) return;
     await this.#db.run(`DELETE FROM ${t.fts} WHERE rowid IN (${marks(ids.length)})`, ids);
     await this.#db.run(`DELETE FROM ${t.tri} WHERE rowid IN (${marks(ids.length)})`, ids);
+  }
+
+  /** Drops the space's tables of every layer (its erasure: no tombstone of its rows stays behind). */
+  async dropSpace(space: string): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      for (const layer of Object.keys(T) as Layer[]) {
+        const t = await tablesOf(tx, space, layer);
+        if (t === undefined) continue;
+        await tx.run(`DROP TABLE ${t.fts}`);
+        await tx.run(`DROP TABLE ${t.tri}`);
+        await tx.run('DELETE FROM search_tables WHERE space = ? AND layer = ?', [space, layer]);
+      }
+    });
+  }
+
+  /**
+   * Whether the shared tables of the first layout still hold rows: the app then indexes every item again (into each
+   * space's own tables) and calls `markTermsCurrent`, in one transaction.
+   */
+  async termsOutdated(): Promise<boolean> {
+    for (const tables of Object.values(SHARED_FTS_TABLES)) {
+      for (const t of tables) if (await this.#db.get(`SELECT rowid FROM ${t} LIMIT 1`)) return true;
+    }
+    return false;
+  }
+
+  /** Empties the shared tables once every item is in its space's tables. */
+  async markTermsCurrent(): Promise<void> {
+    for (const tables of Object.values(SHARED_FTS_TABLES)) {
+      for (const t of tables) await this.#db.run(`INSERT INTO ${t}(${t}) VALUES('delete-all')`);
+    }
   }
 
   async lexical(
@@ -120,7 +208,10 @@ export class SqliteSearch implements SearchIndex {
     o: LexicalOptions,
   ): Promise<Array<{ id: number; score: number }>> {
     if (terms.length === 0) return [];
-    const t = T[layer];
+    // The space's own tables: bm25() counts its rows alone, and every match is one of its rows.
+    const own = await tablesOf(this.#db, space, layer);
+    if (own === undefined) return [];
+    const t = { ...T[layer], ...own };
     const plan = await this.#planner.plan(space, layer, terms);
     // bm25() is lower-is-better. The body weighs most; speaker/tags and the preceding turns (ctx) weigh 0.3,
     // the weight that gave the best LoCoMo dev recall (docs/BENCHMARKS.md).
@@ -132,8 +223,9 @@ export class SqliteSearch implements SearchIndex {
     const lo = Math.max(plan.minRowid ?? 0, span ? span.lo - 1 : 0);
     const floor = `${lo > 0 ? ' AND rowid > ?' : ''}${span ? ' AND rowid <= ?' : ''}`;
     const floorParams = [...(lo > 0 ? [lo] : []), ...(span ? [span.hi] : [])];
-    // Score in the FTS index alone, then keep the rows of this space that pass the filters: a join per matching
-    // row costs four times as much. Over-fetch, and fall back to the join when filters drop too many.
+    // Score in the space's FTS index alone, then keep the rows that pass the filters (the space is checked again,
+    // cheaply): a join per matching row costs four times as much. Over-fetch, and fall back to the join when the
+    // filters drop too many.
     const fetch = o.limit * 3;
     const descending = !span && plan.minRowid !== undefined && plan.top > this.#descendingWalkRows;
     const scored = () => this.#db.all<{ id: unknown; s: number }>(
@@ -204,9 +296,11 @@ export class SqliteSearch implements SearchIndex {
     const n = needle.trim();
     if (n.length === 0) return [];
     if ([...n].length >= 3) {
+      const own = await tablesOf(this.#db, space, layer);
+      if (own === undefined) return [];
       const rows = await this.#db.all<{ id: unknown }>(
-        `SELECT f.rowid AS id FROM ${t.tri} f JOIN ${t.table} x ON x.id = f.rowid
-         WHERE ${t.tri} MATCH ? AND x.space = ?${f.sql} ORDER BY x.${t.time} DESC LIMIT ?`,
+        `SELECT f.rowid AS id FROM ${own.tri} f JOIN ${t.table} x ON x.id = f.rowid
+         WHERE ${own.tri} MATCH ? AND x.space = ?${f.sql} ORDER BY x.${t.time} DESC LIMIT ?`,
         [ftsQuote(n), space, ...f.params, o.limit],
       );
       return rows.map((r) => ({ id: num(r.id), score: 1 }));
@@ -222,20 +316,16 @@ export class SqliteSearch implements SearchIndex {
 }
 
 /**
- * The planner's counts over FTS5: a term's rows are counted as FTS5 matches it (stemming included), stopping once
- * it is common (a count walks ~35 ns a row; the fts5vocab table walks the whole posting list). When the space holds
- * every row the index alone answers; otherwise each match's space is looked up (a join per row).
+ * The planner's counts over FTS5, in the space's own word table: a term's rows are counted as FTS5 matches it
+ * (stemming included), stopping once it is common (a count walks ~35 ns a row; the fts5vocab table walks the whole
+ * posting list). A space without tables yet has no rows.
  */
 export function sqlitePlanCounter(db: SqlDriver): PlanCounter {
-  const matchesIn = (layer: Layer, alone: boolean) => {
-    const t = T[layer];
-    return alone
-      ? `SELECT rowid AS id FROM ${t.fts} WHERE ${t.fts} MATCH ?`
-      : `SELECT f.rowid AS id FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.rowid WHERE ${t.fts} MATCH ? AND x.space = ?`;
-  };
+  const ftsOf = async (space: string, layer: Layer) => (await tablesOf(db, space, layer))?.fts;
   return {
-    async top(layer) {
-      return num((await db.get<{ n: unknown }>(`SELECT MAX(rowid) AS n FROM ${T[layer].fts}`))?.n ?? 0);
+    async top(space, layer) {
+      const fts = await ftsOf(space, layer);
+      return fts === undefined ? 0 : num((await db.get<{ n: unknown }>(`SELECT MAX(rowid) AS n FROM ${fts}`))?.n ?? 0);
     },
     async spaceRows(space, layer) {
       const t = T[layer];
@@ -246,10 +336,12 @@ export function sqlitePlanCounter(db: SqlDriver): PlanCounter {
         (await db.get(`SELECT 1 AS o FROM ${t.table} WHERE space > ? LIMIT 1`, [space]));
       return { rows: num(r?.n ?? 0), alone: other === undefined };
     },
-    async termRows(space, layer, term, cap, alone) {
+    async termRows(space, layer, term, cap) {
+      const fts = await ftsOf(space, layer);
+      if (fts === undefined) return 0;
       const r = await db.get<{ c: unknown }>(
-        `SELECT count(*) AS c FROM (${matchesIn(layer, alone)} LIMIT ?)`,
-        [ftsTerm(term), ...(alone ? [] : [space]), cap + 1],
+        `SELECT count(*) AS c FROM (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? LIMIT ?)`,
+        [ftsTerm(term), cap + 1],
       );
       return num(r?.c ?? 0);
     },
@@ -264,10 +356,12 @@ export function sqlitePlanCounter(db: SqlDriver): PlanCounter {
       // Rows above the floor: the lowest of the newest `window` is kept (the floor is exclusive).
       return Math.max(0, num(r?.low ?? 1) - 1);
     },
-    async recentMatches(space, layer, term, sample, alone) {
+    async recentMatches(space, layer, term, sample) {
+      const fts = await ftsOf(space, layer);
+      if (fts === undefined) return { count: 0, low: 0 };
       const r = await db.get<{ c: unknown; low: unknown }>(
-        `SELECT count(*) AS c, min(id) AS low FROM (${matchesIn(layer, alone)} ORDER BY id DESC LIMIT ?)`,
-        [ftsTerm(term), ...(alone ? [] : [space]), sample],
+        `SELECT count(*) AS c, min(id) AS low FROM (SELECT rowid AS id FROM ${fts} WHERE ${fts} MATCH ? ORDER BY id DESC LIMIT ?)`,
+        [ftsTerm(term), sample],
       );
       return { count: num(r?.c ?? 0), low: num(r?.low ?? 0) };
     },
