@@ -93,7 +93,7 @@ async function weightJob(
   const started = performance.now();
   const docs = await read();
   const updates = plan(docs);
-  await ctx.store.transaction((tx) => tx.forSpace(ctx.space).narratives.updateScores(updates));
+  await ctx.store.transaction((tx) => tx.forSpace(ctx.space).narratives.writeScores(updates));
   return {
     job,
     read: docs.length,

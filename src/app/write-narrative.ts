@@ -88,7 +88,7 @@ export async function propagateRecurrence(tx: Store, space: string, tags: readon
     const weight = rescoredWeight(n.weight, n, { ...n, recurrence });
     changes.push({ id: n.id, recurrence, weight });
   }
-  await tx.forSpace(space).narratives.setScores(changes);
+  await tx.forSpace(space).narratives.writeScores(changes);
   return changes.length;
 }
 
@@ -97,6 +97,6 @@ export async function applyAntiInflation(tx: Store, space: string, window: numbe
   const newest = await tx.forSpace(space).narratives.newestWeights(window);
   const scaled = antiInflate(newest.map((r) => r.weight));
   if (!scaled) return false;
-  await tx.forSpace(space).narratives.setWeights(newest.map((r, i) => ({ id: r.id, weight: scaled[i]! })));
+  await tx.forSpace(space).narratives.writeScores(newest.map((r, i) => ({ id: r.id, weight: scaled[i]! })));
   return true;
 }
