@@ -1,4 +1,5 @@
 /** T0 identity anchor: SOUL.md, self-concept, current goal, newest snapshot, top open threads, briefing headline. */
+import { isSelfConceptField } from '../../core/types.js';
 import type { AppContext } from '../app-context.js';
 import { currentGoal } from '../continuity.js';
 import type { BlockItem } from './block-budget.js';
@@ -13,7 +14,9 @@ export async function identityItems(ctx: AppContext, soul: string | undefined, l
   const now = ctx.clock.now();
   const items: BlockItem[] = [];
   if (soul && soul.trim()) items.push({ section: 'identity', text: soul.trim(), value: VALUE.soul });
-  for (const c of await ctx.store.forSpace(ctx.space).identity.selfConcept()) {
+  // Tideline's T0 shows the self-concept it was given; the night's self-image parts (`self_image.*`, same table) are
+  // read with `self` / `memory_read_self_concept`, not injected.
+  for (const c of (await ctx.store.forSpace(ctx.space).identity.selfConcept()).filter((r) => isSelfConceptField(r.field))) {
     items.push({ section: 'identity', text: `- ${c.field}: ${stripBracketTags(c.content)}`, value: VALUE.concept });
   }
   const { goal, checkpoint } = await currentGoal(ctx);
