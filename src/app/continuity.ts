@@ -91,5 +91,5 @@ export async function getPending(ctx: AppContext, raw: unknown = {}): Promise<Pe
 
 /** The active goal and latest checkpoint without delivering anything (for the context block). */
 export async function currentGoal(ctx: AppContext): Promise<{ goal: GoalRow | undefined; checkpoint: CheckpointRow | undefined }> {
-  return { goal: await ctx.store.forSpace(ctx.space).continuity.activeGoal(), checkpoint: await ctx.store.forSpace(ctx.space).continuity.latestCheckpoint() };
+  return { goal: await ctx.scope.continuity.activeGoal(), checkpoint: await ctx.scope.continuity.latestCheckpoint() };
 }

@@ -26,7 +26,7 @@ export async function writeProfile(ctx: AppContext, raw: unknown): Promise<{ id:
 
 /** All profiles, or one entity's, newest first. */
 export async function readProfiles(ctx: AppContext, entity?: string): Promise<Profile[]> {
-  return ctx.store.forSpace(ctx.space).identity.profiles(entity);
+  return ctx.scope.identity.profiles(entity);
 }
 
 /** Upserts one self-concept field; the previous content is kept as history. */
@@ -46,7 +46,7 @@ export async function writeSelfConcept(ctx: AppContext, raw: unknown): Promise<{
  * ordered by field name. The sleep's self-image parts share the table and are read with `readSelf`.
  */
 export async function readSelfConcept(ctx: AppContext): Promise<SelfConcept[]> {
-  return (await ctx.store.forSpace(ctx.space).identity.selfConcept()).filter((r) => isSelfConceptField(r.field));
+  return (await ctx.scope.identity.selfConcept()).filter((r) => isSelfConceptField(r.field));
 }
 
 /** Adds a "how I am right now" snapshot. */
@@ -63,7 +63,7 @@ export async function writeSnapshot(ctx: AppContext, raw: unknown): Promise<{ id
 
 /** Newest snapshots. */
 export async function readSnapshots(ctx: AppContext, limit = 1): Promise<Snapshot[]> {
-  return ctx.store.forSpace(ctx.space).identity.snapshots(limit);
+  return ctx.scope.identity.snapshots(limit);
 }
 
 /** Inserts a thread, or updates one when `thread_id` is given (explored_at set when it leaves `open`). */
@@ -94,5 +94,5 @@ export async function writeThread(ctx: AppContext, raw: unknown): Promise<{ id: 
 
 /** Threads by status, heaviest first. */
 export async function readThreads(ctx: AppContext, status: ThreadStatus | 'all' = 'open', limit = 20): Promise<Thread[]> {
-  return ctx.store.forSpace(ctx.space).identity.threads(status, limit);
+  return ctx.scope.identity.threads(status, limit);
 }

@@ -95,7 +95,7 @@ export async function importTideline(
     return Object.keys(extra).length > 0 ? { ...t, meta: { ...t.meta, tidelineExtra: extra } } : t;
   });
   const stored = await storeTurns(ctx, fileId, 'tideline', turns, opts);
-  const episodeOf = await ctx.store.forSpace(ctx.space).episodes.idsByRef(
+  const episodeOf = await ctx.scope.episodes.idsByRef(
     turns.map((t) => t.ref),
   );
   const contextToEpisode = new Map<number, number>();

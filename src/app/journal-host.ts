@@ -52,7 +52,7 @@ export class StoreJournalHost implements JournalHost {
   }
 
   async listWorkspaces(): Promise<string[]> {
-    return (await this.#ctx.store.forSpace(this.#ctx.space).journal.workspaces()).map((w) => w.root);
+    return (await this.#ctx.scope.journal.workspaces()).map((w) => w.root);
   }
 
   async archiveDay(root: string, date: string, content: string): Promise<void> {
@@ -65,14 +65,14 @@ export class StoreJournalHost implements JournalHost {
   }
 
   async restoreDay(root: string, date: string): Promise<string | undefined> {
-    const row = await this.#ctx.store.forSpace(this.#ctx.space).journal.archivedDay(root, date);
+    const row = await this.#ctx.scope.journal.archivedDay(root, date);
     if (!row) return undefined;
-    await this.#ctx.store.forSpace(this.#ctx.space).journal.markRestored(root, date, this.#ctx.clock.now());
+    await this.#ctx.scope.journal.markRestored(root, date, this.#ctx.clock.now());
     return row.content;
   }
 
   async listArchivedDays(root: string): Promise<string[]> {
-    return this.#ctx.store.forSpace(this.#ctx.space).journal.archivedDays(root);
+    return this.#ctx.scope.journal.archivedDays(root);
   }
 
   /**
@@ -149,7 +149,7 @@ export class StoreJournalHost implements JournalHost {
   }
 
   async getTendState(root: string): Promise<string | undefined> {
-    return (await this.#ctx.store.forSpace(this.#ctx.space).journal.workspace(root))?.lastTendedDay ?? undefined;
+    return (await this.#ctx.scope.journal.workspace(root))?.lastTendedDay ?? undefined;
   }
 
   async setTendState(root: string, day: string): Promise<void> {

@@ -61,7 +61,7 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
   let embedded = 0;
   if (ctx.embedder && ids.length > 0) {
     const byId = new Map(ids.map((id, i) => [id, i]));
-    const stored = await ctx.store.forSpace(ctx.space).episodes.getMany(ids);
+    const stored = await ctx.scope.episodes.getMany(ids);
     embedded = (await embedItems(ctx, 'episode', stored.filter((e) => byId.has(e.id)).map((e) => ({ id: e.id, text: e.content })))).embedded;
   }
   return { ids: ids.map((id) => formatId('episode', id)), skipped, redacted: counter.count, embedded };
@@ -71,7 +71,7 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
 async function precedingTurns(ctx: AppContext, sessions: ReadonlyArray<string | undefined>): Promise<Map<string, string[]>> {
   const n = ctx.config.recall.contextTurns;
   if (n === 0) return new Map();
-  return ctx.store.forSpace(ctx.space).episodes.lastInSessions(sessions.filter((s): s is string => s !== undefined), n);
+  return ctx.scope.episodes.lastInSessions(sessions.filter((s): s is string => s !== undefined), n);
 }
 
 /** The context of the next turn of `session`, then remembers `text` as that session's newest turn. */

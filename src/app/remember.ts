@@ -102,7 +102,7 @@ export async function editKnowledge(ctx: AppContext, raw: unknown): Promise<Reme
   const { layer, id } = parseId(input.id);
   if (layer !== 'knowledge')
     throw new TidepoolError('invalid_input', `id: only knowledge entries are edited (k12), got "${input.id}"; episodes are history`, { field: 'id' });
-  const old = await ctx.store.forSpace(ctx.space).knowledge.get(id);
+  const old = await ctx.scope.knowledge.get(id);
   if (!old) throw new TidepoolError('not_found', `no knowledge entry ${input.id} in space "${ctx.space}"`, { field: 'id' });
   return remember(
     ctx,

@@ -31,7 +31,7 @@ export interface TopicsResult {
 /** Rebuilds `topic_clusters` from every narrative's keywords (SEEDS §1.7 `build_clusters`). */
 export async function topicsJob(ctx: AppContext, run: ScriptRun, merge: boolean): Promise<TopicsResult> {
   const started = performance.now();
-  const narratives = await ctx.store.forSpace(ctx.space).narratives.texts();
+  const narratives = await ctx.scope.narratives.texts();
   const docs = narratives.map((n) => ({
     id: n.id,
     keywords: run.narrativeKeywords(n),
@@ -77,7 +77,7 @@ export type SoftClustersResult =
  */
 export async function softClustersJob(ctx: AppContext): Promise<SoftClustersResult> {
   const started = performance.now();
-  const models = await ctx.store.forSpace(ctx.space).vectors.narrativeModels();
+  const models = await ctx.scope.vectors.narrativeModels();
   const chosen = ctx.embedder ? models.find((m) => m.model === ctx.embedder!.model) : models[0];
   if (!chosen) {
     const message = ctx.embedder
@@ -85,8 +85,8 @@ export async function softClustersJob(ctx: AppContext): Promise<SoftClustersResu
       : 'no narrative vectors: soft clusters live in embedding space, so configure an embedder (embedder.provider) and run `tidepool script scan` to embed the narratives';
     return { job: 'soft-clusters', status: 'skipped', message, ms: elapsed(started) };
   }
-  const vectors = await ctx.store.forSpace(ctx.space).vectors.narrativeVectors(chosen.model, chosen.dim);
-  const byId = new Map((await ctx.store.forSpace(ctx.space).narratives.texts()).map((n) => [n.id, n]));
+  const vectors = await ctx.scope.vectors.narrativeVectors(chosen.model, chosen.dim);
+  const byId = new Map((await ctx.scope.narratives.texts()).map((n) => [n.id, n]));
   const items = vectors.map((v) => {
     const n = byId.get(v.id);
     return n ? { id: v.id, vector: v.vector, gesture: n.gesture ?? n.content, weight: n.weight } : { id: v.id, vector: v.vector };
@@ -154,22 +154,22 @@ export interface AttentionResult {
 export async function attentionJob(ctx: AppContext, days: number): Promise<AttentionResult> {
   const started = performance.now();
   const now = ctx.clock.now();
-  const entries = await ctx.store.forSpace(ctx.space).attention.since(Number.MIN_SAFE_INTEGER);
+  const entries = await ctx.scope.attention.since(Number.MIN_SAFE_INTEGER);
   const hitIds = [...new Set(entries.filter((e) => e.layer === 'narrative').map((e) => e.itemId))];
   // Cluster members are read only for narratives that were hit: the log is usually far smaller than the memory.
   const topics =
     hitIds.length > 0
-      ? await ctx.store.forSpace(ctx.space).derived.topicClusters({ minSize: 1, limit: Number.MAX_SAFE_INTEGER })
+      ? await ctx.scope.derived.topicClusters({ minSize: 1, limit: Number.MAX_SAFE_INTEGER })
       : [];
   const topicNames =
-    hitIds.length > 0 ? topics.map((c) => c.name) : await ctx.store.forSpace(ctx.space).derived.topicClusterNames();
+    hitIds.length > 0 ? topics.map((c) => c.name) : await ctx.scope.derived.topicClusterNames();
   const topicOf = labelByTopicCluster(topics);
-  const { clusters: softClusters } = await ctx.store.forSpace(ctx.space).derived.softClusterModel();
+  const { clusters: softClusters } = await ctx.scope.derived.softClusterModel();
   const softName = new Map(softClusters.map((c) => [c.id, c.name]));
   const nearest = new Map<number, { clusterId: number; distance: number }>();
   const memberships =
     hitIds.length > 0 && softClusters.length > 0
-      ? await ctx.store.forSpace(ctx.space).derived.softClusterMemberships({ narrativeIds: hitIds })
+      ? await ctx.scope.derived.softClusterMemberships({ narrativeIds: hitIds })
       : [];
   for (const m of memberships) {
     const cur = nearest.get(m.narrativeId);

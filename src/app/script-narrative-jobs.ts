@@ -28,7 +28,7 @@ export interface EntityGraphResult {
 /** Rebuilds graph_nodes, graph_edges and graph_cooccur from every narrative's `entities_role` (SEEDS §1.7). */
 export async function entityGraphJob(ctx: AppContext): Promise<EntityGraphResult> {
   const started = performance.now();
-  const narratives = await ctx.store.forSpace(ctx.space).narratives.roles();
+  const narratives = await ctx.scope.narratives.roles();
   const graph = buildEntityGraph(narratives);
   await ctx.store.transaction((tx) => tx.forSpace(ctx.space).derived.replaceEntityGraph(graph));
   return {
@@ -65,7 +65,7 @@ export async function recurrenceJob(ctx: AppContext): Promise<WeightJobResult> {
   return weightJob(
     ctx,
     'recurrence',
-    () => ctx.store.forSpace(ctx.space).narratives.scoreRows({ tagged: true }),
+    () => ctx.scope.narratives.scoreRows({ tagged: true }),
     refreshRecurrence,
   );
 }
@@ -79,7 +79,7 @@ export async function normalizeJob(ctx: AppContext): Promise<WeightJobResult> {
   return weightJob(
     ctx,
     'normalize',
-    () => ctx.store.forSpace(ctx.space).narratives.scoreRows({ newest: window }),
+    () => ctx.scope.narratives.scoreRows({ newest: window }),
     (docs) => normalizeWeights(docs, window),
   );
 }
@@ -98,7 +98,7 @@ async function weightJob(
     job,
     read: docs.length,
     changed: updates.length,
-    bands: await ctx.store.forSpace(ctx.space).narratives.weightBands(),
+    bands: await ctx.scope.narratives.weightBands(),
     ms: elapsed(started),
   };
 }
@@ -121,12 +121,12 @@ export interface BackfillLinksResult {
  */
 export async function backfillLinksJob(ctx: AppContext, run: ScriptRun): Promise<BackfillLinksResult> {
   const started = performance.now();
-  const unlinked = await ctx.store.forSpace(ctx.space).narratives.texts({ unlinked: true });
+  const unlinked = await ctx.scope.narratives.texts({ unlinked: true });
   const windowMs = BACKFILL_DEFAULTS.windowMs;
   const episodes =
     unlinked.length === 0
       ? []
-      : await ctx.store.forSpace(ctx.space).episodes.inRanges(
+      : await ctx.scope.episodes.inRanges(
           unlinked.map((n) => [n.createdAt - windowMs, n.createdAt + windowMs] as const),
         );
   // Only narratives with an episode inside their window can be linked; the others need no keywords at all.
