@@ -26,7 +26,7 @@ export interface AppContext extends AppDeps {
   readonly space: string;
   /**
    * The space's ports, bound once (`store.forSpace(space)`, STYLE §10 "scope once"): use cases read and write their
-   * space through it, so none names a space by hand. A transaction binds its own (`tx.forSpace(ctx.space)`).
+   * space through it, so none names a space by hand. A transaction's is bound by {@link spaceTransaction}.
    */
   readonly scope: ScopedStore;
 }
@@ -50,4 +50,14 @@ export interface RecallReaders {
    * `warn` is told when that fails (the hits then come from words only).
    */
   recall(space: string, req: RecallRequest, now: number, embedder: Embedder | undefined, warn?: Warn): Promise<RecallHit[]>;
+}
+
+/**
+ * Runs `fn` in one write transaction of the context's store, with the transaction bound to the context's space once:
+ * `scope` is `tx.forSpace(ctx.space)`, what `ctx.scope` is outside; `tx` is the unbound transaction, for what spans
+ * spaces (the space registry, row erasure) and for helpers that take a store.
+ * @example await spaceTransaction(ctx, (scope) => scope.derived.replaceTopicClusters(clusters))
+ */
+export function spaceTransaction<T>(ctx: AppContext, fn: (scope: ScopedStore, tx: Store) => Promise<T>): Promise<T> {
+  return ctx.store.transaction((tx) => fn(tx.forSpace(ctx.space), tx));
 }

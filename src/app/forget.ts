@@ -4,7 +4,7 @@ import { parseId } from '../core/ids.js';
 import type { Layer } from '../core/types.js';
 import { forgetInput, parseInput, type ForgetInput } from '../core/schemas.js';
 import type { Store } from '../store/port.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { episodeIndexText } from './index-text.js';
 
 /** What `forget` removed. */
@@ -30,9 +30,9 @@ export async function forget(ctx: AppContext, raw: ForgetInput): Promise<ForgetR
     return { kind: 'space', space: ctx.space };
   }
   const named: Targets = { episode: new Set(), narrative: new Set(), knowledge: new Set() };
-  const removed = await ctx.store.transaction(async (tx) => {
+  const removed = await spaceTransaction(ctx, async (scope, tx) => {
     if ('key' in input) {
-      for (const id of await tx.forSpace(ctx.space).knowledge.idsByKey(input.key)) named.knowledge.add(id);
+      for (const id of await scope.knowledge.idsByKey(input.key)) named.knowledge.add(id);
     } else {
       const { layer, id } = parseId(input.id);
       named[layer].add(id);

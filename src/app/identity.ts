@@ -9,7 +9,7 @@ import {
 } from '../core/schemas.js';
 import { isSelfConceptField, type Profile, type ProfileType, type SelfConcept, type Snapshot, type Thread, type ThreadStatus } from '../core/types.js';
 import { computeWeight } from '../script/weight-policy.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { refuseSecretsIn } from './guard-secrets.js';
 
 /** Upserts a profile; the previous content is kept as history. */
@@ -17,9 +17,9 @@ export async function writeProfile(ctx: AppContext, raw: unknown): Promise<{ id:
   const p = parseInput(profileInput, raw);
   refuseSecretsIn({ ...p });
   const now = ctx.clock.now();
-  const r = await ctx.store.transaction(async (tx) => {
+  const r = await spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return tx.forSpace(ctx.space).identity.upsertProfile({ entity: p.entity, ptype: p.profile_type, content: p.content.trim(), pinned: p.pinned, at: now });
+    return scope.identity.upsertProfile({ entity: p.entity, ptype: p.profile_type, content: p.content.trim(), pinned: p.pinned, at: now });
   });
   return { id: r.id, entity: p.entity, ptype: p.profile_type, replaced: r.previous !== undefined };
 }
@@ -34,9 +34,9 @@ export async function writeSelfConcept(ctx: AppContext, raw: unknown): Promise<{
   const s = parseInput(selfConceptInput, raw);
   refuseSecretsIn({ ...s });
   const now = ctx.clock.now();
-  const r = await ctx.store.transaction(async (tx) => {
+  const r = await spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return tx.forSpace(ctx.space).identity.upsertSelfConcept(s.field, s.content.trim(), now);
+    return scope.identity.upsertSelfConcept(s.field, s.content.trim(), now);
   });
   return { field: s.field, replaced: r.previous !== undefined };
 }
@@ -54,9 +54,9 @@ export async function writeSnapshot(ctx: AppContext, raw: unknown): Promise<{ id
   const s = parseInput(snapshotInput, raw);
   refuseSecretsIn({ ...s });
   const now = ctx.clock.now();
-  const id = await ctx.store.transaction(async (tx) => {
+  const id = await spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return tx.forSpace(ctx.space).identity.addSnapshot(s.content.trim(), now);
+    return scope.identity.addSnapshot(s.content.trim(), now);
   });
   return { id };
 }
@@ -72,10 +72,10 @@ export async function writeThread(ctx: AppContext, raw: unknown): Promise<{ id: 
   refuseSecretsIn({ ...t });
   const now = ctx.clock.now();
   const weight = computeWeight(t);
-  return ctx.store.transaction(async (tx) => {
+  return spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
     if (t.thread_id !== undefined) {
-      const ok = await tx.forSpace(ctx.space).identity.updateThread(t.thread_id, {
+      const ok = await scope.identity.updateThread(t.thread_id, {
         ...(t.content ? { content: t.content.trim() } : {}),
         importance: t.importance, emotional: t.emotional, recurrence: t.recurrence, unresolved: t.unresolved,
         weight, status: t.status, updatedAt: now, exploredAt: t.status === 'open' ? null : now,
@@ -84,7 +84,7 @@ export async function writeThread(ctx: AppContext, raw: unknown): Promise<{ id: 
       return { id: t.thread_id, weight, created: false };
     }
     if (!t.content) throw new TidepoolError('invalid_input', 'content: must not be empty for a new thread', { field: 'content' });
-    const id = await tx.forSpace(ctx.space).identity.insertThread({
+    const id = await scope.identity.insertThread({
       content: t.content.trim(), importance: t.importance, emotional: t.emotional, recurrence: t.recurrence,
       unresolved: t.unresolved, weight, status: t.status, createdAt: now,
     });

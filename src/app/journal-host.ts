@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { JournalHost, JournalSection } from '../journal/journal-port.js';
 import type { NewEpisode } from '../store/port.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
 import { redact } from './guard-secrets.js';
 import { episodeIndexText } from './index-text.js';
@@ -45,9 +45,9 @@ export class StoreJournalHost implements JournalHost {
 
   async registerWorkspace(root: string): Promise<void> {
     const at = this.#ctx.clock.now();
-    await this.#ctx.store.transaction(async (tx) => {
+    await spaceTransaction(this.#ctx, async (scope, tx) => {
       await tx.spaces.ensure(this.#ctx.space, at);
-      await tx.forSpace(this.#ctx.space).journal.registerWorkspace({ root, title: path.basename(root) || root, at });
+      await scope.journal.registerWorkspace({ root, title: path.basename(root) || root, at });
     });
   }
 
@@ -58,9 +58,9 @@ export class StoreJournalHost implements JournalHost {
   async archiveDay(root: string, date: string, content: string): Promise<void> {
     const sha256 = createHash('sha256').update(content).digest('hex');
     const at = this.#ctx.clock.now();
-    await this.#ctx.store.transaction(async (tx) => {
+    await spaceTransaction(this.#ctx, async (scope, tx) => {
       await tx.spaces.ensure(this.#ctx.space, at);
-      await tx.forSpace(this.#ctx.space).journal.archiveDay({ root, day: date, content, sha256, at });
+      await scope.journal.archiveDay({ root, day: date, content, sha256, at });
     });
   }
 
@@ -154,9 +154,9 @@ export class StoreJournalHost implements JournalHost {
 
   async setTendState(root: string, day: string): Promise<void> {
     const at = this.#ctx.clock.now();
-    await this.#ctx.store.transaction(async (tx) => {
+    await spaceTransaction(this.#ctx, async (scope, tx) => {
       await tx.spaces.ensure(this.#ctx.space, at);
-      await tx.forSpace(this.#ctx.space).journal.setTendState(root, day, at);
+      await scope.journal.setTendState(root, day, at);
     });
   }
 }

@@ -3,7 +3,7 @@ import { formatId } from '../core/ids.js';
 import { parseInput, recordInput, type RecordInput } from '../core/schemas.js';
 import type { EpisodeKind } from '../core/types.js';
 import type { NewEpisode } from '../store/port.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
 import { redact, redactJson, redactOptional } from './guard-secrets.js';
 import { episodeIndexText } from './index-text.js';
@@ -54,9 +54,9 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
       index: episodeIndexText(r.text, speaker ?? null, nextContext(previous, session, r.text, ctx.config.recall.contextTurns), ctx.config.index.episodeTrigram),
     };
   });
-  const { ids, skipped } = await ctx.store.transaction(async (tx) => {
+  const { ids, skipped } = await spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return tx.forSpace(ctx.space).episodes.insertMany(rows);
+    return scope.episodes.insertMany(rows);
   });
   let embedded = 0;
   if (ctx.embedder && ids.length > 0) {

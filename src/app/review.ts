@@ -7,7 +7,7 @@ import { TidepoolError } from '../core/errors.js';
 import { formatId, parseId } from '../core/ids.js';
 import { parseInput } from '../core/schemas.js';
 import type { Knowledge } from '../core/types.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import type { ScopedStore } from '../store/port.js';
 import { requireSpace } from './require-space.js';
 import { forget } from './forget.js';
@@ -158,8 +158,8 @@ export async function review(ctx: AppContext, raw: ReviewInput): Promise<ReviewR
       field: 'id',
     });
   const now = ctx.clock.now();
-  return ctx.store.transaction(async (tx): Promise<ReviewResult> => {
-    const k = await tx.forSpace(ctx.space).knowledge.get(id);
+  return spaceTransaction(ctx, async (scope): Promise<ReviewResult> => {
+    const k = await scope.knowledge.get(id);
     if (!k)
       throw new TidepoolError('not_found', `no knowledge entry ${input.id} in space "${ctx.space}"`, {
         field: 'id',
@@ -174,28 +174,28 @@ export async function review(ctx: AppContext, raw: ReviewInput): Promise<ReviewR
     const q = quarantineOf(k);
     const meta = { ...k.meta, review: { verdict: input.verdict, at: now } };
     if (input.verdict === 'reject') {
-      await tx.forSpace(ctx.space).knowledge.setStatus([k.id], 'forgotten', now);
-      await tx.forSpace(ctx.space).knowledge.update(k.id, { meta }, undefined, now);
+      await scope.knowledge.setStatus([k.id], 'forgotten', now);
+      await scope.knowledge.update(k.id, { meta }, undefined, now);
       return { kind: 'rejected', id: formatId('knowledge', k.id), status: 'forgotten' };
     }
     const otherId = q.supersedes ?? q.conflictsWith;
-    const other = otherId === undefined ? undefined : await tx.forSpace(ctx.space).knowledge.get(otherId);
+    const other = otherId === undefined ? undefined : await scope.knowledge.get(otherId);
     const live = other !== undefined && (other.status === 'reliable' || other.status === 'provisional');
     const key = q.key ?? (live ? other.key : null);
     // The superseded entry keeps its key as history (`forget --key` reaches every version); the live key moves on.
-    if (live) await tx.forSpace(ctx.space).knowledge.supersede(other.id, k.id, now);
+    if (live) await scope.knowledge.supersede(other.id, k.id, now);
     if (key) {
-      const holder = await tx.forSpace(ctx.space).knowledge.getLiveByKey(key);
+      const holder = await scope.knowledge.getLiveByKey(key);
       if (holder && holder.id !== k.id)
         throw new TidepoolError(
           'conflict',
           `key "${key}" is held by ${formatId('knowledge', holder.id)}; review that entry first`,
           { field: 'id' },
         );
-      await tx.forSpace(ctx.space).knowledge.setKey(k.id, key, now);
+      await scope.knowledge.setKey(k.id, key, now);
     }
-    await tx.forSpace(ctx.space).knowledge.setStatus([k.id], 'reliable', now);
-    await tx.forSpace(ctx.space).knowledge.update(k.id, { meta }, undefined, now);
+    await scope.knowledge.setStatus([k.id], 'reliable', now);
+    await scope.knowledge.update(k.id, { meta }, undefined, now);
     return {
       kind: 'approved',
       id: formatId('knowledge', k.id),

@@ -10,7 +10,7 @@ import { DEFAULT_SEED, mulberry32 } from '../script/seeded-rng.js';
 import { buildSoftClusters } from '../script/soft-clusters.js';
 import { buildTopicClusters } from '../script/topic-clusters.js';
 import type { AttentionStatWrite } from '../store/port.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import type { ScriptRun } from './script-run.js';
 
 /** Heatmap never-lit names kept in a result (Tideline v2.5 capped the list at 50). */
@@ -39,7 +39,7 @@ export async function topicsJob(ctx: AppContext, run: ScriptRun, merge: boolean)
     createdAt: n.createdAt,
   }));
   const built = buildTopicClusters(docs, { merge });
-  await ctx.store.transaction((tx) => tx.forSpace(ctx.space).derived.replaceTopicClusters(built.clusters));
+  await spaceTransaction(ctx, (scope) => scope.derived.replaceTopicClusters(built.clusters));
   return {
     job: 'topics',
     narratives: narratives.length,
@@ -102,8 +102,8 @@ export async function softClustersJob(ctx: AppContext): Promise<SoftClustersResu
   // SEEDS §1.7: a fixed seed (RandomState(42)), so the same vectors always give the same clusters.
   const built = buildSoftClusters(items, { rng: mulberry32(DEFAULT_SEED) });
   const now = ctx.clock.now();
-  const ids = await ctx.store.transaction((tx) =>
-    tx.forSpace(ctx.space).derived.replaceSoftClusters(
+  const ids = await spaceTransaction(ctx, (scope) =>
+    scope.derived.replaceSoftClusters(
       {
         clusters: built.clusters.map((c) => ({
           name: c.name,
@@ -196,8 +196,8 @@ export async function attentionJob(ctx: AppContext, days: number): Promise<Atten
     const soft = narrative !== undefined ? nearest.get(narrative) : undefined;
     if (soft) softHits.set(soft.clusterId, (softHits.get(soft.clusterId) ?? 0) + 1);
   }
-  await ctx.store.transaction((tx) =>
-    tx.forSpace(ctx.space).derived.replaceAttentionStats(
+  await spaceTransaction(ctx, (scope) =>
+    scope.derived.replaceAttentionStats(
       [...stats.values()].sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0)),
       [...softHits].map(([clusterId, hits]) => ({ clusterId, hits })),
     ),

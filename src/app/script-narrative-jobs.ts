@@ -9,7 +9,7 @@ import {
   type WeightUpdate,
 } from '../script/recurrence-refresh.js';
 import { ANTI_INFLATION } from '../script/weight-policy.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { elapsed } from './script-cluster-jobs.js';
 import type { ScriptRun } from './script-run.js';
 
@@ -30,7 +30,7 @@ export async function entityGraphJob(ctx: AppContext): Promise<EntityGraphResult
   const started = performance.now();
   const narratives = await ctx.scope.narratives.roles();
   const graph = buildEntityGraph(narratives);
-  await ctx.store.transaction((tx) => tx.forSpace(ctx.space).derived.replaceEntityGraph(graph));
+  await spaceTransaction(ctx, (scope) => scope.derived.replaceEntityGraph(graph));
   return {
     job: 'entity-graph',
     narratives: narratives.length,
@@ -93,7 +93,7 @@ async function weightJob(
   const started = performance.now();
   const docs = await read();
   const updates = plan(docs);
-  await ctx.store.transaction((tx) => tx.forSpace(ctx.space).narratives.writeScores(updates));
+  await spaceTransaction(ctx, (scope) => scope.narratives.writeScores(updates));
   return {
     job,
     read: docs.length,
@@ -137,8 +137,8 @@ export async function backfillLinksJob(ctx: AppContext, run: ScriptRun): Promise
     episodes.map((e) => ({ id: e.id, content: e.content, createdAt: e.occurredAt })),
     { extract: run.extract, windowMs },
   );
-  const linked = await ctx.store.transaction((tx) =>
-    tx.forSpace(ctx.space).narratives.fillSourceLinks(
+  const linked = await spaceTransaction(ctx, (scope) =>
+    scope.narratives.fillSourceLinks(
       found.map((f) => ({ narrativeId: f.narrativeId, sourceLinks: f.sourceLinks })),
     ),
   );

@@ -5,7 +5,7 @@ import { narrativeInput, parseInput, type NarrativeInput } from '../core/schemas
 import type { NarrativeKind } from '../core/types.js';
 import { ANTI_INFLATION, antiInflate, computeWeight, recurrenceFromFrequency, rescoredWeight } from '../script/weight-policy.js';
 import type { Store } from '../store/port.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
 import { refuseSecretsIn } from './guard-secrets.js';
 import { narrativeIndexText } from './index-text.js';
@@ -44,15 +44,15 @@ export async function writeNarrative(ctx: AppContext, raw: NarrativeInput): Prom
   const now = ctx.clock.now();
   const createdAt = input.at ?? now;
 
-  const out = await ctx.store.transaction(async (tx) => {
+  const out = await spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    const freq = tags.length > 0 ? await tx.forSpace(ctx.space).narratives.countSharingTags(tags) : undefined;
+    const freq = tags.length > 0 ? await scope.narratives.countSharingTags(tags) : undefined;
     const recurrence = recurrenceFromFrequency(freq);
     // SEEDS §1.8: a dream's importance is fixed at 1.
     const importance = kind === 'dream' ? 1 : (input.importance ?? 3);
     const scores = { importance, emotional: input.emotional ?? 3, recurrence, unresolved: input.unresolved ?? 3 };
     const weight = computeWeight(scores);
-    const id = await tx.forSpace(ctx.space).narratives.insert({
+    const id = await scope.narratives.insert({
       kind, ntype: input.narrative_type, content, gesture, context, moment, cognitionDirection: direction, tags,
       entitiesRole: clean(input.entities_role), relatedEntities: related,
       sourceLinks: (input.source_links ?? []).map(Number), ...scores, weight, createdAt, embedPending: true,
@@ -60,7 +60,7 @@ export async function writeNarrative(ctx: AppContext, raw: NarrativeInput): Prom
     });
     const propagated = await propagateRecurrence(tx, ctx.space, tags, id);
     const rescaled = await applyAntiInflation(tx, ctx.space, ANTI_INFLATION.writeWindow);
-    const stored = await tx.forSpace(ctx.space).narratives.get(id);
+    const stored = await scope.narratives.get(id);
     return { id, weight: stored?.weight ?? weight, recurrence, propagated, rescaled };
   });
   await embedItems(ctx, 'narrative', [{ id: out.id, text: content }]);
