@@ -4,7 +4,7 @@ import { TidepoolError } from '../core/errors.js';
 import { formatId, parseId } from '../core/ids.js';
 import { parseInput, rememberInput, type RememberInput } from '../core/schemas.js';
 import type { Knowledge } from '../core/types.js';
-import type { Store } from '../store/port.js';
+import type { ScopedStore } from '../store/port.js';
 import { spaceTransaction, type AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
 import { refuseSecretsIn } from './guard-secrets.js';
@@ -39,7 +39,7 @@ export async function remember(ctx: AppContext, raw: RememberInput, opts: { repl
     await tx.spaces.ensure(ctx.space, now);
     const old =
       opts.replaces !== undefined
-        ? await liveEntryOrThrow(tx, ctx.space, opts.replaces)
+        ? await liveEntryOrThrow(scope, opts.replaces)
         : input.key
           ? await scope.knowledge.getLiveByKey(input.key)
           : undefined;
@@ -82,9 +82,9 @@ export async function remember(ctx: AppContext, raw: RememberInput, opts: { repl
 }
 
 /** The live (provisional or reliable) entry an edit replaces; anything else is not there to edit. */
-async function liveEntryOrThrow(tx: Store, space: string, id: number): Promise<Knowledge> {
-  const k = await tx.forSpace(space).knowledge.get(id);
-  if (!k) throw new TidepoolError('not_found', `no knowledge entry ${formatId('knowledge', id)} in space "${space}"`, { field: 'id' });
+async function liveEntryOrThrow(scope: ScopedStore, id: number): Promise<Knowledge> {
+  const k = await scope.knowledge.get(id);
+  if (!k) throw new TidepoolError('not_found', `no knowledge entry ${formatId('knowledge', id)} in space "${scope.space}"`, { field: 'id' });
   if (k.status !== 'provisional' && k.status !== 'reliable')
     throw new TidepoolError('conflict', `${formatId('knowledge', id)} is ${k.status}; only a live entry can be edited`, { field: 'id' });
   return k;
