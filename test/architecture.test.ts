@@ -227,6 +227,19 @@ describe('architecture (STYLE §2)', () => {
     expect(bad).toEqual([]);
   });
 
+  it("app/ reaches its space through the context's bound scope: only app-context.ts binds a context's store to a space", () => {
+    // `ctx.store.forSpace(…)` or a context copied with another space (`{ ...ctx, space }`) could name the wrong
+    // space; `ctx.scope` is bound once by `bindSpace`, a transaction's scope by `spaceTransaction`.
+    const bad: string[] = [];
+    for (const f of all) {
+      const rel = relative(SRC, f);
+      if (!rel.startsWith('app/') || rel === 'app/app-context.ts') continue;
+      const src = readFileSync(f, 'utf8');
+      for (const m of src.matchAll(/\b(?:ctx|this\.#ctx)\.store\.forSpace\(|\btx\.forSpace\((?:ctx|this\.#ctx)\.space\)|\.\.\.(?:ctx|this\.#ctx),\s*space\b/g)) bad.push(`${rel}: ${m[0]}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
   it('has no export * in the public index', () => {
     expect(readFileSync(join(SRC, 'index.ts'), 'utf8')).not.toMatch(/export \*/);
   });

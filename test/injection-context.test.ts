@@ -75,6 +75,18 @@ describe('context block layers', () => {
     expect(b.sections).toEqual([{ id: 'identity', layer: 'T0', items: 1 }]);
   });
 
+  it("keeps the night's self-image (self_image.*) out of T0: Who I am shows the self-concept, `self` shows the image", async () => {
+    const m = mem.memory;
+    await m.writeSelfConcept({ field: 'fact', content: 'I am the build agent of the Kestrel project.' });
+    // The sleep's self-image phase writes its parts into the same table under their prefix.
+    await appContextOf(m).store.forSpace(m.space).identity.upsertSelfConcept('self_image.works_on', 'the sync race', mem.clock.now());
+    const b = await buildContext(appContextOf(m), {});
+    expect(section(b.text, 'Who I am')).toEqual(['- fact: I am the build agent of the Kestrel project.']);
+    expect(b.text).not.toContain('self_image');
+    expect(b.text).not.toContain('the sync race');
+    expect((await m.readSelf()).image).toEqual({ works_on: 'the sync race' });
+  });
+
   it('anchors identity (T0): SOUL.md first, self-concept, goal and checkpoint, newest snapshot, top 5 open threads, briefing headline', async () => {
     await seedAll();
     const b = await buildContext(appContextOf(mem.memory), { soul: '# SOUL\nI am careful and kind.' });

@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appContextOf, type Tidepool } from '../src/app/tidepool.js';
+import { countTokens } from '../src/core/token-count.js';
 import type { SqlDriver } from '../src/store/sql-driver.js';
 import { createMcpServer, type CreateMcpServerOptions } from '../src/surfaces/mcp/create-mcp-server.js';
 import { TOOLSETS } from '../src/surfaces/mcp/toolsets.js';
@@ -123,6 +124,33 @@ describe('MCP toolsets', () => {
     expect(secret.isError).toBe(true);
     expect(resultText(secret)).toMatch(/secret_refused.*remember where it is kept instead/);
     expect(secret.structuredContent).toMatchObject({ error: { code: 'secret_refused', field: 'text' } });
+  });
+});
+
+describe('MCP recall budget', () => {
+  it('keeps a budgeted recall answer, as the agent reads it, within max_tokens (the budget counts the shown style)', async () => {
+    mem = await tempMemory();
+    const client = await connect(mem.memory);
+    // Turns of one session, so a question brings neighbouring turns along as context lines.
+    await client.callTool({
+      name: 'record',
+      arguments: {
+        turns: Array.from({ length: 24 }, (_, i) => ({
+          role: i % 2 ? 'assistant' : 'user',
+          content: i % 3 === 0 ? `Turn ${i}: the lighthouse keeper logged the storm at sea` : `Turn ${i}: coffee and small talk`,
+          session: 's1',
+        })),
+      },
+    });
+    await client.callTool({ name: 'remember', arguments: { text: 'The lighthouse keeper is called Ana', importance: 2 } });
+    let shown = 0;
+    for (let budget = 20; budget <= 400; budget += 20) {
+      const text = resultText(await client.callTool({ name: 'recall', arguments: { query: 'what did the lighthouse keeper log?', limit: 20, max_tokens: budget } }));
+      if (text === 'Nothing found.') continue;
+      shown++;
+      expect(countTokens(text), `budget ${budget}`).toBeLessThanOrEqual(budget);
+    }
+    expect(shown).toBeGreaterThan(10);
   });
 });
 

@@ -1,7 +1,7 @@
 /** The read path: recall ranking and filters, Chinese segmentation, budgets, reinforcement, attention, timeline. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countTokens } from '../src/core/token-count.js';
-import { renderHitLine } from '../src/retrieval/recall-pipeline.js';
+import { renderHitBlock } from '../src/retrieval/recall-pipeline.js';
 import { tempMemory, type TempMemory } from './helpers/temp-memory.js';
 import { appContextOf } from '../src/app/tidepool.js';
 
@@ -98,7 +98,8 @@ describe('recall', () => {
     const fit = await t.memory.recall({ query: 'lighthouse storm', limit: 20, maxTokens: budget });
     expect(fit.length).toBeGreaterThan(0);
     expect(fit.length).toBeLessThan(all.length);
-    const used = fit.reduce((n, h) => n + countTokens(renderHitLine(h)) + 1, 0);
+    // Counted as the tools show a hit (the detailed style), one newline between hits.
+    const used = fit.reduce((n, h) => n + countTokens(renderHitBlock(h, 'detailed')) + 1, 0);
     expect(used).toBeLessThanOrEqual(budget);
     for (const h of fit) expect(all.map((a) => a.text)).toContain(h.text); // whole texts, never cut
   });

@@ -267,7 +267,7 @@ describe('script recurrence and normalize', () => {
       );
     const lone = Number((await t.memory.write({ gesture: 'alone', tags: ['solo'], at: T0 })).id.slice(1));
     // Knock the stored scores off, as an old Tideline database or a bug would leave them.
-    await appContextOf(t.memory).store.forSpace('default').narratives.updateScores(
+    await appContextOf(t.memory).store.forSpace('default').narratives.writeScores(
       [...ids, lone].map((id) => ({ id, recurrence: 5 })),
     );
     const r = as(await t.memory.script('recurrence'), 'recurrence');
@@ -292,7 +292,7 @@ describe('script recurrence and normalize', () => {
         at: T0 - (8 - i) * MIN,
       });
     const ids = (await appContextOf(t.memory).store.forSpace('default').narratives.scoreRows()).map((n) => n.id);
-    await appContextOf(t.memory).store.forSpace('default').narratives.updateScores(
+    await appContextOf(t.memory).store.forSpace('default').narratives.writeScores(
       ids.map((id) => ({ id, weight: 0.9 })),
     );
     const r = as(await t.memory.script('normalize'), 'normalize');

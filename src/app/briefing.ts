@@ -27,7 +27,7 @@ export async function briefingReport(
 ): Promise<BriefingReport | { kind: 'none'; message: string }> {
   const r = await readBriefing(ctx, input.day === undefined ? {} : { day: input.day });
   if (r.kind === 'none') return r;
-  const runs = await ctx.store.forSpace(ctx.space).sleepRuns.runs({ night: r.briefing.day, status: 'done', limit: 50 });
+  const runs = await ctx.scope.sleepRuns.runs({ night: r.briefing.day, status: 'done', limit: 50 });
   const logs = runs
     .reverse()
     .map((run) => logFromJson(run.log, ctx.space))

@@ -30,14 +30,14 @@ export interface BrowsedKnowledge {
 /** Lists knowledge with the filters; `counts` gives the number of entries per status (for the tabs). */
 export async function browseKnowledge(ctx: AppContext, raw: unknown = {}): Promise<{ items: BrowsedKnowledge[]; counts: Record<string, number> }> {
   const input = parseInput(browseKnowledgeInput, raw ?? {});
-  const rows = await ctx.store.forSpace(ctx.space).knowledge.list({
+  const rows = await ctx.scope.knowledge.list({
     ...(input.kind ? { kinds: [input.kind] } : {}),
     ...(input.status ? { statuses: [input.status] } : {}),
     limit: input.limit,
     offset: input.offset,
   });
   const counts: Record<string, number> = {};
-  for (const s of KNOWLEDGE_STATUSES) counts[s] = await ctx.store.forSpace(ctx.space).knowledge.count([s]);
+  for (const s of KNOWLEDGE_STATUSES) counts[s] = await ctx.scope.knowledge.count([s]);
   const items = rows.map((k) => {
     const q = k.meta.quarantine as { reason?: unknown } | undefined;
     return {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { label, parseInput, text } from '../core/schemas.js';
 import type { CheckpointRow, GoalRow, PendingEventRow } from '../store/port.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { refuseSecretsIn } from './guard-secrets.js';
 
 /** `set_goal`: makes `goal` the one active goal (the previous one is kept as replaced), or `done: true` closes it. */
@@ -33,17 +33,17 @@ export async function setGoal(ctx: AppContext, raw: unknown): Promise<SetGoalRes
   refuseSecretsIn({ ...input });
   const now = ctx.clock.now();
   const session = input.session ?? null;
-  return ctx.store.transaction(async (tx) => {
+  return spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
     if (input.goal === undefined) {
-      const goal = await tx.forSpace(ctx.space).continuity.finishGoal(now);
+      const goal = await scope.continuity.finishGoal(now);
       if (!goal) return { kind: 'none' };
-      await tx.forSpace(ctx.space).continuity.addEvent({ kind: 'goal_done', payload: { goal: goal.text }, session, at: now });
+      await scope.continuity.addEvent({ kind: 'goal_done', payload: { goal: goal.text }, session, at: now });
       return { kind: 'done', goal };
     }
     const goalText = input.goal.trim();
-    const { id, replaced } = await tx.forSpace(ctx.space).continuity.setGoal({ text: goalText, session, at: now });
-    await tx.forSpace(ctx.space).continuity.addEvent({ kind: 'goal_set', payload: { goal: goalText, replaced: replaced?.text ?? null }, session, at: now });
+    const { id, replaced } = await scope.continuity.setGoal({ text: goalText, session, at: now });
+    await scope.continuity.addEvent({ kind: 'goal_set', payload: { goal: goalText, replaced: replaced?.text ?? null }, session, at: now });
     const goal: GoalRow = { id, text: goalText, status: 'active', session, createdAt: now, updatedAt: now };
     return { kind: 'set', goal, replaced };
   });
@@ -55,12 +55,12 @@ export async function checkpoint(ctx: AppContext, raw: unknown): Promise<Checkpo
   refuseSecretsIn({ ...input });
   const now = ctx.clock.now();
   const session = input.session ?? null;
-  return ctx.store.transaction(async (tx) => {
+  return spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    const goal = await tx.forSpace(ctx.space).continuity.activeGoal();
+    const goal = await scope.continuity.activeGoal();
     const plan = input.plan.trim();
-    const id = await tx.forSpace(ctx.space).continuity.addCheckpoint({ goalId: goal?.id ?? null, plan, session, at: now });
-    await tx.forSpace(ctx.space).continuity.addEvent({ kind: 'checkpoint', payload: { plan }, session, at: now });
+    const id = await scope.continuity.addCheckpoint({ goalId: goal?.id ?? null, plan, session, at: now });
+    await scope.continuity.addEvent({ kind: 'checkpoint', payload: { plan }, session, at: now });
     return { id, goalId: goal?.id ?? null, plan, session, createdAt: now };
   });
 }
@@ -68,9 +68,9 @@ export async function checkpoint(ctx: AppContext, raw: unknown): Promise<Checkpo
 /** Records an event for `get_pending` (compaction, a session that ended, a new briefing…). */
 export async function addPendingEvent(ctx: AppContext, kind: string, payload: Record<string, unknown>, session: string | null): Promise<number> {
   const now = ctx.clock.now();
-  return ctx.store.transaction(async (tx) => {
+  return spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return tx.forSpace(ctx.space).continuity.addEvent({ kind, payload, session, at: now });
+    return scope.continuity.addEvent({ kind, payload, session, at: now });
   });
 }
 
@@ -78,12 +78,12 @@ export async function addPendingEvent(ctx: AppContext, kind: string, payload: Re
 export async function getPending(ctx: AppContext, raw: unknown = {}): Promise<PendingState> {
   const input = parseInput(getPendingInput, raw ?? {});
   const now = ctx.clock.now();
-  return ctx.store.transaction(async (tx) => {
-    const events = await tx.forSpace(ctx.space).continuity.pendingEvents({ session: input.session, limit: input.limit });
-    if (events.length > 0) await tx.forSpace(ctx.space).continuity.markDelivered(events.map((e) => e.id), now);
+  return spaceTransaction(ctx, async (scope) => {
+    const events = await scope.continuity.pendingEvents({ session: input.session, limit: input.limit });
+    if (events.length > 0) await scope.continuity.markDelivered(events.map((e) => e.id), now);
     return {
-      goal: await tx.forSpace(ctx.space).continuity.activeGoal(),
-      checkpoint: await tx.forSpace(ctx.space).continuity.latestCheckpoint(),
+      goal: await scope.continuity.activeGoal(),
+      checkpoint: await scope.continuity.latestCheckpoint(),
       events,
     };
   });
@@ -91,5 +91,5 @@ export async function getPending(ctx: AppContext, raw: unknown = {}): Promise<Pe
 
 /** The active goal and latest checkpoint without delivering anything (for the context block). */
 export async function currentGoal(ctx: AppContext): Promise<{ goal: GoalRow | undefined; checkpoint: CheckpointRow | undefined }> {
-  return { goal: await ctx.store.forSpace(ctx.space).continuity.activeGoal(), checkpoint: await ctx.store.forSpace(ctx.space).continuity.latestCheckpoint() };
+  return { goal: await ctx.scope.continuity.activeGoal(), checkpoint: await ctx.scope.continuity.latestCheckpoint() };
 }

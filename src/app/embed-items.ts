@@ -30,7 +30,7 @@ export async function embedPending(ctx: AppContext, limit = 1000): Promise<Recor
   const out: Record<Layer, number> = { episode: 0, narrative: 0, knowledge: 0 };
   if (!ctx.embedder) return out;
   for (const layer of ['episode', 'narrative', 'knowledge'] as const) {
-    const items = await ctx.store.forSpace(ctx.space).vectors.pending(layer, limit);
+    const items = await ctx.scope.vectors.pending(layer, limit);
     out[layer] = (await embedItems(ctx, layer, items)).embedded;
   }
   return out;

@@ -3,8 +3,8 @@ import { TidepoolError } from '../core/errors.js';
 import { parseId } from '../core/ids.js';
 import type { Layer } from '../core/types.js';
 import { forgetInput, parseInput, type ForgetInput } from '../core/schemas.js';
-import type { Store } from '../store/port.js';
-import type { AppContext } from './app-context.js';
+import type { ScopedStore, Store } from '../store/port.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { episodeIndexText } from './index-text.js';
 
 /** What `forget` removed. */
@@ -30,14 +30,14 @@ export async function forget(ctx: AppContext, raw: ForgetInput): Promise<ForgetR
     return { kind: 'space', space: ctx.space };
   }
   const named: Targets = { episode: new Set(), narrative: new Set(), knowledge: new Set() };
-  const removed = await ctx.store.transaction(async (tx) => {
+  const removed = await spaceTransaction(ctx, async (scope, tx) => {
     if ('key' in input) {
-      for (const id of await tx.forSpace(ctx.space).knowledge.idsByKey(input.key)) named.knowledge.add(id);
+      for (const id of await scope.knowledge.idsByKey(input.key)) named.knowledge.add(id);
     } else {
       const { layer, id } = parseId(input.id);
       named[layer].add(id);
     }
-    return eraseWithCopies(ctx, tx, named);
+    return eraseWithCopies(ctx, scope, tx, named);
   });
   if (removed.named === 0) {
     if ('key' in input) throw new TidepoolError('not_found', `no memory with key "${input.key}"`, { field: 'key' });
@@ -49,47 +49,46 @@ export async function forget(ctx: AppContext, raw: ForgetInput): Promise<ForgetR
 }
 
 /** Deletes `named` and the copies of their texts inside one transaction: rows named and found, all rows, layers touched. */
-async function eraseWithCopies(ctx: AppContext, tx: Store, named: Targets): Promise<{ named: number; total: number; layers: Layer[] }> {
-  const { space } = ctx;
+async function eraseWithCopies(ctx: AppContext, scope: ScopedStore, tx: Store, named: Targets): Promise<{ named: number; total: number; layers: Layer[] }> {
   const texts = new Set<string>();
-  const episodes = await tx.forSpace(space).episodes.getMany([...named.episode]);
-  const knowledge = await tx.forSpace(space).knowledge.getMany([...named.knowledge]);
-  const narratives = await tx.forSpace(space).narratives.getMany([...named.narrative]);
+  const episodes = await scope.episodes.getMany([...named.episode]);
+  const knowledge = await scope.knowledge.getMany([...named.knowledge]);
+  const narratives = await scope.narratives.getMany([...named.narrative]);
   for (const r of [...episodes, ...knowledge, ...narratives]) texts.add(r.content);
   // Copies: what `remember` wrote beside an entry (its episode, source 'remember') and entries with the same text.
   const copyTexts = [...episodes.filter((e) => e.source === 'remember'), ...knowledge].map((r) => r.content);
   const target: Targets = {
-    episode: new Set([...episodes.map((e) => e.id), ...(await tx.forSpace(space).episodes.idsWithContent(copyTexts, 'remember'))]),
+    episode: new Set([...episodes.map((e) => e.id), ...(await scope.episodes.idsWithContent(copyTexts, 'remember'))]),
     narrative: new Set(narratives.map((n) => n.id)),
-    knowledge: new Set([...knowledge.map((k) => k.id), ...(await tx.forSpace(space).knowledge.idsWithContent(copyTexts))]),
+    knowledge: new Set([...knowledge.map((k) => k.id), ...(await scope.knowledge.idsWithContent(copyTexts))]),
   };
   // The turns after a forgotten one were indexed with its text as their context (recall.contextTurns).
   const n = ctx.config.recall.contextTurns;
   const followers = new Set<number>();
   if (n > 0) {
-    for (const e of await tx.forSpace(space).episodes.getMany([...target.episode])) {
+    for (const e of await scope.episodes.getMany([...target.episode])) {
       texts.add(e.content);
       if (e.session === null) continue;
-      for (const f of await tx.forSpace(space).episodes.neighbours(e.id, n)) if (!target.episode.has(f.id)) followers.add(f.id);
+      for (const f of await scope.episodes.neighbours(e.id, n)) if (!target.episode.has(f.id)) followers.add(f.id);
     }
   }
   const total =
-    (await tx.forSpace(space).episodes.delete([...target.episode])) +
-    (await tx.forSpace(space).narratives.delete([...target.narrative])) +
-    (await tx.forSpace(space).knowledge.delete([...target.knowledge]));
+    (await scope.episodes.delete([...target.episode])) +
+    (await scope.narratives.delete([...target.narrative])) +
+    (await scope.knowledge.delete([...target.knowledge]));
   for (const id of [...followers].sort((a, b) => a - b)) {
-    const e = await tx.forSpace(space).episodes.get(id);
+    const e = await scope.episodes.get(id);
     if (!e) continue;
-    await tx.forSpace(space).episodes.reindex(id, episodeIndexText(e.content, e.speaker, await previousTurns(tx, space, id, n), ctx.config.index.episodeTrigram));
+    await scope.episodes.reindex(id, episodeIndexText(e.content, e.speaker, await previousTurns(scope, id, n), ctx.config.index.episodeTrigram));
   }
-  if (total > 0) await tx.rows.dropQuoting(space, [...texts]);
+  if (total > 0) await tx.rows.dropQuoting(scope.space, [...texts]);
   const layers = (Object.keys(target) as Layer[]).filter((l) => target[l].size > 0);
   return { named: episodes.length + knowledge.length + narratives.length, total, layers };
 }
 
 /** The `n` turns of the session before episode `id`, oldest first (the context `record` indexes a turn with). */
-async function previousTurns(tx: Store, space: string, id: number, n: number): Promise<string[]> {
-  const around = await tx.forSpace(space).episodes.neighbours(id, n);
+async function previousTurns(scope: ScopedStore, id: number, n: number): Promise<string[]> {
+  const around = await scope.episodes.neighbours(id, n);
   const at = around.findIndex((e) => e.id === id);
   return at <= 0 ? [] : around.slice(0, at).map((e) => e.content);
 }

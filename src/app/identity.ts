@@ -9,7 +9,7 @@ import {
 } from '../core/schemas.js';
 import { isSelfConceptField, type Profile, type ProfileType, type SelfConcept, type Snapshot, type Thread, type ThreadStatus } from '../core/types.js';
 import { computeWeight } from '../script/weight-policy.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { refuseSecretsIn } from './guard-secrets.js';
 
 /** Upserts a profile; the previous content is kept as history. */
@@ -17,16 +17,16 @@ export async function writeProfile(ctx: AppContext, raw: unknown): Promise<{ id:
   const p = parseInput(profileInput, raw);
   refuseSecretsIn({ ...p });
   const now = ctx.clock.now();
-  const r = await ctx.store.transaction(async (tx) => {
+  const r = await spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return tx.forSpace(ctx.space).identity.upsertProfile({ entity: p.entity, ptype: p.profile_type, content: p.content.trim(), pinned: p.pinned, at: now });
+    return scope.identity.upsertProfile({ entity: p.entity, ptype: p.profile_type, content: p.content.trim(), pinned: p.pinned, at: now });
   });
   return { id: r.id, entity: p.entity, ptype: p.profile_type, replaced: r.previous !== undefined };
 }
 
 /** All profiles, or one entity's, newest first. */
 export async function readProfiles(ctx: AppContext, entity?: string): Promise<Profile[]> {
-  return ctx.store.forSpace(ctx.space).identity.profiles(entity);
+  return ctx.scope.identity.profiles(entity);
 }
 
 /** Upserts one self-concept field; the previous content is kept as history. */
@@ -34,9 +34,9 @@ export async function writeSelfConcept(ctx: AppContext, raw: unknown): Promise<{
   const s = parseInput(selfConceptInput, raw);
   refuseSecretsIn({ ...s });
   const now = ctx.clock.now();
-  const r = await ctx.store.transaction(async (tx) => {
+  const r = await spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return tx.forSpace(ctx.space).identity.upsertSelfConcept(s.field, s.content.trim(), now);
+    return scope.identity.upsertSelfConcept(s.field, s.content.trim(), now);
   });
   return { field: s.field, replaced: r.previous !== undefined };
 }
@@ -46,7 +46,7 @@ export async function writeSelfConcept(ctx: AppContext, raw: unknown): Promise<{
  * ordered by field name. The sleep's self-image parts share the table and are read with `readSelf`.
  */
 export async function readSelfConcept(ctx: AppContext): Promise<SelfConcept[]> {
-  return (await ctx.store.forSpace(ctx.space).identity.selfConcept()).filter((r) => isSelfConceptField(r.field));
+  return (await ctx.scope.identity.selfConcept()).filter((r) => isSelfConceptField(r.field));
 }
 
 /** Adds a "how I am right now" snapshot. */
@@ -54,16 +54,16 @@ export async function writeSnapshot(ctx: AppContext, raw: unknown): Promise<{ id
   const s = parseInput(snapshotInput, raw);
   refuseSecretsIn({ ...s });
   const now = ctx.clock.now();
-  const id = await ctx.store.transaction(async (tx) => {
+  const id = await spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return tx.forSpace(ctx.space).identity.addSnapshot(s.content.trim(), now);
+    return scope.identity.addSnapshot(s.content.trim(), now);
   });
   return { id };
 }
 
 /** Newest snapshots. */
 export async function readSnapshots(ctx: AppContext, limit = 1): Promise<Snapshot[]> {
-  return ctx.store.forSpace(ctx.space).identity.snapshots(limit);
+  return ctx.scope.identity.snapshots(limit);
 }
 
 /** Inserts a thread, or updates one when `thread_id` is given (explored_at set when it leaves `open`). */
@@ -72,10 +72,10 @@ export async function writeThread(ctx: AppContext, raw: unknown): Promise<{ id: 
   refuseSecretsIn({ ...t });
   const now = ctx.clock.now();
   const weight = computeWeight(t);
-  return ctx.store.transaction(async (tx) => {
+  return spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
     if (t.thread_id !== undefined) {
-      const ok = await tx.forSpace(ctx.space).identity.updateThread(t.thread_id, {
+      const ok = await scope.identity.updateThread(t.thread_id, {
         ...(t.content ? { content: t.content.trim() } : {}),
         importance: t.importance, emotional: t.emotional, recurrence: t.recurrence, unresolved: t.unresolved,
         weight, status: t.status, updatedAt: now, exploredAt: t.status === 'open' ? null : now,
@@ -84,7 +84,7 @@ export async function writeThread(ctx: AppContext, raw: unknown): Promise<{ id: 
       return { id: t.thread_id, weight, created: false };
     }
     if (!t.content) throw new TidepoolError('invalid_input', 'content: must not be empty for a new thread', { field: 'content' });
-    const id = await tx.forSpace(ctx.space).identity.insertThread({
+    const id = await scope.identity.insertThread({
       content: t.content.trim(), importance: t.importance, emotional: t.emotional, recurrence: t.recurrence,
       unresolved: t.unresolved, weight, status: t.status, createdAt: now,
     });
@@ -94,5 +94,5 @@ export async function writeThread(ctx: AppContext, raw: unknown): Promise<{ id: 
 
 /** Threads by status, heaviest first. */
 export async function readThreads(ctx: AppContext, status: ThreadStatus | 'all' = 'open', limit = 20): Promise<Thread[]> {
-  return ctx.store.forSpace(ctx.space).identity.threads(status, limit);
+  return ctx.scope.identity.threads(status, limit);
 }

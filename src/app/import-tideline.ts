@@ -18,7 +18,7 @@ import { readTidelineDb } from './read-tideline-db.js';
 import { tidelineContextTurns } from '../script/import-formats/tideline-turns.js';
 import { computeWeight } from '../script/weight-policy.js';
 import { fromTidelineWeight } from '../core/weight-scale.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
 import { redact } from './guard-secrets.js';
 import type { ImportFileResult } from './import-sessions.js';
@@ -95,7 +95,7 @@ export async function importTideline(
     return Object.keys(extra).length > 0 ? { ...t, meta: { ...t.meta, tidelineExtra: extra } } : t;
   });
   const stored = await storeTurns(ctx, fileId, 'tideline', turns, opts);
-  const episodeOf = await ctx.store.forSpace(ctx.space).episodes.idsByRef(
+  const episodeOf = await ctx.scope.episodes.idsByRef(
     turns.map((t) => t.ref),
   );
   const contextToEpisode = new Map<number, number>();
@@ -118,13 +118,13 @@ export async function importTideline(
   };
   const fresh: Array<{ id: number; text: string }> = [];
   let redacted = stored.redacted;
-  await ctx.store.transaction(async (tx) => {
+  await spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    const state = readState(await tx.forSpace(ctx.space).state.get(key));
+    const state = readState(await scope.state.get(key));
     for (const c of db.context) {
       const id = contextToEpisode.get(c.id);
       if (id !== undefined && c.embedding && c.embedding.length > 0) {
-        await tx.forSpace(ctx.space).vectors.put(
+        await scope.vectors.put(
           'episode',
           id,
           TIDELINE_VECTOR_MODEL,
@@ -165,9 +165,9 @@ export async function importTideline(
         createdAt: n.createdAt ?? now,
         embedPending: true,
       };
-      const id = await tx.forSpace(ctx.space).narratives.insert({ ...row, index: narrativeIndexText(row) });
+      const id = await scope.narratives.insert({ ...row, index: narrativeIndexText(row) });
       if (n.embedding && n.embedding.length > 0) {
-        await tx.forSpace(ctx.space).vectors.put(
+        await scope.vectors.put(
           'narrative',
           id,
           TIDELINE_VECTOR_MODEL,
@@ -185,7 +185,7 @@ export async function importTideline(
       const k = `${p.entity}\u0000${ptype}`;
       if (state.profiles.includes(k) || !p.entity.trim() || !p.content.trim()) continue;
       if (ptype !== p.ptype) warnings.push(`profile ${p.entity}: type "${p.ptype}" stored as contact`);
-      await tx.forSpace(ctx.space).identity.upsertProfile({
+      await scope.identity.upsertProfile({
         entity: p.entity.trim(),
         ptype,
         content: p.content,
@@ -203,13 +203,13 @@ export async function importTideline(
         continue;
       }
       if (state.selfConcept.includes(field) || !s.content.trim()) continue;
-      await tx.forSpace(ctx.space).identity.upsertSelfConcept(field, s.content, s.updatedAt ?? now);
+      await scope.identity.upsertSelfConcept(field, s.content, s.updatedAt ?? now);
       state.selfConcept.push(field);
       counts.selfConcept++;
     }
     for (const s of db.snapshots) {
       if (state.snapshots[s.id] !== undefined || !s.content.trim()) continue;
-      state.snapshots[s.id] = await tx.forSpace(ctx.space).identity.addSnapshot(s.content, s.createdAt ?? now);
+      state.snapshots[s.id] = await scope.identity.addSnapshot(s.content, s.createdAt ?? now);
       counts.snapshots++;
     }
     for (const t of db.threads) {
@@ -221,19 +221,19 @@ export async function importTideline(
         unresolved: score(t.unresolved),
       };
       const status = oneOf<ThreadStatus>(THREAD_STATUSES, t.status, 'open');
-      const id = await tx.forSpace(ctx.space).identity.insertThread({
+      const id = await scope.identity.insertThread({
         content: t.content,
         ...scores,
         weight: t.weight !== null ? fromTidelineWeight(t.weight) : computeWeight(scores),
         status,
         createdAt: t.createdAt ?? now,
       });
-      if (t.exploredAt !== null) await tx.forSpace(ctx.space).identity.updateThread(id, { exploredAt: t.exploredAt });
+      if (t.exploredAt !== null) await scope.identity.updateThread(id, { exploredAt: t.exploredAt });
       state.threads[t.id] = id;
       counts.threads++;
     }
     const clusters = db.topicClusters.filter((c) => c.name && !state.topicClusters.includes(c.name));
-    await tx.forSpace(ctx.space).derived.upsertTopicClusters(
+    await scope.derived.upsertTopicClusters(
       clusters.map((c) => ({
         name: c.name,
         keywords: c.name.split(' / '),
@@ -247,7 +247,7 @@ export async function importTideline(
     );
     state.topicClusters.push(...clusters.map((c) => c.name));
     counts.topicClusters = clusters.length;
-    await tx.forSpace(ctx.space).state.put(key, state, now);
+    await scope.state.put(key, state, now);
   });
   if (ctx.embedder && fresh.length > 0) await embedItems(ctx, 'narrative', fresh);
   if (db.narratives.some((n) => Object.keys(n.extra).length > 0)) {

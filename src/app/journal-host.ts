@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { JournalHost, JournalSection } from '../journal/journal-port.js';
 import type { NewEpisode } from '../store/port.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
 import { redact } from './guard-secrets.js';
 import { episodeIndexText } from './index-text.js';
@@ -45,34 +45,34 @@ export class StoreJournalHost implements JournalHost {
 
   async registerWorkspace(root: string): Promise<void> {
     const at = this.#ctx.clock.now();
-    await this.#ctx.store.transaction(async (tx) => {
+    await spaceTransaction(this.#ctx, async (scope, tx) => {
       await tx.spaces.ensure(this.#ctx.space, at);
-      await tx.forSpace(this.#ctx.space).journal.registerWorkspace({ root, title: path.basename(root) || root, at });
+      await scope.journal.registerWorkspace({ root, title: path.basename(root) || root, at });
     });
   }
 
   async listWorkspaces(): Promise<string[]> {
-    return (await this.#ctx.store.forSpace(this.#ctx.space).journal.workspaces()).map((w) => w.root);
+    return (await this.#ctx.scope.journal.workspaces()).map((w) => w.root);
   }
 
   async archiveDay(root: string, date: string, content: string): Promise<void> {
     const sha256 = createHash('sha256').update(content).digest('hex');
     const at = this.#ctx.clock.now();
-    await this.#ctx.store.transaction(async (tx) => {
+    await spaceTransaction(this.#ctx, async (scope, tx) => {
       await tx.spaces.ensure(this.#ctx.space, at);
-      await tx.forSpace(this.#ctx.space).journal.archiveDay({ root, day: date, content, sha256, at });
+      await scope.journal.archiveDay({ root, day: date, content, sha256, at });
     });
   }
 
   async restoreDay(root: string, date: string): Promise<string | undefined> {
-    const row = await this.#ctx.store.forSpace(this.#ctx.space).journal.archivedDay(root, date);
+    const row = await this.#ctx.scope.journal.archivedDay(root, date);
     if (!row) return undefined;
-    await this.#ctx.store.forSpace(this.#ctx.space).journal.markRestored(root, date, this.#ctx.clock.now());
+    await this.#ctx.scope.journal.markRestored(root, date, this.#ctx.clock.now());
     return row.content;
   }
 
   async listArchivedDays(root: string): Promise<string[]> {
-    return this.#ctx.store.forSpace(this.#ctx.space).journal.archivedDays(root);
+    return this.#ctx.scope.journal.archivedDays(root);
   }
 
   /**
@@ -149,14 +149,14 @@ export class StoreJournalHost implements JournalHost {
   }
 
   async getTendState(root: string): Promise<string | undefined> {
-    return (await this.#ctx.store.forSpace(this.#ctx.space).journal.workspace(root))?.lastTendedDay ?? undefined;
+    return (await this.#ctx.scope.journal.workspace(root))?.lastTendedDay ?? undefined;
   }
 
   async setTendState(root: string, day: string): Promise<void> {
     const at = this.#ctx.clock.now();
-    await this.#ctx.store.transaction(async (tx) => {
+    await spaceTransaction(this.#ctx, async (scope, tx) => {
       await tx.spaces.ensure(this.#ctx.space, at);
-      await tx.forSpace(this.#ctx.space).journal.setTendState(root, day, at);
+      await scope.journal.setTendState(root, day, at);
     });
   }
 }

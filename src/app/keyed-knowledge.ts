@@ -39,7 +39,7 @@ function toEntry(k: Knowledge): KeyedEntry {
 
 /** The live entry with `key`, or undefined. */
 export async function getKeyed(ctx: AppContext, key: string): Promise<KeyedEntry | undefined> {
-  const k = await ctx.store.forSpace(ctx.space).knowledge.getLiveByKey(key);
+  const k = await ctx.scope.knowledge.getLiveByKey(key);
   return k ? toEntry(k) : undefined;
 }
 
@@ -49,12 +49,12 @@ export async function listKeyed(
   prefix: string,
   page: { limit: number; offset?: number },
 ): Promise<KeyedEntry[]> {
-  return (await ctx.store.forSpace(ctx.space).knowledge.listLiveByKeyPrefix(prefix, page)).map(toEntry);
+  return (await ctx.scope.knowledge.listLiveByKeyPrefix(prefix, page)).map(toEntry);
 }
 
 /** Every live key that starts with `prefix`, in key order. */
 export function keysWithPrefix(ctx: AppContext, prefix: string): Promise<string[]> {
-  return ctx.store.forSpace(ctx.space).knowledge.liveKeysWithPrefix(prefix);
+  return ctx.scope.knowledge.liveKeysWithPrefix(prefix);
 }
 
 /**
@@ -70,7 +70,7 @@ export async function searchKeyed(
   // A space nothing was written to holds nothing to find (recall would refuse it as a mistyped space).
   if (!(await ctx.store.spaces.exists(ctx.space))) return [];
   const hits = await recall(ctx, { query, layers: ['knowledge'], limit: RECALL_MAX }, { keyPrefix: prefix });
-  const rows = await ctx.store.forSpace(ctx.space).knowledge.getMany(
+  const rows = await ctx.scope.knowledge.getMany(
     hits.map((h) => parseId(h.id).id),
   );
   const byId = new Map(rows.map((k) => [formatId('knowledge', k.id), k]));

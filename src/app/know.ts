@@ -56,7 +56,7 @@ export async function know(ctx: AppContext, raw: KnowInput = {}): Promise<KnownE
   if (input.query) {
     // Ask for more than `limit`: the subject filter runs after the search.
     const hits = await recall(ctx, { query: input.query, layers: ['knowledge'], kinds: input.kinds, limit: input.subject ? input.limit * 5 : input.limit });
-    const rows = await ctx.store.forSpace(ctx.space).knowledge.getMany(hits.map((h) => parseId(h.id).id));
+    const rows = await ctx.scope.knowledge.getMany(hits.map((h) => parseId(h.id).id));
     const byId = new Map(rows.map((k) => [k.id, k]));
     return hits
       .map((h) => byId.get(parseId(h.id).id))
@@ -64,7 +64,7 @@ export async function know(ctx: AppContext, raw: KnowInput = {}): Promise<KnownE
       .slice(0, input.limit)
       .map((k) => toEntry(k, now));
   }
-  const rows = await ctx.store.forSpace(ctx.space).knowledge.list({ kinds: input.kinds, statuses: RECALLABLE, limit: 500 });
+  const rows = await ctx.scope.knowledge.list({ kinds: input.kinds, statuses: RECALLABLE, limit: 500 });
   return rows
     .filter(sameSubject)
     .map((k) => toEntry(k, now))

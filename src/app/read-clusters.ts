@@ -24,9 +24,9 @@ export async function readHeatmap(ctx: AppContext, raw: unknown = {}): Promise<H
   const input = parseInput(heatmapInput, raw ?? {});
   await requireSpace(ctx);
   const now = ctx.clock.now();
-  const entries = await ctx.store.forSpace(ctx.space).attention.since(now - input.days * DAY_MS);
-  const topics = await ctx.store.forSpace(ctx.space).derived.topicClusters({ minSize: 1, limit: 100_000 });
-  const soft = topics.length > 0 ? [] : await ctx.store.forSpace(ctx.space).derived.softClusters();
+  const entries = await ctx.scope.attention.since(now - input.days * DAY_MS);
+  const topics = await ctx.scope.derived.topicClusters({ minSize: 1, limit: 100_000 });
+  const soft = topics.length > 0 ? [] : await ctx.scope.derived.softClusters();
   const clusterOf = topics.length > 0 ? labelByTopicCluster(topics) : await nearestSoftCluster(ctx, soft);
   const heatmap = attentionHeatmap(
     entries.map((e) => ({ narrativeId: e.layer === 'narrative' ? e.itemId : null, sim: e.sim, source: e.source, at: e.at, cluster: e.cluster })),
@@ -42,7 +42,7 @@ export async function readHeatmap(ctx: AppContext, raw: unknown = {}): Promise<H
 async function nearestSoftCluster(ctx: AppContext, clusters: readonly SoftClusterRow[]): Promise<(id: number) => string | undefined> {
   const best = new Map<number, { name: string; distance: number }>();
   for (const c of clusters) {
-    for (const m of await ctx.store.forSpace(ctx.space).derived.softClusterMembers(c.id, 100_000)) {
+    for (const m of await ctx.scope.derived.softClusterMembers(c.id, 100_000)) {
       const cur = best.get(m.narrativeId);
       if (!cur || m.distance < cur.distance) best.set(m.narrativeId, { name: c.name, distance: m.distance });
     }
@@ -65,7 +65,7 @@ export type SoftClustersView =
 export async function readSoftClusters(ctx: AppContext, raw: unknown = {}): Promise<SoftClustersView> {
   const input = parseInput(softClustersInput, raw ?? {});
   await requireSpace(ctx);
-  const clusters = await ctx.store.forSpace(ctx.space).derived.softClusters();
+  const clusters = await ctx.scope.derived.softClusters();
   if (clusters.length === 0) {
     return {
       kind: 'empty',
@@ -76,13 +76,13 @@ export async function readSoftClusters(ctx: AppContext, raw: unknown = {}): Prom
   const cluster = clusters.find((c) => c.id === input.cluster_id);
   if (!cluster) return { kind: 'empty', message: `no soft cluster ${input.cluster_id}; known ids: ${clusters.map((c) => c.id).join(', ')}` };
   // SEEDS §1.4: the 10 members nearest the centroid, the top 5 adjacent clusters.
-  const members = await ctx.store.forSpace(ctx.space).derived.softClusterMembers(cluster.id, 10);
-  const narratives = await ctx.store.forSpace(ctx.space).narratives.getMany(members.map((m) => m.narrativeId));
+  const members = await ctx.scope.derived.softClusterMembers(cluster.id, 10);
+  const narratives = await ctx.scope.narratives.getMany(members.map((m) => m.narrativeId));
   const gesture = new Map(narratives.map((n) => [n.id, n.gesture ?? n.content]));
   return {
     kind: 'cluster',
     cluster,
     members: members.map((m) => ({ ...m, gesture: gesture.get(m.narrativeId) ?? null })),
-    adjacent: await ctx.store.forSpace(ctx.space).derived.softClusterNeighbours(cluster.id, 5),
+    adjacent: await ctx.scope.derived.softClusterNeighbours(cluster.id, 5),
   };
 }

@@ -28,15 +28,15 @@ export async function readConversation(ctx: AppContext, raw: unknown): Promise<C
   const input = parseInput(conversationInput, raw);
   await requireSpace(ctx);
   const episodeId = await sourceEpisode(ctx, input.id);
-  const focus = episodeId === undefined ? undefined : await ctx.store.forSpace(ctx.space).episodes.get(episodeId);
+  const focus = episodeId === undefined ? undefined : await ctx.scope.episodes.get(episodeId);
   if (!focus) throw new TidepoolError('not_found', `no conversation for ${input.id} in space "${ctx.space}": it has no stored source episode`, { field: 'id' });
   if (focus.session === null) return { focus, session: null, items: [focus] };
-  return { focus, session: focus.session, items: await ctx.store.forSpace(ctx.space).episodes.neighbours(focus.id, input.turns) };
+  return { focus, session: focus.session, items: await ctx.scope.episodes.neighbours(focus.id, input.turns) };
 }
 
 async function sourceEpisode(ctx: AppContext, ref: string): Promise<number | undefined> {
   const { layer, id } = parseId(ref);
   if (layer === 'episode') return id;
-  if (layer === 'narrative') return (await ctx.store.forSpace(ctx.space).narratives.get(id))?.sourceLinks[0];
-  return (await ctx.store.forSpace(ctx.space).knowledge.get(id))?.evidence.episodes[0];
+  if (layer === 'narrative') return (await ctx.scope.narratives.get(id))?.sourceLinks[0];
+  return (await ctx.scope.knowledge.get(id))?.evidence.episodes[0];
 }

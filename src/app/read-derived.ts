@@ -26,9 +26,9 @@ export async function readBriefing(ctx: AppContext, raw: unknown = {}): Promise<
   const input = parseInput(briefingInput, raw ?? {});
   await requireSpace(ctx);
   const today = utcDay(ctx.clock.now());
-  const found = input.day ? await ctx.store.forSpace(ctx.space).derived.briefing(input.day) : await ctx.store.forSpace(ctx.space).derived.latestBriefing();
+  const found = input.day ? await ctx.scope.derived.briefing(input.day) : await ctx.scope.derived.latestBriefing();
   if (found) return { kind: 'found', briefing: found, today: found.day === today };
-  const latest = input.day ? await ctx.store.forSpace(ctx.space).derived.latestBriefing() : undefined;
+  const latest = input.day ? await ctx.scope.derived.latestBriefing() : undefined;
   if (latest) return { kind: 'none', message: `no briefing for ${input.day}; the newest is from ${latest.day} (call briefing without a day to read it)` };
   return { kind: 'none', message: "no briefing yet: the first night's sleep writes one (run `tidepool sleep`, or wait for the nightly run)" };
 }
@@ -36,9 +36,9 @@ export async function readBriefing(ctx: AppContext, raw: unknown = {}): Promise<
 /** Today's briefing only (the `tidepool://briefing/today` resource). */
 export async function readTodayBriefing(ctx: AppContext): Promise<BriefingResult> {
   const day = utcDay(ctx.clock.now());
-  const found = await ctx.store.forSpace(ctx.space).derived.briefing(day);
+  const found = await ctx.scope.derived.briefing(day);
   if (found) return { kind: 'found', briefing: found, today: true };
-  const latest = await ctx.store.forSpace(ctx.space).derived.latestBriefing();
+  const latest = await ctx.scope.derived.latestBriefing();
   return {
     kind: 'none',
     message: latest
@@ -61,11 +61,11 @@ export interface SelfView {
 /** Reads the self-concept and the self-image. */
 export async function readSelf(ctx: AppContext): Promise<SelfView> {
   await requireSpace(ctx);
-  const rows = await ctx.store.forSpace(ctx.space).identity.selfConcept();
+  const rows = await ctx.scope.identity.selfConcept();
   const concept = rows.filter((r) => isSelfConceptField(r.field));
   const imageRows = rows.filter((r) => r.field.startsWith(SELF_IMAGE_PREFIX));
   const image = imageRows.length > 0 ? Object.fromEntries(imageRows.map((r) => [r.field.slice(SELF_IMAGE_PREFIX.length), r.content])) : null;
-  const knowledgeCount = await ctx.store.forSpace(ctx.space).knowledge.count(RECALLABLE);
+  const knowledgeCount = await ctx.scope.knowledge.count(RECALLABLE);
   const view: SelfView = { concept, image, knowledgeCount };
   if (concept.length === 0 && !image) {
     view.message =
@@ -91,11 +91,11 @@ export async function readGaps(ctx: AppContext, raw: unknown = {}): Promise<{ ga
 
 /** Topic clusters with at least `minSize` members, largest first (the T3 memory map). */
 export async function readTopicClusters(ctx: AppContext, q: { minSize: number; limit: number }): Promise<TopicClusterRow[]> {
-  return ctx.store.forSpace(ctx.space).derived.topicClusters(q);
+  return ctx.scope.derived.topicClusters(q);
 }
 
 /** The newest briefing's day and headline, for the wake state; undefined before the first night. */
 export async function latestHeadline(ctx: AppContext): Promise<{ day: string; headline: string } | undefined> {
-  const b = await ctx.store.forSpace(ctx.space).derived.latestBriefing();
+  const b = await ctx.scope.derived.latestBriefing();
   return b ? { day: b.day, headline: b.headline } : undefined;
 }

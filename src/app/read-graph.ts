@@ -28,7 +28,7 @@ export type GraphView =
 export async function readGraph(ctx: AppContext, raw: unknown = {}): Promise<GraphView> {
   const input = parseInput(graphInput, raw ?? {});
   await requireSpace(ctx);
-  const top = await ctx.store.forSpace(ctx.space).derived.graphNodes(input.limit);
+  const top = await ctx.scope.derived.graphNodes(input.limit);
   if (top.length === 0) {
     return {
       kind: 'empty',
@@ -37,18 +37,18 @@ export async function readGraph(ctx: AppContext, raw: unknown = {}): Promise<Gra
   }
   if (input.pair) {
     const [a, b] = input.pair.split(/[,，]/).map((s) => s.trim()) as [string, string];
-    const na = (await ctx.store.forSpace(ctx.space).derived.graphNode(a))?.entity ?? a;
-    const nb = (await ctx.store.forSpace(ctx.space).derived.graphNode(b))?.entity ?? b;
-    const edges = await ctx.store.forSpace(ctx.space).derived.graphPairEdges(na, nb, input.limit);
+    const na = (await ctx.scope.derived.graphNode(a))?.entity ?? a;
+    const nb = (await ctx.scope.derived.graphNode(b))?.entity ?? b;
+    const edges = await ctx.scope.derived.graphPairEdges(na, nb, input.limit);
     if (edges.length === 0) return { kind: 'empty', message: `${na} and ${nb} never appear in the same narrative` };
-    const narratives = await ctx.store.forSpace(ctx.space).narratives.getMany(edges.map((e) => e.narrativeId));
+    const narratives = await ctx.scope.narratives.getMany(edges.map((e) => e.narrativeId));
     const gesture = new Map(narratives.map((n) => [n.id, n.gesture ?? n.content]));
     return { kind: 'pair', entityA: na, entityB: nb, edges: edges.map((e) => ({ ...e, gesture: gesture.get(e.narrativeId) ?? null })) };
   }
   if (input.entity) {
-    const node = await ctx.store.forSpace(ctx.space).derived.graphNode(input.entity);
+    const node = await ctx.scope.derived.graphNode(input.entity);
     if (!node) return { kind: 'empty', message: `the graph does not know "${input.entity}"; call memory_graph without arguments for the known entities` };
-    return { kind: 'entity', node, partners: await ctx.store.forSpace(ctx.space).derived.graphPartners(node.entity, input.limit) };
+    return { kind: 'entity', node, partners: await ctx.scope.derived.graphPartners(node.entity, input.limit) };
   }
   return { kind: 'top', nodes: top };
 }

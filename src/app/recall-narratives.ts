@@ -18,7 +18,7 @@ export const recallNarrativesInput = z.object({
 export async function recallNarratives(ctx: AppContext, raw: unknown = {}): Promise<Narrative[]> {
   const input = parseInput(recallNarrativesInput, raw ?? {});
   await requireSpace(ctx);
-  const rows = await ctx.store.forSpace(ctx.space).narratives.list({ limit: input.limit, ntype: input.narrative_type, tags: input.tags });
+  const rows = await ctx.scope.narratives.list({ limit: input.limit, ntype: input.narrative_type, tags: input.tags });
   if (rows.length > 0) await noteHits(ctx, rows.map((n) => ({ id: formatId('narrative', n.id), score: 0 })), 'recall', null, ctx.clock.now());
   return rows;
 }

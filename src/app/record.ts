@@ -3,7 +3,7 @@ import { formatId } from '../core/ids.js';
 import { parseInput, recordInput, type RecordInput } from '../core/schemas.js';
 import type { EpisodeKind } from '../core/types.js';
 import type { NewEpisode } from '../store/port.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
 import { redact, redactJson, redactOptional } from './guard-secrets.js';
 import { episodeIndexText } from './index-text.js';
@@ -54,14 +54,14 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
       index: episodeIndexText(r.text, speaker ?? null, nextContext(previous, session, r.text, ctx.config.recall.contextTurns), ctx.config.index.episodeTrigram),
     };
   });
-  const { ids, skipped } = await ctx.store.transaction(async (tx) => {
+  const { ids, skipped } = await spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return tx.forSpace(ctx.space).episodes.insertMany(rows);
+    return scope.episodes.insertMany(rows);
   });
   let embedded = 0;
   if (ctx.embedder && ids.length > 0) {
     const byId = new Map(ids.map((id, i) => [id, i]));
-    const stored = await ctx.store.forSpace(ctx.space).episodes.getMany(ids);
+    const stored = await ctx.scope.episodes.getMany(ids);
     embedded = (await embedItems(ctx, 'episode', stored.filter((e) => byId.has(e.id)).map((e) => ({ id: e.id, text: e.content })))).embedded;
   }
   return { ids: ids.map((id) => formatId('episode', id)), skipped, redacted: counter.count, embedded };
@@ -71,7 +71,7 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
 async function precedingTurns(ctx: AppContext, sessions: ReadonlyArray<string | undefined>): Promise<Map<string, string[]>> {
   const n = ctx.config.recall.contextTurns;
   if (n === 0) return new Map();
-  return ctx.store.forSpace(ctx.space).episodes.lastInSessions(sessions.filter((s): s is string => s !== undefined), n);
+  return ctx.scope.episodes.lastInSessions(sessions.filter((s): s is string => s !== undefined), n);
 }
 
 /** The context of the next turn of `session`, then remembers `text` as that session's newest turn. */

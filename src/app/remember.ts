@@ -4,8 +4,8 @@ import { TidepoolError } from '../core/errors.js';
 import { formatId, parseId } from '../core/ids.js';
 import { parseInput, rememberInput, type RememberInput } from '../core/schemas.js';
 import type { Knowledge } from '../core/types.js';
-import type { Store } from '../store/port.js';
-import type { AppContext } from './app-context.js';
+import type { ScopedStore } from '../store/port.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
 import { refuseSecretsIn } from './guard-secrets.js';
 import { episodeIndexText, knowledgeIndexText } from './index-text.js';
@@ -35,23 +35,23 @@ export async function remember(ctx: AppContext, raw: RememberInput, opts: { repl
   const input = parseRememberInput(raw);
   const now = ctx.clock.now();
   const text = input.text.trim();
-  const result = await ctx.store.transaction(async (tx): Promise<RememberResult & { rowId?: number }> => {
+  const result = await spaceTransaction(ctx, async (scope, tx): Promise<RememberResult & { rowId?: number }> => {
     await tx.spaces.ensure(ctx.space, now);
     const old =
       opts.replaces !== undefined
-        ? await liveEntryOrThrow(tx, ctx.space, opts.replaces)
+        ? await liveEntryOrThrow(scope, opts.replaces)
         : input.key
-          ? await tx.forSpace(ctx.space).knowledge.getLiveByKey(input.key)
+          ? await scope.knowledge.getLiveByKey(input.key)
           : undefined;
     // Without `meta` the text alone decides; with it, changed data under the same text is a new version too.
     const sameMeta = input.meta === undefined || (old !== undefined && JSON.stringify(old.meta) === JSON.stringify(input.meta));
     if (old && old.content === text && sameMeta) {
       // The same value again is an occurrence, not a new version.
-      await tx.forSpace(ctx.space).knowledge.update(old.id, { occurrences: old.occurrences + 1 }, undefined, now);
-      await tx.forSpace(ctx.space).knowledge.reinforce([old.id], ctx.config.recall.reinforceStep, now);
+      await scope.knowledge.update(old.id, { occurrences: old.occurrences + 1 }, undefined, now);
+      await scope.knowledge.reinforce([old.id], ctx.config.recall.reinforceStep, now);
       return { kind: 'reinforced', id: formatId('knowledge', old.id), occurrences: old.occurrences + 1 };
     }
-    const { ids } = await tx.forSpace(ctx.space).episodes.insertMany([
+    const { ids } = await scope.episodes.insertMany([
       {
         kind: 'memory', role: null, speaker: null, content: text, session: null, tool: null, ok: null,
         source: 'remember', ref: null, meta: input.key ? { key: input.key } : {}, durable: input.durable,
@@ -61,9 +61,9 @@ export async function remember(ctx: AppContext, raw: RememberInput, opts: { repl
     ]);
     const episodeId = ids[0]!;
     // The live-key index allows one live entry per key: retire the old one before the new one exists.
-    if (old) await tx.forSpace(ctx.space).knowledge.setStatus([old.id], 'superseded', now);
+    if (old) await scope.knowledge.setStatus([old.id], 'superseded', now);
     const tags = [...new Set(input.tags)];
-    const id = await tx.forSpace(ctx.space).knowledge.insert({
+    const id = await scope.knowledge.insert({
       kind: input.kind, key: input.key ?? null, subject: input.subject ?? null, content: text, status: 'provisional',
       occurrences: 1, strength: 0.5 + input.importance / 10, importance: input.importance, durable: input.durable,
       tags, evidence: { episodes: [episodeId], narratives: [] }, source: 'remember', validFrom: now, validTo: null,
@@ -71,7 +71,7 @@ export async function remember(ctx: AppContext, raw: RememberInput, opts: { repl
       index: knowledgeIndexText({ content: text, key: input.key ?? null, subject: input.subject ?? null, tags }),
     });
     if (old) {
-      await tx.forSpace(ctx.space).knowledge.supersede(old.id, id, now);
+      await scope.knowledge.supersede(old.id, id, now);
       return { kind: 'superseded', id: formatId('knowledge', id), episode_id: formatId('episode', episodeId), supersedes: formatId('knowledge', old.id), rowId: id };
     }
     return { kind: 'created', id: formatId('knowledge', id), episode_id: formatId('episode', episodeId), rowId: id };
@@ -82,9 +82,9 @@ export async function remember(ctx: AppContext, raw: RememberInput, opts: { repl
 }
 
 /** The live (provisional or reliable) entry an edit replaces; anything else is not there to edit. */
-async function liveEntryOrThrow(tx: Store, space: string, id: number): Promise<Knowledge> {
-  const k = await tx.forSpace(space).knowledge.get(id);
-  if (!k) throw new TidepoolError('not_found', `no knowledge entry ${formatId('knowledge', id)} in space "${space}"`, { field: 'id' });
+async function liveEntryOrThrow(scope: ScopedStore, id: number): Promise<Knowledge> {
+  const k = await scope.knowledge.get(id);
+  if (!k) throw new TidepoolError('not_found', `no knowledge entry ${formatId('knowledge', id)} in space "${scope.space}"`, { field: 'id' });
   if (k.status !== 'provisional' && k.status !== 'reliable')
     throw new TidepoolError('conflict', `${formatId('knowledge', id)} is ${k.status}; only a live entry can be edited`, { field: 'id' });
   return k;
@@ -102,7 +102,7 @@ export async function editKnowledge(ctx: AppContext, raw: unknown): Promise<Reme
   const { layer, id } = parseId(input.id);
   if (layer !== 'knowledge')
     throw new TidepoolError('invalid_input', `id: only knowledge entries are edited (k12), got "${input.id}"; episodes are history`, { field: 'id' });
-  const old = await ctx.store.forSpace(ctx.space).knowledge.get(id);
+  const old = await ctx.scope.knowledge.get(id);
   if (!old) throw new TidepoolError('not_found', `no knowledge entry ${input.id} in space "${ctx.space}"`, { field: 'id' });
   return remember(
     ctx,

@@ -7,7 +7,8 @@ import { TidepoolError } from '../core/errors.js';
 import { formatId, parseId } from '../core/ids.js';
 import { parseInput } from '../core/schemas.js';
 import type { Knowledge } from '../core/types.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
+import type { ScopedStore } from '../store/port.js';
 import { requireSpace } from './require-space.js';
 import { forget } from './forget.js';
 import { dropPiiFlag, pendingPiiFlags } from '../sleep/pii-flags.js';
@@ -77,10 +78,10 @@ function quarantineOf(k: Knowledge): Quarantine {
 /** Quarantined entries, oldest first, each with the entry it clashes with. */
 export async function listReview(ctx: AppContext): Promise<ReviewItem[]> {
   await requireSpace(ctx);
-  const rows = (await ctx.store.forSpace(ctx.space).knowledge.list({ statuses: ['quarantined'], limit: 1_000 })).sort(
+  const rows = (await ctx.scope.knowledge.list({ statuses: ['quarantined'], limit: 1_000 })).sort(
     (a, b) => a.createdAt - b.createdAt || a.id - b.id,
   );
-  const others = await ctx.store.forSpace(ctx.space).knowledge.getMany(
+  const others = await ctx.scope.knowledge.getMany(
     rows
       .map((k) => quarantineOf(k).supersedes ?? quarantineOf(k).conflictsWith)
       .filter((x): x is number => x !== undefined),
@@ -107,7 +108,7 @@ export async function listReview(ctx: AppContext): Promise<ReviewItem[]> {
 async function flaggedItems(ctx: AppContext): Promise<ReviewItem[]> {
   const out: ReviewItem[] = [];
   for (const f of await pendingPiiFlags(ctx.store, ctx.space)) {
-    const row = await flaggedRow(ctx.store, ctx.space, f.ref);
+    const row = await flaggedRow(ctx.scope, f.ref);
     if (row === undefined) continue; // forgotten since: nothing left to decide
     out.push({
       id: f.ref,
@@ -123,20 +124,19 @@ async function flaggedItems(ctx: AppContext): Promise<ReviewItem[]> {
 }
 
 async function flaggedRow(
-  store: AppContext['store'],
-  space: string,
+  scope: ScopedStore,
   ref: string,
 ): Promise<{ kind: ReviewItem['kind']; content: string } | undefined> {
   const { layer, id } = parseId(ref);
   if (layer === 'episode') {
-    const e = (await store.forSpace(space).episodes.getMany([id]))[0];
+    const e = (await scope.episodes.getMany([id]))[0];
     return e && { kind: 'episode', content: e.content };
   }
   if (layer === 'narrative') {
-    const n = (await store.forSpace(space).narratives.getMany([id]))[0];
+    const n = (await scope.narratives.getMany([id]))[0];
     return n && { kind: 'narrative', content: n.content };
   }
-  const k = await store.forSpace(space).knowledge.get(id);
+  const k = await scope.knowledge.get(id);
   return k && k.status !== 'forgotten' ? { kind: k.kind, content: k.content } : undefined;
 }
 
@@ -158,8 +158,8 @@ export async function review(ctx: AppContext, raw: ReviewInput): Promise<ReviewR
       field: 'id',
     });
   const now = ctx.clock.now();
-  return ctx.store.transaction(async (tx): Promise<ReviewResult> => {
-    const k = await tx.forSpace(ctx.space).knowledge.get(id);
+  return spaceTransaction(ctx, async (scope): Promise<ReviewResult> => {
+    const k = await scope.knowledge.get(id);
     if (!k)
       throw new TidepoolError('not_found', `no knowledge entry ${input.id} in space "${ctx.space}"`, {
         field: 'id',
@@ -174,28 +174,28 @@ export async function review(ctx: AppContext, raw: ReviewInput): Promise<ReviewR
     const q = quarantineOf(k);
     const meta = { ...k.meta, review: { verdict: input.verdict, at: now } };
     if (input.verdict === 'reject') {
-      await tx.forSpace(ctx.space).knowledge.setStatus([k.id], 'forgotten', now);
-      await tx.forSpace(ctx.space).knowledge.update(k.id, { meta }, undefined, now);
+      await scope.knowledge.setStatus([k.id], 'forgotten', now);
+      await scope.knowledge.update(k.id, { meta }, undefined, now);
       return { kind: 'rejected', id: formatId('knowledge', k.id), status: 'forgotten' };
     }
     const otherId = q.supersedes ?? q.conflictsWith;
-    const other = otherId === undefined ? undefined : await tx.forSpace(ctx.space).knowledge.get(otherId);
+    const other = otherId === undefined ? undefined : await scope.knowledge.get(otherId);
     const live = other !== undefined && (other.status === 'reliable' || other.status === 'provisional');
     const key = q.key ?? (live ? other.key : null);
     // The superseded entry keeps its key as history (`forget --key` reaches every version); the live key moves on.
-    if (live) await tx.forSpace(ctx.space).knowledge.supersede(other.id, k.id, now);
+    if (live) await scope.knowledge.supersede(other.id, k.id, now);
     if (key) {
-      const holder = await tx.forSpace(ctx.space).knowledge.getLiveByKey(key);
+      const holder = await scope.knowledge.getLiveByKey(key);
       if (holder && holder.id !== k.id)
         throw new TidepoolError(
           'conflict',
           `key "${key}" is held by ${formatId('knowledge', holder.id)}; review that entry first`,
           { field: 'id' },
         );
-      await tx.forSpace(ctx.space).knowledge.setKey(k.id, key, now);
+      await scope.knowledge.setKey(k.id, key, now);
     }
-    await tx.forSpace(ctx.space).knowledge.setStatus([k.id], 'reliable', now);
-    await tx.forSpace(ctx.space).knowledge.update(k.id, { meta }, undefined, now);
+    await scope.knowledge.setStatus([k.id], 'reliable', now);
+    await scope.knowledge.update(k.id, { meta }, undefined, now);
     return {
       kind: 'approved',
       id: formatId('knowledge', k.id),

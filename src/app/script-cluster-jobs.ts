@@ -10,7 +10,7 @@ import { DEFAULT_SEED, mulberry32 } from '../script/seeded-rng.js';
 import { buildSoftClusters } from '../script/soft-clusters.js';
 import { buildTopicClusters } from '../script/topic-clusters.js';
 import type { AttentionStatWrite } from '../store/port.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import type { ScriptRun } from './script-run.js';
 
 /** Heatmap never-lit names kept in a result (Tideline v2.5 capped the list at 50). */
@@ -31,7 +31,7 @@ export interface TopicsResult {
 /** Rebuilds `topic_clusters` from every narrative's keywords (SEEDS §1.7 `build_clusters`). */
 export async function topicsJob(ctx: AppContext, run: ScriptRun, merge: boolean): Promise<TopicsResult> {
   const started = performance.now();
-  const narratives = await ctx.store.forSpace(ctx.space).narratives.texts();
+  const narratives = await ctx.scope.narratives.texts();
   const docs = narratives.map((n) => ({
     id: n.id,
     keywords: run.narrativeKeywords(n),
@@ -39,7 +39,7 @@ export async function topicsJob(ctx: AppContext, run: ScriptRun, merge: boolean)
     createdAt: n.createdAt,
   }));
   const built = buildTopicClusters(docs, { merge });
-  await ctx.store.transaction((tx) => tx.forSpace(ctx.space).derived.replaceTopicClusters(built.clusters));
+  await spaceTransaction(ctx, (scope) => scope.derived.replaceTopicClusters(built.clusters));
   return {
     job: 'topics',
     narratives: narratives.length,
@@ -77,7 +77,7 @@ export type SoftClustersResult =
  */
 export async function softClustersJob(ctx: AppContext): Promise<SoftClustersResult> {
   const started = performance.now();
-  const models = await ctx.store.forSpace(ctx.space).vectors.narrativeModels();
+  const models = await ctx.scope.vectors.narrativeModels();
   const chosen = ctx.embedder ? models.find((m) => m.model === ctx.embedder!.model) : models[0];
   if (!chosen) {
     const message = ctx.embedder
@@ -85,8 +85,8 @@ export async function softClustersJob(ctx: AppContext): Promise<SoftClustersResu
       : 'no narrative vectors: soft clusters live in embedding space, so configure an embedder (embedder.provider) and run `tidepool script scan` to embed the narratives';
     return { job: 'soft-clusters', status: 'skipped', message, ms: elapsed(started) };
   }
-  const vectors = await ctx.store.forSpace(ctx.space).vectors.narrativeVectors(chosen.model, chosen.dim);
-  const byId = new Map((await ctx.store.forSpace(ctx.space).narratives.texts()).map((n) => [n.id, n]));
+  const vectors = await ctx.scope.vectors.narrativeVectors(chosen.model, chosen.dim);
+  const byId = new Map((await ctx.scope.narratives.texts()).map((n) => [n.id, n]));
   const items = vectors.map((v) => {
     const n = byId.get(v.id);
     return n ? { id: v.id, vector: v.vector, gesture: n.gesture ?? n.content, weight: n.weight } : { id: v.id, vector: v.vector };
@@ -102,8 +102,8 @@ export async function softClustersJob(ctx: AppContext): Promise<SoftClustersResu
   // SEEDS §1.7: a fixed seed (RandomState(42)), so the same vectors always give the same clusters.
   const built = buildSoftClusters(items, { rng: mulberry32(DEFAULT_SEED) });
   const now = ctx.clock.now();
-  const ids = await ctx.store.transaction((tx) =>
-    tx.forSpace(ctx.space).derived.replaceSoftClusters(
+  const ids = await spaceTransaction(ctx, (scope) =>
+    scope.derived.replaceSoftClusters(
       {
         clusters: built.clusters.map((c) => ({
           name: c.name,
@@ -154,22 +154,22 @@ export interface AttentionResult {
 export async function attentionJob(ctx: AppContext, days: number): Promise<AttentionResult> {
   const started = performance.now();
   const now = ctx.clock.now();
-  const entries = await ctx.store.forSpace(ctx.space).attention.since(Number.MIN_SAFE_INTEGER);
+  const entries = await ctx.scope.attention.since(Number.MIN_SAFE_INTEGER);
   const hitIds = [...new Set(entries.filter((e) => e.layer === 'narrative').map((e) => e.itemId))];
   // Cluster members are read only for narratives that were hit: the log is usually far smaller than the memory.
   const topics =
     hitIds.length > 0
-      ? await ctx.store.forSpace(ctx.space).derived.topicClusters({ minSize: 1, limit: Number.MAX_SAFE_INTEGER })
+      ? await ctx.scope.derived.topicClusters({ minSize: 1, limit: Number.MAX_SAFE_INTEGER })
       : [];
   const topicNames =
-    hitIds.length > 0 ? topics.map((c) => c.name) : await ctx.store.forSpace(ctx.space).derived.topicClusterNames();
+    hitIds.length > 0 ? topics.map((c) => c.name) : await ctx.scope.derived.topicClusterNames();
   const topicOf = labelByTopicCluster(topics);
-  const { clusters: softClusters } = await ctx.store.forSpace(ctx.space).derived.softClusterModel();
+  const { clusters: softClusters } = await ctx.scope.derived.softClusterModel();
   const softName = new Map(softClusters.map((c) => [c.id, c.name]));
   const nearest = new Map<number, { clusterId: number; distance: number }>();
   const memberships =
     hitIds.length > 0 && softClusters.length > 0
-      ? await ctx.store.forSpace(ctx.space).derived.softClusterMemberships({ narrativeIds: hitIds })
+      ? await ctx.scope.derived.softClusterMemberships({ narrativeIds: hitIds })
       : [];
   for (const m of memberships) {
     const cur = nearest.get(m.narrativeId);
@@ -196,8 +196,8 @@ export async function attentionJob(ctx: AppContext, days: number): Promise<Atten
     const soft = narrative !== undefined ? nearest.get(narrative) : undefined;
     if (soft) softHits.set(soft.clusterId, (softHits.get(soft.clusterId) ?? 0) + 1);
   }
-  await ctx.store.transaction((tx) =>
-    tx.forSpace(ctx.space).derived.replaceAttentionStats(
+  await spaceTransaction(ctx, (scope) =>
+    scope.derived.replaceAttentionStats(
       [...stats.values()].sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0)),
       [...softHits].map(([clusterId, hits]) => ({ clusterId, hits })),
     ),

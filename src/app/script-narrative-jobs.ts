@@ -9,7 +9,7 @@ import {
   type WeightUpdate,
 } from '../script/recurrence-refresh.js';
 import { ANTI_INFLATION } from '../script/weight-policy.js';
-import type { AppContext } from './app-context.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { elapsed } from './script-cluster-jobs.js';
 import type { ScriptRun } from './script-run.js';
 
@@ -28,9 +28,9 @@ export interface EntityGraphResult {
 /** Rebuilds graph_nodes, graph_edges and graph_cooccur from every narrative's `entities_role` (SEEDS §1.7). */
 export async function entityGraphJob(ctx: AppContext): Promise<EntityGraphResult> {
   const started = performance.now();
-  const narratives = await ctx.store.forSpace(ctx.space).narratives.roles();
+  const narratives = await ctx.scope.narratives.roles();
   const graph = buildEntityGraph(narratives);
-  await ctx.store.transaction((tx) => tx.forSpace(ctx.space).derived.replaceEntityGraph(graph));
+  await spaceTransaction(ctx, (scope) => scope.derived.replaceEntityGraph(graph));
   return {
     job: 'entity-graph',
     narratives: narratives.length,
@@ -65,7 +65,7 @@ export async function recurrenceJob(ctx: AppContext): Promise<WeightJobResult> {
   return weightJob(
     ctx,
     'recurrence',
-    () => ctx.store.forSpace(ctx.space).narratives.scoreRows({ tagged: true }),
+    () => ctx.scope.narratives.scoreRows({ tagged: true }),
     refreshRecurrence,
   );
 }
@@ -79,7 +79,7 @@ export async function normalizeJob(ctx: AppContext): Promise<WeightJobResult> {
   return weightJob(
     ctx,
     'normalize',
-    () => ctx.store.forSpace(ctx.space).narratives.scoreRows({ newest: window }),
+    () => ctx.scope.narratives.scoreRows({ newest: window }),
     (docs) => normalizeWeights(docs, window),
   );
 }
@@ -93,12 +93,12 @@ async function weightJob(
   const started = performance.now();
   const docs = await read();
   const updates = plan(docs);
-  await ctx.store.transaction((tx) => tx.forSpace(ctx.space).narratives.updateScores(updates));
+  await spaceTransaction(ctx, (scope) => scope.narratives.writeScores(updates));
   return {
     job,
     read: docs.length,
     changed: updates.length,
-    bands: await ctx.store.forSpace(ctx.space).narratives.weightBands(),
+    bands: await ctx.scope.narratives.weightBands(),
     ms: elapsed(started),
   };
 }
@@ -121,12 +121,12 @@ export interface BackfillLinksResult {
  */
 export async function backfillLinksJob(ctx: AppContext, run: ScriptRun): Promise<BackfillLinksResult> {
   const started = performance.now();
-  const unlinked = await ctx.store.forSpace(ctx.space).narratives.texts({ unlinked: true });
+  const unlinked = await ctx.scope.narratives.texts({ unlinked: true });
   const windowMs = BACKFILL_DEFAULTS.windowMs;
   const episodes =
     unlinked.length === 0
       ? []
-      : await ctx.store.forSpace(ctx.space).episodes.inRanges(
+      : await ctx.scope.episodes.inRanges(
           unlinked.map((n) => [n.createdAt - windowMs, n.createdAt + windowMs] as const),
         );
   // Only narratives with an episode inside their window can be linked; the others need no keywords at all.
@@ -137,8 +137,8 @@ export async function backfillLinksJob(ctx: AppContext, run: ScriptRun): Promise
     episodes.map((e) => ({ id: e.id, content: e.content, createdAt: e.occurredAt })),
     { extract: run.extract, windowMs },
   );
-  const linked = await ctx.store.transaction((tx) =>
-    tx.forSpace(ctx.space).narratives.fillSourceLinks(
+  const linked = await spaceTransaction(ctx, (scope) =>
+    scope.narratives.fillSourceLinks(
       found.map((f) => ({ narrativeId: f.narrativeId, sourceLinks: f.sourceLinks })),
     ),
   );

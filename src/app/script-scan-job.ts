@@ -27,11 +27,11 @@ export interface ScanResult {
 export async function scanJob(ctx: AppContext, since?: number): Promise<ScanResult> {
   const started = performance.now();
   const reembedded = ctx.embedder ? await embedPending(ctx) : null;
-  const narratives = await ctx.store.forSpace(ctx.space).narratives.linkRows();
+  const narratives = await ctx.scope.narratives.linkRows();
   const from =
     since ??
     (narratives.length > 0 ? narratives.reduce((m, n) => Math.max(m, n.createdAt), -Infinity) : null);
-  const episodes = await ctx.store.forSpace(ctx.space).episodes.storedAfter(from);
+  const episodes = await ctx.scope.episodes.storedAfter(from);
   const scan = scanUnindexed(
     narratives.map((n) => ({
       id: n.id,
@@ -52,7 +52,7 @@ export async function scanJob(ctx: AppContext, since?: number): Promise<ScanResu
   );
   scan.trackB.since = from;
   scan.trackC.narrativeIds = scan.trackC.narrativeIds.slice(0, LISTED_IDS);
-  const pendingEpisodes = await ctx.store.forSpace(ctx.space).vectors.pendingEmbeddings('episode', LISTED_IDS);
+  const pendingEpisodes = await ctx.scope.vectors.pendingEmbeddings('episode', LISTED_IDS);
   scan.trackD = { count: pendingEpisodes.count, episodeIds: pendingEpisodes.ids };
   return { job: 'scan', scan, markdown: renderScanMarkdown(scan), reembedded, ms: elapsed(started) };
 }

@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { DAY_MS, utcDay } from '../core/clock.js';
 import type { NightResult } from '../sleep/night-types.js';
-import type { AppContext } from './app-context.js';
+import { bindSpace, type AppContext } from './app-context.js';
 import { runAllScriptJobs } from './script-jobs.js';
 import { describeNight, sleep } from './sleep.js';
 
@@ -64,7 +64,7 @@ export function scheduleNightlySleep(
         let script: ScheduledNight['script'];
         if (await ctx.store.jobs.claim({ ...scriptKey, ttlMs: LEASE_MS, at: now })) {
           try {
-            const r = await runAllScriptJobs({ ...ctx, space });
+            const r = await runAllScriptJobs(bindSpace(ctx, space));
             await ctx.store.jobs.finish({ ...scriptKey, at: ctx.clock.now() });
             script = { ok: r.ok, failed: r.jobs.filter((j) => !j.ok).map((j) => j.job), ms: r.ms };
           } catch (e) {
@@ -84,7 +84,7 @@ export function scheduleNightlySleep(
         const key = { space, job: 'sleep', day: utcDay(now), owner };
         if (!(await ctx.store.jobs.claim({ ...key, ttlMs: LEASE_MS, at: now }))) continue;
         try {
-          const r = await sleep({ ...ctx, space }, { now });
+          const r = await sleep(bindSpace(ctx, space), { now });
           if (r.kind === 'locked') await ctx.store.jobs.release(key);
           else await ctx.store.jobs.finish({ ...key, at: ctx.clock.now() });
           out.push({ space, outcome: r.kind, message: describeNight(r), ...(script ? { script } : {}) });

@@ -73,8 +73,8 @@ function ownerGone(owner: string): boolean {
  * lease would refuse every night though nothing runs. Outcome: released now; the night resumes the open run.
  */
 async function releaseDeadOwnersLock(ctx: AppContext): Promise<void> {
-  const owner = await ctx.store.forSpace(ctx.space).sleepRuns.lockOwner();
-  if (owner !== undefined && ownerGone(owner)) await ctx.store.forSpace(ctx.space).sleepRuns.releaseLock(owner);
+  const owner = await ctx.scope.sleepRuns.lockOwner();
+  if (owner !== undefined && ownerGone(owner)) await ctx.scope.sleepRuns.releaseLock(owner);
 }
 
 /**
@@ -126,19 +126,19 @@ export interface SleepStatus {
 /** The wake decision at `now` and the newest runs. */
 export async function sleepStatus(ctx: AppContext, now = ctx.clock.now()): Promise<SleepStatus> {
   await requireSpace(ctx);
-  const times = await ctx.store.forSpace(ctx.space).episodes.pendingTimes(100_000);
+  const times = await ctx.scope.episodes.pendingTimes(100_000);
   const decision = shouldSleep(
     times.map((createdAt) => ({ createdAt })),
     now,
     ctx.config.sleep.wake,
   );
-  const [lastNight] = await ctx.store.forSpace(ctx.space).sleepRuns.runs({ status: 'done', limit: 1 });
+  const [lastNight] = await ctx.scope.sleepRuns.runs({ status: 'done', limit: 1 });
   return {
     space: ctx.space,
     model: ctx.config.sleep.model,
     decision,
     lastNight,
-    interrupted: await ctx.store.forSpace(ctx.space).sleepRuns.openRun(),
+    interrupted: await ctx.scope.sleepRuns.openRun(),
   };
 }
 

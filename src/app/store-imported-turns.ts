@@ -42,7 +42,7 @@ export async function storeTurns(
     const batchTurns = records.slice(i, i + batch);
     // Refs already stored are dropped before record(): a re-import then costs a lookup, not a redaction and
     // segmentation of every turn (the store would skip them anyway).
-    const known = await ctx.store.forSpace(ctx.space).episodes.idsByRef(
+    const known = await ctx.scope.episodes.idsByRef(
       batchTurns.map((t) => t.ref!),
     );
     const part = batchTurns.filter((t) => !known.has(t.ref!));

@@ -7,7 +7,7 @@ import type { RecallInput, RememberInput, RecordInput, NarrativeInput, TimelineI
 import type { Profile, RecallHit, SelfConcept, Snapshot, Thread, ThreadStatus } from '../core/types.js';
 import type { Config } from '../core/config.js';
 import type { Store } from '../store/port.js';
-import type { AppContext, RecallReaders } from './app-context.js';
+import { bindSpace, type AppContext, type AppDeps, type RecallReaders } from './app-context.js';
 import type { DoctorReport } from './doctor.js';
 
 import { forget, type ForgetResult } from './forget.js';
@@ -72,8 +72,9 @@ export class Tidepool {
     contextOf = (memory) => memory.#ctx;
   }
 
-  constructor(ctx: AppContext, onClose: () => Promise<void>) {
-    this.#ctx = ctx;
+  /** `deps` bound to `space` (boot's `openMemory` builds it; any `scope` passed in is replaced by `space`'s own). */
+  constructor(deps: AppDeps & { space: string }, onClose: () => Promise<void>) {
+    this.#ctx = bindSpace(deps, deps.space);
     this.#onClose = onClose;
   }
 
@@ -84,7 +85,7 @@ export class Tidepool {
 
   /** The same memory seen from another space (shares the connection; closing either closes both). */
   withSpace(space: string): Tidepool {
-    return new Tidepool({ ...this.#ctx, space }, this.#onClose);
+    return new Tidepool(bindSpace(this.#ctx, space), this.#onClose);
   }
 
   /** The same memory with recall's reads answered by `readers` (boot/reader-pool.ts); writes stay on this thread. */

@@ -41,7 +41,7 @@ export async function timeline(ctx: AppContext, raw: TimelineInput = {}): Promis
       { field: 'to', details: { maxDays: ARCHIVE_RANGE_DAYS, days } },
     );
   }
-  const page = await ctx.store.forSpace(ctx.space).episodes.timeline({
+  const page = await ctx.scope.episodes.timeline({
     from: q.from,
     to: q.to,
     session: q.session,

@@ -4,8 +4,8 @@ import { formatId } from '../core/ids.js';
 import { narrativeInput, parseInput, type NarrativeInput } from '../core/schemas.js';
 import type { NarrativeKind } from '../core/types.js';
 import { ANTI_INFLATION, antiInflate, computeWeight, recurrenceFromFrequency, rescoredWeight } from '../script/weight-policy.js';
-import type { Store } from '../store/port.js';
-import type { AppContext } from './app-context.js';
+import type { NarrativeStore } from '../store/port.js';
+import { spaceTransaction, type AppContext } from './app-context.js';
 import { embedItems } from './embed-items.js';
 import { refuseSecretsIn } from './guard-secrets.js';
 import { narrativeIndexText } from './index-text.js';
@@ -44,23 +44,23 @@ export async function writeNarrative(ctx: AppContext, raw: NarrativeInput): Prom
   const now = ctx.clock.now();
   const createdAt = input.at ?? now;
 
-  const out = await ctx.store.transaction(async (tx) => {
+  const out = await spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    const freq = tags.length > 0 ? await tx.forSpace(ctx.space).narratives.countSharingTags(tags) : undefined;
+    const freq = tags.length > 0 ? await scope.narratives.countSharingTags(tags) : undefined;
     const recurrence = recurrenceFromFrequency(freq);
     // SEEDS §1.8: a dream's importance is fixed at 1.
     const importance = kind === 'dream' ? 1 : (input.importance ?? 3);
     const scores = { importance, emotional: input.emotional ?? 3, recurrence, unresolved: input.unresolved ?? 3 };
     const weight = computeWeight(scores);
-    const id = await tx.forSpace(ctx.space).narratives.insert({
+    const id = await scope.narratives.insert({
       kind, ntype: input.narrative_type, content, gesture, context, moment, cognitionDirection: direction, tags,
       entitiesRole: clean(input.entities_role), relatedEntities: related,
       sourceLinks: (input.source_links ?? []).map(Number), ...scores, weight, createdAt, embedPending: true,
       index: narrativeIndexText({ content, gesture, context, moment, cognitionDirection: direction, tags }),
     });
-    const propagated = await propagateRecurrence(tx, ctx.space, tags, id);
-    const rescaled = await applyAntiInflation(tx, ctx.space, ANTI_INFLATION.writeWindow);
-    const stored = await tx.forSpace(ctx.space).narratives.get(id);
+    const propagated = await propagateRecurrence(scope.narratives, tags, id);
+    const rescaled = await applyAntiInflation(scope.narratives, ANTI_INFLATION.writeWindow);
+    const stored = await scope.narratives.get(id);
     return { id, weight: stored?.weight ?? weight, recurrence, propagated, rescaled };
   });
   await embedItems(ctx, 'narrative', [{ id: out.id, text: content }]);
@@ -74,12 +74,12 @@ export async function writeNarrative(ctx: AppContext, raw: NarrativeInput): Prom
  * Recomputes recurrence of older narratives sharing a tag with the new one, with the same mapping as write time
  * (BUG T-2 fixed): a narrative's frequency is the most other narratives any one of its tags is shared with.
  */
-export async function propagateRecurrence(tx: Store, space: string, tags: readonly string[], newId: number): Promise<number> {
+export async function propagateRecurrence(narratives: NarrativeStore, tags: readonly string[], newId: number): Promise<number> {
   if (tags.length === 0) return 0;
-  const siblings = (await tx.forSpace(space).narratives.withAnyTag(tags)).filter((s) => s.id !== newId);
+  const siblings = (await narratives.withAnyTag(tags)).filter((s) => s.id !== newId);
   if (siblings.length === 0) return 0;
-  const counts = await tx.forSpace(space).narratives.tagCounts([...new Set(siblings.flatMap((s) => s.tags))]);
-  const rows = await tx.forSpace(space).narratives.getMany(siblings.map((s) => s.id));
+  const counts = await narratives.tagCounts([...new Set(siblings.flatMap((s) => s.tags))]);
+  const rows = await narratives.getMany(siblings.map((s) => s.id));
   const changes: Array<{ id: number; recurrence: number; weight: number }> = [];
   for (const n of rows) {
     const f = Math.max(0, ...n.tags.map((t) => (counts.get(t) ?? 1) - 1));
@@ -88,15 +88,15 @@ export async function propagateRecurrence(tx: Store, space: string, tags: readon
     const weight = rescoredWeight(n.weight, n, { ...n, recurrence });
     changes.push({ id: n.id, recurrence, weight });
   }
-  await tx.forSpace(space).narratives.setScores(changes);
+  await narratives.writeScores(changes);
   return changes.length;
 }
 
 /** Rescales the newest `window` weights when their average exceeds Tideline's 0.7 (SEEDS §1.5.1); true when it did. */
-export async function applyAntiInflation(tx: Store, space: string, window: number): Promise<boolean> {
-  const newest = await tx.forSpace(space).narratives.newestWeights(window);
+export async function applyAntiInflation(narratives: NarrativeStore, window: number): Promise<boolean> {
+  const newest = await narratives.newestWeights(window);
   const scaled = antiInflate(newest.map((r) => r.weight));
   if (!scaled) return false;
-  await tx.forSpace(space).narratives.setWeights(newest.map((r, i) => ({ id: r.id, weight: scaled[i]! })));
+  await narratives.writeScores(newest.map((r, i) => ({ id: r.id, weight: scaled[i]! })));
   return true;
 }

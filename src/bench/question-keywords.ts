@@ -1,20 +1,16 @@
 // Splits a question into the keywords an agent would search for one by one (any language, via Intl.Segmenter).
+import { ENGLISH_FUNCTION_WORDS } from '../script/english-stopwords.js';
 
-// Function words and question words that a person would not type into a keyword search box. Not the product's list
-// (script/english-stopwords.ts): this models a person at a search box (hedges such as "maybe" or "kind" go too), and
-// the keyword peers' figures in docs/BENCHMARKS.md were measured with it.
-const STOP_WORDS = new Set(
-  (
-    'a an and are as at be been being but by can could did do does doing for from had has have having he her hers ' +
-    'him his how i if in into is it its itself me my of on or our ours she so than that the their theirs them then ' +
-    'there these they this those to too up us was we were what when where which while who whom whose why will with ' +
-    'would you your yours about after again all also am any because before between both during each few further ' +
-    'just more most no nor not now only other out over own same should some such through under until very ' +
-    'likely might may maybe something someone anything thing things kind sort'
-  ).split(' '),
-);
+// The words a person leaves out when typing keywords into a search box: the product's English function words (the
+// one list, script/english-stopwords.ts) plus hedges and vague words a searcher skips that recall's query stop list
+// keeps ("May" is a month, "kind" a word a memory can be about). Until 2026-12 this was a copy of an
+// older function-word list: the peers' figures in docs/BENCHMARKS.md measured before then kept 22 function words
+// ("here", "down", "ever", "what's" …) as keywords.
+const SEARCH_BOX_SKIPS = ['us', 'whose', 'likely', 'might', 'may', 'maybe', 'something', 'someone', 'anything', 'thing', 'things', 'kind', 'sort'];
+const STOP_WORDS = new Set([...ENGLISH_FUNCTION_WORDS, ...SEARCH_BOX_SKIPS]);
 
-// Chinese function words and question particles (的, 了, 吗 …) with the same role.
+// Chinese particles and question words (的, 了, 吗, 什么时候 …) a searcher skips. Not a copy of the keyword layer's
+// Chinese list (script/chinese-stopwords.ts), which keeps single characters to the segmenter and lists other words.
 const CJK_STOP_WORDS = new Set('的 了 吗 呢 吧 啊 是 在 和 与 或 也 都 就 还 又 把 被 给 对 从 到 什么 哪 哪里 哪些 怎么 为什么 多少 几 谁 何时 时候 什么时候 一个 这个 那个 有 没有'.split(' '));
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });

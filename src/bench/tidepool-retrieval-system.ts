@@ -65,7 +65,7 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
       const ctx = appContextOf(this.#memory);
       const end = Math.max(...conv.sessions.map((s) => s.at + s.turns.length * 1000));
       const old = r.ids.slice(0, Math.round(r.ids.length * this.#archived)).map((id) => parseId(id).id);
-      await ctx.store.forSpace(ctx.space).episodes.markArchived(old, end);
+      await ctx.scope.episodes.markArchived(old, end);
     }
   }
 

@@ -152,6 +152,8 @@ export const SELF_CONCEPT_FIELDS = ['fact', 'terrain', 'self_reflection'] as con
 export type SelfConceptField = (typeof SELF_CONCEPT_FIELDS)[number];
 /** Prefix of the fields under which the sleep's self-image (SEEDS §3.5) keeps its parts in the self-concept table. */
 export const SELF_IMAGE_PREFIX = 'self_image.';
+/** A self-image part's field in the self-concept table (`self_image.works_on` …). */
+export type SelfImageField = `${typeof SELF_IMAGE_PREFIX}${string}`;
 
 /** True for one of Tideline's self-concept fields; false for a self-image part or anything else in the table. */
 export function isSelfConceptField(field: string): field is SelfConceptField {
@@ -160,7 +162,8 @@ export function isSelfConceptField(field: string): field is SelfConceptField {
 
 /** One self-concept field and its content. */
 export interface SelfConcept {
-  field: SelfConceptField;
+  /** One of Tideline's fields, or a part of the sleep's self-image (same table; `isSelfConceptField` tells them apart). */
+  field: SelfConceptField | SelfImageField;
   content: string;
   updatedAt: number;
 }

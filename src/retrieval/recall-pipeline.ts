@@ -158,7 +158,8 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
     if (unique.length >= req.limit || pending === 0) break;
   }
   attachContext(unique, scored, deps.config.recall.neighbourTurns * 2);
-  return fitToBudget(unique, (h) => renderHitBlock(h), req.maxTokens);
+  // The budget counts the detailed style, the one the tools answer with (and longer than the brief one).
+  return fitToBudget(unique, (h) => renderHitBlock(h, 'detailed'), req.maxTokens);
 }
 
 /** Why a candidate is a hit: the query words its text holds, the window it lies in, the lists that found it. */
@@ -365,9 +366,9 @@ export function renderContextLine(c: RecallContext): string {
 }
 
 /**
- * How a hit is written for an agent. `brief` is what injection shows and what recall's token budget counts;
- * `detailed` is what the tools answer: the layer, a status other than reliable and the time to the minute, and each
- * context turn marked as context (a budgeted tool answer can therefore run a few tokens past its budget).
+ * How a hit is written for an agent. `brief` is the line the benchmark's answer context shows; `detailed` is what the
+ * tools answer and what recall's token budget counts: the layer, a status other than reliable and the time to the
+ * minute, and each context turn marked as context.
  */
 export type HitStyle = 'brief' | 'detailed';
 

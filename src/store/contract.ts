@@ -245,10 +245,21 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect((await store.forSpace(s).narratives.list({ limit: 10, since: T0 + 1 })).map((n) => n.id)).toEqual([b]);
         expect((await store.forSpace(s).narratives.list({ limit: 1, offset: 1 })).map((n) => n.id)).toEqual([a]);
         expect(await store.forSpace(s).narratives.newestWeights(5)).toEqual([{ id: b, weight: 0.3 }, { id: a, weight: 0.9 }]);
-        await store.forSpace(s).narratives.setWeights([{ id: a, weight: 0.6 }]);
-        await store.forSpace(s).narratives.setScores([{ id: b, recurrence: 4, weight: 0.7 }]);
-        expect((await store.forSpace(s).narratives.get(a))?.weight).toBe(0.6);
-        expect(await store.forSpace(s).narratives.get(b)).toMatchObject({ recurrence: 4, weight: 0.7 });
+        // The one writer of weight and scores: a field left out keeps its value, and only `at` moves updated_at.
+        expect(await store.forSpace(s).narratives.writeScores([{ id: a, weight: 0.6 }])).toBe(1);
+        expect(await store.forSpace(s).narratives.writeScores([{ id: b, recurrence: 4, weight: 0.7 }])).toBe(1);
+        expect(await store.forSpace(s).narratives.get(a)).toMatchObject({ weight: 0.6, recurrence: 1, importance: 3, updatedAt: T0 });
+        expect(await store.forSpace(s).narratives.get(b)).toMatchObject({ recurrence: 4, weight: 0.7, updatedAt: T0 + DAY });
+        expect(
+          await store.forSpace(s).narratives.writeScores(
+            [{ id: a, importance: 5, emotional: 1, recurrence: 2, unresolved: 4, weight: 0.75 }, { id: b, recurrence: 2 }],
+            T0 + 2 * DAY,
+          ),
+        ).toBe(2);
+        expect(await store.forSpace(s).narratives.get(a)).toMatchObject({
+          importance: 5, emotional: 1, recurrence: 2, unresolved: 4, weight: 0.75, updatedAt: T0 + 2 * DAY,
+        });
+        expect(await store.forSpace(s).narratives.get(b)).toMatchObject({ recurrence: 2, weight: 0.7, updatedAt: T0 + 2 * DAY });
         expect(await store.forSpace(s).narratives.delete([a])).toBe(1);
         expect(Object.fromEntries(await store.forSpace(s).narratives.tagCounts())).toEqual({});
       });
@@ -692,7 +703,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await store.forSpace(b).knowledge.reinforce([k], 0.5, T0 + 1);
         await store.forSpace(b).knowledge.setStatus([k], 'forgotten', T0 + 1);
         await store.forSpace(b).knowledge.update(k, { content: 'overwritten' }, idx('overwritten'), T0 + 1);
-        await store.forSpace(b).narratives.setWeights([{ id: n, weight: 0 }]);
+        await store.forSpace(b).narratives.writeScores([{ id: n, weight: 0 }]);
         expect(await store.forSpace(b).identity.updateThread(th, { status: 'abandoned' })).toBe(false);
         await store.forSpace(b).vectors.clearPending('episode', [e]);
         // The same key may be live in B too.

@@ -35,6 +35,7 @@ export type {
   NewNarrative,
   NarrativeTextRow,
   NarrativeScoreRow,
+  NarrativeScoreChange,
   NarrativeLinkRow,
   NarrativeText,
   NarrativeStore,

@@ -36,11 +36,11 @@ export async function keywordFallback(ctx: AppContext, text: string, exclude: Re
   const found = new Map<string, FallbackHit>();
   for (const kw of fallbackKeywords(text, ctx.config.injection.t4Keywords)) {
     const terms = queryTerms(kw);
-    const nIds = (await ctx.store.forSpace(ctx.space).search.lexical('narrative', terms, { limit: 50 })).map((h) => h.id);
-    const kIds = (await ctx.store.forSpace(ctx.space).search.lexical('knowledge', terms, { limit: 50, statuses: RECALLABLE })).map((h) => h.id);
+    const nIds = (await ctx.scope.search.lexical('narrative', terms, { limit: 50 })).map((h) => h.id);
+    const kIds = (await ctx.scope.search.lexical('knowledge', terms, { limit: 50, statuses: RECALLABLE })).map((h) => h.id);
     const hits: FallbackHit[] = [
-      ...(await ctx.store.forSpace(ctx.space).narratives.getMany(nIds)).map((row) => ({ layer: 'narrative' as const, row, weight: row.weight })),
-      ...(await ctx.store.forSpace(ctx.space).knowledge.getMany(kIds))
+      ...(await ctx.scope.narratives.getMany(nIds)).map((row) => ({ layer: 'narrative' as const, row, weight: row.weight })),
+      ...(await ctx.scope.knowledge.getMany(kIds))
         .filter((row) => RECALLABLE.includes(row.status))
         .map((row) => ({ layer: 'knowledge' as const, row, weight: fromTidelineWeight(row.importance / 5) })),
     ];

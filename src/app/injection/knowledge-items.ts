@@ -30,14 +30,14 @@ export function useScore(k: Pick<Knowledge, 'strength' | 'lastReinforcedAt' | 'o
 export async function knowledgeItems(ctx: AppContext, lang: LabelLanguage): Promise<BlockItem[]> {
   const now = ctx.clock.now();
   const items: BlockItem[] = [];
-  const known = await ctx.store.forSpace(ctx.space).knowledge.list({ kinds: KNOWN_KINDS, statuses: ['reliable', 'provisional'], limit: READ });
+  const known = await ctx.scope.knowledge.list({ kinds: KNOWN_KINDS, statuses: ['reliable', 'provisional'], limit: READ });
   for (const k of known) {
     if (k.validTo !== null && k.validTo <= now) continue;
     const chosen = k.status === 'reliable' || k.durable;
     const base = !chosen ? VALUE.provisional : k.kind === 'preference' ? VALUE.preference : VALUE.fact;
     items.push({ section: 'knows', text: line(k, now, lang), value: base + useScore(k, now), ref: { layer: 'knowledge', id: k.id } });
   }
-  const problems = await ctx.store.forSpace(ctx.space).knowledge.list({ kinds: ['open_problem'], statuses: ['reliable', 'provisional'], limit: READ });
+  const problems = await ctx.scope.knowledge.list({ kinds: ['open_problem'], statuses: ['reliable', 'provisional'], limit: READ });
   for (const k of problems) {
     items.push({ section: 'problems', text: line(k, now, lang), value: VALUE.problem + useScore(k, now), ref: { layer: 'knowledge', id: k.id } });
   }

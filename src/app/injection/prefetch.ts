@@ -124,7 +124,7 @@ async function neighbours(ctx: AppContext, hits: readonly RecallHit[], exclude: 
   const out = new Map<string, { before: Episode[]; after: Episode[] }>();
   if (n === 0 || turns.length === 0) return out;
   const ids = turns.map((h) => parseId(h.id).id);
-  const pos = await ctx.store.forSpace(ctx.space).episodes.around(ids, n * 3);
+  const pos = await ctx.scope.episodes.around(ids, n * 3);
   const session = new Map(pos.map((p) => [p.id, p.session]));
   const used = new Set<number>(ids);
   const want = new Map<string, { before: number[]; after: number[] }>();
@@ -136,7 +136,7 @@ async function neighbours(ctx: AppContext, hits: readonly RecallHit[], exclude: 
     for (const x of [...before, ...after]) used.add(x);
     want.set(h.id, { before, after });
   }
-  const rows = new Map((await ctx.store.forSpace(ctx.space).episodes.getMany([...used].filter((x) => !ids.includes(x)))).map((e) => [e.id, e]));
+  const rows = new Map((await ctx.scope.episodes.getMany([...used].filter((x) => !ids.includes(x)))).map((e) => [e.id, e]));
   // Conversation only: a remembered fact has its knowledge entry, tool output is not an exchange.
   const keep = (x: number) => rows.get(x)?.kind === 'turn' ? [rows.get(x)!] : [];
   for (const [k, w] of want) out.set(k, { before: w.before.flatMap(keep), after: w.after.flatMap(keep) });
@@ -157,7 +157,7 @@ async function cosineFloor(ctx: AppContext, text: string, hits: readonly RecallH
   const seen = new Set<string>();
   const full = new Set<Layer>();
   for (const layer of new Set(hits.map((h) => h.layer))) {
-    const near = await ctx.store.forSpace(ctx.space).vectors.nearest(layer, ctx.embedder.model, qvec, k);
+    const near = await ctx.scope.vectors.nearest(layer, ctx.embedder.model, qvec, k);
     if (near.length >= k) full.add(layer);
     for (const n of near) {
       seen.add(formatId(layer, n.id));
@@ -172,8 +172,8 @@ async function load(ctx: AppContext, refs: ReadonlyArray<{ layer: 'narrative' | 
   const out = new Map<string, Row>();
   const nIds = refs.filter((r) => r.layer === 'narrative').map((r) => r.id);
   const kIds = refs.filter((r) => r.layer === 'knowledge').map((r) => r.id);
-  for (const row of await ctx.store.forSpace(ctx.space).narratives.getMany(nIds)) out.set(formatId('narrative', row.id), { layer: 'narrative', row });
-  for (const row of await ctx.store.forSpace(ctx.space).knowledge.getMany(kIds)) {
+  for (const row of await ctx.scope.narratives.getMany(nIds)) out.set(formatId('narrative', row.id), { layer: 'narrative', row });
+  for (const row of await ctx.scope.knowledge.getMany(kIds)) {
     if (RECALLABLE.includes(row.status)) out.set(formatId('knowledge', row.id), { layer: 'knowledge', row });
   }
   return out;
@@ -193,7 +193,7 @@ export async function prefetch(ctx: AppContext, raw: PrefetchInput, opts: Inject
   const lang = labelLanguage(ctx.config);
   const top = ctx.config.injection.t1Top;
   const session = input.session ?? null;
-  const seen = session ? await ctx.store.forSpace(ctx.space).attention.injectedInSession(session) : [];
+  const seen = session ? await ctx.scope.attention.injectedInSession(session) : [];
   const exclude = new Set(seen.map((s) => formatId(s.layer, s.itemId)));
   const hits = await semantic(ctx, text, exclude, now, lang);
   // SEEDS §1.6: T4 runs when T1 found fewer than 2.

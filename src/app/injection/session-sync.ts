@@ -48,7 +48,7 @@ async function sessionContents(ctx: AppContext, session: string | undefined): Pr
   const keys = new Set<string>();
   if (!session) return keys;
   for (let offset = 0; ; offset += 1000) {
-    const page = await ctx.store.forSpace(ctx.space).episodes.timeline({ session, limit: 1000, offset, order: 'asc', includeArchived: true });
+    const page = await ctx.scope.episodes.timeline({ session, limit: 1000, offset, order: 'asc', includeArchived: true });
     for (const e of page.items) keys.add(`${e.role ?? ''}\u0000${e.content}`);
     if (page.items.length < 1000) return keys;
   }
@@ -124,7 +124,7 @@ async function rescueReminder(ctx: AppContext): Promise<string> {
   const { goal, checkpoint } = await currentGoal(ctx);
   if (goal) lines.push(`- Goal: ${oneLine(goal.text)}`);
   if (checkpoint && (!goal || checkpoint.goalId === goal.id)) lines.push(`- Checkpoint: ${oneLine(checkpoint.plan)}`);
-  const weighty = await ctx.store.forSpace(ctx.space).narratives.list({ limit: RESCUE_REMINDERS, minWeight: RESCUE_MIN_WEIGHT });
+  const weighty = await ctx.scope.narratives.list({ limit: RESCUE_REMINDERS, minWeight: RESCUE_MIN_WEIGHT });
   for (const n of weighty) lines.push(`- ${stripBracketTags(narrativeLine(n))} (${relativeTime(n.createdAt, now, lang)})`);
   return lines.length === 0 ? '' : `## Keep in mind (rescued before compression)\n${lines.join('\n')}`;
 }

@@ -1,4 +1,5 @@
 /** T0 identity anchor: SOUL.md, self-concept, current goal, newest snapshot, top open threads, briefing headline. */
+import { isSelfConceptField } from '../../core/types.js';
 import type { AppContext } from '../app-context.js';
 import { currentGoal } from '../continuity.js';
 import type { BlockItem } from './block-budget.js';
@@ -13,7 +14,9 @@ export async function identityItems(ctx: AppContext, soul: string | undefined, l
   const now = ctx.clock.now();
   const items: BlockItem[] = [];
   if (soul && soul.trim()) items.push({ section: 'identity', text: soul.trim(), value: VALUE.soul });
-  for (const c of await ctx.store.forSpace(ctx.space).identity.selfConcept()) {
+  // Tideline's T0 shows the self-concept it was given; the night's self-image parts (`self_image.*`, same table) are
+  // read with `self` / `memory_read_self_concept`, not injected.
+  for (const c of (await ctx.scope.identity.selfConcept()).filter((r) => isSelfConceptField(r.field))) {
     items.push({ section: 'identity', text: `- ${c.field}: ${stripBracketTags(c.content)}`, value: VALUE.concept });
   }
   const { goal, checkpoint } = await currentGoal(ctx);
@@ -21,14 +24,14 @@ export async function identityItems(ctx: AppContext, soul: string | undefined, l
   if (checkpoint && (!goal || checkpoint.goalId === goal.id)) {
     items.push({ section: 'goal', text: `Checkpoint (${relativeTime(checkpoint.createdAt, now, lang)}): ${checkpoint.plan.trim()}`, value: VALUE.checkpoint });
   }
-  const [snapshot] = await ctx.store.forSpace(ctx.space).identity.snapshots(1);
+  const [snapshot] = await ctx.scope.identity.snapshots(1);
   if (snapshot) items.push({ section: 'state', text: `${stripBracketTags(snapshot.content)} (${relativeTime(snapshot.createdAt, now, lang)})`, value: VALUE.snapshot });
-  const threads = await ctx.store.forSpace(ctx.space).identity.threads('open', ctx.config.injection.openThreads);
+  const threads = await ctx.scope.identity.threads('open', ctx.config.injection.openThreads);
   threads.forEach((t, i) => {
     // Heavier threads first and kept longer; the rank keeps equal weights in list order.
     items.push({ section: 'threads', text: `- ${oneLine(stripBracketTags(t.content))} (w=${t.weight.toFixed(2)})`, value: VALUE.thread + t.weight - i * 0.001 });
   });
-  const briefing = await ctx.store.forSpace(ctx.space).derived.latestBriefing();
+  const briefing = await ctx.scope.derived.latestBriefing();
   if (briefing) items.push({ section: 'briefing', text: `${briefing.headline} (${briefing.day}; call briefing for details)`, value: VALUE.briefing });
   return items;
 }

@@ -33,7 +33,7 @@ export function dedupeByTag(pool: readonly Narrative[], pick: number): Narrative
 /** Builds the T2 items. */
 export async function poolItems(ctx: AppContext): Promise<BlockItem[]> {
   const c = ctx.config.injection;
-  const pool = await ctx.store.forSpace(ctx.space).derived.heaviestNarratives({
+  const pool = await ctx.scope.derived.heaviestNarratives({
     since: ctx.clock.now() - c.t2Days * DAY_MS,
     minWeight: c.t2MinWeight,
     limit: c.t2Pool,

@@ -25,7 +25,7 @@ export async function findBridge(ctx: AppContext): Promise<Bridge | undefined> {
   const c = ctx.config.injection;
   const now = ctx.clock.now();
   for (const hours of c.bridgeWindowsHours) {
-    const page = await ctx.store.forSpace(ctx.space).episodes.timeline({
+    const page = await ctx.scope.episodes.timeline({
       from: now - hours * HOUR_MS, to: now, limit: ROWS_PER_WINDOW * 4, offset: 0, order: 'desc', includeArchived: false,
     });
     // Conversation texture only: tool output and remembered facts have their own ways in.
@@ -37,7 +37,7 @@ export async function findBridge(ctx: AppContext): Promise<Bridge | undefined> {
   }
   // No conversation in the windows (a history imported today, a memory left alone for a week): the newest
   // conversation there is, whenever it was; its note says how long ago.
-  const page = await ctx.store.forSpace(ctx.space).episodes.timeline({ limit: ROWS_PER_WINDOW * 4, offset: 0, order: 'desc', includeArchived: false });
+  const page = await ctx.scope.episodes.timeline({ limit: ROWS_PER_WINDOW * 4, offset: 0, order: 'desc', includeArchived: false });
   const rows = page.items.filter((e) => e.kind === 'turn' || e.kind === 'note').slice(0, ROWS_PER_WINDOW);
   if (rows.length === 0) return undefined;
   const session = rows[0]!.session;

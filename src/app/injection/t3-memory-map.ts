@@ -9,7 +9,7 @@ const VALUE = { self: 80, pinned: 60, topic: 20, other: 10 } as const;
 /** Topic-cluster items `name(size)`, largest first. */
 export async function topicItems(ctx: AppContext): Promise<BlockItem[]> {
   const c = ctx.config.injection;
-  const clusters = await ctx.store.forSpace(ctx.space).derived.topicClusters({ minSize: c.t3MinMembers, limit: c.t3Clusters });
+  const clusters = await ctx.scope.derived.topicClusters({ minSize: c.t3MinMembers, limit: c.t3Clusters });
   return clusters.map((t, i) => ({ section: 'map' as const, text: `${t.name}(${t.size})`, value: VALUE.topic + 1 - i / (clusters.length + 1) }));
 }
 
@@ -24,7 +24,7 @@ function isSelf(entity: string, agentName: string): boolean {
  * 2), every other entity as one line of at most `profileLineChars`.
  */
 export async function profileItems(ctx: AppContext): Promise<BlockItem[]> {
-  const profiles = await ctx.store.forSpace(ctx.space).identity.profiles();
+  const profiles = await ctx.scope.identity.profiles();
   const byEntity = new Map<string, Profile[]>();
   for (const p of profiles) byEntity.set(p.entity, [...(byEntity.get(p.entity) ?? []), p]);
   const items: BlockItem[] = [];

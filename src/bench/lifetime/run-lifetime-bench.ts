@@ -191,9 +191,9 @@ async function checkpoint(
     });
   }
   const knowledge: Record<string, number> = {};
-  for (const s of KNOWLEDGE_STATUSES) knowledge[s] = await ctx.store.forSpace(ctx.space).knowledge.count([s]);
+  for (const s of KNOWLEDGE_STATUSES) knowledge[s] = await ctx.scope.knowledge.count([s]);
   const page = (includeArchived: boolean) =>
-    ctx.store.forSpace(ctx.space).episodes.timeline({ limit: 1, offset: 0, order: 'desc', includeArchived }).then((p) => p.total);
+    ctx.scope.episodes.timeline({ limit: 1, offset: 0, order: 'desc', includeArchived }).then((p) => p.total);
   const all = await page(true);
   const live = await page(false);
   return { scored, knowledge, live, archived: all - live, nightTokens };

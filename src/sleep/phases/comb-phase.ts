@@ -138,7 +138,7 @@ async function applyComb(night: NightContext, tx: Store, a: CombResponse): Promi
     };
     return [{ id: n.id, ...s, weight: computeWeight(s) }];
   });
-  await tx.forSpace(space).narratives.setAllScores(rescored, asOf);
+  await tx.forSpace(space).narratives.writeScores(rescored, asOf);
   for (const p of a.profiles)
     await tx.forSpace(space).identity.upsertProfile({
       entity: restore(p.entity),
@@ -208,6 +208,6 @@ export async function refreshWeights(night: NightContext, tx: Store): Promise<nu
           },
         ];
   });
-  await tx.forSpace(night.space).narratives.setAllScores(rows, night.asOf);
+  await tx.forSpace(night.space).narratives.writeScores(rows, night.asOf);
   return rows.length;
 }

@@ -54,9 +54,9 @@ export const selfImagePhase: Phase = async (night) => {
     delta: { steps },
     apply: async (tx) => {
       for (const [part, text] of Object.entries(image)) {
-        // The self-image shares the self_concept table under its own prefix; the domain type lists Tideline's fields only.
+        // The self-image shares the self_concept table under its own prefix (core/types `SelfImageField`).
         await tx.forSpace(space).identity.upsertSelfConcept(
-          `${SELF_IMAGE_PREFIX}${part}` as never,
+          `${SELF_IMAGE_PREFIX}${part}`,
           night.redactor.restore(text),
           asOf,
         );

@@ -5,6 +5,7 @@ import type {
   ProfileType,
   SelfConcept,
   SelfConceptField,
+  SelfImageField,
   Snapshot,
   Thread,
   ThreadStatus,
@@ -20,7 +21,7 @@ export interface IdentityStore {
   }): Promise<{ id: number; previous?: string }>;
   profiles(entity?: string): Promise<Profile[]>;
   profileHistory(entity: string, ptype: ProfileType): Promise<HistoryEntry[]>;
-  upsertSelfConcept(field: SelfConceptField, content: string, at: number): Promise<{ previous?: string }>;
+  upsertSelfConcept(field: SelfConceptField | SelfImageField, content: string, at: number): Promise<{ previous?: string }>;
   selfConcept(): Promise<SelfConcept[]>;
   selfConceptHistory(field: SelfConceptField): Promise<HistoryEntry[]>;
   addSnapshot(content: string, at: number): Promise<number>;

@@ -56,6 +56,16 @@ export interface NarrativeLinkRow {
   embedPending: boolean;
 }
 
+/** New values for a narrative's weight and scores; a field left out keeps its value. */
+export interface NarrativeScoreChange {
+  id: number;
+  weight?: number;
+  importance?: number;
+  emotional?: number;
+  recurrence?: number;
+  unresolved?: number;
+}
+
 /** Rewritable narrative text fields (the PII night watch replaces names in them). */
 export interface NarrativeText {
   content: string;
@@ -88,8 +98,6 @@ export interface NarrativeStore {
   }): Promise<Narrative[]>;
   /** The `n` newest (id, weight) pairs, for anti-inflation. */
   newestWeights(n: number): Promise<Array<{ id: number; weight: number }>>;
-  setWeights(rows: ReadonlyArray<{ id: number; weight: number }>): Promise<void>;
-  setScores(rows: ReadonlyArray<{ id: number; recurrence: number; weight: number }>): Promise<void>;
   delete(ids: readonly number[]): Promise<number>;
   count(): Promise<number>;
   /** Text fields of every narrative (only those without source_links when `unlinked`), ascending id. */
@@ -102,26 +110,18 @@ export interface NarrativeStore {
   linkRows(): Promise<NarrativeLinkRow[]>;
   /** Narratives per weight band (core/weight-scale `WEIGHT_BANDS`). */
   weightBands(): Promise<{ high: number; mid: number; low: number }>;
-  /** Writes new recurrence and/or weight values; returns the rows changed. */
-  updateScores(rows: ReadonlyArray<{ id: number; recurrence?: number; weight?: number }>): Promise<number>;
+  /**
+   * The one writer of a narrative's weight and scores (issue 19: it had four): every weight change, at write time
+   * (recurrence propagation, anti-inflation), in the script jobs and in the night (the comb's re-scoring, the weight
+   * refresh), goes through it. A field left out keeps its value; `at` also sets `updated_at`. Returns the rows changed.
+   */
+  writeScores(rows: ReadonlyArray<NarrativeScoreChange>, at?: number): Promise<number>;
   /** Sets source_links of narratives that still have none (a narrative linked meanwhile is left alone). */
   fillSourceLinks(
     rows: ReadonlyArray<{ narrativeId: number; sourceLinks: readonly number[] }>,
   ): Promise<number>;
   /** Replaces a narrative's text fields, re-indexes it and drops its vectors (marked for re-embedding). */
   rewrite(id: number, text: NarrativeText, tags: readonly string[], index: IndexText): Promise<void>;
-  /** Sets the four scores and the weight of narratives (the comb's re-scoring). */
-  setAllScores(
-    rows: ReadonlyArray<{
-      id: number;
-      importance: number;
-      emotional: number;
-      recurrence: number;
-      unresolved: number;
-      weight: number;
-    }>,
-    at: number,
-  ): Promise<void>;
   /** Ids of rows whose text contains `needle` as written (content and tags), archive included; LIKE-matched, so callers confirm each. */
   idsContaining(needle: string, limit: number): Promise<number[]>;
 }

@@ -5,6 +5,7 @@ import type {
   ProfileType,
   SelfConcept,
   SelfConceptField,
+  SelfImageField,
   Snapshot,
   Thread,
   ThreadStatus,
@@ -106,7 +107,7 @@ export class IdentitySql implements IdentityStore {
     return rows.map((r) => ({ content: String(r.content), validFrom: num(r.valid_from), replacedAt: num(r.replaced_at) }));
   }
 
-  async upsertSelfConcept(field: SelfConceptField, content: string, at: number): Promise<{ previous?: string }> {
+  async upsertSelfConcept(field: SelfConceptField | SelfImageField, content: string, at: number): Promise<{ previous?: string }> {
     const old = await this.#db.get<Record<string, unknown>>(
       'SELECT content, updated_at FROM self_concept WHERE space = ? AND field = ?',
       [this.#space, field],
@@ -142,7 +143,7 @@ export class IdentitySql implements IdentityStore {
       'SELECT field, content, updated_at FROM self_concept WHERE space = ? ORDER BY field',
       [this.#space],
     );
-    return rows.map((r) => ({ field: r.field as SelfConceptField, content: String(r.content), updatedAt: num(r.updated_at) }));
+    return rows.map((r) => ({ field: r.field as SelfConceptField | SelfImageField, content: String(r.content), updatedAt: num(r.updated_at) }));
   }
 
   async selfConceptHistory(field: SelfConceptField): Promise<HistoryEntry[]> {

@@ -1,7 +1,7 @@
 /** Narratives and their tag table over portable SQL: rows, the script jobs' narrow reads, scores and rewrites. */
 import { weightBandSql, type WeightBand } from '../../core/weight-scale.js';
 import type { Narrative, NarrativeKind } from '../../core/types.js';
-import type { IndexText, NarrativeLinkRow, NarrativeScoreRow, NarrativeStore, NarrativeText, NarrativeTextRow, NewNarrative, SearchIndex } from '../port.js';
+import type { IndexText, NarrativeLinkRow, NarrativeScoreChange, NarrativeScoreRow, NarrativeStore, NarrativeText, NarrativeTextRow, NewNarrative, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
 import { bit, bool, chunks, idsLike, json, marks, num, timeOf, toJson } from './sql-util.js';
 
@@ -155,21 +155,6 @@ export class NarrativeSql implements NarrativeStore {
     return rows.map((r) => ({ id: num(r.id), weight: num(r.weight) }));
   }
 
-  async setWeights(rows: ReadonlyArray<{ id: number; weight: number }>): Promise<void> {
-    for (const r of rows) await this.#db.run('UPDATE narratives SET weight = ? WHERE space = ? AND id = ?', [r.weight, this.#space, r.id]);
-  }
-
-  async setScores(rows: ReadonlyArray<{ id: number; recurrence: number; weight: number }>): Promise<void> {
-    for (const r of rows) {
-      await this.#db.run('UPDATE narratives SET recurrence = ?, weight = ? WHERE space = ? AND id = ?', [
-        r.recurrence,
-        r.weight,
-        this.#space,
-        r.id,
-      ]);
-    }
-  }
-
   async delete(ids: readonly number[]): Promise<number> {
     let n = 0;
     for (const part of chunks(ids)) {
@@ -278,15 +263,14 @@ export class NarrativeSql implements NarrativeStore {
     return out;
   }
 
-  async updateScores(
-    rows: ReadonlyArray<{ id: number; recurrence?: number; weight?: number }>,
-  ): Promise<number> {
-    // Rows sharing the same new values are written by one statement: a first refresh over 100,000 narratives
-    // takes a few hundred statements instead of 100,000 (scores are 1-5, so few value pairs exist).
-    const groups = new Map<string, { recurrence: number | null; weight: number | null; ids: number[] }>();
+  async writeScores(rows: ReadonlyArray<NarrativeScoreChange>, at?: number): Promise<number> {
+    // Rows sharing the same new values are written by one statement: a first recurrence refresh over 100,000
+    // narratives takes a few hundred statements instead of 100,000 (scores are 1-5, so few value sets exist).
+    const groups = new Map<string, { values: SqlValue[]; ids: number[] }>();
     for (const r of rows) {
-      const key = `${r.recurrence ?? ''}|${r.weight ?? ''}`;
-      const g = groups.get(key) ?? { recurrence: r.recurrence ?? null, weight: r.weight ?? null, ids: [] };
+      const values = [r.importance, r.emotional, r.recurrence, r.unresolved, r.weight].map((v) => v ?? null);
+      const key = values.join('|');
+      const g = groups.get(key) ?? { values, ids: [] };
       g.ids.push(r.id);
       groups.set(key, g);
     }
@@ -296,9 +280,11 @@ export class NarrativeSql implements NarrativeStore {
         const res = await this.#db.run(
           // `space || ''` keeps SQLite's planner off the (space, …) indexes: without statistics it reads the
           // whole space through one of them for every statement instead of looking the ids up (6 s vs 0.5 s at 100k).
-          `UPDATE narratives SET recurrence = COALESCE(?, recurrence), weight = COALESCE(?, weight)
+          `UPDATE narratives SET importance = COALESCE(?, importance), emotional = COALESCE(?, emotional),
+             recurrence = COALESCE(?, recurrence), unresolved = COALESCE(?, unresolved), weight = COALESCE(?, weight),
+             updated_at = COALESCE(?, updated_at)
            WHERE space || '' = ? AND id IN (${marks(part.length)})`,
-          [g.recurrence, g.weight, this.#space, ...part],
+          [...g.values, at ?? null, this.#space, ...part],
         );
         changed += res.changes;
       }
@@ -349,24 +335,5 @@ export class NarrativeSql implements NarrativeStore {
     ]);
     await this.#search.unindex('narrative', [id], this.#space);
     await this.#search.index('narrative', [{ id, ...index }], this.#space);
-  }
-
-  async setAllScores(
-    rows: ReadonlyArray<{
-      id: number;
-      importance: number;
-      emotional: number;
-      recurrence: number;
-      unresolved: number;
-      weight: number;
-    }>,
-    at: number,
-  ): Promise<void> {
-    for (const r of rows) {
-      await this.#db.run(
-        'UPDATE narratives SET importance = ?, emotional = ?, recurrence = ?, unresolved = ?, weight = ?, updated_at = ? WHERE space = ? AND id = ?',
-        [r.importance, r.emotional, r.recurrence, r.unresolved, r.weight, at, this.#space, r.id],
-      );
-    }
   }
 }

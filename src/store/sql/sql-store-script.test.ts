@@ -187,7 +187,7 @@ describe.each(ENGINES)('script store on %s', (_name, open) => {
 
   it('updates scores partially and fills only links that are still empty', async () => {
     expect(
-      await store.forSpace('a').narratives.updateScores([
+      await store.forSpace('a').narratives.writeScores([
         { id: ids[0]!, recurrence: 5 },
         { id: ids[2]!, weight: 0.75 },
       ]),
@@ -195,7 +195,7 @@ describe.each(ENGINES)('script store on %s', (_name, open) => {
     const n0 = await store.forSpace('a').narratives.get(ids[0]!);
     const n2 = await store.forSpace('a').narratives.get(ids[2]!);
     expect([n0!.recurrence, n0!.weight, n2!.recurrence, n2!.weight]).toEqual([5, 0.9, 3, 0.75]);
-    expect(await store.forSpace('b').narratives.updateScores([{ id: ids[0]!, weight: 0.1 }])).toBe(0);
+    expect(await store.forSpace('b').narratives.writeScores([{ id: ids[0]!, weight: 0.1 }])).toBe(0);
     expect(
       await store.forSpace('a').narratives.fillSourceLinks([
         { narrativeId: ids[1]!, sourceLinks: [1] },

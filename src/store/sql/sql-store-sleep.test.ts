@@ -234,7 +234,7 @@ describe.each(ENGINES)('sleep store on %s', (_name, open) => {
     });
     expect(await store.forSpace('a').narratives.withAnyTag(['Erika'])).toEqual([]);
     expect(await store.forSpace('a').search.lexical('narrative', ['erika'], { limit: 5 })).toEqual([]);
-    await store.forSpace('a').narratives.setAllScores(
+    await store.forSpace('a').narratives.writeScores(
       [{ id: n, importance: 5, emotional: 1, recurrence: 2, unresolved: 4, weight: 0.7 }],
       T0 + 1,
     );

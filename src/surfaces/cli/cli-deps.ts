@@ -90,6 +90,17 @@ export function listOption(v: string | undefined): string[] | undefined {
   return v.split(/[,，]/).map((s) => s.trim()).filter(Boolean);
 }
 
+/** Splits a comma-separated flag whose parts must each be one of `allowed`, naming the flag and the choices on error. */
+export function choiceListOption<T extends string>(name: string, v: string | undefined, allowed: readonly T[]): T[] | undefined {
+  const parts = listOption(v);
+  if (parts === undefined) return undefined;
+  const isAllowed = (p: string): p is T => (allowed as readonly string[]).includes(p);
+  return parts.map((p) => {
+    if (!isAllowed(p)) throw new TidepoolError('invalid_input', `--${name}: "${p}" is not one of ${allowed.join(', ')}`, { field: name });
+    return p;
+  });
+}
+
 /** Reads all of stdin as text. */
 export async function readStdin(deps: CliDeps): Promise<string> {
   const chunks: Buffer[] = [];

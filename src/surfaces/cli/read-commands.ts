@@ -1,8 +1,8 @@
 /** CLI commands that read: recall, know, timeline. */
 import type { Command } from 'commander';
 import { episodeJson, hitJson } from '../../app/wire-format.js';
-import type { Layer } from '../../core/types.js';
-import { intOption, isoMinute, listOption, numberOption, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+import { KNOWLEDGE_KINDS, LAYERS } from '../../core/types.js';
+import { choiceListOption, intOption, isoMinute, listOption, numberOption, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
 
 /** Registers recall, know and timeline. */
 export function registerReadCommands(program: Command, deps: CliDeps): void {
@@ -22,7 +22,7 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
   ).action(async (query: string, o: CommonOptions & Record<string, string | undefined>) => {
     await withMemory(deps, o, async (m) => {
       const hits = await m.recall({
-        query, limit: intOption('limit', o.limit), layers: listOption(o.layers) as Layer[] | undefined, kinds: listOption(o.kinds),
+        query, limit: intOption('limit', o.limit), layers: choiceListOption('layers', o.layers, LAYERS), kinds: listOption(o.kinds),
         since: o.since, until: o.until, session: o.session, minWeight: numberOption('min-weight', o.minWeight),
         maxTokens: intOption('max-tokens', o.maxTokens),
       });
@@ -54,7 +54,7 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
       // The same use case as MCP `know` and GET /v1/know (the facade loads it on first use).
       const entries = await m.know({
         ...(query !== undefined ? { query } : {}), ...(o.subject !== undefined ? { subject: o.subject } : {}),
-        ...(o.kinds !== undefined ? { kinds: listOption(o.kinds) as never } : {}), limit: intOption('limit', o.limit),
+        ...(o.kinds !== undefined ? { kinds: choiceListOption('kinds', o.kinds, KNOWLEDGE_KINDS) } : {}), limit: intOption('limit', o.limit),
       });
       print(deps, o, { entries }, () =>
         entries.length === 0

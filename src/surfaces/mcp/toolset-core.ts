@@ -4,7 +4,7 @@ import { knowInput } from '../../app/know.js';
 import { hitText } from '../../app/recall.js';
 import { briefingInput, gapsInput } from '../../app/read-derived.js';
 import { TidepoolError } from '../../core/errors.js';
-import { forgetInput, recallInput, recordTurn, rememberInput, text, timelineInput } from '../../core/schemas.js';
+import { forgetInput, parseInput, recallInput, recordTurn, rememberInput, text, timelineInput, type RecordInput } from '../../core/schemas.js';
 import { briefingJson, episodeJson, hitJson } from '../../app/wire-format.js';
 import { defined } from '../../core/defined.js';
 import { addTool, isoMinute, type Toolset, type ToolsetDeps } from './toolset.js';
@@ -60,12 +60,18 @@ function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void 
       at: turnShape.at.describe('when it happened: ISO 8601 or epoch ms (default now)'),
     },
     hints: { readOnly: false, idempotent: false },
-    async run(args) {
-      const { turns, ...one } = args;
-      if (turns === undefined && one.content === undefined) {
+    async run({ turns, content, ...turn }) {
+      // A batch with `content` beside it is passed on as sent, for the app's strict schema to refuse by name.
+      const input: RecordInput | undefined =
+        turns !== undefined
+          ? { turns, ...(content !== undefined ? { content } : {}) }
+          : content !== undefined
+            ? { ...defined(turn), content }
+            : undefined;
+      if (input === undefined) {
         throw new TidepoolError('invalid_input', 'content: give the turn text as content, or a batch as turns', { field: 'content' });
       }
-      const r = await memory.record(turns !== undefined ? { turns, ...(one.content !== undefined ? { content: one.content } : {}) } : defined(one) as never);
+      const r = await memory.record(input);
       return { text: `Recorded ${r.ids.length} episode(s)${r.skipped ? `, ${r.skipped} already present` : ''}${r.redacted ? `, ${r.redacted} secret(s) redacted` : ''}.`, data: { ...r } };
     },
   });
@@ -202,7 +208,8 @@ function register(server: McpServer, { memory, eraseSpace }: ToolsetDeps): void 
       const given = defined(args);
       if (Object.keys(given).length === 0) throw new TidepoolError('invalid_input', 'id: give an id, a key, or all: true with confirm: true', { field: 'id' });
       if (given.all === true && !eraseSpace) throw new TidepoolError('forbidden', 'erasing the whole space needs an admin token; forget items by id or key instead', { field: 'all' });
-      const r = await memory.forget(given as never);
+      // The same schema the app applies: it picks which of id, key or all this is, and refuses a mix by name.
+      const r = await memory.forget(parseInput(forgetInput, given));
       const copies = r.kind !== 'space' && r.copies > 0 ? ` Also removed ${r.copies} copy(ies) of the text.` : '';
       const text = r.kind === 'space' ? `Erased space ${r.space}.` : r.kind === 'key' ? `Forgot ${r.removed} version(s) of key ${r.key}.${copies}` : `Forgot ${r.id}.${copies}`;
       return { text, data: { ...r } };

@@ -66,8 +66,7 @@ export function addTool<S extends z.ZodRawShape>(server: McpServer, spec: ToolSp
         openWorldHint: false,
       },
     },
-    // The SDK has validated `args` against `spec.input`; its generic types do not reach through ZodRawShape here.
-    ((args: z.output<z.ZodObject<S>>) => runTool(() => spec.run(args))) as never,
+    (args) => runTool(() => spec.run(args)),
   );
 }
 
