@@ -132,6 +132,23 @@ describe('SQLite search tables per space', () => {
     expect(sharedRows(path)[0]).toBe(33);
   });
 
+  it('forgets tables created by a write that rolled back, and creates them again on the next write', async () => {
+    const store = await openSqliteStore(await fileWith('rollback.db', { a: A_TEXTS }));
+    try {
+      const failed = store.transaction(async (tx) => {
+        await tx.forSpace('c').episodes.insertMany([row('heron in a new space', 1)]);
+        throw new Error('cut off');
+      });
+      await expect(failed).rejects.toThrow('cut off');
+      expect(await store.db.all("SELECT n FROM search_tables WHERE space = 'c'")).toEqual([]);
+      expect(await store.forSpace('c').search.lexical('episode', ['heron'], LEX)).toEqual([]);
+      await store.transaction((tx) => tx.forSpace('c').episodes.insertMany([row('heron in a new space', 2)]));
+      expect(await store.forSpace('c').search.lexical('episode', ['heron'], LEX)).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("drops a space's tables when the space is erased, and leaves the other's", async () => {
     const store = await openSqliteStore(await fileWith('erase.db', { a: A_TEXTS, b: B_TEXTS }));
     try {
