@@ -58,6 +58,16 @@ function rewind(path: string): void {
   }
 }
 
+/** Removes `space` from the registry, as a file written through the store API without `spaces.ensure` has it. */
+function unregister(path: string, space: string): void {
+  const db = new Database(path);
+  try {
+    db.prepare('DELETE FROM spaces WHERE id = ?').run(space);
+  } finally {
+    db.close();
+  }
+}
+
 const sharedRows = (path: string) => {
   const db = new Database(path, { readonly: true });
   try {
@@ -74,9 +84,10 @@ describe('SQLite search tables per space', () => {
     await alone.close();
     expect(expected).toHaveLength(3);
 
-    const path = await fileWith('old.db', { a: A_TEXTS, b: B_TEXTS });
+    const path = await fileWith('old.db', { a: A_TEXTS, b: B_TEXTS, unlisted: A_TEXTS });
+    unregister(path, 'unlisted');
     rewind(path);
-    expect(sharedRows(path)[0]).toBe(33);
+    expect(sharedRows(path)[0]).toBe(36);
     const store = await openSqliteStore(path);
     try {
       expect(await store.search.termsOutdated?.()).toBe(true);
@@ -86,6 +97,8 @@ describe('SQLite search tables per space', () => {
       expect(await store.forSpace('a').search.lexical('episode', ['heron', 'reed'], LEX)).toEqual(expected);
       expect(await store.forSpace('b').search.lexical('episode', ['heron'], { limit: 100 })).toHaveLength(30);
       expect(await store.forSpace('a').search.substring('episode', 'heron', LEX)).toHaveLength(2);
+      // A space written without being registered (a library caller) is moved too: nothing it stored is lost.
+      expect(await store.forSpace('unlisted').search.lexical('episode', ['reed'], LEX)).toHaveLength(2);
     } finally {
       await store.close();
     }

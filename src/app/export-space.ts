@@ -147,7 +147,9 @@ export async function retokenizeIfOutdated(store: Store, contextTurns: number, e
   await store.transaction(async (tx) => {
     // Another server may have finished while this one waited for the rows it locks.
     if (!(await tx.search.termsOutdated?.())) return;
-    for (const space of await tx.spaces.list()) await reindexSpace(tx, space, contextTurns, episodeTrigram);
+    // Every space with items, registered or not: a space left out would keep no index entries at all.
+    const spaces = new Set([...(await tx.spaces.list()), ...(await tx.spaces.holdingItems())]);
+    for (const space of spaces) await reindexSpace(tx, space, contextTurns, episodeTrigram);
     await tx.search.markTermsCurrent?.();
   });
   return true;

@@ -17,6 +17,12 @@ export class SpaceSql implements SpaceStore {
   async list(): Promise<string[]> {
     return (await this.#db.all<{ id: string }>('SELECT id FROM spaces ORDER BY id')).map((r) => r.id);
   }
+  async holdingItems(): Promise<string[]> {
+    const rows = await this.#db.all<{ space: string }>(
+      `SELECT space FROM episodes UNION SELECT space FROM narratives UNION SELECT space FROM knowledge ORDER BY 1`,
+    );
+    return rows.map((r) => r.space);
+  }
   async delete(space: string): Promise<void> {
     await this.#db.run('DELETE FROM spaces WHERE id = ?', [space]);
   }
