@@ -5,7 +5,7 @@ import type { Embedder } from '../core/embedder.js';
 import type { Warn } from '../core/warning.js';
 import { mulberry32, type Rng } from '../script/seeded-rng.js';
 import type { NightLog } from '../script/briefing-render.js';
-import type { Store } from '../store/port.js';
+import type { ScopedStore, Store } from '../store/port.js';
 import { askStructured } from './llm/ask-structured.js';
 import type { Model } from './llm/model.js';
 import type { NightConfig, IndexTexts, NightStep } from './night-types.js';
@@ -72,6 +72,8 @@ export interface NightContextInit {
 export class NightContext {
   readonly store: Store;
   readonly space: string;
+  /** The night's space's ports, bound once (`store.forSpace(space)`); a phase's write transaction binds its own. */
+  readonly scope: ScopedStore;
   readonly asOf: number;
   readonly runId: number;
   readonly previousNightAt: number | undefined;
@@ -93,6 +95,7 @@ export class NightContext {
   constructor(init: NightContextInit) {
     this.store = init.store;
     this.space = init.space;
+    this.scope = init.store.forSpace(init.space);
     this.asOf = init.asOf;
     this.runId = init.runId;
     this.previousNightAt = init.previousNightAt;
@@ -157,7 +160,7 @@ export class NightContext {
     this.ledger.add(u.step, { input: answer.input, output: answer.output, cached: answer.cached ?? 0 });
     u.tokens += answer.input + answer.output;
     if (cached === undefined && !this.dryRun) {
-      await this.store.forSpace(this.space).sleepRuns.setWork(this.runId, {
+      await this.scope.sleepRuns.setWork(this.runId, {
         step: u.step,
         unit: u.unit,
         status: 'asked',

@@ -158,7 +158,7 @@ async function solidifyPackets(
 ): Promise<Packet[]> {
   const oldest = pending[0]!.createdAt;
   // Turns some narrative already links (written by the agent, or an earlier night) are not solidified again.
-  const narratives = await night.store.forSpace(night.space).narratives.list({ since: oldest, limit: 5_000 });
+  const narratives = await night.scope.narratives.list({ since: oldest, limit: 5_000 });
   const scan = scanUnindexed(
     narratives.map((n) => ({
       id: n.id,

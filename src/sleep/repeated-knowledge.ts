@@ -53,14 +53,14 @@ export async function findRepeats(night: NightContext, episodes: readonly Episod
   for (const s of lookups) {
     const terms = topTerms(night, [s.text]);
     if (terms.length === 0) continue;
-    const hits = await night.store.forSpace(night.space).search.lexical('episode', terms, {
+    const hits = await night.scope.search.lexical('episode', terms, {
       limit: PER_LOOKUP,
       includeArchived: true,
     });
     for (const h of hits) ids.add(h.id);
   }
   const tonightIds = new Set(episodes.map((e) => e.id));
-  const earlier = (await night.store.forSpace(night.space).episodes.getMany([...ids].filter((id) => !tonightIds.has(id))))
+  const earlier = (await night.scope.episodes.getMany([...ids].filter((id) => !tonightIds.has(id))))
     .filter((e) => SPOKEN.has(e.kind) && e.role !== 'tool')
     .flatMap((e) => statementsOf(e.content, keywordsOf).map((text) => ({ episodeId: e.id, at: e.occurredAt, text })));
   return findRepeatedStatements(tonight, earlier);

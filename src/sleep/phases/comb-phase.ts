@@ -92,7 +92,7 @@ export function combReason(today: ReadonlyArray<Pick<Narrative, 'importance' | '
 
 /** Combs today's memories (when a model is set and {@link combReason} finds something) and always refreshes the weights. */
 export const combPhase: Phase = async (night) => {
-  const today = await night.store.forSpace(night.space).narratives.list({ since: night.since, limit: TODAY_SHOWN });
+  const today = await night.scope.narratives.list({ since: night.since, limit: TODAY_SHOWN });
   let answer: CombResponse | undefined;
   const why = combReason(today);
   let delta: NightDelta = night.model === undefined ? {} : { steps: [{ step: 'comb', ...why }] };

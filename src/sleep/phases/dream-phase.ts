@@ -32,7 +32,7 @@ export function dreamReason(today: ReadonlyArray<Pick<Narrative, 'emotional' | '
 export const dreamPhase: Phase = async (night) => {
   if (night.model === undefined) return {};
   const today = (
-    await night.store.forSpace(night.space).narratives.list({ since: night.since, limit: 200, kind: 'narrative' })
+    await night.scope.narratives.list({ since: night.since, limit: 200, kind: 'narrative' })
   )
     .sort((a, b) => b.weight - a.weight || a.id - b.id)
     .slice(0, MEMORIES_SHOWN);

@@ -40,7 +40,7 @@ export async function farMemories(
   seed: Narrative,
 ): Promise<Array<Narrative & { via: NonNullable<DriftMemory['via']> }>> {
   const tags = new Set(seed.tags.map((t) => t.toLowerCase()));
-  const older = (await night.store.forSpace(night.space).narratives.list({ limit: TERRAIN, kind: 'narrative' }))
+  const older = (await night.scope.narratives.list({ limit: TERRAIN, kind: 'narrative' }))
     .filter((n) => n.createdAt < night.since && !n.tags.some((t) => tags.has(t.toLowerCase())))
     .sort((a, b) => a.id - b.id);
   const out: Array<Narrative & { via: NonNullable<DriftMemory['via']> }> = [];
@@ -52,7 +52,7 @@ export async function farMemories(
   const vector = await embedQuery(night, seed.content);
   if (vector !== undefined && night.embedder !== undefined) {
     const byId = new Map(older.map((n) => [n.id, n]));
-    const near = await night.store.forSpace(night.space).vectors.nearest(
+    const near = await night.scope.vectors.nearest(
       'narrative',
       night.embedder.model,
       vector,
@@ -73,7 +73,7 @@ export async function farMemories(
 export const driftPhase: Phase = async (night) => {
   if (night.model === undefined) return {};
   const today = (
-    await night.store.forSpace(night.space).narratives.list({ since: night.since, limit: 200, kind: 'narrative' })
+    await night.scope.narratives.list({ since: night.since, limit: 200, kind: 'narrative' })
   ).filter((n) => n.weight >= HEAVY);
   if (today.length === 0) return {};
   const sorted = today.sort((a, b) => a.id - b.id);

@@ -117,7 +117,7 @@ export const librarianPhase: Phase = async (night, unit) => {
   if (unit.payload.deferred === true) return { delta: { deferred: 1 } };
   const ids = unit.payload.episodeIds ?? [];
   // In the order things happened (imported history is stored long after it was said).
-  const episodes = (await night.store.forSpace(night.space).episodes.getMany(ids)).sort(
+  const episodes = (await night.scope.episodes.getMany(ids)).sort(
     (a, b) => a.occurredAt - b.occurredAt || a.id - b.id,
   );
   const { prompt, shown } = await librarianPrompt(night, episodes, (s) => night.redactor.redact(s));
@@ -151,7 +151,7 @@ function keywordsOf(text: string): string[] {
  */
 export const consumePhase: Phase = async (night, unit) => {
   const ids = unit.payload.episodeIds ?? [];
-  const episodes = await night.store.forSpace(night.space).episodes.getMany(ids);
+  const episodes = await night.scope.episodes.getMany(ids);
   const chunks = await unlinkedChunks(night, episodes);
   const extracted = extractNarratives(chunks, { keywords: keywordsOf });
   const repeats = await findRepeats(night, episodes);
@@ -178,7 +178,7 @@ async function unlinkedChunks(night: NightContext, episodes: readonly Episode[])
   if (episodes.length === 0) return [];
   const byId = new Map(episodes.map((e) => [e.id, e]));
   const oldest = Math.min(...episodes.map((e) => e.createdAt));
-  const narratives = await night.store.forSpace(night.space).narratives.list({ since: oldest, limit: 5_000 });
+  const narratives = await night.scope.narratives.list({ since: oldest, limit: 5_000 });
   const scan = scanUnindexed(
     narratives.map((n) => ({ id: n.id, sourceLinks: n.sourceLinks, createdAt: n.createdAt, hasEmbedding: true })),
     episodes.map((e) => ({ id: e.id, content: e.content, role: e.role, session: e.session, createdAt: e.occurredAt, hasEmbedding: true })),

@@ -28,7 +28,7 @@ export async function solidifyChunks(
   chunks: readonly number[][],
   redact: (s: string) => string,
 ): Promise<SolidifyChunk[]> {
-  const episodes = await night.store.forSpace(night.space).episodes.getMany(chunks.flat());
+  const episodes = await night.scope.episodes.getMany(chunks.flat());
   const byId = new Map(episodes.map((e) => [e.id, e]));
   return chunks.map((ids, i) => ({
     id: `c${i + 1}`,
@@ -77,7 +77,7 @@ export async function solidifyPrompt(
   loose: readonly number[] = [],
 ): Promise<{ prompt: TurnPrompt; chunks: SolidifyChunk[]; episodes: Episode[]; shown: Knowledge[] }> {
   const chunks = await solidifyChunks(night, chunkIds, redact);
-  const episodes = (await night.store.forSpace(night.space).episodes.getMany([...chunkIds.flat(), ...loose])).sort(
+  const episodes = (await night.scope.episodes.getMany([...chunkIds.flat(), ...loose])).sort(
     (a, b) => a.occurredAt - b.occurredAt || a.id - b.id,
   );
   const [rest] = loose.length > 0 ? await solidifyChunks(night, [[...loose]], redact) : [];

@@ -8,6 +8,15 @@ import { bit, bool, chunks, idsLike, json, marks, num, timeOf, toJson } from './
 const COLS = `id, space, kind, ntype, content, gesture, context, moment, cognition_direction, tags, entities_role,
   related_entities, source_links, importance, emotional, recurrence, unresolved, weight, created_at, updated_at`;
 
+/** The score fields `writeScores` may set, and their columns. */
+const SCORE_COLUMNS = [
+  ['importance', 'importance'],
+  ['emotional', 'emotional'],
+  ['recurrence', 'recurrence'],
+  ['unresolved', 'unresolved'],
+  ['weight', 'weight'],
+] as const satisfies ReadonlyArray<readonly [keyof Omit<NarrativeScoreChange, 'id'>, string]>;
+
 /** Maps a database row to a Narrative. */
 export function toNarrative(r: Record<string, unknown>): Narrative {
   return {
@@ -264,15 +273,24 @@ export class NarrativeSql implements NarrativeStore {
   }
 
   async writeScores(rows: ReadonlyArray<NarrativeScoreChange>, at?: number): Promise<number> {
-    // Rows sharing the same new values are written by one statement: a first recurrence refresh over 100,000
-    // narratives takes a few hundred statements instead of 100,000 (scores are 1-5, so few value sets exist).
-    const groups = new Map<string, { values: SqlValue[]; ids: number[] }>();
+    // Rows sharing the same new values are written by one statement that sets only the columns given: a first
+    // recurrence refresh over 100,000 narratives takes a few hundred statements instead of 100,000 (scores are 1-5,
+    // so few value sets exist).
+    const groups = new Map<string, { set: string[]; values: SqlValue[]; ids: number[] }>();
     for (const r of rows) {
-      const values = [r.importance, r.emotional, r.recurrence, r.unresolved, r.weight].map((v) => v ?? null);
-      const key = values.join('|');
-      const g = groups.get(key) ?? { values, ids: [] };
-      g.ids.push(r.id);
-      groups.set(key, g);
+      // One string per row (absent fields read "undefined"); the statement is built once per group.
+      const key = `${r.importance}|${r.emotional}|${r.recurrence}|${r.unresolved}|${r.weight}`;
+      let g = groups.get(key);
+      if (g === undefined) {
+        const given = SCORE_COLUMNS.filter(([field]) => r[field] !== undefined);
+        g = { set: given.map(([, column]) => `${column} = ?`), values: given.map(([field]) => r[field]!), ids: [] };
+        if (at !== undefined) {
+          g.set.push('updated_at = ?');
+          g.values.push(at);
+        }
+        groups.set(key, g);
+      }
+      if (g.set.length > 0) g.ids.push(r.id);
     }
     let changed = 0;
     for (const g of groups.values()) {
@@ -280,11 +298,8 @@ export class NarrativeSql implements NarrativeStore {
         const res = await this.#db.run(
           // `space || ''` keeps SQLite's planner off the (space, …) indexes: without statistics it reads the
           // whole space through one of them for every statement instead of looking the ids up (6 s vs 0.5 s at 100k).
-          `UPDATE narratives SET importance = COALESCE(?, importance), emotional = COALESCE(?, emotional),
-             recurrence = COALESCE(?, recurrence), unresolved = COALESCE(?, unresolved), weight = COALESCE(?, weight),
-             updated_at = COALESCE(?, updated_at)
-           WHERE space || '' = ? AND id IN (${marks(part.length)})`,
-          [...g.values, at ?? null, this.#space, ...part],
+          `UPDATE narratives SET ${g.set.join(', ')} WHERE space || '' = ? AND id IN (${marks(part.length)})`,
+          [...g.values, this.#space, ...part],
         );
         changed += res.changes;
       }

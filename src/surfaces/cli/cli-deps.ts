@@ -90,15 +90,20 @@ export function listOption(v: string | undefined): string[] | undefined {
   return v.split(/[,，]/).map((s) => s.trim()).filter(Boolean);
 }
 
-/** Splits a comma-separated flag whose parts must each be one of `allowed`, naming the flag and the choices on error. */
-export function choiceListOption<T extends string>(name: string, v: string | undefined, allowed: readonly T[]): T[] | undefined {
-  const parts = listOption(v);
-  if (parts === undefined) return undefined;
+/**
+ * A flag that must be one of `allowed` (absent stays absent), naming the flag and the choices on error. The value
+ * given is not repeated: a pasted credential must not reach the terminal log.
+ */
+export function choiceOption<T extends string>(name: string, v: string | undefined, allowed: readonly T[]): T | undefined {
+  if (v === undefined) return undefined;
   const isAllowed = (p: string): p is T => (allowed as readonly string[]).includes(p);
-  return parts.map((p) => {
-    if (!isAllowed(p)) throw new TidepoolError('invalid_input', `--${name}: "${p}" is not one of ${allowed.join(', ')}`, { field: name });
-    return p;
-  });
+  if (!isAllowed(v)) throw new TidepoolError('invalid_input', `--${name} must be one of ${allowed.join(', ')}`, { field: name });
+  return v;
+}
+
+/** Splits a comma-separated flag whose parts must each be one of `allowed` ({@link choiceOption} for each part). */
+export function choiceListOption<T extends string>(name: string, v: string | undefined, allowed: readonly T[]): T[] | undefined {
+  return listOption(v)?.map((p) => choiceOption(name, p, allowed)!);
 }
 
 /** Reads all of stdin as text. */

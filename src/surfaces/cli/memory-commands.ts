@@ -1,8 +1,9 @@
 /** CLI commands that write: init, remember, record, write. */
 import type { Command } from 'commander';
 import { TidepoolError } from '../../core/errors.js';
-import type { RecordTurn } from '../../core/schemas.js';
-import { creating, intOption, listOption, print, readStdin, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+import { narrativeInput, recordTurn, type RecordTurn } from '../../core/schemas.js';
+import { KNOWLEDGE_KINDS, NARRATIVE_KINDS } from '../../core/types.js';
+import { choiceOption, creating, intOption, listOption, print, readStdin, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
 
 /** Registers init, remember, record and write. */
 export function registerMemoryCommands(program: Command, deps: CliDeps): void {
@@ -28,7 +29,7 @@ export function registerMemoryCommands(program: Command, deps: CliDeps): void {
   ).action(async (text: string, o: CommonOptions & { key?: string; kind: string; importance: string; tags?: string; notDurable?: boolean }) => {
     await withMemory(deps, creating(o), async (m) => {
       const r = await m.remember({
-        text, key: o.key, kind: o.kind as 'fact', importance: intOption('importance', o.importance),
+        text, key: o.key, kind: choiceOption('kind', o.kind, KNOWLEDGE_KINDS), importance: intOption('importance', o.importance),
         tags: listOption(o.tags), durable: !o.notDurable,
       });
       print(deps, o, r, () =>
@@ -52,7 +53,7 @@ export function registerMemoryCommands(program: Command, deps: CliDeps): void {
     let turns: RecordTurn[];
     if (text !== undefined) {
       turns = [{
-        role: o.role as 'user', content: text, session: o.session, speaker: o.speaker, tool: o.tool,
+        role: choiceOption('role', o.role, recordTurn.shape.role.unwrap().options), content: text, session: o.session, speaker: o.speaker, tool: o.tool,
         ok: o.ok === undefined ? undefined : parseBool(o.ok), at: o.at === undefined ? undefined : /^\d+$/.test(o.at) ? Number(o.at) : o.at,
       }];
     } else {
@@ -88,7 +89,8 @@ export function registerMemoryCommands(program: Command, deps: CliDeps): void {
         importance: intOption('importance', o.importance), emotional: intOption('emotional', o.emotional),
         unresolved: intOption('unresolved', o.unresolved), tags: listOption(o.tags), entities_role: o.entitiesRole,
         source_links: listOption(o.sourceLinks),
-        narrative_type: o.type as 'general', kind: o.kind as 'narrative' | undefined,
+        narrative_type: choiceOption('type', o.type, narrativeInput.shape.narrative_type.unwrap().options),
+        kind: choiceOption('kind', o.kind, NARRATIVE_KINDS),
       });
       print(deps, o, r, () => `wrote ${r.id} weight=${r.weight} recurrence=${r.recurrence}${r.tags.length ? ` | tags: ${r.tags.join(', ')}` : ''}`);
     });

@@ -1,8 +1,9 @@
 /** CLI commands that read: recall, know, timeline. */
 import type { Command } from 'commander';
 import { episodeJson, hitJson } from '../../app/wire-format.js';
+import { timelineInput } from '../../core/schemas.js';
 import { KNOWLEDGE_KINDS, LAYERS } from '../../core/types.js';
-import { choiceListOption, intOption, isoMinute, listOption, numberOption, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+import { choiceListOption, choiceOption, intOption, isoMinute, listOption, numberOption, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
 
 /** Registers recall, know and timeline. */
 export function registerReadCommands(program: Command, deps: CliDeps): void {
@@ -80,7 +81,7 @@ export function registerReadCommands(program: Command, deps: CliDeps): void {
     await withMemory(deps, o, async (m) => {
       const page = await m.timeline({
         from: o.from, to: o.to, session: o.session, limit: intOption('limit', o.limit), offset: intOption('offset', o.offset),
-        order: o.order as 'asc' | 'desc',
+        order: choiceOption('order', o.order, timelineInput.shape.order.unwrap().options),
       });
       const items = page.items.map(episodeJson);
       print(deps, o, { total: page.total, offset: page.offset, items }, () => {
