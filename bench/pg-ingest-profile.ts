@@ -3,11 +3,13 @@
  * into a scratch database, with Node's CPU (`process.cpuUsage`), the PostgreSQL backends' CPU (`/proc/<pid>/stat`,
  * the server must run on this machine) and each statement's wall time, per 1,000 turns. Wall times on a shared
  * machine follow the load; the CPU figures are what compare across runs.
- * Run: `npx tsx bench/pg-ingest-profile.ts <postgres url> [turns=100000] [batch=1000]`; prints one JSON line
+ * Run: `npx tsx bench/pg-ingest-profile.ts <postgres url | sqlite:> [turns=100000] [batch=1000]`; prints one JSON line
  * (KEEP=1 keeps the scratch database and prints its URL).
  * Not part of the test suite.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { openMemory } from '../src/boot/open-memory.js';
 import { createScratchDatabase } from '../src/bench/scratch-database.js';
@@ -42,11 +44,17 @@ const ticks = (pid: number): number => {
   return Number(f[11]) + Number(f[12]); // utime + stime, in clock ticks (100/s)
 };
 
-const db = await createScratchDatabase(url, 'profile');
-const name = new URL(db.url).pathname.slice(1);
-const admin = new pg.Client({ connectionString: url });
-await admin.connect();
+// `sqlite:` measures the same record path on a SQLite file in a temp dir, for Node's share on the embedded engine.
+const onSqlite = url === 'sqlite:';
+const sqliteDir = onSqlite ? mkdtempSync(join(tmpdir(), 'tidepool-profile-')) : '';
+const db = onSqlite
+  ? { url: '', drop: async () => rmSync(sqliteDir, { recursive: true, force: true }), sizeBytes: async () => 0 }
+  : await createScratchDatabase(url, 'profile');
+const name = onSqlite ? '' : new URL(db.url).pathname.slice(1);
+const admin = new pg.Client({ connectionString: onSqlite ? undefined : url });
+if (!onSqlite) await admin.connect();
 const backendTicks = async (): Promise<Map<number, number>> => {
+  if (onSqlite) return new Map();
   const r = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name]);
   const m = new Map<number, number>();
   for (const { pid } of r.rows) {
@@ -60,7 +68,7 @@ const backendTicks = async (): Promise<Map<number, number>> => {
 };
 
 try {
-  const m = await openMemory({ url: db.url, space: 'scale', embedder: 'none', warn: () => {} });
+  const m = await openMemory({ ...(onSqlite ? { path: join(sqliteDir, 'memory.db') } : { url: db.url }), space: 'scale', embedder: 'none', warn: () => {} });
   const stream = syntheticEpisodes({ seed: 1 });
   // Warm-up batch (connections opened, statements planned once), not counted.
   const turn = () => {
@@ -92,7 +100,7 @@ try {
   );
   await m.close();
 } finally {
-  await admin.end();
+  if (!onSqlite) await admin.end();
   if (!process.env.KEEP) await db.drop();
   else {
     console.error(db.url);
