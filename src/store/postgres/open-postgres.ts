@@ -78,7 +78,7 @@ export async function openPostgresStore(url: string, o: { poolSize?: number } = 
   const planner = new LexicalPlanner(pgPlanCounter(driver));
   const parts: EngineParts = {
     engine: 'postgres',
-    makeSearch: (db) => new PgSearch(db, memo, planner),
+    makeSearch: (db) => new PgSearch(db, memo, planner, { binaryTsvector: driverName === 'pg' }),
     columnsOf: async (db, table) =>
       (
         await db.all<{ name: string }>(

@@ -5,7 +5,7 @@ import type { SqlDriver, SqlValue } from '../sql-driver.js';
 import { LexicalPlanner, windowIdSpan, type PlanCounter } from '../sql/lexical-planner.js';
 import { fts5Terms } from '../sql/fts5-tokens.js';
 import { chunks, isHanPrefixTerm, jsonRecords, marks, num } from '../sql/sql-util.js';
-import { quoteLexeme, tsqueryLiteral, tsvectorLiteral } from './pg-lexemes.js';
+import { quoteLexeme, tsqueryLiteral, tsvectorArray, tsvectorBinary, tsvectorLiteral } from './pg-lexemes.js';
 
 const T: Record<Layer, { table: string; fts: string; time: string }> = {
   episode: { table: 'episodes', fts: 'episodes_fts', time: 'occurred_at' },
@@ -124,14 +124,22 @@ export class PgSearch implements SearchIndex {
   readonly #db: SqlDriver;
   readonly #memo: PgSearchMemo;
   readonly #planner: LexicalPlanner;
+  readonly #binary: boolean;
   /**
    * `planner` and `memo` are shared by a store and its transactions (their counts come from committed rows);
-   * without them this index plans over `db` alone.
+   * without them this index plans over `db` alone. `binaryTsvector`: the driver binds a Buffer as a binary
+   * parameter (node-postgres does; PGlite does not), so tsvectors are sent in PostgreSQL's binary format.
    */
-  constructor(db: SqlDriver, memo: PgSearchMemo = new PgSearchMemo(), planner: LexicalPlanner = new LexicalPlanner(pgPlanCounter(db))) {
+  constructor(
+    db: SqlDriver,
+    memo: PgSearchMemo = new PgSearchMemo(),
+    planner: LexicalPlanner = new LexicalPlanner(pgPlanCounter(db)),
+    o: { binaryTsvector?: boolean } = {},
+  ) {
     this.#db = db;
     this.#memo = memo;
     this.#planner = planner;
+    this.#binary = o.binaryTsvector ?? false;
   }
 
   /**
@@ -139,10 +147,10 @@ export class PgSearch implements SearchIndex {
    * taken by `index`. Keyed so that no lookup joins (and hashes) the texts: the body's hash is computed once per
    * string, and the other fields compare by identity first (the write path hands `index` the strings it prepared).
    */
-  readonly #prepared = new Map<string, Array<{ extra: string; ctx: string; tsv: string }>>();
+  readonly #prepared = new Map<string, Array<{ extra: string; ctx: string; tsv: string | Buffer }>>();
   #preparedCount = 0;
 
-  #take(d: IndexText): string | undefined {
+  #take(d: IndexText): string | Buffer | undefined {
     const list = this.#prepared.get(d.body);
     if (list === undefined) return undefined;
     const ctx = d.ctx ?? '';
@@ -154,9 +162,10 @@ export class PgSearch implements SearchIndex {
     return hit!.tsv;
   }
 
-  static #tsvector(d: IndexText): string {
+  #tsvector(d: IndexText): string | Buffer {
     // Weights as in the SQLite index: body A, speaker/tags B, the preceding turns of an episode (ctx) C.
-    return tsvectorLiteral([[d.body, 'A'], [d.extra, 'B'], [d.ctx ?? '', 'C']]);
+    const fields = [[d.body, 'A'], [d.extra, 'B'], [d.ctx ?? '', 'C']] as const;
+    return this.#binary ? tsvectorBinary(fields) : tsvectorLiteral(fields);
   }
 
   prepare(docs: readonly IndexText[]): void {
@@ -166,7 +175,7 @@ export class PgSearch implements SearchIndex {
       this.#preparedCount = 0;
     }
     for (const d of docs) {
-      const entry = { extra: d.extra, ctx: d.ctx ?? '', tsv: PgSearch.#tsvector(d) };
+      const entry = { extra: d.extra, ctx: d.ctx ?? '', tsv: this.#tsvector(d) };
       const list = this.#prepared.get(d.body);
       if (list === undefined) this.#prepared.set(d.body, [entry]);
       else list.push(entry);
@@ -179,19 +188,20 @@ export class PgSearch implements SearchIndex {
     for (const part of chunks(docs, BATCH)) {
       // One JSON parameter per batch (json_to_recordset): one statement where multi-row VALUES needed ten. The
       // tsvectors arrive finished, built from FTS5's terms (pg-lexemes.ts): the same terms as SQLite, and
-      // PostgreSQL's parser and stemmer (most of the statement's time) no longer run on ingest.
+      // PostgreSQL's parser and stemmer (most of the statement's time) no longer run on ingest. In binary form they
+      // are a second parameter, zipped with the records by ROWS FROM (row i with element i).
+      const tsvs = part.map((d) => this.#take(d) ?? this.#tsvector(d));
       await this.#db.run(
-        `INSERT INTO ${t.fts} (id, tsv, raw)
-         SELECT u.id, u.tsv::tsvector, u.raw FROM json_to_recordset(?::json) AS u(id bigint, tsv text, raw text)
-         ON CONFLICT (id) DO UPDATE SET tsv = excluded.tsv, raw = excluded.raw`,
-        [
-          jsonRecords(
-            ['id', 'tsv', 'raw'],
-            part.map((d) => {
-              return [d.id, this.#take(d) ?? PgSearch.#tsvector(d), d.raw];
-            }),
-          ),
-        ],
+        this.#binary
+          ? `INSERT INTO ${t.fts} (id, tsv, raw)
+             SELECT u.id, u.tsv, u.raw FROM ROWS FROM (json_to_recordset(?::json) AS (id bigint, raw text), unnest(?::tsvector[])) AS u(id, raw, tsv)
+             ON CONFLICT (id) DO UPDATE SET tsv = excluded.tsv, raw = excluded.raw`
+          : `INSERT INTO ${t.fts} (id, tsv, raw)
+             SELECT u.id, u.tsv::tsvector, u.raw FROM json_to_recordset(?::json) AS u(id bigint, tsv text, raw text)
+             ON CONFLICT (id) DO UPDATE SET tsv = excluded.tsv, raw = excluded.raw`,
+        this.#binary
+          ? [jsonRecords(['id', 'raw'], part.map((d) => [d.id, d.raw])), tsvectorArray(tsvs as Buffer[])]
+          : [jsonRecords(['id', 'tsv', 'raw'], part.map((d, i) => [d.id, tsvs[i] as string, d.raw]))],
       );
     }
     if (docs.length > 0) await this.#mergePending(layer);

@@ -1,0 +1,48 @@
+// tsvectors sent in PostgreSQL's binary format equal those of the text input, as the server reads both (needs
+// TIDEPOOL_TEST_PG_URL: only node-postgres binds a Buffer as a binary parameter).
+import type { Client } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tsvectorArray, tsvectorBinary, tsvectorLiteral } from './pg-lexemes.js';
+
+const url = process.env.TIDEPOOL_TEST_PG_URL;
+type Fields = Array<readonly [string, 'A' | 'B' | 'C']>;
+
+const DOCS: Array<[string, Fields]> = [
+  ['English with stems and repeats', [['Running shoes, run! The runner runs.', 'A'], ['Ana', 'B'], ['the shoes were new \n we ran', 'C']]],
+  ['Chinese bigrams and a speaker', [['用户 爱喝 咖啡 用户爱 喝咖', 'A'], ['小明', 'B'], ['', 'C']]],
+  ['accents folded, a quote and a backslash between tokens', [["Café naïve l'été C:\\path", 'A'], ['', 'B']]],
+  ['positions past 16383 are clamped and kept once', [[`${'filler '.repeat(16390)}end end end`, 'A']]],
+  ['more than 256 positions of one lexeme', [['tide '.repeat(400), 'A'], ['tide', 'C']]],
+  ['a lone surrogate (a token separator)', [['alpha be\ud800ta gamma', 'A']]],
+  ['no token at all', [['  ...  ', 'A'], ['', 'B'], ['', 'C']]],
+];
+
+describe.skipIf(!url)('tsvector binary format', () => {
+  let client: Client;
+  beforeAll(async () => {
+    const { default: pg } = await import('pg');
+    client = new pg.Client({ connectionString: url });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.end();
+  });
+
+  it('reads every document as the same tsvector as its text form, in order', async () => {
+    const texts = DOCS.map(([, f]) => tsvectorLiteral(f).replace(/[\ud800-\udfff]/g, '\ufffd'));
+    const r = await client.query<{ i: number; text: string; binary: string }>(
+      `SELECT t.i::int AS i, t.v::tsvector::text AS text, b.v::text AS binary
+       FROM unnest($1::text[]) WITH ORDINALITY AS t(v, i) JOIN unnest($2::tsvector[]) WITH ORDINALITY AS b(v, i) USING (i)
+       ORDER BY i`,
+      [texts, tsvectorArray(DOCS.map(([, f]) => tsvectorBinary(f)))],
+    );
+    expect(r.rows.map((x) => x.binary)).toEqual(r.rows.map((x) => x.text));
+    expect(r.rows).toHaveLength(DOCS.length);
+    // Not vacuous: stems with several positions, three weights, one clamped position, 256 positions at most.
+    const [english, , , clamped, many] = r.rows.map((x) => x.binary);
+    expect(english).toContain("'run':1A,3A,6A 'runner':5A 'shoe':2A,11C");
+    expect(english).toContain("'ana':8B");
+    expect(clamped).toContain("'end':16383A");
+    expect(many!.match(/\d+A/g)).toHaveLength(256);
+  });
+});
