@@ -251,6 +251,16 @@ export class PgSearch implements SearchIndex {
     // join when the filters drop too many (as SQLite does).
     const fetch = o.limit * 3;
     const scored = () => this.#bm25(scope, layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), floor, floorParams, fetch);
+    const f = filters(layer, o);
+    const direct = async () =>
+      (await this.#bm25(scope, layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), floor, floorParams, o.limit, f)).map((r) => ({
+        id: r.id,
+        score: r.s,
+      }));
+    // A space holding a small share of the index (ids run across spaces, so `top` bounds the index's rows) would
+    // find about share × fetch of its rows among the index's best: fewer than `limit` sends it to the join below
+    // anyway, after scoring other spaces' rows for nothing. Rank the space's rows directly.
+    if (!plan.alone && !plan.dropped && plan.minRowid === undefined && plan.rows * fetch < plan.top * o.limit) return direct();
     let raw: Array<{ id: number; s: number }>;
     if (plan.minRowid !== undefined && !span) {
       // Every word is common: the newest rows holding all of them rank first.
@@ -271,7 +281,6 @@ export class PgSearch implements SearchIndex {
       raw = await scored();
     }
     if (raw.length === 0) return [];
-    const f = filters(layer, o);
     const kept = new Set(
       (
         await this.#db.all<{ id: unknown }>(
@@ -285,8 +294,7 @@ export class PgSearch implements SearchIndex {
     const out = raw.filter((r) => kept.has(r.id)).map((r) => ({ id: r.id, score: r.s }));
     if (out.length >= o.limit || raw.length < fetch) return out.slice(0, o.limit);
     // Too few of the best rows are this space's (or pass the filters): rank the space's matching rows directly.
-    const direct = await this.#bm25(scope, layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), floor, floorParams, o.limit, f);
-    return direct.map((r) => ({ id: r.id, score: r.s }));
+    return direct();
   }
 
   /**
