@@ -80,6 +80,9 @@ describe('tidepool journal', () => {
       expect(hot.code).toBe(0);
       expect(hot.stdout).not.toContain('竞态');
       expect(JSON.parse(hot.stdout)).toMatchObject({ scope: 'hot', total: 0 });
+      const badScope = await runCli(['journal', 'search', '竞态', '--root', ws, '--scope', 'cold'], { env });
+      expect(badScope.code).toBe(2);
+      expect(badScope.stderr).toContain('--scope must be one of hot, all');
 
       // The journal's sections reach core recall through the same memory file.
       const recall = await runCli(['recall', '竞态', '--json'], { env });

@@ -2,4 +2,4 @@
 import { IMPORT_FORMATS } from '../script/import-formats/imported-turn.js';
 
 /** The formats `--format` takes. */
-export const IMPORT_FORMAT_NAMES: readonly string[] = ['auto', ...IMPORT_FORMATS];
+export const IMPORT_FORMAT_NAMES = ['auto', ...IMPORT_FORMATS] as const;

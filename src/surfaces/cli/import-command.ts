@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { IMPORT_FORMAT_NAMES } from '../../app/import-format-names.js';
 import type { ImportFileResult } from '../../app/import-sessions.js';
 import { TidepoolError } from '../../core/errors.js';
-import { creating, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+import { choiceOption, creating, print, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
 import { IMPORT_SOURCES, importPaths } from './import-paths.js';
 import { createProgressBar } from './progress-bar.js';
 
@@ -26,13 +26,7 @@ export function registerImportCommand(program: Command, deps: CliDeps): void {
     // --from names the format as well, unless --format says otherwise.
     if (o.from !== undefined && o.format === 'auto') o.format = o.from;
     const files = await importPaths(paths, o.from, deps.env.importDirs ?? {});
-    if (!IMPORT_FORMAT_NAMES.includes(o.format)) {
-      throw new TidepoolError(
-        'invalid_input',
-        `--format must be one of ${IMPORT_FORMAT_NAMES.join(', ')}, got "${o.format}"`,
-        { field: 'format' },
-      );
-    }
+    const format = choiceOption('format', o.format, IMPORT_FORMAT_NAMES) ?? 'auto';
     const bar = createProgressBar(deps.stderr);
     const results: ImportFileResult[] = [];
     await withMemory(deps, creating(o), async (m) => {
@@ -44,7 +38,7 @@ export function registerImportCommand(program: Command, deps: CliDeps): void {
               path,
               readHead: (n) => readHead(path, n),
               readAll: () => readFile(path),
-              format: o.format as 'auto',
+              format,
             },
             { onProgress: (p) => bar.update(p.done, p.total, p.file) },
           );

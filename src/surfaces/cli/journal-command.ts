@@ -16,6 +16,7 @@ import {
 } from '../../app/journal-service.js';
 import { TidepoolError } from '../../core/errors.js';
 import {
+  choiceOption,
   intOption,
   print,
   readStdin,
@@ -111,7 +112,7 @@ export function registerJournalCommand(program: Command, deps: CliDeps): void {
         .search({
           root,
           query: words.join(' '),
-          scope: o.scope as 'hot' | 'all',
+          scope: choiceOption('scope', o.scope, ['hot', 'all'] as const) ?? 'hot',
           ...(limit !== undefined ? { limit } : {}),
         });
       show(deps, o, r, renderSearchResult(r));
