@@ -7,11 +7,13 @@ import type { NewEpisode } from '../port.js';
 import type { SqlStore } from '../sql/sql-store.js';
 import { createRng } from '../../script/seeded-rng.js';
 import { openSqliteStore } from '../sqlite/open-sqlite.js';
+import { fts5Terms } from '../sql/fts5-tokens.js';
 import { openPostgresStore } from './open-postgres.js';
 
 const LEX = { limit: 40 };
 let sqlite: SqlStore;
 let pg: SqlStore;
+const stored: NewEpisode[] = [];
 
 function episode(body: string, extra: string, ctx: string): NewEpisode {
   return {
@@ -29,6 +31,7 @@ beforeAll(async () => {
     const pick = (n: number) => Array.from({ length: n }, () => (rng.chance(0.5) ? words[rng.between(0, words.length - 1)]! : `w${rng.between(1, 90)}`));
     rows.push(episode(pick(rng.between(2, 12)).join(' '), pick(rng.between(0, 2)).join(' '), pick(rng.between(0, 6)).join(' ')));
   }
+  stored.push(...rows);
   for (const store of [sqlite, pg]) await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows));
 }, 180_000);
 afterAll(async () => {
@@ -67,6 +70,38 @@ async function ranksAlike(terms: string[]): Promise<void> {
 
 describe('PostgreSQL BM25', () => {
   it.each(QUERIES)('ranks %j as SQLite does', ranksAlike);
+});
+
+describe('PostgreSQL BM25 of a phrase', () => {
+  // A row's length D comes from a one-word term it holds, else from the whole match: a row holding the phrase and
+  // not the word takes the second way. Checked against BM25 computed here from the rows' own terms (FTS5 scores a phrase by its
+  // own occurrences, so SQLite is no reference for it).
+  it('scores rows holding the phrase, the word or both by BM25 over their terms', async () => {
+    const fields = stored.map((r) => [r.index.body, r.index.extra, r.index.ctx ?? ''].map((t) => fts5Terms(t)));
+    const weight = [1, 0.3, 0.3];
+    const f = (row: (readonly string[])[], w: string) => row.reduce((sum, terms, i) => sum + terms.filter((x) => x === w).length * weight[i]!, 0);
+    const holdsPhrase = (row: (readonly string[])[]) => row.some((terms) => terms.some((x, i) => x === 'kayak' && terms[i + 1] === 'storm'));
+    const length = (row: (readonly string[])[]) => row.reduce((sum, terms) => sum + terms.length, 0);
+    const avgdl = fields.reduce((sum, row) => sum + length(row), 0) / fields.length;
+    const idf = (n: number) => Math.max(Math.log((fields.length - n + 0.5) / (n + 0.5)), 1e-6);
+    const idfPhrase = idf(fields.filter(holdsPhrase).length);
+    const idfWord = idf(fields.filter((row) => f(row, 'gull') > 0).length);
+    const part = (idfOf: number, freq: number, d: number) => (idfOf * freq * 2.2) / (freq + 1.2 * (0.25 + (0.75 * d) / avgdl));
+    const hits = await pg.forSpace('s').search.lexical('episode', ['kayak storm', 'gull'], { limit: 400 });
+    // The space's rows were the first written: ids 1 to 400 in input order.
+    const content = new Map((await pg.forSpace('s').episodes.getMany(hits.map((h) => h.id))).map((e) => [e.id, e.content]));
+    let phraseOnly = 0;
+    for (const h of hits) {
+      expect(content.get(h.id)).toBe(stored[h.id - 1]!.content);
+      const row = fields[h.id - 1]!;
+      // PostgreSQL's f of a phrase is the mean of its words' counts in the row (the header above).
+      const phrase = (f(row, 'kayak') + f(row, 'storm')) / 2;
+      const word = f(row, 'gull');
+      if (word === 0) phraseOnly++;
+      expect(h.score).toBeCloseTo(part(idfPhrase, phrase, length(row)) + part(idfWord, word, length(row)), 4);
+    }
+    expect(phraseOnly).toBeGreaterThan(0);
+  });
 });
 
 describe('PostgreSQL BM25 beside another space', () => {

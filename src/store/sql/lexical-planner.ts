@@ -92,6 +92,8 @@ export class LexicalPlanner {
   readonly #commonWindow: number;
   readonly #spaces = new Map<string, SpaceStats>();
   readonly #common = new Map<string, { common: boolean; count: number; rows: number; at: number }>();
+  /** Each common term's density among its newest matches, as of `at` (the index's top id then). */
+  readonly #recent = new Map<string, { density: number; at: number }>();
 
   constructor(counter: PlanCounter, opts: LexicalPlannerOptions = {}) {
     this.#counter = counter;
@@ -121,7 +123,7 @@ export class LexicalPlanner {
     const exact = new Map([...counts].filter(([, n]) => n <= cap));
     if (rare.length > 0) return { terms: rare, ...base, dropped: rare.length < terms.length, counts: exact };
     s.floor ??= await this.#counter.windowFloor(space, layer, this.#commonWindow, s.alone);
-    const scored = terms.length <= 2 ? terms : await this.#rarestOfLate(space, layer, terms, s.alone);
+    const scored = terms.length <= 2 ? terms : await this.#rarestOfLate(space, layer, terms, s.alone, top);
     return { terms: scored, ...base, minRowid: s.floor };
   }
 
@@ -166,15 +168,29 @@ export class LexicalPlanner {
     return out;
   }
 
-  /** The two terms with the fewest matches among the space's newest rows, judged by each one's newest matches. */
-  async #rarestOfLate(space: string, layer: Layer, terms: readonly string[], alone: boolean): Promise<string[]> {
-    const top = await this.#counter.top(space, layer);
-    const density: Array<{ w: string; d: number }> = [];
+  /**
+   * The two terms with the fewest matches among the space's newest rows, judged by each one's newest matches. A
+   * term's density is remembered while the index is unchanged (`top`, the highest id, is the same): the answer is
+   * then exact, and common words recur across queries (a walk over the newest 2,000 matches of a word in 5 % of
+   * 100k rows reads 40,000 rows on PostgreSQL, 5-10 ms). Terms not remembered are asked together (a server answers
+   * them on several connections at once).
+   */
+  async #rarestOfLate(space: string, layer: Layer, terms: readonly string[], alone: boolean, top: number): Promise<string[]> {
+    const key = (w: string) => `${layer} ${space} ${w}`;
+    const density = new Map<string, number>();
     for (const w of terms) {
-      const r = await this.#counter.recentMatches(space, layer, w, RECENT_SAMPLE, alone);
-      density.push({ w, d: r.count / (top - r.low + 1) });
+      const known = this.#recent.get(key(w));
+      if (known?.at === top) density.set(w, known.density);
     }
-    return density.sort((a, b) => a.d - b.d).slice(0, 2).map((x) => x.w);
+    const unknown = [...new Set(terms)].filter((w) => !density.has(w));
+    const found = await Promise.all(unknown.map((w) => this.#counter.recentMatches(space, layer, w, RECENT_SAMPLE, alone)));
+    if (this.#recent.size + unknown.length > COMMON_MEMO) this.#recent.clear();
+    unknown.forEach((w, i) => {
+      const d = found[i]!.count / (top - found[i]!.low + 1);
+      density.set(w, d);
+      this.#recent.set(key(w), { density: d, at: top });
+    });
+    return terms.map((w) => ({ w, d: density.get(w)! })).sort((a, b) => a.d - b.d).slice(0, 2).map((x) => x.w);
   }
 }
 

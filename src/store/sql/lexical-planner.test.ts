@@ -1,0 +1,61 @@
+// The planner remembers which common words are rarest of late only while the index is unchanged: a second query
+// asks nothing again, and after a write it asks again and plans as a planner that never saw the old counts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewEpisode } from '../port.js';
+import type { SqlStore } from './sql-store.js';
+import { openSqliteStore } from '../sqlite/open-sqlite.js';
+import { sqlitePlanCounter } from '../sqlite/sqlite-search.js';
+import { LexicalPlanner, type PlanCounter } from './lexical-planner.js';
+
+let store: SqlStore;
+
+function episode(body: string): NewEpisode {
+  return {
+    kind: 'turn', role: 'user', speaker: null, content: body, session: null, tool: null, ok: null, source: 'test', ref: null,
+    meta: {}, durable: false, occurredAt: 1, createdAt: 1, embedPending: false, index: { body, extra: '', raw: '' },
+  };
+}
+
+/** The real SQLite counter, with its `recentMatches` calls counted. */
+function counting(): { counter: PlanCounter; asked: string[] } {
+  const real = sqlitePlanCounter(store.db);
+  const asked: string[] = [];
+  const counter: PlanCounter = {
+    ...real,
+    recentMatches: (space, layer, term, sample, alone) => {
+      asked.push(term);
+      return real.recentMatches(space, layer, term, sample, alone);
+    },
+  };
+  return { counter, asked };
+}
+
+beforeAll(async () => {
+  store = await openSqliteStore(':memory:');
+  // Every word in more than 5 % of 6,000 rows: all common, so the planner compares them by their newest matches.
+  const rows = Array.from({ length: 6000 }, (_, i) => episode(['tide', i % 3 === 0 ? 'harbour' : 'kelp', i % 4 === 0 ? 'gull' : 'rope'].join(' ')));
+  await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows));
+}, 60_000);
+afterAll(async () => {
+  await store?.close();
+});
+
+describe('LexicalPlanner, common words of late', () => {
+  it('asks each word once while the index is unchanged, and again after a write', async () => {
+    const { counter, asked } = counting();
+    const planner = new LexicalPlanner(counter);
+    const terms = ['tide', 'harbour', 'gull'];
+    const first = await planner.plan('s', 'episode', terms);
+    expect(first.minRowid).toBeDefined();
+    expect([...asked].sort()).toEqual(['gull', 'harbour', 'tide']);
+    expect(await planner.plan('s', 'episode', terms)).toEqual(first);
+    expect(asked).toHaveLength(3);
+
+    // Lately "harbour" is in every row and "gull" in none: the rarest of late change.
+    await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(Array.from({ length: 3000 }, () => episode('tide harbour kelp'))));
+    const after = await planner.plan('s', 'episode', terms);
+    expect(asked).toHaveLength(6);
+    expect(after).toEqual(await new LexicalPlanner(sqlitePlanCounter(store.db)).plan('s', 'episode', terms));
+    expect(after.terms).not.toEqual(first.terms);
+  });
+});
