@@ -63,37 +63,57 @@ const WEIGHT_BITS = { A: 3 << 14, B: 2 << 14, C: 1 << 14 } as const;
 /** The tsvector type's OID (pg_type.dat), named in the binary array header. */
 const TSVECTOR_OID = 3614;
 
+/** Lexemes' UTF-8 bytes, checked once: the same words recur in every batch (bounded, started over when full). */
+const lexemeBytes = new Map<string, Uint8Array>();
+const LEXEME_BYTES_MEMO = 50_000;
+
+function encodeLexeme(term: string): Uint8Array {
+  let bytes = lexemeBytes.get(term);
+  if (bytes === undefined) {
+    if (term.includes('\0') || !(term as string & { isWellFormed(): boolean }).isWellFormed()) {
+      throw new Error(`tsvectorBinary: lexeme ${JSON.stringify(term)} holds NUL or a lone surrogate`);
+    }
+    bytes = Buffer.from(term, 'utf8');
+    if (lexemeBytes.size >= LEXEME_BYTES_MEMO) lexemeBytes.clear();
+    lexemeBytes.set(term, bytes);
+  }
+  return bytes;
+}
+
 /**
  * One document's tsvector in PostgreSQL's binary format (tsvector_send), with its 4-byte length in front as an array
  * element: the server reads it without parsing tsvector text, which was half of the tsvector input's cost (issue
  * 20). Lexemes go in first-seen order (the server sorts them). Equal to the text input of `tsvectorLiteral`
  * (pg-lexemes.test.ts). FTS5's tokenizer splits at NUL and lone surrogates, so a lexeme never holds one; a lexeme
- * that did would end early in the binary form, and is refused instead.
+ * that did would end early in the binary form, and is refused instead. Written byte by byte into one buffer, each
+ * lexeme's bytes encoded once per process (`encodeLexeme`): this runs for every indexed row.
  */
 export function tsvectorBinary(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>): Buffer {
   const lexemes = lexemePositions(fields);
+  const weights = fields.map(([, w]) => WEIGHT_BITS[w]);
   let size = 4;
-  const encoded: Array<[Buffer, number[]]> = [];
+  const encoded: Uint8Array[] = [];
   for (const [term, ats] of lexemes) {
-    if (term.includes('\0') || !(term as string & { isWellFormed(): boolean }).isWellFormed()) {
-      throw new Error(`tsvectorBinary: lexeme ${JSON.stringify(term)} holds NUL or a lone surrogate`);
-    }
-    const bytes = Buffer.from(term, 'utf8');
-    encoded.push([bytes, ats]);
+    const bytes = encodeLexeme(term);
+    encoded.push(bytes);
     size += bytes.length + 1 + 2 + ats.length * 2;
   }
   const b = Buffer.allocUnsafe(4 + size);
   b.writeInt32BE(size, 0);
   b.writeInt32BE(encoded.length, 4);
   let o = 8;
-  for (const [bytes, ats] of encoded) {
-    o += bytes.copy(b, o);
+  let i = 0;
+  for (const ats of lexemes.values()) {
+    const bytes = encoded[i++]!;
+    b.set(bytes, o);
+    o += bytes.length;
     b[o++] = 0;
-    b.writeUInt16BE(ats.length, o);
-    o += 2;
+    b[o++] = ats.length >> 8;
+    b[o++] = ats.length & 0xff;
     for (const at of ats) {
-      b.writeUInt16BE(WEIGHT_BITS[fields[at & 3]![1]] | (at >> 2), o);
-      o += 2;
+      const word = weights[at & 3]! | (at >> 2);
+      b[o++] = word >> 8;
+      b[o++] = word & 0xff;
     }
   }
   return b;

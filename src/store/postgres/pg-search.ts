@@ -273,9 +273,15 @@ export class PgSearch implements SearchIndex {
     } else if (plan.dropped) {
       // Rows holding every asked term first, scored by all of them; then the OR of the rare ones.
       const spanFloor = span ? ' AND f.id > ? AND f.id <= ?' : '';
-      const all = await this.#bm25(scope, layer, plan.top, terms, tsqAll(terms, '&&'), spanFloor, span ? [span.lo - 1, span.hi] : [], fetch);
+      // Both at once, each on a connection of its own outside a transaction: the first counts the common terms'
+      // rows for their idf (a heap visit per row: ~20 ms for a word in 30 % of 100k rows) while the server ranks the
+      // rare terms' rows on its other core.
+      const [all, rare] = await Promise.all([
+        this.#bm25(scope, layer, plan.top, terms, tsqAll(terms, '&&'), spanFloor, span ? [span.lo - 1, span.hi] : [], fetch),
+        scored(),
+      ]);
       const best = new Map<number, number>();
-      for (const r of [...all, ...(await scored())]) best.set(r.id, Math.max(best.get(r.id) ?? -Infinity, r.s));
+      for (const r of [...all, ...rare]) best.set(r.id, Math.max(best.get(r.id) ?? -Infinity, r.s));
       raw = [...best].map(([id, sc]) => ({ id, s: sc })).sort((a, b) => b.s - a.s || b.id - a.id).slice(0, fetch);
     } else {
       raw = await scored();
@@ -418,15 +424,21 @@ export class PgSearch implements SearchIndex {
       return !(known && fresh(known.at, rows, top));
     });
     if (unknown.length > 0) {
-      // Every unknown term counted in one statement (one round trip), each by its own bitmap scan: the index answers
-      // which rows hold it, no row is matched against the other terms; the space's rows by their primary key.
+      // Each unknown term counted by its own bitmap scan (the index answers which rows hold it, no row is matched
+      // against the other terms; the space's rows by their primary key), the terms at once on connections of their
+      // own: a common word's count visits every row holding it, and the server has more than one core.
       const inSpace = scope.alone ? '' : ` AND EXISTS (SELECT 1 FROM ${t.table} x WHERE x.id = f.id AND x.space = ?)`;
-      const r = await this.#db.get<Record<string, unknown>>(
-        `SELECT ${unknown.map((_, i) => `(SELECT count(*) FROM ${t.fts} f WHERE f.tsv @@ ?::tsquery${inSpace}) AS c${i}`).join(', ')}`,
-        unknown.flatMap((w) => [tsq(w).param, ...(scope.alone ? [] : [scope.space])]),
+      const counted = await Promise.all(
+        unknown.map(async (w) => {
+          const r = await this.#db.get<{ c: unknown }>(
+            `SELECT count(*) AS c FROM ${t.fts} f WHERE f.tsv @@ ?::tsquery${inSpace}`,
+            [tsq(w).param, ...(scope.alone ? [] : [scope.space])],
+          );
+          return num(r?.c ?? 0);
+        }),
       );
       if (this.#memo.terms.size + unknown.length > TERM_MEMO) this.#memo.terms.clear();
-      unknown.forEach((w, i) => this.#memo.terms.set(keyOf(w), { hits: num(r?.[`c${i}`] ?? 0), ...PgSearch.#lexemesOf(w), at: top }));
+      unknown.forEach((w, i) => this.#memo.terms.set(keyOf(w), { hits: counted[i]!, ...PgSearch.#lexemesOf(w), at: top }));
     }
     return terms.map((w) => this.#memo.terms.get(keyOf(w))!);
   }
@@ -483,14 +495,15 @@ export function pgPlanCounter(db: SqlDriver): PlanCounter {
       return (await this.termsRows!(space, layer, [term], cap, alone))[0]!;
     },
     async termsRows(space, layer, terms, cap, alone) {
-      // One statement, one round trip: a capped count per term.
-      const params: SqlValue[] = [];
-      const cols = terms.map((w, i) => {
-        params.push(tsq(w).param, ...(alone ? [] : [space]), cap + 1);
-        return `(SELECT count(*) FROM (${matchesIn(layer, alone, '?::tsquery')} LIMIT ?) s) AS c${i}`;
-      });
-      const r = await db.get<Record<string, unknown>>(`SELECT ${cols.join(', ')}`, params);
-      return terms.map((_, i) => num(r?.[`c${i}`] ?? 0));
+      // A capped count per term, the terms at once (each on a connection of its own outside a transaction).
+      return Promise.all(
+        terms.map(async (w) => {
+          const r = await db.get<{ c: unknown }>(`SELECT count(*) AS c FROM (${matchesIn(layer, alone, '?::tsquery')} LIMIT ?) s`, [
+            tsq(w).param, ...(alone ? [] : [space]), cap + 1,
+          ]);
+          return num(r?.c ?? 0);
+        }),
+      );
     },
     async windowFloor(space, layer, window, alone) {
       const t = T[layer];
