@@ -37,3 +37,16 @@ export function storableParams(params: readonly SqlValue[]): readonly SqlValue[]
   if (!params.some((p) => typeof p === 'string' && (!wellFormed(p) || p.includes('\0')))) return params;
   return params.map((p) => (typeof p === 'string' ? p.replace(UNSTORABLE_ALL, '\ufffd') : p));
 }
+
+/** Work a transaction leaves for after its commit, on the pool (one run per key at a time). */
+export type AfterCommitTask = (db: SqlDriver) => Promise<unknown>;
+
+/** A driver inside a transaction that can leave work for after the commit (node-postgres: the pool runs it). */
+export interface AfterCommit {
+  afterCommit(key: string, task: AfterCommitTask): void;
+}
+
+/** Whether `db` takes work for after its commit. */
+export function takesAfterCommit(db: SqlDriver): db is SqlDriver & AfterCommit {
+  return typeof (db as Partial<AfterCommit>).afterCommit === 'function';
+}

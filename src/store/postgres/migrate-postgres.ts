@@ -54,7 +54,8 @@ export async function migratePostgres(driver: PgFamilyDriver, schema?: string): 
  * The lexical GIN indexes (tsvector and trigram) take new rows through a pending list (fastupdate), merged in sorted
  * batches: inserting 1,000 episodes' tsvectors cost 967 ms with every posting updated in place and 51 ms this way
  * (issue 20; the version-1 schema created them without, the trigram indexes were created without until the next
- * round). Each write merges its list before it commits (`PgSearch.index`), so searches never scan a long list. Set
+ * round). Each write merges its list (`PgSearch.index`: after the commit on node-postgres, in the transaction on
+ * PGlite), so searches never scan a long list. Set
  * at start-up, once, without a schema version.
  */
 async function ginPendingLists(tx: PgFamilyDriver): Promise<void> {

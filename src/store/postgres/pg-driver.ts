@@ -1,6 +1,6 @@
 /** node-postgres (`pg`) behind the SqlDriver port: a pool, `?` placeholders renumbered, one client per transaction. */
 import pg from 'pg';
-import type { RunResult, SqlDriver, SqlValue } from '../sql-driver.js';
+import type { AfterCommit, AfterCommitTask, RunResult, SqlDriver, SqlValue } from '../sql-driver.js';
 import { pgParams, toPositional } from './positional-params.js';
 
 /** A PostgreSQL-family driver: the port plus multi-statement scripts (migrations), also inside a transaction. */
@@ -76,8 +76,10 @@ export class PgDriver implements PgFamilyDriver {
     try {
       await client.query('BEGIN');
       try {
-        const out = await fn(new PgTx(client));
+        const later = new Map<string, AfterCommitTask>();
+        const out = await fn(new PgTx(client, later));
         await client.query('COMMIT');
+        for (const [key, task] of later) this.#background(key, task);
         return out;
       } catch (e) {
         try {
@@ -93,17 +95,56 @@ export class PgDriver implements PgFamilyDriver {
     }
   }
 
+  readonly #running = new Map<string, Promise<void>>();
+  readonly #again = new Set<string>();
+
+  /**
+   * Runs `task` on the pool without holding up the caller. A key already running runs once more when it ends (so
+   * work asked for during a run is not lost), never twice at once. A failed task is dropped: such work (merging a
+   * GIN pending list) is also done by the next run or by the server itself.
+   */
+  #background(key: string, task: AfterCommitTask): void {
+    if (this.#running.has(key)) {
+      this.#again.add(key);
+      return;
+    }
+    const run = async (): Promise<void> => {
+      do {
+        this.#again.delete(key);
+        try {
+          await task(this);
+        } catch {
+          // dropped: see above
+        }
+      } while (this.#again.has(key));
+      this.#running.delete(key);
+    };
+    this.#running.set(key, run());
+  }
+
+  /** Resolves once the work left by committed transactions has run. */
+  async settled(): Promise<void> {
+    while (this.#running.size > 0) await Promise.all(this.#running.values());
+  }
+
   async close(): Promise<void> {
+    await this.settled();
     await this.pool.end();
   }
 }
 
 /** The driver inside a transaction: every statement on the one client; nested transactions join. */
-class PgTx implements PgFamilyDriver {
+class PgTx implements PgFamilyDriver, AfterCommit {
   readonly dialect = 'postgres' as const;
   readonly #client: pg.PoolClient;
-  constructor(client: pg.PoolClient) {
+  readonly #later: Map<string, AfterCommitTask>;
+  constructor(client: pg.PoolClient, later: Map<string, AfterCommitTask>) {
     this.#client = client;
+    this.#later = later;
+  }
+  /** Left for after the commit (dropped on rollback); one task per key. */
+  afterCommit(key: string, task: AfterCommitTask): void {
+    this.#later.set(key, task);
   }
   async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
     return (await this.#client.query(toPositional(sql), pgParams(params))).rows as T[];

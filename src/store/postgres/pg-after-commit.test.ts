@@ -1,0 +1,63 @@
+// A write's GIN pending list is merged after its commit, on another pooled connection (node-postgres): the writer is
+// not held up by it, and by the time that work has settled (or the store has closed) the list is empty again.
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { pgSchemas } from '../../../test/helpers/pg-schemas.js';
+import type { NewEpisode } from '../port.js';
+import { PgDriver } from './pg-driver.js';
+import { openPostgresStore } from './open-postgres.js';
+
+const base = process.env.TIDEPOOL_TEST_PG_URL;
+const fresh = base ? pgSchemas(base) : () => '';
+
+function episode(body: string): NewEpisode {
+  return {
+    kind: 'turn', role: 'user', speaker: null, content: body, session: null, tool: null, ok: null, source: 'test', ref: null,
+    meta: {}, durable: false, occurredAt: 1, createdAt: 1, embedPending: false, index: { body, extra: '', raw: '' },
+  };
+}
+
+/** Pages left in the pending list of the episodes' word index (merging them reports how many there were). */
+async function pendingPages(url: string): Promise<number> {
+  const schema = new URL(url).searchParams.get('schema')!;
+  const c = new pg.Client({ connectionString: base });
+  await c.connect();
+  try {
+    const r = await c.query<{ n: number }>(`SELECT gin_clean_pending_list('"${schema}".ix_episodes_fts'::regclass) AS n`);
+    return Number(r.rows[0]!.n);
+  } finally {
+    await c.end();
+  }
+}
+
+describe.skipIf(!base)('PostgreSQL: GIN pending lists merged after the commit', () => {
+  it('leaves no pending list once the work after the commit has settled', async () => {
+    const url = fresh('aftercommit');
+    const store = await openPostgresStore(url);
+    const rows = Array.from({ length: 2000 }, (_, i) => episode(`harbour kayak storm w${i} tide ${i % 97} gull rope net`));
+    await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows));
+    expect(store.db).toBeInstanceOf(PgDriver);
+    await (store.db as PgDriver).settled();
+    expect(await pendingPages(url)).toBe(0);
+    // The rows are searchable, and a second write merges again; closing waits for that merge.
+    expect((await store.forSpace('s').search.lexical('episode', ['kayak'], { limit: 5 })).length).toBe(5);
+    await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows.slice(0, 500)));
+    await store.close();
+    expect(await pendingPages(url)).toBe(0);
+  });
+
+  it('runs no work after a transaction that rolled back', async () => {
+    const url = fresh('aftercommit_rollback');
+    const store = await openPostgresStore(url);
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.forSpace('s').episodes.insertMany([episode('harbour kayak')]);
+        throw new Error('abandoned');
+      }),
+    ).rejects.toThrow('abandoned');
+    await (store.db as PgDriver).settled();
+    // Its entries are still in the list: nothing merged them.
+    expect(await pendingPages(url)).toBeGreaterThan(0);
+    await store.close();
+  });
+});
