@@ -103,6 +103,50 @@ function mutate(s: string, rng: SeededRandom, positives: readonly string[], pros
   }
 }
 
+/**
+ * Texts built from the alternatives of the hand-written rules that the prefilters gate on (every assignment keyword
+ * and operator, every prose password verb, `[Bb]earer`, `Authorization: Basic`, every mysql tool), each in several
+ * cases, so a hint missing one alternative or one case shows.
+ */
+function grammarTexts(rng: SeededRandom): string[] {
+  const token = () => Array.from({ length: rng.between(12, 40) }, () => rng.pick([...'ABCDEFGHJKabcdefhjkmnpqrstuvwxyz0123456789'])).join('');
+  const password = () => `${rng.pick(['Winter', 'Dragon', 'Tr0ub4dor', 'hunter', 'Xk9'])}${rng.between(10, 9999)}${rng.pick(['!', '$', '&3', '#', ''])}`;
+  const cased = (w: string) => [w, w.toUpperCase(), w[0]!.toUpperCase() + w.slice(1), flipCase(w, rng)];
+  const out: string[] = [];
+  const keywords = ['password', 'passwd', 'passwort', 'passphrase', 'kennwort', 'pwd', 'pass', 'pw', '密码', '口令', '密钥', '秘钥', '令牌', 'secret', 'token', 'api_key', 'api-key', 'apikey', 'key', 'credential', 'credentials', 'auth'];
+  for (const k of keywords) {
+    for (const word of cased(k)) {
+      for (const op of ['=>', ':=', '=', ':', '：']) {
+        const name = rng.pick(['', 'DB_', 'db_', 'my', 'client', 'x-', 'AWS_SECRET_ACCESS_']) + word;
+        const value = rng.chance(0.5) ? token() : password();
+        const quote = rng.pick(['', '"', "'"]);
+        out.push(`${name}${rng.pick(['', '"', "'"])}${rng.pick(['', ' '])}${op}${rng.pick(['', ' '])}${quote}${value}${quote}${rng.pick(['', '\n', ',', ' and more'])}`);
+        out.push(`${rng.pick(['?', '&', 'https://x.io/a?'])}${name}${op}${value}&page=2`);
+      }
+    }
+  }
+  for (const k of ['password', 'passphrase', 'passcode', 'passwd']) {
+    for (const word of cased(k)) {
+      for (const verb of ['is now', 'is', 'was', 'to']) {
+        const lead = verb === 'to' ? rng.pick(['I changed the wifi ', 'please reset the ', 'send the ']) : rng.pick(['the wifi ', 'My ', '']);
+        out.push(`${lead}${word} ${verb} ${rng.pick(['', '"', "'", '“'])}${password()}${rng.pick(['', '.', '!', ','])}`);
+      }
+    }
+  }
+  for (const k of ['密码', '口令']) {
+    for (const verb of ['是', '为', '改成', '改成了', '改为', '设为', '设置为', '设成', '设成了']) out.push(`路由器后台${k}${rng.pick(['', ' '])}${verb}${password()}，别告诉别人`);
+  }
+  for (const b of ['Bearer', 'bearer', 'BEARER', 'bEarer']) out.push(`Authorization: ${b} ${token()}${token()}`, `${b}\t${token()}.${token()}`);
+  for (const a of cased('authorization')) {
+    for (const basic of cased('basic')) out.push(`${a}${rng.pick(['', '"', "'"])}${rng.pick(['', ' '])}${rng.pick([':', '='])} ${basic} ${token()}==`);
+  }
+  for (const tool of ['mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mysqlsh', 'mysqlslap', 'mysqlcheck', 'MySQL', 'MYSQL']) {
+    out.push(`${tool} -u root -p${password()} -h db`, `${tool} -u root -p'${password()}' shop`, `${tool} -u root -p"${password()}"`);
+  }
+  for (const url of ['postgres', 'mysql', 'redis', 'https', 'amqp', 'mongodb+srv']) out.push(`${url}://app:${password()}@db.internal:5432/app`);
+  return out;
+}
+
 async function corpus(): Promise<{ texts: string[]; sources: Record<string, number> }> {
   const rng = createRng(20_261_202);
   const sources: Record<string, number> = {};
@@ -143,8 +187,10 @@ async function corpus(): Promise<{ texts: string[]; sources: Record<string, numb
   }
   add('synthetic turns', turns);
   add('synthetic labels', [...labels]);
+  const grammar = grammarTexts(rng);
+  add('hand rules\' alternatives in several cases', grammar);
 
-  const positives = [...fixtures, ...generated, ...rawRules, ...ruleSentences].filter((t) => findSecretsBefore(t).length > 0);
+  const positives = [...fixtures, ...generated, ...rawRules, ...ruleSentences, ...grammar].filter((t) => findSecretsBefore(t).length > 0);
   const seeds = [...positives, ...literals.filter((l) => l.length >= 8)];
   const mutants: string[] = [];
   for (let i = 0; i < 40_000; i++) {
