@@ -125,15 +125,7 @@ function indexKeywords(rules: readonly Compiled[]): KeywordIndex {
  */
 function rulesToRun(index: KeywordIndex, lower: string): number[] {
   const hit: number[] = [];
-  let seen: Uint8Array | undefined; // allocated at the first hit: most texts have none
-  const mark = (k: Keyword) => {
-    seen ??= new Uint8Array(index.ruleCount);
-    for (const r of k.rules) {
-      if (seen[r] === 1) continue;
-      seen[r] = 1;
-      hit.push(r);
-    }
-  };
+  let seen: Uint8Array | undefined; // allocated at the first keyword: most texts have none
   let b = lower.charCodeAt(0);
   let c = lower.charCodeAt(1);
   for (let i = 0; i + 1 < lower.length; i++) {
@@ -141,15 +133,24 @@ function rulesToRun(index: KeywordIndex, lower: string): number[] {
     b = c;
     c = lower.charCodeAt(i + 2); // NaN past the end
     if ((a | b) > 127) continue; // keywords are ASCII
-    if (index.pairs[pairKey(a, b)] === 1) for (const k of index.byPair.get(pairKey(a, b))!) mark(k);
+    if (index.pairs[pairKey(a, b)] === 1) for (const k of index.byPair.get(pairKey(a, b))!) mark(k.rules, (seen ??= new Uint8Array(index.ruleCount)), hit);
     if (c <= 127 && index.triples[tripleKey(a, b, c)] === 1) {
-      for (const k of index.byTriple.get(tripleKey(a, b, c))!) if (lower.startsWith(k.word, i)) mark(k);
+      for (const k of index.byTriple.get(tripleKey(a, b, c))!) if (lower.startsWith(k.word, i)) mark(k.rules, (seen ??= new Uint8Array(index.ruleCount)), hit);
     }
   }
-  for (const k of index.other) if (k.word.length === 0 || lower.includes(k.word)) mark(k);
-  if (hit.length === 0) return hit;
-  mark({ word: '', rules: index.unkeyed });
+  for (const k of index.other) if (k.word.length === 0 || lower.includes(k.word)) mark(k.rules, (seen ??= new Uint8Array(index.ruleCount)), hit);
+  if (seen === undefined) return hit;
+  mark(index.unkeyed, seen, hit);
   return hit.sort((x, y) => x - y);
+}
+
+/** Adds to `hit` the rules not `seen` yet (a plain function: a closure per scan costs more). */
+function mark(rules: readonly number[], seen: Uint8Array, hit: number[]): void {
+  for (const r of rules) {
+    if (seen[r] === 1) continue;
+    seen[r] = 1;
+    hit.push(r);
+  }
 }
 
 let compiled:

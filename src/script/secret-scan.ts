@@ -236,8 +236,6 @@ export function replaceSpans<T extends { start: number; end: number }>(
 function scanOnce(text: string): { found: SecretFinding[]; rescan: boolean } {
   const values: Array<[number, number]> = []; // raw extents of assignment and header values, kept or not
   const candidates: Candidate[] = [];
-  const add = (kind: SecretKind, start: number, end: number) =>
-    candidates.push({ kind, start, end, rank: RANK[kind] ?? VENDOR_RANK });
   // Each regex below runs only when the text holds a literal that every one of its matches holds.
   const lower = text.toLowerCase();
 
@@ -247,12 +245,12 @@ function scanOnce(text: string): { found: SecretFinding[]; rescan: boolean } {
     for (const m of execAll(re, text)) {
       if (TOKEN_PLACEHOLDER.test(m[0]) || entropy(m[0]) < 3) continue;
       if (mixed && !(/[a-z]/.test(m[0]) && /[A-Z]/.test(m[0]))) continue; // `hf_`/`sk-` + one-case word: an identifier
-      add(kind, m.index, m.index + m[0].length);
+      add(candidates, kind, m.index, m.index + m[0].length);
     }
   }
   for (const m of text.includes('-----BEGIN ') ? execAll(PRIVATE_KEY_BEGIN, text) : []) {
     const end = privateKeyEnd(text, m.index + m[0].length);
-    if (end !== undefined) add('private_key', m.index, end);
+    if (end !== undefined) add(candidates, 'private_key', m.index, end);
   }
   for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 3)) {
     if (!/[A-Za-z0-9]/.test(text[at - 1] ?? '')) continue; // a scheme precedes `://`
@@ -262,7 +260,7 @@ function scanOnce(text: string): { found: SecretFinding[]; rescan: boolean } {
     const pw = text.slice(s, e);
     if (pw.length < 3 || isPlaceholder(pw) || PASSWORD_WORD.test(pw) || EXAMPLE_HOST.test(m?.[2] ?? ''))
       continue;
-    add('connection_string', s, e);
+    add(candidates, 'connection_string', s, e);
   }
   // BEARER is case-sensitive but for its first letter; BASIC has the `i` flag, which without `u` matches an ASCII
   // letter only in its two ASCII cases, so `lower` holds the keyword whenever the text does in any case.
@@ -273,13 +271,13 @@ function scanOnce(text: string): { found: SecretFinding[]; rescan: boolean } {
     for (const m of hinted ? execAll(re, text) : []) {
       const [s, e] = m.indices?.[1] ?? [0, 0];
       values.push([s, e]);
-      if (looksRandom(text.slice(s, e), kind === 'basic_auth' ? 8 : 20)) add(kind, s, e);
+      if (looksRandom(text.slice(s, e), kind === 'basic_auth' ? 8 : 20)) add(candidates, kind, s, e);
     }
   }
   for (const m of text.includes('mysql') ? execAll(MYSQL_PASSWORD, text) : []) {
     const [s, e] = m.indices?.[1] ?? m.indices?.[2] ?? m.indices?.[3] ?? [0, 0];
     const pw = text.slice(s, e);
-    if (!isPlaceholder(pw) && !pw.startsWith('$')) add('password', s, e);
+    if (!isPlaceholder(pw) && !pw.startsWith('$')) add(candidates, 'password', s, e);
   }
   // The gitleaks rule set (data, MIT): the vendor formats it knows. Its `generic-api-key` rule is not run but left to
   // the assignment check below, which knows names whose value is no secret (cache_key, next_page_token) and
@@ -292,10 +290,10 @@ function scanOnce(text: string): { found: SecretFinding[]; rescan: boolean } {
     candidates.push({ kind, start: f.start, end: f.end, rank: GITLEAKS_RANK });
   }
   if (includesAny(text, ASSIGNMENT_OPS) && (includesAny(lower, ASSIGNMENT_WORDS) || includesAny(text, CJK_WORDS)))
-    for (const m of execAll(ASSIGNMENT, text)) scanAssignment(text, m, values, add);
+    for (const m of execAll(ASSIGNMENT, text)) scanAssignment(text, m, values, candidates);
   // PROSE_PASSWORD's English words all start with `pass` (any ASCII case, as for BASIC); its Chinese ones have no case.
   if (lower.includes('pass') || text.includes('密码') || text.includes('口令'))
-    for (const m of execAll(PROSE_PASSWORD, text)) scanProsePassword(text, m, values, add);
+    for (const m of execAll(PROSE_PASSWORD, text)) scanProsePassword(text, m, values, candidates);
 
   // Already-redacted markers outrank everything, so nothing inside them is found again.
   for (const m of text.includes('[secret:') ? execAll(REDACTED, text) : [])
@@ -308,6 +306,11 @@ function scanOnce(text: string): { found: SecretFinding[]; rescan: boolean } {
   const lostToOther =
     candidates.length > kept.length && candidates.some((c) => !keptSpans.has(`${c.start}:${c.end}`));
   return { found, rescan: lostToOther || startsInside(found, values) || found.some((f) => glued(text, f)) };
+}
+
+/** A candidate of this file's own rules, ranked by its kind (a plain function: a closure per scan costs more). */
+function add(candidates: Candidate[], kind: SecretKind, start: number, end: number): void {
+  candidates.push({ kind, start, end, rank: RANK[kind] ?? VENDOR_RANK });
 }
 
 /** True when `text` holds one of `literals`. */
@@ -347,7 +350,7 @@ function scanAssignment(
   text: string,
   m: RegExpExecArray,
   values: Array<[number, number]>,
-  add: (k: SecretKind, s: number, e: number) => void,
+  candidates: Candidate[],
 ): void {
   const op = m[2] ?? '';
   const valueStart = m.index + m[0].length;
@@ -389,12 +392,12 @@ function scanAssignment(
   // A quoted phrase naming a credential describes it: 'Password used to generate key', 'a password'.
   if (/\s/.test(value) && /password|passwd|secret|token|key/i.test(value)) return;
   if (isPassword) {
-    if (value.length >= 4 && !/^(?:[~.]?\/|[A-Za-z]:\\)/.test(value)) add('password', start, end); // PWD=/home/x is a path
+    if (value.length >= 4 && !/^(?:[~.]?\/|[A-Za-z]:\\)/.test(value)) add(candidates, 'password', start, end); // PWD=/home/x is a path
   } else if (AWS_SECRET_NAME.test(name) && /^[A-Za-z0-9/+]{40}$/.test(value) && entropy(value) >= 3.5) {
-    add('aws_secret_key', start, end);
+    add(candidates, 'aws_secret_key', start, end);
     // Stripe publishable keys (`pk_live_…`) are public by design: Stripe documents them as safe in client code.
   } else if (!/\s|:\/\//.test(value) && looksRandom(value, 16) && !/^pk_(?:live|test)_/.test(value)) {
-    add('api_key', start, end);
+    add(candidates, 'api_key', start, end);
   }
 }
 
@@ -407,7 +410,7 @@ function scanProsePassword(
   text: string,
   m: RegExpExecArray,
   values: Array<[number, number]>,
-  add: (k: SecretKind, s: number, e: number) => void,
+  candidates: Candidate[],
 ): void {
   const [start, rawEnd] = m.indices?.[2] ?? [0, 0];
   const value = text.slice(start, rawEnd).replace(/[.,;:)\]]+$/, ''); // sentence punctuation after the value
@@ -419,7 +422,7 @@ function scanProsePassword(
   const mixed = /[A-Za-z]/.test(core) && /[\d!#$%&*+=?@^~]/.test(core);
   if (!(mixed || /^\d{6,}$/.test(value)) || value.length < 6 || isPlaceholder(value)) return;
   if (/^v?\d+(?:\.\d+)+|^\d+-?[A-Za-z]+$|:\/\/|^[~.]?\/|@[\w-]+\.[A-Za-z]{2,}/.test(value)) return; // version, "8-chars", URL, path, email
-  add('password', start, end);
+  add(candidates, 'password', start, end);
 }
 
 /** The full assignment name, snake-cased: `DB_PASSWORD` → `db_password`, `x-api-key` → `x_api_key`, `clientSecret` → `client_secret`. */
