@@ -133,12 +133,19 @@ function rulesToRun(index: KeywordIndex, lower: string): number[] {
     b = c;
     c = lower.charCodeAt(i + 2); // NaN past the end
     if ((a | b) > 127) continue; // keywords are ASCII
-    if (index.pairs[pairKey(a, b)] === 1) for (const k of index.byPair.get(pairKey(a, b))!) mark(k.rules, (seen ??= new Uint8Array(index.ruleCount)), hit);
+    if (index.pairs[pairKey(a, b)] === 1) {
+      seen ??= new Uint8Array(index.ruleCount);
+      for (const k of index.byPair.get(pairKey(a, b))!) mark(k.rules, seen, hit);
+    }
     if (c <= 127 && index.triples[tripleKey(a, b, c)] === 1) {
-      for (const k of index.byTriple.get(tripleKey(a, b, c))!) if (lower.startsWith(k.word, i)) mark(k.rules, (seen ??= new Uint8Array(index.ruleCount)), hit);
+      for (const k of index.byTriple.get(tripleKey(a, b, c))!) {
+        if (lower.startsWith(k.word, i)) mark(k.rules, (seen ??= new Uint8Array(index.ruleCount)), hit);
+      }
     }
   }
-  for (const k of index.other) if (k.word.length === 0 || lower.includes(k.word)) mark(k.rules, (seen ??= new Uint8Array(index.ruleCount)), hit);
+  for (const k of index.other) {
+    if (k.word.length === 0 || lower.includes(k.word)) mark(k.rules, (seen ??= new Uint8Array(index.ruleCount)), hit);
+  }
   if (seen === undefined) return hit;
   mark(index.unkeyed, seen, hit);
   return hit.sort((x, y) => x - y);
