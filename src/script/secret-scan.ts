@@ -1,4 +1,5 @@
 /** Deterministic credential detector: `remember` refuses what it finds, automatic capture redacts it (DESIGN §10). */
+import { execAll } from './exec-all.js';
 import { findRuleSecrets } from './gitleaks-scan.js';
 
 // Over 500 lines on purpose (STYLE §4): the rule table, the value heuristics, the overlap resolution and the
@@ -45,37 +46,58 @@ interface Candidate extends SecretFinding {
   rank: number;
 }
 
-/** Vendor tokens recognised by prefix, length and charset alone. */
-const TOKEN_RULES: ReadonlyArray<{ kind: SecretKind; re: RegExp; mixed?: true }> = [
-  { kind: 'anthropic_key', re: /(?<![\w-])sk-ant-(?:api|admin|oat|ort)\d{2}-[\w-]{32,}/g },
-  { kind: 'openai_key', re: /(?<![\w-])sk-(?:proj|svcacct|admin|None)-[\w-]{32,}/g },
-  { kind: 'openai_key', re: /(?<![\w-])sk-[A-Za-z0-9]{32,}(?![\w-])/g, mixed: true },
-  { kind: 'aws_access_key', re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g },
-  { kind: 'github_token', re: /(?<!\w)gh[pousr]_[A-Za-z0-9]{36,251}(?!\w)/g },
-  { kind: 'github_token', re: /(?<!\w)github_pat_\w{60,251}/g },
+/**
+ * Vendor tokens recognised by prefix, length and charset alone. `hint` lists literals of which every match holds one
+ * (the regexes are case-sensitive, so each is a plain substring of the text): most texts hold none, and `includes` is
+ * far cheaper than a regex run. A rule without a hint always runs.
+ */
+const TOKEN_RULES: ReadonlyArray<{ kind: SecretKind; re: RegExp; hint?: readonly string[]; mixed?: true }> = [
+  { kind: 'anthropic_key', hint: ['sk-ant-'], re: /(?<![\w-])sk-ant-(?:api|admin|oat|ort)\d{2}-[\w-]{32,}/g },
+  { kind: 'openai_key', hint: ['sk-'], re: /(?<![\w-])sk-(?:proj|svcacct|admin|None)-[\w-]{32,}/g },
+  { kind: 'openai_key', hint: ['sk-'], re: /(?<![\w-])sk-[A-Za-z0-9]{32,}(?![\w-])/g, mixed: true },
+  {
+    kind: 'aws_access_key',
+    hint: ['AKIA', 'ASIA', 'ABIA', 'ACCA'],
+    re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+  },
+  { kind: 'github_token', hint: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], re: /(?<!\w)gh[pousr]_[A-Za-z0-9]{36,251}(?!\w)/g },
+  { kind: 'github_token', hint: ['github_pat_'], re: /(?<!\w)github_pat_\w{60,251}/g },
   // Routable tokens (GitLab 17.x) end in `.<version>.<crc>` after the payload: `glpat-<payload>.01.<9 base36>`.
-  { kind: 'gitlab_token', re: /(?<![\w-])gl(?:pat|ptt|dt|rt|soat|cbt)-[\w-]{20,}(?:\.\d{2}\.[A-Za-z0-9]{6,10}(?![\w-]))?/g },
-  { kind: 'slack_token', re: /(?<![\w-])xox[abposre]-\d{6,}-[A-Za-z0-9-]{10,}/g },
-  { kind: 'slack_token', re: /(?<![\w-])xapp-\d-[A-Z0-9]{6,}-\d{6,}-[a-f0-9]{20,}/g },
+  {
+    kind: 'gitlab_token',
+    hint: ['glpat-', 'glptt-', 'gldt-', 'glrt-', 'glsoat-', 'glcbt-'],
+    re: /(?<![\w-])gl(?:pat|ptt|dt|rt|soat|cbt)-[\w-]{20,}(?:\.\d{2}\.[A-Za-z0-9]{6,10}(?![\w-]))?/g,
+  },
+  { kind: 'slack_token', hint: ['xox'], re: /(?<![\w-])xox[abposre]-\d{6,}-[A-Za-z0-9-]{10,}/g },
+  { kind: 'slack_token', hint: ['xapp-'], re: /(?<![\w-])xapp-\d-[A-Z0-9]{6,}-\d{6,}-[a-f0-9]{20,}/g },
   {
     kind: 'slack_webhook',
+    hint: ['https://hooks.slack.com/'],
     re: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Z0-9]{6,}\/[A-Z0-9]{6,}\/[A-Za-z0-9]{16,}/g,
   },
-  { kind: 'stripe_key', re: /(?<!\w)(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}/g },
-  { kind: 'stripe_key', re: /(?<!\w)whsec_[A-Za-z0-9+/]{24,}/g },
-  { kind: 'google_api_key', re: /(?<![\w-])AIza[\w-]{35}(?![\w-])/g },
-  { kind: 'npm_token', re: /(?<!\w)npm_[A-Za-z0-9]{36}(?!\w)/g },
-  { kind: 'huggingface_token', re: /(?<!\w)hf_[A-Za-z]{30,40}(?!\w)/g, mixed: true },
-  { kind: 'sendgrid_key', re: /(?<!\w)SG\.[\w-]{22}\.[\w-]{43}(?![\w-])/g },
+  { kind: 'stripe_key', hint: ['_live_', '_test_'], re: /(?<!\w)(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}/g },
+  { kind: 'stripe_key', hint: ['whsec_'], re: /(?<!\w)whsec_[A-Za-z0-9+/]{24,}/g },
+  { kind: 'google_api_key', hint: ['AIza'], re: /(?<![\w-])AIza[\w-]{35}(?![\w-])/g },
+  { kind: 'npm_token', hint: ['npm_'], re: /(?<!\w)npm_[A-Za-z0-9]{36}(?!\w)/g },
+  { kind: 'huggingface_token', hint: ['hf_'], re: /(?<!\w)hf_[A-Za-z]{30,40}(?!\w)/g, mixed: true },
+  { kind: 'sendgrid_key', hint: ['SG.'], re: /(?<!\w)SG\.[\w-]{22}\.[\w-]{43}(?![\w-])/g },
   // Header and payload are base64url JSON, so both start with `ey` ("{" + quote or space).
-  { kind: 'jwt', re: /(?<![\w-])eyJ[\w-]{10,}\.ey[\w-]{10,}\.[\w-]{16,}/g },
+  { kind: 'jwt', hint: ['eyJ'], re: /(?<![\w-])eyJ[\w-]{10,}\.ey[\w-]{10,}\.[\w-]{16,}/g },
   // Bot id, a colon, then 35 characters that begin with `AA` (BotFather's format).
-  { kind: 'telegram_token', re: /(?<![\w:])\d{8,10}:AA[\w-]{33}(?![\w-])/g },
-  // Base64 user id (starts M, N or O), a 6-character timestamp and a 27-38 character HMAC.
+  { kind: 'telegram_token', hint: [':AA'], re: /(?<![\w:])\d{8,10}:AA[\w-]{33}(?![\w-])/g },
+  // Base64 user id (starts M, N or O), a 6-character timestamp and a 27-38 character HMAC. No hint: its only literal
+  // is the dot, which prose has anyway.
   { kind: 'discord_token', re: /(?<![\w.-])[MNO][A-Za-z\d_-]{23,27}\.[\w-]{6}\.[\w-]{27,38}(?![\w.-])/g },
-  { kind: 'mailgun_key', re: /(?<![\w-])key-[0-9a-z]{32}(?![\w-])/g },
-  { kind: 'shopify_token', re: /(?<!\w)shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?!\w)/g },
+  { kind: 'mailgun_key', hint: ['key-'], re: /(?<![\w-])key-[0-9a-z]{32}(?![\w-])/g },
+  { kind: 'shopify_token', hint: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], re: /(?<!\w)shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?!\w)/g },
 ];
+
+// Any token rule's hint, in one regex: one scan of a text that holds none (most texts) costs less than 36 `includes`.
+const TOKEN_HINTS = new RegExp(
+  TOKEN_RULES.flatMap((r) => r.hint ?? [])
+    .map((h) => h.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('|'),
+);
 
 const RANK: Partial<Record<SecretKind, number>> = {
   private_key: 0,
@@ -116,6 +138,12 @@ const PROSE_PASSWORD =
  */
 const ASSIGNMENT =
   /(password|passwd|passwort|passphrase|kennwort|pwd|pass|pw|密码|口令|密钥|秘钥|令牌|secret|token|api[_-]?key|apikey|key|credentials?|auth)["']?[ \t]*(=>|:=|=|:|：)[ \t]*/gi;
+// Necessary for an ASSIGNMENT match: an operator (`=>` and `:=` hold `=` or `:`) and a keyword, each of which holds
+// one of these words (`passwd`, `pwd`, `api_key`, `credentials`: `pass`, `pw`, `key`, `credential`). Under the `i` flag
+// without `u`, an ASCII letter matches only its two ASCII cases, so the lowercased text holds the word.
+const ASSIGNMENT_OPS = ['=', ':', '：'];
+const ASSIGNMENT_WORDS = ['pass', 'pw', 'kennwort', 'secret', 'token', 'key', 'credential', 'auth'];
+const CJK_WORDS = ['密码', '口令', '密钥', '秘钥', '令牌'];
 const PASSWORD_NAME = /(?:password|passwd|passwort|passphrase|kennwort|(?:^|_)(?:pwd|pass|pw)|密码|口令)$/;
 const GENERIC_NAME = /(?:api_?key|apikey|secret|token|(?:^|_)key|credentials?|(?:^|_)auth|密钥|秘钥|令牌)$/;
 // Names whose value is an identifier, a pagination cursor or a hash, not a credential.
@@ -208,19 +236,21 @@ export function replaceSpans<T extends { start: number; end: number }>(
 function scanOnce(text: string): { found: SecretFinding[]; rescan: boolean } {
   const values: Array<[number, number]> = []; // raw extents of assignment and header values, kept or not
   const candidates: Candidate[] = [];
-  const add = (kind: SecretKind, start: number, end: number) =>
-    candidates.push({ kind, start, end, rank: RANK[kind] ?? VENDOR_RANK });
+  // Each regex below runs only when the text holds a literal that every one of its matches holds.
+  const lower = text.toLowerCase();
 
-  for (const { kind, re, mixed } of TOKEN_RULES) {
-    for (const m of text.matchAll(re)) {
+  const tokenHinted = TOKEN_HINTS.test(text);
+  for (const { kind, re, hint, mixed } of TOKEN_RULES) {
+    if (hint !== undefined && !(tokenHinted && includesAny(text, hint))) continue;
+    for (const m of execAll(re, text)) {
       if (TOKEN_PLACEHOLDER.test(m[0]) || entropy(m[0]) < 3) continue;
       if (mixed && !(/[a-z]/.test(m[0]) && /[A-Z]/.test(m[0]))) continue; // `hf_`/`sk-` + one-case word: an identifier
-      add(kind, m.index, m.index + m[0].length);
+      add(candidates, kind, m.index, m.index + m[0].length);
     }
   }
-  for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) {
+  for (const m of text.includes('-----BEGIN ') ? execAll(PRIVATE_KEY_BEGIN, text) : []) {
     const end = privateKeyEnd(text, m.index + m[0].length);
-    if (end !== undefined) add('private_key', m.index, end);
+    if (end !== undefined) add(candidates, 'private_key', m.index, end);
   }
   for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 3)) {
     if (!/[A-Za-z0-9]/.test(text[at - 1] ?? '')) continue; // a scheme precedes `://`
@@ -230,39 +260,46 @@ function scanOnce(text: string): { found: SecretFinding[]; rescan: boolean } {
     const pw = text.slice(s, e);
     if (pw.length < 3 || isPlaceholder(pw) || PASSWORD_WORD.test(pw) || EXAMPLE_HOST.test(m?.[2] ?? ''))
       continue;
-    add('connection_string', s, e);
+    add(candidates, 'connection_string', s, e);
   }
-  for (const [re, kind] of [
-    [BEARER, 'bearer_token'],
-    [BASIC, 'basic_auth'],
+  // BEARER (`\b[Bb]earer`) is case-sensitive after its first letter, so every match holds `earer`. BASIC has the `i`
+  // flag, which without `u` matches an ASCII letter only in its two ASCII cases (never `K` for k, nor `ſ` for s), so
+  // `lower` holds `authorization` whenever the text holds it in any case.
+  for (const [re, kind, hinted] of [
+    [BEARER, 'bearer_token', text.includes('earer')],
+    [BASIC, 'basic_auth', lower.includes('authorization')],
   ] as const) {
-    for (const m of text.matchAll(re)) {
+    for (const m of hinted ? execAll(re, text) : []) {
       const [s, e] = m.indices?.[1] ?? [0, 0];
       values.push([s, e]);
-      if (looksRandom(text.slice(s, e), kind === 'basic_auth' ? 8 : 20)) add(kind, s, e);
+      if (looksRandom(text.slice(s, e), kind === 'basic_auth' ? 8 : 20)) add(candidates, kind, s, e);
     }
   }
-  for (const m of text.matchAll(MYSQL_PASSWORD)) {
+  for (const m of text.includes('mysql') ? execAll(MYSQL_PASSWORD, text) : []) {
     const [s, e] = m.indices?.[1] ?? m.indices?.[2] ?? m.indices?.[3] ?? [0, 0];
     const pw = text.slice(s, e);
-    if (!isPlaceholder(pw) && !pw.startsWith('$')) add('password', s, e);
+    if (!isPlaceholder(pw) && !pw.startsWith('$')) add(candidates, 'password', s, e);
   }
-  // The gitleaks rule set (data, MIT): the vendor formats it knows. Its `generic-api-key` rule is left to the
-  // assignment check below, which knows names whose value is no secret (cache_key, next_page_token) and publishable
-  // keys: gitleaks' generic rule flagged 3 of the 69 near-misses of the hand corpus.
-  for (const f of findRuleSecrets(text)) {
+  // The gitleaks rule set (data, MIT): the vendor formats it knows. Its `generic-api-key` rule is not run but left to
+  // the assignment check below, which knows names whose value is no secret (cache_key, next_page_token) and
+  // publishable keys: gitleaks' generic rule flagged 3 of the 69 near-misses of the hand corpus.
+  for (const f of findRuleSecrets(text, { except: 'generic-api-key' })) {
     const value = text.slice(f.start, f.end);
-    if (f.rule === 'generic-api-key' || TOKEN_PLACEHOLDER.test(value) || REDACTED_INSIDE.test(value)) continue;
+    if (TOKEN_PLACEHOLDER.test(value) || REDACTED_INSIDE.test(value)) continue;
     // Ranked after this file's own rules (same span, a more precise kind) and before generic keys.
     const kind: SecretKind = f.rule.endsWith('private-key') ? 'private_key' : f.rule === 'jwt' ? 'jwt' : 'service_token';
     candidates.push({ kind, start: f.start, end: f.end, rank: GITLEAKS_RANK });
   }
-  for (const m of text.matchAll(ASSIGNMENT)) scanAssignment(text, m, values, add);
-  for (const m of text.matchAll(PROSE_PASSWORD)) scanProsePassword(text, m, values, add);
+  if (includesAny(text, ASSIGNMENT_OPS) && (includesAny(lower, ASSIGNMENT_WORDS) || includesAny(text, CJK_WORDS)))
+    for (const m of execAll(ASSIGNMENT, text)) scanAssignment(text, m, values, candidates);
+  // PROSE_PASSWORD's English words all start with `pass` (any ASCII case, as for BASIC); its Chinese ones have no case.
+  if (lower.includes('pass') || text.includes('密码') || text.includes('口令'))
+    for (const m of execAll(PROSE_PASSWORD, text)) scanProsePassword(text, m, values, candidates);
 
   // Already-redacted markers outrank everything, so nothing inside them is found again.
-  for (const m of text.matchAll(REDACTED))
+  for (const m of text.includes('[secret:') ? execAll(REDACTED, text) : [])
     candidates.push({ kind: 'api_key', start: m.index, end: m.index + m[0].length, rank: -1 });
+  if (candidates.length === 0) return { found: [], rescan: false }; // most texts: nothing to resolve
   candidates.sort((a, b) => a.rank - b.rank || a.start - b.start || b.end - a.end);
   const kept = keepNonOverlapping(candidates);
   const keptSpans = new Set(kept.map((c) => `${c.start}:${c.end}`));
@@ -270,6 +307,17 @@ function scanOnce(text: string): { found: SecretFinding[]; rescan: boolean } {
   const lostToOther =
     candidates.length > kept.length && candidates.some((c) => !keptSpans.has(`${c.start}:${c.end}`));
   return { found, rescan: lostToOther || startsInside(found, values) || found.some((f) => glued(text, f)) };
+}
+
+/** A candidate of this file's own rules, ranked by its kind (a plain function: a closure per scan costs more). */
+function add(candidates: Candidate[], kind: SecretKind, start: number, end: number): void {
+  candidates.push({ kind, start, end, rank: RANK[kind] ?? VENDOR_RANK });
+}
+
+/** True when `text` holds one of `literals`. */
+function includesAny(text: string, literals: readonly string[]): boolean {
+  for (const l of literals) if (text.includes(l)) return true;
+  return false;
 }
 
 const WORD_CHAR = /[\w.-]/;
@@ -303,7 +351,7 @@ function scanAssignment(
   text: string,
   m: RegExpExecArray,
   values: Array<[number, number]>,
-  add: (k: SecretKind, s: number, e: number) => void,
+  candidates: Candidate[],
 ): void {
   const op = m[2] ?? '';
   const valueStart = m.index + m[0].length;
@@ -345,12 +393,12 @@ function scanAssignment(
   // A quoted phrase naming a credential describes it: 'Password used to generate key', 'a password'.
   if (/\s/.test(value) && /password|passwd|secret|token|key/i.test(value)) return;
   if (isPassword) {
-    if (value.length >= 4 && !/^(?:[~.]?\/|[A-Za-z]:\\)/.test(value)) add('password', start, end); // PWD=/home/x is a path
+    if (value.length >= 4 && !/^(?:[~.]?\/|[A-Za-z]:\\)/.test(value)) add(candidates, 'password', start, end); // PWD=/home/x is a path
   } else if (AWS_SECRET_NAME.test(name) && /^[A-Za-z0-9/+]{40}$/.test(value) && entropy(value) >= 3.5) {
-    add('aws_secret_key', start, end);
+    add(candidates, 'aws_secret_key', start, end);
     // Stripe publishable keys (`pk_live_…`) are public by design: Stripe documents them as safe in client code.
   } else if (!/\s|:\/\//.test(value) && looksRandom(value, 16) && !/^pk_(?:live|test)_/.test(value)) {
-    add('api_key', start, end);
+    add(candidates, 'api_key', start, end);
   }
 }
 
@@ -363,7 +411,7 @@ function scanProsePassword(
   text: string,
   m: RegExpExecArray,
   values: Array<[number, number]>,
-  add: (k: SecretKind, s: number, e: number) => void,
+  candidates: Candidate[],
 ): void {
   const [start, rawEnd] = m.indices?.[2] ?? [0, 0];
   const value = text.slice(start, rawEnd).replace(/[.,;:)\]]+$/, ''); // sentence punctuation after the value
@@ -375,7 +423,7 @@ function scanProsePassword(
   const mixed = /[A-Za-z]/.test(core) && /[\d!#$%&*+=?@^~]/.test(core);
   if (!(mixed || /^\d{6,}$/.test(value)) || value.length < 6 || isPlaceholder(value)) return;
   if (/^v?\d+(?:\.\d+)+|^\d+-?[A-Za-z]+$|:\/\/|^[~.]?\/|@[\w-]+\.[A-Za-z]{2,}/.test(value)) return; // version, "8-chars", URL, path, email
-  add('password', start, end);
+  add(candidates, 'password', start, end);
 }
 
 /** The full assignment name, snake-cased: `DB_PASSWORD` → `db_password`, `x-api-key` → `x_api_key`, `clientSecret` → `client_secret`. */
