@@ -50,3 +50,12 @@ export interface AfterCommit {
 export function takesAfterCommit(db: SqlDriver): db is SqlDriver & AfterCommit {
   return typeof (db as Partial<AfterCommit>).afterCommit === 'function';
 }
+
+/**
+ * Whether statements on `db` must be sent one after another: a node-postgres transaction is one client, and queuing
+ * a query on a busy client is deprecated there. Elsewhere (a pool, PGlite's and SQLite's own queues) statements may
+ * be started together.
+ */
+export function oneStatementAtATime(db: SqlDriver): boolean {
+  return (db as { readonly serial?: boolean }).serial === true;
+}

@@ -1,5 +1,7 @@
 // A write's GIN pending list is merged after its commit, on another pooled connection (node-postgres): the writer is
-// not held up by it, and by the time that work has settled (or the store has closed) the list is empty again.
+// not held up by it, and by the time that work has settled (or the store has closed) the list is empty again. A
+// search started together statements on the pool's connections, and one after another inside a transaction (one
+// client, where node-postgres deprecates queuing a query).
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { pgSchemas } from '../../../test/helpers/pg-schemas.js';
@@ -59,5 +61,28 @@ describe.skipIf(!base)('PostgreSQL: GIN pending lists merged after the commit', 
     // Its entries are still in the list: nothing merged them.
     expect(await pendingPages(url)).toBeGreaterThan(0);
     await store.close();
+  });
+
+  it('searches inside a transaction one statement at a time, with the answers of a search outside it', async () => {
+    const url = fresh('aftercommit_serial');
+    const store = await openPostgresStore(url);
+    // 6,000 rows: "tide" in all (common), "harbour" in a third, "gull" in a few: counts and a dropped common term.
+    const rows = Array.from({ length: 6000 }, (_, i) => episode(`tide ${i % 3 === 0 ? 'harbour' : 'rope'} ${i % 97 === 0 ? 'gull' : 'net'} w${i}`));
+    await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows));
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      const terms = ['tide', 'harbour', 'gull'];
+      const inside = await store.transaction((tx) => tx.forSpace('s').search.lexical('episode', terms, { limit: 10 }));
+      const outside = await store.forSpace('s').search.lexical('episode', terms, { limit: 10 });
+      expect(inside.length).toBe(10);
+      expect(inside).toEqual(outside);
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', onWarning);
+      await store.close();
+    }
+    expect(warnings.filter((w) => w.includes('already executing a query'))).toEqual([]);
   });
 });
