@@ -205,8 +205,11 @@ export async function windowIdSpan(
   o: { since?: number | undefined; until?: number | undefined },
 ): Promise<{ lo: number; hi: number } | null | undefined> {
   if (o.since === undefined && o.until === undefined) return undefined;
+  // `id + 0`: with statistics, PostgreSQL answered MIN and MAX by walking the primary key from either end, filtering
+  // each row by space and time (16-50 ms at 100k for a recent window); the space-and-time index reads the window's
+  // rows alone (0.1 ms).
   const b = await db.get<{ lo: unknown; hi: unknown }>(
-    `SELECT MIN(id) AS lo, MAX(id) AS hi FROM ${at.table} WHERE space = ? AND ${at.time} >= ? AND ${at.time} <= ?`,
+    `SELECT MIN(id + 0) AS lo, MAX(id + 0) AS hi FROM ${at.table} WHERE space = ? AND ${at.time} >= ? AND ${at.time} <= ?`,
     [space, o.since ?? Number.MIN_SAFE_INTEGER, o.until ?? Number.MAX_SAFE_INTEGER],
   );
   if (b?.lo === null || b?.lo === undefined) return null;
