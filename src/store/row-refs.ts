@@ -183,6 +183,7 @@ export const NOT_SPACE_DATA: Readonly<Record<string, string>> = {
   schema_migrations: 'the schema version',
   embedding_bits: 'binary copies of vectors, filled in lazily from embeddings',
   embedding_changes: 'the HNSW change log, written by triggers on embeddings',
+  embedding_change_floor: 'how far the HNSW change log was cut, per vector set',
   episodes_fts: 'search index, rebuilt by restore',
   narratives_fts: 'search index, rebuilt by restore',
   knowledge_fts: 'search index, rebuilt by restore',

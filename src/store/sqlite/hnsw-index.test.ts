@@ -133,4 +133,33 @@ describe.skipIf(!hnswLibrary())('SQLite vectors through the HNSW index', () => {
     await other.close();
     expect(indexFiles().some((f) => readFileSync(join(`${path}.hnsw`, f)).includes(bytesOf(victim)))).toBe(false);
   });
+
+  it('cuts its change log when it saves, and an index behind the cut is built again from the table', async () => {
+    const { s, queries } = await filled(300);
+    await s.forSpace('a').vectors.nearest('episode', 'm', queries[0]!, 5, { indexAbove: 1 });
+    // A second connection (another process) holding the graph as it was after the fill.
+    const behind = await openSqliteStore(path);
+    await behind.forSpace('a').vectors.nearest('episode', 'm', queries[0]!, 5, { indexAbove: 1 });
+    const moved = clustered(300, 0, 99).vectors;
+    // Every vector moves once (a drop and a put each: 600 changes), then the last 50 move five times more (500).
+    await s.transaction(async (tx) => {
+      for (let i = 0; i < 300; i++) await tx.forSpace('a').vectors.put('episode', i + 1, 'm', moved[i]!, 0);
+      for (let round = 0; round < 5; round++) {
+        for (let i = 250; i < 300; i++) await tx.forSpace('a').vectors.put('episode', i + 1, 'm', clustered(300, 0, 200 + round).vectors[i]!, 0);
+      }
+    });
+    // The first connection replays, saves and cuts: it keeps the 1,000 newest changes (more than its 300 vectors).
+    await s.close();
+    store = undefined;
+    const log = await behind.db.get<{ n: number; low: number }>('SELECT COUNT(*) AS n, MIN(seq) AS low FROM embedding_changes');
+    const floor = await behind.db.get<{ seq: number }>('SELECT seq FROM embedding_change_floor');
+    expect(log!.n).toBe(1000);
+    expect(floor!.seq).toBe(log!.low - 1);
+    // The connection behind missed the moves of the first vectors (cut), while the rest of the log is short enough
+    // to replay: it must see the floor and build again, or the graph would still place vector 7 where it was.
+    const hit = await behind.forSpace('a').vectors.nearest('episode', 'm', moved[6]!, 1, { indexAbove: 1 });
+    expect(hit[0]).toMatchObject({ id: 7 });
+    expect(hit[0]!.score).toBeCloseTo(1, 5);
+    await behind.close();
+  });
 });

@@ -12,6 +12,10 @@
  *   deleted. `purge` (after forget) rewrites this process's files of the touched sets, and deletes every file of a
  *   set that was saved before a drop, so no file keeps a forgotten vector; an index held by another thread or process
  *   scrubs it at its next search.
+ * - The log is cut when an index is saved: the set keeps its newest changes up to what the index applied, as many as
+ *   an index may be behind and still replay (`#catchUp` builds again past that). The cut is recorded first
+ *   (`embedding_change_floor`, migration v5), then the rows go: an index or file behind the floor is built again,
+ *   and purge deletes a file saved below it (it may predate a drop that was cut).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
@@ -58,6 +62,8 @@ const EF_CONSTRUCTION = 100;
 /** Candidates asked of the graph for a top k, and its search beam: measured in docs/BENCHMARKS.md ("Scale", vectors). */
 export const candidatesFor = (k: number): number => Math.max(40, 4 * k);
 const efFor = (candidates: number): number => Math.max(96, candidates);
+/** Changes an index may be behind and still replay them rather than build again; the log keeps as many per set. */
+const replayable = (live: number): number => Math.max(1000, live);
 /** Deleted elements still route searches; past this share of the graph it is rebuilt from the table. */
 const REBUILD_DELETED_SHARE = 0.25;
 /** What a dropped vector's data is overwritten with: one fixed direction for all (cosine cannot take a zero vector). */
@@ -139,8 +145,16 @@ export class HnswIndexes {
     const drops = await db.all<{ space: string; layer: Layer; model: string; dim: unknown; seq: unknown }>(
       `SELECT space, layer, model, dim, MAX(seq) AS seq FROM embedding_changes WHERE op = 'drop' GROUP BY space, layer, model, dim`,
     );
-    const lastDrop = new Map(drops.map((d) => [fileKey({ space: d.space, layer: d.layer, model: d.model, dim: num(d.dim) }), num(d.seq)]));
-    for (const f of this.#files()) if ((lastDrop.get(f.key) ?? 0) > f.seq) rmSync(f.path, { force: true });
+    const floors = await db.all<{ space: string; layer: Layer; model: string; dim: unknown; seq: unknown }>(
+      'SELECT space, layer, model, dim, seq FROM embedding_change_floor',
+    );
+    // A file saved below the floor may predate a drop that was cut from the log: deleted as well.
+    const bound = new Map<string, number>();
+    for (const d of [...drops, ...floors]) {
+      const k = fileKey({ space: d.space, layer: d.layer, model: d.model, dim: num(d.dim) });
+      bound.set(k, Math.max(bound.get(k) ?? 0, num(d.seq)));
+    }
+    for (const f of this.#files()) if ((bound.get(f.key) ?? 0) > f.seq) rmSync(f.path, { force: true });
   }
 
   /** Writes the indexes that changed since their file was written (at close: the next start loads instead of building). */
@@ -157,8 +171,9 @@ export class HnswIndexes {
       .filter((f) => f.key === fileKey(key))
       .sort((a, b) => b.seq - a.seq)[0];
     const top = await this.#maxSeq(db, key);
-    // A file from a later history than the table's (a restored backup) is not this table's index.
-    if (!newest || newest.seq > top) return this.#build(db, key);
+    // A file from a later history than the table's (a restored backup) is not this table's index; one saved below the
+    // floor cannot catch up from the log.
+    if (!newest || newest.seq > top || newest.seq < (await this.#floor(db, key))) return this.#build(db, key);
     try {
       const index = new this.#lib('cosine', key.dim);
       index.readIndexSync(newest.path);
@@ -208,8 +223,10 @@ export class HnswIndexes {
       `SELECT seq, item_id, op FROM embedding_changes WHERE ${KEY_SQL} AND seq > ? ORDER BY seq`,
       [...keyParams(idx.key), idx.applied],
     );
-    if (changes.length > Math.max(1000, idx.live.size)) {
-      // More changed than the graph holds (a bulk import): one build reads each vector once instead of row by row.
+    // The floor after the rows: a cut made before they were read raised it first, so a missing change is seen here.
+    if (changes.length > replayable(idx.live.size) || idx.applied < (await this.#floor(db, idx.key))) {
+      // More changed than the graph holds (a bulk import), or changes it missed were cut from the log: one build
+      // reads each vector once instead of row by row.
       Object.assign(idx, await this.#build(db, idx.key));
       return;
     }
@@ -265,12 +282,39 @@ export class HnswIndexes {
       `SELECT MAX(seq) AS seq FROM embedding_changes WHERE ${KEY_SQL} AND op = 'drop' AND seq > ?`,
       [...keyParams(idx.key), idx.applied],
     );
-    if (drop?.seq !== null && drop?.seq !== undefined) {
+    // Likewise a cut above what this index applied (another index saved meanwhile) may have taken such a drop.
+    if ((drop?.seq !== null && drop?.seq !== undefined) || (await this.#floor(db, idx.key)) > idx.applied) {
       rmSync(file, { force: true });
       idx.saved = -1;
       return;
     }
     for (const f of this.#files()) if (f.key === fileKey(idx.key) && f.seq < idx.applied) rmSync(f.path, { force: true });
+    await this.#cut(db, idx);
+  }
+
+  /**
+   * Cuts the set's log below its newest `replayable` changes up to what `idx` applied: the floor first, then the
+   * rows, so that whoever reads the log after the rows went sees the floor (`#catchUp`, `#open`, `purge`).
+   */
+  async #cut(db: SqlDriver, idx: Loaded): Promise<void> {
+    const cut = await db.get<{ seq: unknown }>(
+      `SELECT seq FROM embedding_changes WHERE ${KEY_SQL} AND seq <= ? ORDER BY seq DESC LIMIT 1 OFFSET ?`,
+      [...keyParams(idx.key), idx.applied, replayable(idx.live.size)],
+    );
+    if (cut?.seq === undefined || cut.seq === null) return;
+    const seq = num(cut.seq);
+    await db.run(
+      `INSERT INTO embedding_change_floor (space, layer, model, dim, seq) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (space, layer, model, dim) DO UPDATE SET seq = max(seq, excluded.seq)`,
+      [...keyParams(idx.key), seq],
+    );
+    await db.run(`DELETE FROM embedding_changes WHERE ${KEY_SQL} AND seq <= ?`, [...keyParams(idx.key), seq]);
+  }
+
+  /** The highest sequence number cut from the set's log (0: nothing cut). */
+  async #floor(db: SqlDriver, key: VectorSetKey): Promise<number> {
+    const r = await db.get<{ seq: unknown }>(`SELECT seq FROM embedding_change_floor WHERE ${KEY_SQL}`, keyParams(key));
+    return num(r?.seq ?? 0);
   }
 
   /** The index files on disk: the set's file key and the sequence number each was saved at. */
@@ -291,7 +335,7 @@ export class HnswIndexes {
 
   async #maxSeq(db: SqlDriver, key: VectorSetKey): Promise<number> {
     const r = await db.get<{ seq: unknown }>(`SELECT MAX(seq) AS seq FROM embedding_changes WHERE ${KEY_SQL}`, keyParams(key));
-    return num(r?.seq ?? 0);
+    return Math.max(num(r?.seq ?? 0), await this.#floor(db, key));
   }
 }
 

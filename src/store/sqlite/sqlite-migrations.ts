@@ -461,10 +461,27 @@ CREATE TABLE search_tables (
 );
 `;
 
+/**
+ * v5: how far each vector set's change log has been cut (store/sqlite/hnsw-index.ts). An index that applied changes
+ * only up to below this sequence number cannot catch up from the log and is built again from `embeddings`; an index
+ * file saved below it may predate a cut drop and is deleted by purge.
+ */
+const V5 = `
+CREATE TABLE embedding_change_floor (
+  space TEXT NOT NULL,
+  layer TEXT NOT NULL,
+  model TEXT NOT NULL,
+  dim INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  PRIMARY KEY (space, layer, model, dim)
+);
+`;
+
 /** All SQLite migrations in order. A new schema change is a new entry, never an edit of an old one. */
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: V1 },
   { version: 2, name: 'binary-quantised vector copies', sql: V2 },
   { version: 3, name: 'vector change log for HNSW index files', sql: V3 },
   { version: 4, name: 'search tables per space', sql: V4 },
+  { version: 5, name: 'change log floor per vector set', sql: V5 },
 ];
