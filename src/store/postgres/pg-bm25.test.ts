@@ -70,6 +70,22 @@ async function ranksAlike(terms: string[]): Promise<void> {
 
 describe('PostgreSQL BM25', () => {
   it.each(QUERIES)('ranks %j as SQLite does', ranksAlike);
+
+  it("stores each row's length as the server counts its positions, and ranks rows written without one alike", async () => {
+    const wrong = await pg.db.all<{ id: number }>(
+      `SELECT id FROM episodes_fts WHERE len IS DISTINCT FROM (SELECT sum(greatest(cardinality(u.positions), 1)) FROM unnest(tsv) u)`,
+    );
+    expect(wrong).toEqual([]);
+    const stored = await Promise.all(QUERIES.map(([terms]) => pg.forSpace('s').search.lexical('episode', terms!, LEX)));
+    // Rows written before the length column (schema version 3) have none: their length comes from their ranks.
+    await pg.db.run('UPDATE episodes_fts SET len = NULL');
+    try {
+      const measured = await Promise.all(QUERIES.map(([terms]) => pg.forSpace('s').search.lexical('episode', terms!, LEX)));
+      expect(measured).toEqual(stored);
+    } finally {
+      await pg.db.run('UPDATE episodes_fts SET len = (SELECT sum(greatest(cardinality(u.positions), 1)) FROM unnest(tsv) u)');
+    }
+  });
 });
 
 describe('PostgreSQL BM25 of a phrase', () => {

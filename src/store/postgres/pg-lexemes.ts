@@ -18,15 +18,30 @@ export function quoteLexeme(lexeme: string): string {
   return `'${lexeme}'`;
 }
 
-/** The tsvector literal of weighted fields (positions as `lexemePositions` numbers them). */
-export function tsvectorLiteral(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>): string {
+/** A tsvector's length as ts_rank_cd's length normalisation counts it: its positions, one per lexeme at least. */
+export interface TsvectorLength {
+  length: number;
+}
+
+function positionsOf(lexemes: Map<string, number[]>): number {
+  let n = 0;
+  for (const ats of lexemes.values()) n += Math.max(1, ats.length);
+  return n;
+}
+
+/**
+ * The tsvector literal of weighted fields (positions as `lexemePositions` numbers them); `out.length` gets its
+ * positions (`TsvectorLength`).
+ */
+export function tsvectorLiteral(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>, out?: TsvectorLength): string {
   const lexemes = lexemePositions(fields);
-  let out = '';
+  if (out) out.length = positionsOf(lexemes);
+  let text = '';
   for (const [term, ats] of lexemes) {
-    out += `${out === '' ? '' : ' '}${quoteLexeme(term)}:`;
-    for (let i = 0; i < ats.length; i++) out += `${i === 0 ? '' : ','}${ats[i]! >> 2}${fields[ats[i]! & 3]![1]}`;
+    text += `${text === '' ? '' : ' '}${quoteLexeme(term)}:`;
+    for (let i = 0; i < ats.length; i++) text += `${i === 0 ? '' : ','}${ats[i]! >> 2}${fields[ats[i]! & 3]![1]}`;
   }
-  return out;
+  return text;
 }
 
 /**
@@ -86,10 +101,12 @@ function encodeLexeme(term: string): Uint8Array {
  * 20). Lexemes go in first-seen order (the server sorts them). Equal to the text input of `tsvectorLiteral`
  * (pg-lexemes.test.ts). FTS5's tokenizer splits at NUL and lone surrogates, so a lexeme never holds one; a lexeme
  * that did would end early in the binary form, and is refused instead. Written byte by byte into one buffer, each
- * lexeme's bytes encoded once per process (`encodeLexeme`): this runs for every indexed row.
+ * lexeme's bytes encoded once per process (`encodeLexeme`): this runs for every indexed row. `out.length` gets its
+ * positions (`TsvectorLength`).
  */
-export function tsvectorBinary(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>): Buffer {
+export function tsvectorBinary(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>, out?: TsvectorLength): Buffer {
   const lexemes = lexemePositions(fields);
+  if (out) out.length = positionsOf(lexemes);
   const weights = fields.map(([, w]) => WEIGHT_BITS[w]);
   let size = 4;
   const encoded: Uint8Array[] = [];

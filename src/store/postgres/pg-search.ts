@@ -5,7 +5,7 @@ import { oneStatementAtATime, takesAfterCommit, type SqlDriver, type SqlValue } 
 import { LexicalPlanner, windowIdSpan, type PlanCounter } from '../sql/lexical-planner.js';
 import { fts5Terms } from '../sql/fts5-tokens.js';
 import { chunks, isHanPrefixTerm, jsonRecords, marks, num } from '../sql/sql-util.js';
-import { quoteLexeme, tsqueryLiteral, tsvectorArray, tsvectorBinary, tsvectorLiteral } from './pg-lexemes.js';
+import { quoteLexeme, tsqueryLiteral, tsvectorArray, tsvectorBinary, tsvectorLiteral, type TsvectorLength } from './pg-lexemes.js';
 
 const T: Record<Layer, { table: string; fts: string; time: string }> = {
   episode: { table: 'episodes', fts: 'episodes_fts', time: 'occurred_at' },
@@ -56,6 +56,12 @@ function filters(layer: Layer, o: LexicalOptions): { sql: string; params: SqlVal
     if (o.keyPrefix !== undefined) add('substr(x.key, 1, ?) = ?', [...o.keyPrefix].length, o.keyPrefix);
   }
   return { sql: where.map((w) => ` AND ${w}`).join(''), params };
+}
+
+/** A row's tsvector as sent (binary through node-postgres, text through PGlite) and its length in positions. */
+interface Tsv {
+  tsv: string | Buffer;
+  len: number;
 }
 
 /** FTS5's BM25 constants (fts5_aux.c). */
@@ -147,10 +153,10 @@ export class PgSearch implements SearchIndex {
    * taken by `index`. Keyed so that no lookup joins (and hashes) the texts: the body's hash is computed once per
    * string, and the other fields compare by identity first (the write path hands `index` the strings it prepared).
    */
-  readonly #prepared = new Map<string, Array<{ extra: string; ctx: string; tsv: string | Buffer }>>();
+  readonly #prepared = new Map<string, Array<{ extra: string; ctx: string; tsv: Tsv }>>();
   #preparedCount = 0;
 
-  #take(d: IndexText): string | Buffer | undefined {
+  #take(d: IndexText): Tsv | undefined {
     const list = this.#prepared.get(d.body);
     if (list === undefined) return undefined;
     const ctx = d.ctx ?? '';
@@ -162,10 +168,12 @@ export class PgSearch implements SearchIndex {
     return hit!.tsv;
   }
 
-  #tsvector(d: IndexText): string | Buffer {
+  #tsvector(d: IndexText): Tsv {
     // Weights as in the SQLite index: body A, speaker/tags B, the preceding turns of an episode (ctx) C.
     const fields = [[d.body, 'A'], [d.extra, 'B'], [d.ctx ?? '', 'C']] as const;
-    return this.#binary ? tsvectorBinary(fields) : tsvectorLiteral(fields);
+    const len: TsvectorLength = { length: 0 };
+    const tsv = this.#binary ? tsvectorBinary(fields, len) : tsvectorLiteral(fields, len);
+    return { tsv, len: len.length };
   }
 
   prepare(docs: readonly IndexText[]): void {
@@ -190,18 +198,20 @@ export class PgSearch implements SearchIndex {
       // tsvectors arrive finished, built from FTS5's terms (pg-lexemes.ts): the same terms as SQLite, and
       // PostgreSQL's parser and stemmer (most of the statement's time) no longer run on ingest. In binary form they
       // are a second parameter, zipped with the records by ROWS FROM (row i with element i).
+      // Each row's length (its positions) is stored beside it: BM25 reads it instead of ranking the row once more.
       const tsvs = part.map((d) => this.#take(d) ?? this.#tsvector(d));
       await this.#db.run(
         this.#binary
-          ? `INSERT INTO ${t.fts} (id, tsv, raw)
-             SELECT u.id, u.tsv, u.raw FROM ROWS FROM (json_to_recordset(?::json) AS (id bigint, raw text), unnest(?::tsvector[])) AS u(id, raw, tsv)
-             ON CONFLICT (id) DO UPDATE SET tsv = excluded.tsv, raw = excluded.raw`
-          : `INSERT INTO ${t.fts} (id, tsv, raw)
-             SELECT u.id, u.tsv::tsvector, u.raw FROM json_to_recordset(?::json) AS u(id bigint, tsv text, raw text)
-             ON CONFLICT (id) DO UPDATE SET tsv = excluded.tsv, raw = excluded.raw`,
+          ? `INSERT INTO ${t.fts} (id, tsv, raw, len)
+             SELECT u.id, u.tsv, u.raw, u.len
+             FROM ROWS FROM (json_to_recordset(?::json) AS (id bigint, raw text, len integer), unnest(?::tsvector[])) AS u(id, raw, len, tsv)
+             ON CONFLICT (id) DO UPDATE SET tsv = excluded.tsv, raw = excluded.raw, len = excluded.len`
+          : `INSERT INTO ${t.fts} (id, tsv, raw, len)
+             SELECT u.id, u.tsv::tsvector, u.raw, u.len FROM json_to_recordset(?::json) AS u(id bigint, tsv text, raw text, len integer)
+             ON CONFLICT (id) DO UPDATE SET tsv = excluded.tsv, raw = excluded.raw, len = excluded.len`,
         this.#binary
-          ? [jsonRecords(['id', 'raw'], part.map((d) => [d.id, d.raw])), tsvectorArray(tsvs as Buffer[])]
-          : [jsonRecords(['id', 'tsv', 'raw'], part.map((d, i) => [d.id, tsvs[i] as string, d.raw]))],
+          ? [jsonRecords(['id', 'raw', 'len'], part.map((d, i) => [d.id, d.raw, tsvs[i]!.len])), tsvectorArray(tsvs.map((x) => x.tsv as Buffer))]
+          : [jsonRecords(['id', 'tsv', 'raw', 'len'], part.map((d, i) => [d.id, tsvs[i]!.tsv as string, d.raw, tsvs[i]!.len]))],
       );
     }
     if (docs.length === 0) return;
@@ -373,7 +383,8 @@ export class PgSearch implements SearchIndex {
     // is positive (each such call costs ~0.4 µs a row), else from the whole match (~2 µs a row: most of a common
     // query's time when every row paid it, 56 against 19 ms for 8,251 candidates).
     const whole = `${rank(lenParams, 'e.tsv', match.text, 0)} / nullif(${rank(lenParams, 'e.tsv', match.text, 2)}, 0)`;
-    const length = `round(${lengthBy.length > 0 ? `CASE ${lengthBy.join(' ')} ELSE ${whole} END` : whole}) AS len`;
+    // Rows written since the length column exists carry D (`len`); older rows take it from their ranks.
+    const length = `coalesce(e.stored_len, round(${lengthBy.length > 0 ? `CASE ${lengthBy.join(' ')} ELSE ${whole} END` : whole})) AS len`;
     const norm = `${K1} * (${1 - B} + ${B} * coalesce(d.len, ${avgdl}) / ${avgdl > 0 ? avgdl : 1})`;
     const score = stats
       .map((st, i) => {
@@ -387,7 +398,7 @@ export class PgSearch implements SearchIndex {
     const rows = await this.#db.all<{ id: unknown; s: number }>(
       `SELECT d.id AS id, ${score} AS s FROM (
          SELECT e.id AS id, ${fs}, ${length} FROM (
-           SELECT f.id AS id, f.tsv AS tsv, ${freqs.join(', ')} FROM ${t.fts} f${join}
+           SELECT f.id AS id, f.tsv AS tsv, f.len AS stored_len, ${freqs.join(', ')} FROM ${t.fts} f${join}
            WHERE f.tsv @@ ${match.sql}${floor} OFFSET 0) e OFFSET 0) d
        ORDER BY s DESC, d.id DESC LIMIT ?`,
       [...lenParams, ...fParams, ...(within ? [scope.space, ...within.params] : []), ...match.params, ...floorParams, limit],

@@ -18,7 +18,7 @@ describe('PGlite engine specifics', () => {
 
   it('reports the server, its extensions and a healthy schema', async () => {
     const info = await store.info();
-    expect(info).toMatchObject({ engine: 'postgres', location: 'pglite://memory', schemaVersion: 2, integrity: 'ok' });
+    expect(info).toMatchObject({ engine: 'postgres', location: 'pglite://memory', schemaVersion: 3, integrity: 'ok' });
     expect(info.features).toMatchObject({ tsvector: true, trigram: true, pgvector: true, hnsw: true });
     expect(info.versions.postgres).toMatch(/^\d+/);
     expect(info.versions.pgvector).toMatch(/^0\.\d+/);

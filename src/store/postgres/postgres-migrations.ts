@@ -439,4 +439,11 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   // SQLite's v2 adds binary vector copies for its scan; PostgreSQL searches vectors through pgvector's HNSW index
   // (or the exact scan) and keeps the version number in step with nothing to change.
   { version: 2, name: 'binary-quantised vector copies (SQLite only)', sql: 'SELECT 1;' },
+  // Each row's length in positions, which BM25 needs for every candidate (pg-search.ts): rows written before stay NULL
+  // and are measured by their ranks.
+  {
+    version: 3,
+    name: 'lexical row lengths',
+    sql: ['episodes_fts', 'narratives_fts', 'knowledge_fts'].map((t) => `ALTER TABLE ${t} ADD COLUMN len INTEGER;`).join('\n'),
+  },
 ];
