@@ -59,8 +59,11 @@ function withEmbedding(item: ScaleItem, hybrid: boolean): ScaleItem {
   return item;
 }
 
-/** Queries of 2–3 keywords, each drawn from an episode spread evenly over the first `size`. */
-function queryFor(text: string, rng: SeededRandom): string {
+/**
+ * A query of 2–3 keywords drawn from one episode's text (the episodes are spread evenly over the first `size`; the
+ * rng is seeded with `seed ^ size`). Exported for `bench/pg-query-profile.ts`, which replays the same queries.
+ */
+export function queryFor(text: string, rng: SeededRandom): string {
   const words = questionKeywords(text);
   const picked = new Set<string>();
   const want = Math.min(words.length, rng.between(2, 3));

@@ -1,0 +1,79 @@
+/**
+ * Where a lexical query's time goes (issue 20): the 200 queries `bench scale` asks at a size, asked through `recall`
+ * of a kept database (a PostgreSQL URL, or a SQLite file path), with every statement's wall time taken around
+ * node-postgres's `query`. Prints p50/p95 of the queries, a digest of their hit ids (equal digests: equal answers
+ * across builds), the slowest queries with their statements, and the statements' total time by kind.
+ * Make a database first: `KEEP=1 npx tsx bench/pg-ingest-profile.ts <postgres url> 100000` prints its URL.
+ * Run: `npx tsx bench/pg-query-profile.ts <url> [size=100000]`; PASSES=2 asks every query twice (the second pass with
+ * the counts remembered), TOP=n shows n slowest (8). Not part of the test suite.
+ */
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { openMemory } from '../src/boot/open-memory.js';
+import { queryFor } from '../src/bench/scale/measure-scale-run.js';
+import { syntheticEpisodes } from '../src/bench/scale/synthetic-episodes.js';
+import { createRng } from '../src/script/seeded-rng.js';
+
+const url = process.argv[2];
+if (!url) throw new Error('usage: pg-query-profile.ts <postgres url | sqlite file> [size]');
+const size = Number(process.argv[3] ?? 100_000);
+const count = 200;
+const passes = Number(process.env.PASSES ?? 1);
+const top = Number(process.env.TOP ?? 8);
+
+// Statement wall times, by the query they belong to. A pool's query calls its client's with a callback, so both
+// prototypes are wrapped and only promise-returning calls are timed.
+const statements: Array<{ query: number; text: string; ms: number }> = [];
+let current = -1;
+for (const proto of [pg.Client.prototype, pg.Pool.prototype]) {
+  const query = proto.query as (...a: unknown[]) => unknown;
+  (proto as { query: unknown }).query = function (this: unknown, ...a: unknown[]) {
+    const text = typeof a[0] === 'string' ? a[0] : ((a[0] as { text?: string })?.text ?? '?');
+    const at = current;
+    const t0 = performance.now();
+    const out = query.apply(this, a);
+    if (!(out instanceof Promise)) return out;
+    return out.finally(() => statements.push({ query: at, text: text.replace(/\s+/g, ' ').slice(0, 160), ms: performance.now() - t0 }));
+  };
+}
+
+// The bench's queries at this size: episodes spread evenly over the corpus, 2-3 keywords each (measure-scale-run.ts).
+const stream = syntheticEpisodes({ seed: 1 });
+const every = Math.max(1, Math.floor(size / count));
+const sources: string[] = [];
+for (let i = 0; i < size && sources.length < count; i++) {
+  const item = stream.next().value;
+  if (i % every === 0) sources.push(item.text);
+}
+const rng = createRng(1 ^ size);
+const queries = sources.map((t) => queryFor(t, rng));
+
+const m = await openMemory({ ...(url.startsWith('postgres') ? { url } : { path: url }), space: 'scale', embedder: 'none', warn: () => {} });
+let times: number[] = [];
+const ids: string[] = [];
+for (let pass = 0; pass < passes; pass++) {
+  times = [];
+  statements.length = 0;
+  ids.length = 0;
+  for (let i = 0; i < queries.length; i++) {
+    current = i;
+    const t0 = performance.now();
+    const hits = await m.recall({ query: queries[i]!, limit: 10, layers: ['episode'] }, { sideEffects: false });
+    times.push(performance.now() - t0);
+    ids.push(hits.map((h) => h.id).join(','));
+  }
+}
+await m.close();
+
+const sorted = [...times].sort((a, b) => a - b);
+const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
+console.log(`queries ${queries.length}, pass ${passes}: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms`);
+console.log(`digest of the hit ids ${createHash('sha1').update(ids.join('\n')).digest('hex')}`);
+for (const [ms, i] of times.map((t, i) => [t, i] as const).sort((a, b) => b[0] - a[0]).slice(0, top)) {
+  console.log(`\n#${i} ${ms.toFixed(1)} ms "${queries[i]}"`);
+  for (const s of statements.filter((x) => x.query === i)) console.log(`  ${s.ms.toFixed(1).padStart(7)} ${s.text}`);
+}
+const byKind = new Map<string, number>();
+for (const s of statements) byKind.set(s.text.slice(0, 60), (byKind.get(s.text.slice(0, 60)) ?? 0) + s.ms);
+console.log('\nstatement time by kind (ms, all queries)');
+for (const [k, ms] of [...byKind].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`${ms.toFixed(0).padStart(7)} ${k}`);
