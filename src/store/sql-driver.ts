@@ -52,10 +52,13 @@ export function takesAfterCommit(db: SqlDriver): db is SqlDriver & AfterCommit {
 }
 
 /**
- * Whether statements on `db` must be sent one after another: a node-postgres transaction is one client, and queuing
- * a query on a busy client is deprecated there. Elsewhere (a pool, PGlite's and SQLite's own queues) statements may
- * be started together.
+ * Runs `tasks` (each a few statements on `db`) at once where the driver allows it, else one after another: a
+ * node-postgres transaction is one client (its driver has `serial`), and queuing a query on a busy client is
+ * deprecated there. A pool, PGlite and SQLite queue statements themselves.
  */
-export function oneStatementAtATime(db: SqlDriver): boolean {
-  return (db as { readonly serial?: boolean }).serial === true;
+export async function statementsTogether<T>(db: SqlDriver, tasks: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
+  if ((db as { readonly serial?: boolean }).serial !== true) return Promise.all(tasks.map((t) => t()));
+  const out: T[] = [];
+  for (const t of tasks) out.push(await t());
+  return out;
 }

@@ -136,7 +136,7 @@ export class PgDriver implements PgFamilyDriver {
 /** The driver inside a transaction: every statement on the one client; nested transactions join. */
 class PgTx implements PgFamilyDriver, AfterCommit {
   readonly dialect = 'postgres' as const;
-  /** One client: statements go one after another (`oneStatementAtATime`). */
+  /** One client: statements go one after another (`statementsTogether`). */
   readonly serial = true;
   readonly #client: pg.PoolClient;
   readonly #later: Map<string, AfterCommitTask>;

@@ -1,7 +1,7 @@
 /** PostgreSQL lexical indexes: a weighted tsvector per item (GIN, ranked by FTS5's BM25) and its raw text for ILIKE / pg_trgm. */
 import type { Layer } from '../../core/types.js';
 import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
-import { oneStatementAtATime, takesAfterCommit, type SqlDriver, type SqlValue } from '../sql-driver.js';
+import { statementsTogether, takesAfterCommit, type SqlDriver, type SqlValue } from '../sql-driver.js';
 import { LexicalPlanner, windowIdSpan, type PlanCounter } from '../sql/lexical-planner.js';
 import { fts5Terms } from '../sql/fts5-tokens.js';
 import { chunks, isHanPrefixTerm, jsonRecords, marks, num } from '../sql/sql-util.js';
@@ -288,10 +288,10 @@ export class PgSearch implements SearchIndex {
     } else if (plan.dropped) {
       // Rows holding every asked term first, scored by all of them; then the OR of the rare ones.
       const spanFloor = span ? ' AND f.id > ? AND f.id <= ?' : '';
-      // Both at once, each on a connection of its own outside a transaction (`#together`): the first counts the
-      // common terms' rows for their idf (a heap visit per row: ~20 ms for a word in 30 % of 100k rows) while the
-      // server ranks the rare terms' rows on its other core.
-      const [all = [], rare = []] = await this.#together([
+      // Both at once, each on a connection of its own outside a transaction (`statementsTogether`): the first
+      // counts the common terms' rows for their idf (a heap visit per row: ~20 ms for a word in 30 % of 100k rows)
+      // while the server ranks the rare terms' rows on its other core.
+      const [all = [], rare = []] = await statementsTogether(this.#db, [
         () => this.#bm25(scope, layer, plan.top, terms, tsqAll(terms, '&&'), spanFloor, span ? [span.lo - 1, span.hi] : [], fetch),
         scored,
       ]);
@@ -316,14 +316,6 @@ export class PgSearch implements SearchIndex {
     if (out.length >= o.limit || raw.length < fetch) return out.slice(0, o.limit);
     // Too few of the best rows are this space's (or pass the filters): rank the space's matching rows directly.
     return direct();
-  }
-
-  /** Runs `tasks` at once where the driver can (several pooled connections), else one after another. */
-  async #together<T>(tasks: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
-    if (!oneStatementAtATime(this.#db)) return Promise.all(tasks.map((t) => t()));
-    const out: T[] = [];
-    for (const t of tasks) out.push(await t());
-    return out;
   }
 
   /**
@@ -452,7 +444,8 @@ export class PgSearch implements SearchIndex {
       // against the other terms; the space's rows by their primary key), the terms at once on connections of their
       // own: a common word's count visits every row holding it, and the server has more than one core.
       const inSpace = scope.alone ? '' : ` AND EXISTS (SELECT 1 FROM ${t.table} x WHERE x.id = f.id AND x.space = ?)`;
-      const counted = await this.#together(
+      const counted = await statementsTogether(
+        this.#db,
         unknown.map((w) => async () => {
           const r = await this.#db.get<{ c: unknown }>(
             `SELECT count(*) AS c FROM ${t.fts} f WHERE f.tsv @@ ?::tsquery${inSpace}`,
@@ -526,10 +519,7 @@ export function pgPlanCounter(db: SqlDriver): PlanCounter {
         ]);
         return num(r?.c ?? 0);
       };
-      if (!oneStatementAtATime(db)) return Promise.all(terms.map(count));
-      const out: number[] = [];
-      for (const w of terms) out.push(await count(w));
-      return out;
+      return statementsTogether(db, terms.map((w) => () => count(w)));
     },
     async windowFloor(space, layer, window, alone) {
       const t = T[layer];
