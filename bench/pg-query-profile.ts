@@ -73,7 +73,15 @@ for (const [ms, i] of times.map((t, i) => [t, i] as const).sort((a, b) => b[0] -
   console.log(`\n#${i} ${ms.toFixed(1)} ms "${queries[i]}"`);
   for (const s of statements.filter((x) => x.query === i)) console.log(`  ${s.ms.toFixed(1).padStart(7)} ${s.text}`);
 }
-const byKind = new Map<string, number>();
-for (const s of statements) byKind.set(s.text.slice(0, 60), (byKind.get(s.text.slice(0, 60)) ?? 0) + s.ms);
-console.log('\nstatement time by kind (ms, all queries)');
-for (const [k, ms] of [...byKind].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`${ms.toFixed(0).padStart(7)} ${k}`);
+if (process.env.KIND) {
+  const of = statements.filter((s) => s.text.startsWith(process.env.KIND!));
+  console.log(`${process.env.KIND}: ${of.map((s) => `${s.query}:${s.ms.toFixed(1)}`).join(' ')}`);
+}
+const byKind = new Map<string, number[]>();
+for (const s of statements) byKind.set(s.text.slice(0, 60), [...(byKind.get(s.text.slice(0, 60)) ?? []), s.ms]);
+const total = (ms: number[]) => ms.reduce((a, b) => a + b, 0);
+const median = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)]!;
+console.log('\nstatement time by kind (all queries): total ms, statements, median ms');
+for (const [k, ms] of [...byKind].sort((a, b) => total(b[1]) - total(a[1])).slice(0, 14)) {
+  console.log(`${total(ms).toFixed(0).padStart(7)} ${String(ms.length).padStart(5)} ${median(ms).toFixed(2).padStart(6)} ${k}`);
+}

@@ -21,6 +21,8 @@ export function quoteLexeme(lexeme: string): string {
 /** A tsvector's length as ts_rank_cd's length normalisation counts it: its positions, one per lexeme at least. */
 export interface TsvectorLength {
   length: number;
+  /** Its distinct lexemes, when asked for (the lexical statistics count the rows holding each). */
+  lexemes?: string[];
 }
 
 function positionsOf(lexemes: Map<string, number[]>): number {
@@ -29,13 +31,19 @@ function positionsOf(lexemes: Map<string, number[]>): number {
   return n;
 }
 
+function measure(lexemes: Map<string, number[]>, out: TsvectorLength | undefined): void {
+  if (out === undefined) return;
+  out.length = positionsOf(lexemes);
+  if (out.lexemes !== undefined) out.lexemes = [...lexemes.keys()];
+}
+
 /**
  * The tsvector literal of weighted fields (positions as `lexemePositions` numbers them); `out.length` gets its
  * positions (`TsvectorLength`).
  */
 export function tsvectorLiteral(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>, out?: TsvectorLength): string {
   const lexemes = lexemePositions(fields);
-  if (out) out.length = positionsOf(lexemes);
+  measure(lexemes, out);
   let text = '';
   for (const [term, ats] of lexemes) {
     text += `${text === '' ? '' : ' '}${quoteLexeme(term)}:`;
@@ -106,7 +114,7 @@ function encodeLexeme(term: string): Uint8Array {
  */
 export function tsvectorBinary(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>, out?: TsvectorLength): Buffer {
   const lexemes = lexemePositions(fields);
-  if (out) out.length = positionsOf(lexemes);
+  measure(lexemes, out);
   const weights = fields.map(([, w]) => WEIGHT_BITS[w]);
   let size = 4;
   const encoded: Uint8Array[] = [];

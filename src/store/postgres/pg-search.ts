@@ -5,6 +5,15 @@ import { statementsTogether, takesAfterCommit, type SqlDriver, type SqlValue } f
 import { LexicalPlanner, windowIdSpan, type PlanCounter } from '../sql/lexical-planner.js';
 import { fts5Terms } from '../sql/fts5-tokens.js';
 import { chunks, isHanPrefixTerm, jsonRecords, marks, num } from '../sql/sql-util.js';
+import {
+  addLexicalDelta,
+  compactLexicalStats,
+  deleteIndexedRows,
+  dropLexicalStats,
+  LexicalDelta,
+  readLexicalStats,
+  type LexicalStats,
+} from './pg-lexical-stats.js';
 import { quoteLexeme, tsqueryLiteral, tsvectorArray, tsvectorBinary, tsvectorLiteral, type TsvectorLength } from './pg-lexemes.js';
 
 const T: Record<Layer, { table: string; fts: string; time: string }> = {
@@ -62,13 +71,13 @@ function filters(layer: Layer, o: LexicalOptions): { sql: string; params: SqlVal
 interface Tsv {
   tsv: string | Buffer;
   len: number;
+  /** Its distinct lexemes (the space's lexical statistics count them). */
+  lexemes: readonly string[];
 }
 
 /** FTS5's BM25 constants (fts5_aux.c). */
 const K1 = 1.2;
 const B = 0.75;
-/** Rows read (newest first) to estimate a layer's average row length in tokens. */
-const LENGTH_SAMPLE = 2000;
 /** Terms whose per-space row counts are remembered before starting over. */
 const TERM_MEMO = 10_000;
 
@@ -82,11 +91,10 @@ interface TermStats {
 }
 
 /**
- * What BM25 needs beyond the plan, remembered per space, layer and term; recounted once the index grew by more than
- * 1 % of the space's rows.
+ * The rows of phrases and Chinese prefixes (which the lexical statistics do not count), remembered per space, layer
+ * and term; recounted once the index grew by more than 1 % of the space's rows.
  */
 export class PgSearchMemo {
-  readonly layers = new Map<string, { rows: number; avgdl: number; at: number }>();
   readonly terms = new Map<string, TermStats>();
 }
 
@@ -94,6 +102,8 @@ export class PgSearchMemo {
 interface Scope {
   space: string;
   alone: boolean;
+  /** The query's statistics, read at its start. */
+  read?: QueryStats;
 }
 
 const termKey = (space: string, layer: Layer, w: string) => `${layer}\u001f${space}\u001f${w}`;
@@ -108,6 +118,13 @@ function tsq(w: string): { sql: string; param: string } {
   // A multi-word term is a phrase, as a quoted FTS5 string is; a single Chinese character is a prefix, as in SQLite.
   // A term without tokens never reaches here (`lexical` drops it), but would match nothing.
   return { sql: '?::tsquery', param: tsqueryLiteral(w, isHanPrefixTerm(w)) ?? '' };
+}
+
+/** A one-word term's lexeme, whose rows the lexical statistics count; undefined for a phrase or a Chinese prefix. */
+function lexemeOf(w: string): string | undefined {
+  if (isHanPrefixTerm(w)) return undefined;
+  const terms = fts5Terms(w);
+  return terms.length === 1 ? terms[0] : undefined;
 }
 
 /** Terms joined by OR or AND, as tsquery expressions with their parameters and as one tsquery text. */
@@ -171,9 +188,9 @@ export class PgSearch implements SearchIndex {
   #tsvector(d: IndexText): Tsv {
     // Weights as in the SQLite index: body A, speaker/tags B, the preceding turns of an episode (ctx) C.
     const fields = [[d.body, 'A'], [d.extra, 'B'], [d.ctx ?? '', 'C']] as const;
-    const len: TsvectorLength = { length: 0 };
+    const len: TsvectorLength = { length: 0, lexemes: [] };
     const tsv = this.#binary ? tsvectorBinary(fields, len) : tsvectorLiteral(fields, len);
-    return { tsv, len: len.length };
+    return { tsv, len: len.length, lexemes: len.lexemes! };
   }
 
   prepare(docs: readonly IndexText[]): void {
@@ -191,8 +208,9 @@ export class PgSearch implements SearchIndex {
     }
   }
 
-  async index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void> {
+  async index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>, space: string): Promise<void> {
     const t = T[layer];
+    const delta = new LexicalDelta();
     for (const part of chunks(docs, BATCH)) {
       // One JSON parameter per batch (json_to_recordset): one statement where multi-row VALUES needed ten. The
       // tsvectors arrive finished, built from FTS5's terms (pg-lexemes.ts): the same terms as SQLite, and
@@ -200,26 +218,42 @@ export class PgSearch implements SearchIndex {
       // are a second parameter, zipped with the records by ROWS FROM (row i with element i).
       // Each row's length (its positions) is stored beside it: BM25 reads it instead of ranking the row once more.
       const tsvs = part.map((d) => this.#take(d) ?? this.#tsvector(d));
-      await this.#db.run(
-        this.#binary
-          ? `INSERT INTO ${t.fts} (id, tsv, raw, len)
-             SELECT u.id, u.tsv, u.raw, u.len
-             FROM ROWS FROM (json_to_recordset(?::json) AS (id bigint, raw text, len integer), unnest(?::tsvector[])) AS u(id, raw, len, tsv)
-             ON CONFLICT (id) DO UPDATE SET tsv = excluded.tsv, raw = excluded.raw, len = excluded.len`
-          : `INSERT INTO ${t.fts} (id, tsv, raw, len)
-             SELECT u.id, u.tsv::tsvector, u.raw, u.len FROM json_to_recordset(?::json) AS u(id bigint, tsv text, raw text, len integer)
-             ON CONFLICT (id) DO UPDATE SET tsv = excluded.tsv, raw = excluded.raw, len = excluded.len`,
-        this.#binary
-          ? [jsonRecords(['id', 'raw', 'len'], part.map((d, i) => [d.id, d.raw, tsvs[i]!.len])), tsvectorArray(tsvs.map((x) => x.tsv as Buffer))]
-          : [jsonRecords(['id', 'tsv', 'raw', 'len'], part.map((d, i) => [d.id, tsvs[i]!.tsv as string, d.raw, tsvs[i]!.len]))],
-      );
+      for (const x of tsvs) delta.add(x.len, x.lexemes);
+      const insert = () =>
+        this.#db.run(
+          this.#binary
+            ? `INSERT INTO ${t.fts} (id, tsv, raw, len)
+               SELECT u.id, u.tsv, u.raw, u.len
+               FROM ROWS FROM (json_to_recordset(?::json) AS (id bigint, raw text, len integer), unnest(?::tsvector[])) AS u(id, raw, len, tsv)
+               ON CONFLICT (id) DO NOTHING`
+            : `INSERT INTO ${t.fts} (id, tsv, raw, len)
+               SELECT u.id, u.tsv::tsvector, u.raw, u.len FROM json_to_recordset(?::json) AS u(id bigint, tsv text, raw text, len integer)
+               ON CONFLICT (id) DO NOTHING`,
+          this.#binary
+            ? [jsonRecords(['id', 'raw', 'len'], part.map((d, i) => [d.id, d.raw, tsvs[i]!.len])), tsvectorArray(tsvs.map((x) => x.tsv as Buffer))]
+            : [jsonRecords(['id', 'tsv', 'raw', 'len'], part.map((d, i) => [d.id, tsvs[i]!.tsv as string, d.raw, tsvs[i]!.len]))],
+        );
+      if ((await insert()).changes < part.length) {
+        // Some ids were indexed already (callers unindex first; this keeps the statistics exact if one did not):
+        // their old entries leave the index and the statistics, and the batch goes in again.
+        await deleteIndexedRows(this.#db, t.fts, layer, space, part.map((d) => d.id));
+        await insert();
+      }
     }
     if (docs.length === 0) return;
+    await addLexicalDelta(this.#db, layer, space, delta);
     // After the commit where the driver can (node-postgres: on another connection, while the writer goes on), else
-    // before it: the merge was 14 of the 134 ms a 1,000-turn batch waited for the server at 100k.
+    // before it: the merge was 14 of the 134 ms a 1,000-turn batch waited for the server at 100k. The deltas are
+    // folded there too, a few writes at a time.
     const merge = (db: SqlDriver) => PgSearch.#mergePending(db, layer);
-    if (takesAfterCommit(this.#db)) this.#db.afterCommit(`gin-merge:${layer}`, merge);
-    else await merge(this.#db);
+    const compact = (db: SqlDriver) => compactLexicalStats(db, layer);
+    if (takesAfterCommit(this.#db)) {
+      this.#db.afterCommit(`gin-merge:${layer}`, merge);
+      this.#db.afterCommit(`lexical-compact:${layer}`, compact);
+    } else {
+      await merge(this.#db);
+      await compact(this.#db);
+    }
   }
 
   /**
@@ -244,8 +278,15 @@ export class PgSearch implements SearchIndex {
     await this.#db.run(TERMS_FORMAT_WRITE);
   }
 
-  async unindex(layer: Layer, ids: readonly number[]): Promise<void> {
-    for (const part of chunks(ids)) await this.#db.run(`DELETE FROM ${T[layer].fts} WHERE id IN (${marks(part.length)})`, part);
+  async unindex(layer: Layer, ids: readonly number[], space: string): Promise<void> {
+    if (ids.length === 0) return;
+    for (const part of chunks(ids)) await deleteIndexedRows(this.#db, T[layer].fts, layer, space, part);
+    // Folded now, in the same transaction: a word only the forgotten rows held leaves the statistics with them.
+    await compactLexicalStats(this.#db, layer, { space, all: true });
+  }
+
+  async dropSpace(space: string): Promise<void> {
+    await dropLexicalStats(this.#db, space);
   }
 
   async lexical(space: string, layer: Layer, asked: readonly string[], o: LexicalOptions): Promise<Array<{ id: number; score: number }>> {
@@ -253,9 +294,13 @@ export class PgSearch implements SearchIndex {
     const terms = asked.filter((w) => fts5Terms(w).length > 0);
     if (terms.length === 0) return [];
     const t = T[layer];
-    const plan = await this.#planner.plan(space, layer, terms);
+    // The statistics of every one-word term, the space's rows and tokens and the index's top id: one statement that
+    // answers the plan and BM25 both.
+    const lexemes = [...new Set(terms.map(lexemeOf).filter((l): l is string => l !== undefined))];
+    const read = new QueryStats(space, layer, lexemes, await readLexicalStats(this.#db, layer, space, lexemes, { topOf: t.fts }));
+    const plan = await this.#planner.plan(space, layer, terms, pgPlanCounter(this.#db, read));
     // The planner counted the space's rare terms: BM25's counts, already taken.
-    const scope = { space, alone: plan.alone };
+    const scope: Scope = { space, alone: plan.alone, read };
     if (plan.counts) this.#rememberCounts(scope, layer, plan.top, plan.counts);
     const span = await windowIdSpan(this.#db, T[layer], space, o);
     if (span === null) return [];
@@ -320,7 +365,7 @@ export class PgSearch implements SearchIndex {
 
   /**
    * The `limit` best rows matching `match`, scored by FTS5's BM25 (fts5_aux.c): per term, idf = log((N - n + 0.5) /
-   * (n + 0.5)) (at least 1e-6) over the space's rows (N, n and avgdl are the space's: `#layerStats`, `#termStats`), times f·(k1 + 1) / (f + k1·(1 - b + b·D / avgdl)), where f is
+   * (n + 0.5)) (at least 1e-6) over the space's rows (N, n and avgdl are the space's: `#stats`), times f·(k1 + 1) / (f + k1·(1 - b + b·D / avgdl)), where f is
    * the term's occurrences weighted by column (the A/B/C weights of the lexeme's positions in the tsvector), D the
    * row's tokens and avgdl the layer's mean. Every candidate is scored exactly, in C: `ts_rank_cd` without
    * normalisation of a one-lexeme (or prefix) query is the sum of its positions' weights, which is f; with
@@ -341,8 +386,7 @@ export class PgSearch implements SearchIndex {
     within?: { sql: string; params: SqlValue[] },
   ): Promise<Array<{ id: number; s: number }>> {
     const t = T[layer];
-    const { rows: n, avgdl } = await this.#layerStats(scope, layer, top);
-    const stats = await this.#termStats(scope, layer, top, terms);
+    const { rows: n, avgdl, terms: stats } = await this.#stats(scope, layer, top, terms);
     // Column weights as SQLite's bm25(): body (A) 1.0; an episode's speaker (B) and preceding turns (C) 0.3, other
     // layers' tags (B) 0.5. In ts_rank_cd's order {D, C, B, A}; no position is weighted D.
     const weights = `'{0.1, 0.3, ${layer === 'episode' ? 0.3 : 0.5}, 1.0}'`;
@@ -398,31 +442,10 @@ export class PgSearch implements SearchIndex {
     return rows.map((r) => ({ id: num(r.id), s: num(r.s) }));
   }
 
-  /**
-   * The space's rows in the layer's index and their mean length in tokens (over its newest LENGTH_SAMPLE), as of
-   * `top`. A space holding every row of the layer reads the index alone.
-   */
-  async #layerStats(scope: Scope, layer: Layer, top: number): Promise<{ rows: number; avgdl: number }> {
-    const key = `${layer}\u001f${scope.space}`;
-    const known = this.#memo.layers.get(key);
-    if (known && fresh(known.at, known.rows, top)) return known;
-    const t = T[layer];
-    const rowsOf = scope.alone ? `${t.fts} f` : `${t.fts} f JOIN ${t.table} x ON x.id = f.id AND x.space = ?`;
-    const r = await this.#db.get<{ n: unknown; avgdl: unknown }>(
-      `SELECT (SELECT count(*) FROM ${rowsOf}) AS n,
-         (SELECT avg((SELECT sum(cardinality(u.positions)) FROM unnest(s.tsv) u)) FROM
-           (SELECT f.tsv FROM ${rowsOf} ORDER BY f.id DESC LIMIT ?) s) AS avgdl`,
-      [...(scope.alone ? [] : [scope.space]), ...(scope.alone ? [] : [scope.space]), LENGTH_SAMPLE],
-    );
-    const stats = { rows: num(r?.n ?? 0), avgdl: Number(r?.avgdl ?? 0) || 1, at: top };
-    if (this.#memo.layers.size >= TERM_MEMO) this.#memo.layers.clear();
-    this.#memo.layers.set(key, stats);
-    return stats;
-  }
-
   #rememberCounts(scope: Scope, layer: Layer, top: number, counts: ReadonlyMap<string, number>): void {
-    if (this.#memo.terms.size + counts.size > TERM_MEMO) this.#memo.terms.clear();
-    for (const [w, hits] of counts) this.#memo.terms.set(termKey(scope.space, layer, w), { hits, ...PgSearch.#lexemesOf(w), at: top });
+    const counted = [...counts].filter(([w]) => lexemeOf(w) === undefined);
+    if (this.#memo.terms.size + counted.length > TERM_MEMO) this.#memo.terms.clear();
+    for (const [w, hits] of counted) this.#memo.terms.set(termKey(scope.space, layer, w), { hits, ...PgSearch.#lexemesOf(w), at: top });
   }
 
   static #lexemesOf(w: string): { lexemes: readonly string[]; prefix: boolean } {
@@ -430,19 +453,25 @@ export class PgSearch implements SearchIndex {
     return { lexemes: prefix ? fts5Terms(w).slice(0, 1) : fts5Terms(w), prefix };
   }
 
-  /** Each term's rows among the space's rows in the layer's index, and its lexemes, as of `top`. */
-  async #termStats(scope: Scope, layer: Layer, top: number, terms: readonly string[]): Promise<TermStats[]> {
+  /**
+   * What BM25 needs of the space's rows in the layer's index: their number and mean length (FTS5's avgdl, over all
+   * of them), and each term's rows with its lexemes. A one-word term's rows come from the lexical statistics, read
+   * with the totals in one statement (pg-lexical-stats.ts); a phrase or a Chinese prefix is counted in the index (a
+   * bitmap scan per term, the terms at once on connections of their own), remembered as of `top`.
+   */
+  async #stats(scope: Scope, layer: Layer, top: number, terms: readonly string[]): Promise<{ rows: number; avgdl: number; terms: TermStats[] }> {
     const t = T[layer];
-    const { rows } = await this.#layerStats(scope, layer, top);
+    const single = [...new Set(terms.map(lexemeOf).filter((l): l is string => l !== undefined))];
+    const pre = scope.read?.answers(scope.space, layer) && single.every((l) => scope.read!.hits.has(l)) ? scope.read : undefined;
+    const s = pre?.stats ?? (await readLexicalStats(this.#db, layer, scope.space, single));
+    const byLexeme = pre?.hits ?? new Map(single.map((l, i) => [l, s.hits[i]!]));
     const keyOf = (w: string) => termKey(scope.space, layer, w);
     const unknown = [...new Set(terms)].filter((w) => {
+      if (lexemeOf(w) !== undefined) return false;
       const known = this.#memo.terms.get(keyOf(w));
-      return !(known && fresh(known.at, rows, top));
+      return !(known && fresh(known.at, s.rows, top));
     });
     if (unknown.length > 0) {
-      // Each unknown term counted by its own bitmap scan (the index answers which rows hold it, no row is matched
-      // against the other terms; the space's rows by their primary key), the terms at once on connections of their
-      // own: a common word's count visits every row holding it, and the server has more than one core.
       const inSpace = scope.alone ? '' : ` AND EXISTS (SELECT 1 FROM ${t.table} x WHERE x.id = f.id AND x.space = ?)`;
       const counted = await statementsTogether(
         this.#db,
@@ -457,7 +486,14 @@ export class PgSearch implements SearchIndex {
       if (this.#memo.terms.size + unknown.length > TERM_MEMO) this.#memo.terms.clear();
       unknown.forEach((w, i) => this.#memo.terms.set(keyOf(w), { hits: counted[i]!, ...PgSearch.#lexemesOf(w), at: top }));
     }
-    return terms.map((w) => this.#memo.terms.get(keyOf(w))!);
+    return {
+      rows: s.rows,
+      avgdl: s.rows > 0 && s.tokens > 0 ? s.tokens / s.rows : 1,
+      terms: terms.map((w) => {
+        const l = lexemeOf(w);
+        return l === undefined ? this.#memo.terms.get(keyOf(w))! : { hits: byLexeme.get(l)!, lexemes: [l], prefix: false, at: top };
+      }),
+    };
   }
 
   async substring(space: string, layer: Layer, needle: string, o: LexicalOptions): Promise<Array<{ id: number; score: number }>> {
@@ -484,12 +520,29 @@ export class PgSearch implements SearchIndex {
   }
 }
 
+/** The lexical statistics one query read at its start, for one space and layer (`PgSearch.lexical`). */
+export class QueryStats {
+  readonly hits: ReadonlyMap<string, number>;
+  constructor(
+    readonly space: string,
+    readonly layer: Layer,
+    readonly lexemes: readonly string[],
+    readonly stats: LexicalStats,
+  ) {
+    this.hits = new Map(lexemes.map((l, i) => [l, stats.hits[i]!]));
+  }
+
+  answers(space: string, layer: Layer): boolean {
+    return space === this.space && layer === this.layer;
+  }
+}
+
 /**
  * The shared planner's counts over the tsvector index: a term's rows are counted as the GIN index matches it
  * (stemming included), stopping once it is common. When the space holds every row the index alone answers;
  * otherwise each match's space is looked up.
  */
-export function pgPlanCounter(db: SqlDriver): PlanCounter {
+export function pgPlanCounter(db: SqlDriver, read?: QueryStats): PlanCounter {
   const matchesIn = (layer: Layer, alone: boolean, q: string) => {
     const t = T[layer];
     return alone
@@ -497,23 +550,28 @@ export function pgPlanCounter(db: SqlDriver): PlanCounter {
       : `SELECT f.id AS id FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.id WHERE f.tsv @@ ${q} AND x.space = ?`;
   };
   return {
-    async top(_space, layer) {
+    async top(space, layer) {
+      if (read?.answers(space, layer)) return read.stats.top!;
       return num((await db.get<{ n: unknown }>(`SELECT max(id) AS n FROM ${T[layer].fts}`))?.n ?? 0);
     },
     async spaceRows(space, layer) {
-      const t = T[layer];
-      const r = await db.get<{ n: unknown; other: unknown }>(
-        `SELECT count(*) AS n, (SELECT 1 FROM ${t.table} WHERE space <> ? LIMIT 1) AS other FROM ${t.table} WHERE space = ?`,
-        [space, space],
-      );
-      return { rows: num(r?.n ?? 0), alone: r?.other === null || r?.other === undefined };
+      // From the lexical statistics: the space's rows in the layer's index, and whether another space has any.
+      const s = read?.answers(space, layer) ? read.stats : await readLexicalStats(db, layer, space, []);
+      return { rows: s.rows, alone: !s.others };
     },
     async termRows(space, layer, term, cap, alone) {
       return (await this.termsRows!(space, layer, [term], cap, alone))[0]!;
     },
     async termsRows(space, layer, terms, cap, alone) {
-      // A capped count per term, the terms at once (each on a connection of its own outside a transaction).
+      // One-word terms from the lexical statistics (exact, one statement); a phrase or a Chinese prefix by a capped
+      // count per term, those at once (each on a connection of its own outside a transaction).
+      const single = [...new Set(terms.map(lexemeOf).filter((l): l is string => l !== undefined))];
+      const fromRead = read?.answers(space, layer) && single.every((l) => read.hits.has(l));
+      const known = fromRead || single.length === 0 ? [] : (await readLexicalStats(db, layer, space, single)).hits;
+      const byLexeme = fromRead ? read!.hits : new Map(single.map((l, i) => [l, known[i]!]));
       const count = async (w: string) => {
+        const l = lexemeOf(w);
+        if (l !== undefined) return byLexeme.get(l)!;
         const r = await db.get<{ c: unknown }>(`SELECT count(*) AS c FROM (${matchesIn(layer, alone, '?::tsquery')} LIMIT ?) s`, [
           tsq(w).param, ...(alone ? [] : [space]), cap + 1,
         ]);

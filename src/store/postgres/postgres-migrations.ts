@@ -1,5 +1,6 @@
 /** Numbered PostgreSQL schema migrations: the SQLite schema of `../sqlite/sqlite-migrations.ts`, translated. */
 // Past 400 lines on purpose (STYLE §4): SQL text, table by table, as in the SQLite file it mirrors.
+import { lexicalStatsMigration } from './pg-lexical-stats.js';
 import type { Migration } from '../sqlite/sqlite-migrations.js';
 
 // Translation rules (kept for every later migration):
@@ -446,4 +447,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     name: 'lexical row lengths',
     sql: ['episodes_fts', 'narratives_fts', 'knowledge_fts'].map((t) => `ALTER TABLE ${t} ADD COLUMN len INTEGER;`).join('\n'),
   },
+  // Rows, tokens and rows per lexeme of each space's word index, kept on write (pg-lexical-stats.ts) and backfilled
+  // from the rows indexed before.
+  { version: 4, name: 'lexical statistics', sql: lexicalStatsMigration() },
 ];

@@ -38,7 +38,7 @@ export interface PlanCounter {
   top(space: string, layer: Layer): Promise<number>;
   /** Rows of the layer in `space`, and whether no other space has any. */
   spaceRows(space: string, layer: Layer): Promise<{ rows: number; alone: boolean }>;
-  /** Rows of the space holding `term`, counted up to `cap + 1` at most. */
+  /** Rows of the space holding `term`: exact up to `cap`, any number above it when more hold it. */
   termRows(space: string, layer: Layer, term: string, cap: number, alone: boolean): Promise<number>;
   /** Optional: `termRows` of several terms at once (one round trip to a server), in their order. */
   termsRows?(space: string, layer: Layer, terms: readonly string[], cap: number, alone: boolean): Promise<number[]>;
@@ -109,29 +109,30 @@ export class LexicalPlanner {
   /**
    * Which terms to score: in a large space, terms in more than 5 % of its rows are dropped when rarer ones exist
    * (their IDF is near zero); when all are that common, the two rarest of late are scored over the space's newest
-   * rows only.
+   * rows only. `counter` answers instead of the planner's own for this call (an engine that read the query's
+   * statistics at once).
    */
-  async plan(space: string, layer: Layer, terms: readonly string[]): Promise<LexicalPlan> {
-    const top = await this.#counter.top(space, layer);
-    const s = await this.#space(space, layer, top);
+  async plan(space: string, layer: Layer, terms: readonly string[], counter: PlanCounter = this.#counter): Promise<LexicalPlan> {
+    const top = await counter.top(space, layer);
+    const s = await this.#space(counter, space, layer, top);
     const base = { top, rows: s.rows, alone: s.alone };
     if (s.rows < PRUNE_MIN_DOCS) return { terms, ...base };
     // Count each term's rows as the index matches it (stemming included), stopping once it is common.
     const cap = Math.floor(Math.min(s.rows * this.#commonShare, COMMON_ROWS));
-    const counts = await this.#termCounts(space, layer, terms, s, top, cap);
+    const counts = await this.#termCounts(counter, space, layer, terms, s, top, cap);
     const rare = terms.filter((w) => counts.get(w)! <= cap);
     const exact = new Map([...counts].filter(([, n]) => n <= cap));
     if (rare.length > 0) return { terms: rare, ...base, dropped: rare.length < terms.length, counts: exact };
-    s.floor ??= await this.#counter.windowFloor(space, layer, this.#commonWindow, s.alone);
-    const scored = terms.length <= 2 ? terms : await this.#rarestOfLate(space, layer, terms, s.alone, top);
+    s.floor ??= await counter.windowFloor(space, layer, this.#commonWindow, s.alone);
+    const scored = terms.length <= 2 ? terms : await this.#rarestOfLate(counter, space, layer, terms, s.alone, top);
     return { terms: scored, ...base, minRowid: s.floor };
   }
 
-  async #space(space: string, layer: Layer, top: number): Promise<SpaceStats> {
+  async #space(counter: PlanCounter, space: string, layer: Layer, top: number): Promise<SpaceStats> {
     const key = `${layer} ${space}`;
     const known = this.#spaces.get(key);
     if (known && top >= known.at && top - known.at <= known.rows / 100) return known;
-    const { rows, alone } = await this.#counter.spaceRows(space, layer);
+    const { rows, alone } = await counter.spaceRows(space, layer);
     const s: SpaceStats = { rows, alone, at: top };
     if (this.#spaces.size >= COMMON_MEMO) this.#spaces.clear();
     this.#spaces.set(key, s);
@@ -142,7 +143,7 @@ export class LexicalPlanner {
    * Each term's rows in the space, counted up to `cap + 1` (more: the term is common); remembered as the space's size
    * is. Terms not remembered are counted together when the engine can (`termsRows`).
    */
-  async #termCounts(space: string, layer: Layer, terms: readonly string[], s: SpaceStats, top: number, cap: number): Promise<Map<string, number>> {
+  async #termCounts(counter: PlanCounter, space: string, layer: Layer, terms: readonly string[], s: SpaceStats, top: number, cap: number): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     const unknown: string[] = [];
     for (const w of new Set(terms)) {
@@ -154,10 +155,10 @@ export class LexicalPlanner {
     }
     if (unknown.length === 0) return out;
     let counted: number[];
-    if (this.#counter.termsRows) counted = await this.#counter.termsRows(space, layer, unknown, cap, s.alone);
+    if (counter.termsRows) counted = await counter.termsRows(space, layer, unknown, cap, s.alone);
     else {
       counted = [];
-      for (const w of unknown) counted.push(await this.#counter.termRows(space, layer, w, cap, s.alone));
+      for (const w of unknown) counted.push(await counter.termRows(space, layer, w, cap, s.alone));
     }
     if (this.#common.size + unknown.length > COMMON_MEMO) this.#common.clear();
     unknown.forEach((w, i) => {
@@ -175,7 +176,7 @@ export class LexicalPlanner {
    * 100k rows reads 40,000 rows on PostgreSQL, 5-10 ms). Terms not remembered are asked together (a server answers
    * them on several connections at once).
    */
-  async #rarestOfLate(space: string, layer: Layer, terms: readonly string[], alone: boolean, top: number): Promise<string[]> {
+  async #rarestOfLate(counter: PlanCounter, space: string, layer: Layer, terms: readonly string[], alone: boolean, top: number): Promise<string[]> {
     const key = (w: string) => `${layer} ${space} ${w}`;
     const density = new Map<string, number>();
     for (const w of terms) {
@@ -183,7 +184,7 @@ export class LexicalPlanner {
       if (known?.at === top) density.set(w, known.density);
     }
     const unknown = [...new Set(terms)].filter((w) => !density.has(w));
-    const found = await Promise.all(unknown.map((w) => this.#counter.recentMatches(space, layer, w, RECENT_SAMPLE, alone)));
+    const found = await Promise.all(unknown.map((w) => counter.recentMatches(space, layer, w, RECENT_SAMPLE, alone)));
     if (this.#recent.size + unknown.length > COMMON_MEMO) this.#recent.clear();
     unknown.forEach((w, i) => {
       const d = found[i]!.count / (top - found[i]!.low + 1);
