@@ -22,7 +22,9 @@ export async function purgePostgres(db: SqlDriver, layers: readonly Layer[] | 'a
     layers === 'all'
       ? [...SPACE_TABLES.map((t) => t.name), 'episodes_fts', 'narratives_fts', 'knowledge_fts', ...LEXICAL_STATS]
       : [...new Set(layers.flatMap((l) => TOUCHED[l]))];
-  // VACUUM cannot run inside a transaction: it goes to the pool (or PGlite's one connection) directly.
-  await db.run(`VACUUM ${tables.join(', ')}`);
+  // VACUUM cannot run inside a transaction: it goes to the pool (or PGlite's one connection) directly. ANALYZE too:
+  // a table VACUUM has sized but whose columns have no statistics gets worse plans than either (a newest-first walk
+  // over the word index was planned as a sort of every row).
+  await db.run(`VACUUM (ANALYZE) ${tables.join(', ')}`);
   return { complete: true };
 }
