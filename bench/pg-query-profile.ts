@@ -48,7 +48,13 @@ for (let i = 0; i < size && sources.length < count; i++) {
 const rng = createRng(1 ^ size);
 const queries = sources.map((t) => queryFor(t, rng));
 
-const m = await openMemory({ ...(url.startsWith('postgres') ? { url } : { path: url }), space: 'scale', embedder: 'none', warn: () => {} });
+const m = await openMemory({
+  ...(url.startsWith('postgres') ? { url } : { path: url }),
+  space: 'scale',
+  embedder: 'none',
+  warn: () => {},
+  ...(process.env.POOL ? { poolSize: Number(process.env.POOL) } : {}),
+});
 let times: number[] = [];
 const ids: string[] = [];
 for (let pass = 0; pass < passes; pass++) {

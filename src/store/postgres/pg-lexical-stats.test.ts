@@ -127,4 +127,32 @@ describe('PostgreSQL lexical statistics', () => {
   it.skipIf(!base)('equal the word index counts on a PostgreSQL server, deltas folded after commits', async () => {
     await exercise(fresh('lexstats'));
   }, 120_000);
+
+  it.skipIf(!base)('stay exact with two servers writing and forgetting at once', async () => {
+    const url = fresh('lexstats2');
+    const [one, two] = [await openPostgresStore(url), await openPostgresStore(url)];
+    try {
+      const rng = createRng(3);
+      const pick = () => Array.from({ length: rng.between(1, 8) }, () => WORDS[rng.between(0, WORDS.length - 1)]!).join(' ');
+      // Each server: 24 writes of a few turns into one of two spaces, every third followed by forgetting some of them.
+      const work = (store: SqlStore, seed: number) =>
+        Promise.all(
+          Array.from({ length: 24 }, async (_, i) => {
+            const space = (i + seed) % 2 === 0 ? 'a' : 'b';
+            const rows = Array.from({ length: 1 + ((i * 7 + seed) % 20) }, () => episode(pick(), '', pick()));
+            const { ids } = await store.transaction((tx) => tx.forSpace(space).episodes.insertMany(rows));
+            if (i % 3 === 0) await store.transaction((tx) => tx.forSpace(space).episodes.delete(ids.slice(0, 3)));
+          }),
+        );
+      await Promise.all([work(one, 0), work(two, 1)]);
+      await (two.db as PgDriver).settled();
+      const { counted, kept } = await compare(one);
+      expect(kept).toEqual(counted);
+      // Folding everything left gives the same figures.
+      await compactLexicalStats(one.db, 'episode', { all: true });
+      expect((await compare(one)).kept).toEqual(counted);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  }, 120_000);
 });

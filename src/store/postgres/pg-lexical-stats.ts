@@ -28,9 +28,14 @@ export class LexicalDelta {
     for (const l of lexemes) this.terms.set(l, (this.terms.get(l) ?? 0) + 1);
   }
 
-  /** The lexemes and their rows as one JSON object (every key is a lexeme: FTS5 terms are never empty). */
+  /**
+   * The lexemes and their rows as one JSON object (every key is a lexeme: FTS5 terms are never empty). Written key by
+   * key: an object of ~1,700 keys built for JSON.stringify cost ~5 ms a batch.
+   */
   json(): string {
-    return JSON.stringify(Object.fromEntries(this.terms));
+    let out = '';
+    for (const [term, rows] of this.terms) out += `${out === '' ? '{' : ','}${JSON.stringify(term)}:${rows}`;
+    return out === '' ? '{}' : `${out}}`;
   }
 }
 
@@ -73,6 +78,18 @@ export async function deleteIndexedRows(db: SqlDriver, fts: string, layer: Layer
  * `all`: until no delta is left (forgetting), else only while `COMPACT_AT` or more are waiting.
  */
 export async function compactLexicalStats(db: SqlDriver, layer: Layer, o: { space?: string; all?: boolean } = {}): Promise<void> {
+  // One folder of a layer at a time, across servers (an advisory lock held to the end of the transaction): two
+  // folding the same totals in different orders could deadlock, and a forget must not fail for that. Work after a
+  // commit gives way when another folder is at it (it folds until few deltas are left); a forget waits.
+  await db.transaction(async (tx) => {
+    const lock = `SELECT ${o.all ? 'pg_advisory_xact_lock' : 'pg_try_advisory_xact_lock'}(hashtext(?)) AS locked`;
+    const held = await tx.get<{ locked: unknown }>(lock, [`tidepool.lexical-stats.${layer}`]);
+    if (!o.all && held?.locked !== true) return;
+    await fold(tx, layer, o);
+  });
+}
+
+async function fold(db: SqlDriver, layer: Layer, o: { space?: string; all?: boolean }): Promise<void> {
   const scope = o.space === undefined ? '' : ' AND space = ?';
   const scopeParams = o.space === undefined ? [] : [o.space];
   for (;;) {
