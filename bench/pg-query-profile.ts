@@ -5,7 +5,8 @@
  * across builds), the slowest queries with their statements, and the statements' total time by kind.
  * Make a database first: `KEEP=1 npx tsx bench/pg-ingest-profile.ts <postgres url> 100000` prints its URL.
  * Run: `npx tsx bench/pg-query-profile.ts <url> [size=100000]`; PASSES=2 asks every query twice (the second pass with
- * the counts remembered), TOP=n shows n slowest (8). Not part of the test suite.
+ * the counts remembered), TOP=n shows n slowest (8), KIND=<statement prefix> lists that kind's statements with their
+ * query's number, POOL=n sizes the pool (`postgres.poolSize`). Not part of the test suite.
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -53,7 +54,7 @@ const m = await openMemory({
   space: 'scale',
   embedder: 'none',
   warn: () => {},
-  ...(process.env.POOL ? { poolSize: Number(process.env.POOL) } : {}),
+  ...(process.env.POOL ? { config: { postgres: { poolSize: Number(process.env.POOL) } } } : {}),
 });
 let times: number[] = [];
 const ids: string[] = [];
