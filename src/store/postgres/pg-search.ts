@@ -127,6 +127,20 @@ function lexemeOf(w: string): string | undefined {
   return terms.length === 1 ? terms[0] : undefined;
 }
 
+/** The one-word terms' lexemes, each once. */
+function oneWordLexemes(terms: readonly string[]): string[] {
+  return [...new Set(terms.map(lexemeOf).filter((l): l is string => l !== undefined))];
+}
+
+/**
+ * The lexical statistics of `lexemes` in a space and layer: the query's own (`read`, taken at its start) when they
+ * answer, else read now.
+ */
+async function statsOf(db: SqlDriver, space: string, layer: Layer, lexemes: readonly string[], read?: QueryStats): Promise<QueryStats> {
+  if (read?.answers(space, layer) && lexemes.every((l) => read.hits.has(l))) return read;
+  return new QueryStats(space, layer, lexemes, await readLexicalStats(db, layer, space, lexemes));
+}
+
 /** Terms joined by OR or AND, as tsquery expressions with their parameters and as one tsquery text. */
 function tsqAll(terms: readonly string[], op: '||' | '&&'): { sql: string; params: string[]; text: string } {
   const parts = terms.map(tsq);
@@ -296,7 +310,7 @@ export class PgSearch implements SearchIndex {
     const t = T[layer];
     // The statistics of every one-word term, the space's rows and tokens and the index's top id: one statement that
     // answers the plan and BM25 both.
-    const lexemes = [...new Set(terms.map(lexemeOf).filter((l): l is string => l !== undefined))];
+    const lexemes = oneWordLexemes(terms);
     const read = new QueryStats(space, layer, lexemes, await readLexicalStats(this.#db, layer, space, lexemes, { topOf: t.fts }));
     const plan = await this.#planner.plan(space, layer, terms, pgPlanCounter(this.#db, read));
     // The planner counted the space's rare terms: BM25's counts, already taken.
@@ -477,10 +491,7 @@ export class PgSearch implements SearchIndex {
    */
   async #stats(scope: Scope, layer: Layer, top: number, terms: readonly string[]): Promise<{ rows: number; avgdl: number; terms: TermStats[] }> {
     const t = T[layer];
-    const single = [...new Set(terms.map(lexemeOf).filter((l): l is string => l !== undefined))];
-    const pre = scope.read?.answers(scope.space, layer) && single.every((l) => scope.read!.hits.has(l)) ? scope.read : undefined;
-    const s = pre?.stats ?? (await readLexicalStats(this.#db, layer, scope.space, single));
-    const byLexeme = pre?.hits ?? new Map(single.map((l, i) => [l, s.hits[i]!]));
+    const { stats: s, hits: byLexeme } = await statsOf(this.#db, scope.space, layer, oneWordLexemes(terms), scope.read);
     const keyOf = (w: string) => termKey(scope.space, layer, w);
     const unknown = [...new Set(terms)].filter((w) => {
       if (lexemeOf(w) !== undefined) return false;
@@ -607,7 +618,7 @@ export function pgPlanCounter(db: SqlDriver, read?: QueryStats): PlanCounter {
     },
     async spaceRows(space, layer) {
       // From the lexical statistics: the space's rows in the layer's index, and whether another space has any.
-      const s = read?.answers(space, layer) ? read.stats : await readLexicalStats(db, layer, space, []);
+      const { stats: s } = await statsOf(db, space, layer, [], read);
       return { rows: s.rows, alone: !s.others };
     },
     async termRows(space, layer, term, cap, alone) {
@@ -616,10 +627,8 @@ export function pgPlanCounter(db: SqlDriver, read?: QueryStats): PlanCounter {
     async termsRows(space, layer, terms, cap, alone) {
       // One-word terms from the lexical statistics (exact, one statement); a phrase or a Chinese prefix by a capped
       // count per term, those at once (each on a connection of its own outside a transaction).
-      const single = [...new Set(terms.map(lexemeOf).filter((l): l is string => l !== undefined))];
-      const fromRead = read?.answers(space, layer) && single.every((l) => read.hits.has(l));
-      const known = fromRead || single.length === 0 ? [] : (await readLexicalStats(db, layer, space, single)).hits;
-      const byLexeme = fromRead ? read!.hits : new Map(single.map((l, i) => [l, known[i]!]));
+      const single = oneWordLexemes(terms);
+      const byLexeme = single.length > 0 ? (await statsOf(db, space, layer, single, read)).hits : new Map<string, number>();
       const count = async (w: string) => {
         const l = lexemeOf(w);
         if (l !== undefined) return byLexeme.get(l)!;
