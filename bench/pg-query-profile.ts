@@ -69,6 +69,10 @@ for (let pass = 0; pass < passes; pass++) {
     times.push(performance.now() - t0);
     ids.push(hits.map((h) => h.id).join(','));
   }
+  if (pass < passes - 1) {
+    const s = [...times].sort((a, b) => a - b);
+    console.log(`pass ${pass + 1}: p50 ${s[100]!.toFixed(1)} ms, p95 ${s[190]!.toFixed(1)} ms`);
+  }
 }
 await m.close();
 

@@ -842,6 +842,21 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.forSpace(b).search.lexical('episode', ['heron'], { limit: 100 })).toHaveLength(60);
       });
 
+      it('keeps the best rows that pass the filters, in rank order, when some of the best are filtered out', async () => {
+        const s = newSpace('filtered-best');
+        // Shorter rows rank higher for the same one occurrence (BM25's length term): row i has i filler words.
+        const { ids } = await store.forSpace(s).episodes.insertMany(
+          Array.from({ length: 12 }, (_, i) => ep({ content: `kestrel ${Array.from({ length: i }, (_, j) => `filler${j}`).join(' ')}` })),
+        );
+        const ranked = (await store.forSpace(s).search.lexical('episode', ['kestrel'], { limit: 12, includeArchived: true })).map((h) => h.id);
+        expect(ranked).toEqual(ids);
+        // Two of the best five archived: the five best left are the first five of the rest, in order.
+        await store.forSpace(s).episodes.markArchived([ids[1]!, ids[3]!], T0);
+        const live = ids.filter((id) => id !== ids[1] && id !== ids[3]);
+        expect((await store.forSpace(s).search.lexical('episode', ['kestrel'], { limit: 5 })).map((h) => h.id)).toEqual(live.slice(0, 5));
+        expect((await store.forSpace(s).search.lexical('episode', ['kestrel'], { limit: 12 })).map((h) => h.id)).toEqual(live);
+      });
+
       it('plans a word search from its own space: a small space keeps its hits when another grows large', async () => {
         const small = newSpace('plan-small');
         const big = newSpace('plan-big');

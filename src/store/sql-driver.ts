@@ -3,6 +3,16 @@
 /** A bound parameter. Booleans are stored as 0/1 by the caller. */
 export type SqlValue = string | number | bigint | null | Uint8Array;
 
+/** How a read is run. */
+export interface StatementOptions {
+  /**
+   * The statement is one of a few fixed texts, asked often (a query's statistics): a driver that can keeps it parsed
+   * and planned on each connection (node-postgres: a named prepared statement). Never for texts that vary without
+   * bound (values written into the text, IN lists of any length): each text stays prepared for the connection's life.
+   */
+  prepare?: boolean;
+}
+
 /** Result of a statement that writes. */
 export interface RunResult {
   changes: number;
@@ -14,8 +24,8 @@ export interface RunResult {
  */
 export interface SqlDriver {
   readonly dialect: 'sqlite' | 'postgres';
-  all<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
-  get<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  all<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[], o?: StatementOptions): Promise<T[]>;
+  get<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[], o?: StatementOptions): Promise<T | undefined>;
   run(sql: string, params?: readonly SqlValue[]): Promise<RunResult>;
   /** Runs `fn` in one write transaction: all or nothing. Nested calls join the outer transaction. */
   transaction<T>(fn: (tx: SqlDriver) => Promise<T>): Promise<T>;

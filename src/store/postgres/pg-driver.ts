@@ -1,6 +1,7 @@
 /** node-postgres (`pg`) behind the SqlDriver port: a pool, `?` placeholders renumbered, one client per transaction. */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { AfterCommit, AfterCommitTask, RunResult, SqlDriver, SqlValue } from '../sql-driver.js';
+import type { AfterCommit, AfterCommitTask, RunResult, SqlDriver, SqlValue, StatementOptions } from '../sql-driver.js';
 import { pgParams, toPositional } from './positional-params.js';
 
 /** A PostgreSQL-family driver: the port plus multi-statement scripts (migrations), also inside a transaction. */
@@ -26,6 +27,26 @@ const types = {
     return pg.types.getTypeParser(oid, format ?? 'text');
   },
 } as pg.CustomTypesConfig;
+
+/** Names of prepared statements by their text (a text is prepared once per connection under its name). */
+const preparedNames = new Map<string, string>();
+
+/**
+ * A query for node-postgres: named when `o.prepare` (StatementOptions), so each connection parses and plans the text
+ * once (the statistics read of a search planned in ~1 ms and ran in ~0.3 ms at 100k).
+ */
+function pgQuery(sql: string, params: readonly SqlValue[], o?: StatementOptions): pg.QueryConfig {
+  const text = toPositional(sql);
+  const values = pgParams(params) as unknown[];
+  if (!o?.prepare) return { text, values };
+  let name = preparedNames.get(text);
+  if (name === undefined) {
+    name = `tp_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    if (preparedNames.size >= 1000) preparedNames.clear();
+    preparedNames.set(text, name);
+  }
+  return { name, text, values };
+}
 
 /** Options of the pool. */
 export interface PgDriverOptions {
@@ -54,12 +75,12 @@ export class PgDriver implements PgFamilyDriver {
     this.pool.on('error', o.onIdleError ?? (() => undefined));
   }
 
-  async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return (await this.pool.query(toPositional(sql), pgParams(params))).rows as T[];
+  async all<T>(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<T[]> {
+    return (await this.pool.query(pgQuery(sql, params, o))).rows as T[];
   }
 
-  async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
-    return (await this.all<T>(sql, params))[0];
+  async get<T>(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<T | undefined> {
+    return (await this.all<T>(sql, params, o))[0];
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
@@ -148,11 +169,11 @@ class PgTx implements PgFamilyDriver, AfterCommit {
   afterCommit(key: string, task: AfterCommitTask): void {
     this.#later.set(key, task);
   }
-  async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    return (await this.#client.query(toPositional(sql), pgParams(params))).rows as T[];
+  async all<T>(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<T[]> {
+    return (await this.#client.query(pgQuery(sql, params, o))).rows as T[];
   }
-  async get<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
-    return (await this.all<T>(sql, params))[0];
+  async get<T>(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<T | undefined> {
+    return (await this.all<T>(sql, params, o))[0];
   }
   async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
     return { changes: (await this.#client.query(toPositional(sql), pgParams(params))).rowCount ?? 0 };

@@ -180,6 +180,8 @@ export async function readLexicalStats(
       layer, space, layer, space, layer, space, layer, space, layer, space, layer, space,
       ...lexemes.flatMap((l) => [layer, space, l, l, layer, space]),
     ],
+    // One text per layer and number of words: planning it took ~1 ms a query, running it ~0.3 ms.
+    { prepare: true },
   );
   return {
     rows: num(r?.rows ?? 0),

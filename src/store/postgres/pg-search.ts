@@ -377,20 +377,43 @@ export class PgSearch implements SearchIndex {
       raw = await scored();
     }
     if (raw.length === 0) return [];
-    const kept = new Set(
-      (
-        await this.#db.all<{ id: unknown }>(
-          // `space || ''` keeps the planner on the primary key: without statistics (autovacuum off or behind) it took
-          // the space's index and read every row of the space (98 ms of 119 at 100k).
-          `SELECT x.id AS id FROM ${t.table} x WHERE x.id IN (${marks(raw.length)}) AND (x.space || '') = ?${f.sql}`,
-          [...raw.map((r) => r.id), space, ...f.params],
-        )
-      ).map((r) => num(r.id)),
-    );
-    const out = raw.filter((r) => kept.has(r.id)).map((r) => ({ id: r.id, score: r.s }));
+    const out = await this.#keepInOrder(t.table, raw, space, f, o.limit);
     if (out.length >= o.limit || raw.length < fetch) return out.slice(0, o.limit);
     // Too few of the best rows are this space's (or pass the filters): rank the space's matching rows directly.
     return direct();
+  }
+
+  /**
+   * The first `limit` of `raw` (best first) that are the space's rows and pass the filters: the best `limit` ids are
+   * checked first, the rest only when some of those were dropped. The same rows as checking all of `raw` at once, with
+   * a third of the primary-key reads when none is dropped (`raw` is over-fetched three times; each read is a random
+   * page: 1-3 ms for 300 ids at 100k).
+   */
+  async #keepInOrder(
+    table: string,
+    raw: ReadonlyArray<{ id: number; s: number }>,
+    space: string,
+    f: { sql: string; params: SqlValue[] },
+    limit: number,
+  ): Promise<Array<{ id: number; score: number }>> {
+    const out: Array<{ id: number; score: number }> = [];
+    for (const part of [raw.slice(0, limit), raw.slice(limit)]) {
+      if (part.length === 0 || out.length >= limit) break;
+      const kept = new Set(
+        (
+          await this.#db.all<{ id: unknown }>(
+            // `space || ''` keeps the planner on the primary key: without statistics (autovacuum off or behind) it took
+            // the space's index and read every row of the space (98 ms of 119 at 100k).
+            // One text whatever the number of ids (an array parameter), kept planned on each connection.
+            `SELECT x.id AS id FROM ${table} x WHERE x.id = ANY(?::bigint[]) AND (x.space || '') = ?${f.sql}`,
+            [`{${part.map((r) => r.id).join(',')}}`, space, ...f.params],
+            { prepare: true },
+          )
+        ).map((r) => num(r.id)),
+      );
+      for (const r of part) if (kept.has(r.id)) out.push({ id: r.id, score: r.s });
+    }
+    return out;
   }
 
   /**
