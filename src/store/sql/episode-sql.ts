@@ -6,7 +6,7 @@
 import type { Episode, EpisodeKind } from '../../core/types.js';
 import type { EpisodeStore, IndexText, NewEpisode, RecallEpisode, ScriptEpisodeRow, SearchIndex, TimelineQuery } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
-import { bit, bool, chunks, idsLike, json, jsonRecords, marks, num, numOrNull, timeOf, timeOrNull, toJson } from './sql-util.js';
+import { bit, bool, chunks, idsIn, idsLike, json, jsonRecords, marks, num, numOrNull, timeOf, timeOrNull, toJson } from './sql-util.js';
 
 /** The episode columns a PostgreSQL batch insert reads from its JSON records, in `values` order. */
 const EPISODE_FIELDS = [
@@ -142,10 +142,12 @@ export class EpisodeSql implements EpisodeStore {
   async getForRecall(ids: readonly number[]): Promise<RecallEpisode[]> {
     const out: RecallEpisode[] = [];
     for (const part of chunks(ids)) {
+      const within = idsIn(this.#db.dialect, 'id', part);
       const rows = await this.#db.all<Record<string, unknown>>(
         `SELECT id, kind, role, speaker, content, session, occurred_at, archived_at FROM episodes
-         WHERE (space || '') = ? AND id IN (${marks(part.length)})`,
-        [this.#space, ...part],
+         WHERE (space || '') = ? AND ${within.sql}`,
+        [this.#space, ...within.params],
+        within.o,
       );
       out.push(...rows.map(toRecallEpisode));
     }
@@ -201,9 +203,11 @@ export class EpisodeSql implements EpisodeStore {
     const out: Array<{ id: number; session: string | null; occurredAt: number; speaker: string | null }> = [];
     // (space || '') keeps the planner on the primary key instead of the space index (SQLite; harmless on Postgres).
     for (const part of chunks([...want], 500)) {
+      const within = idsIn(this.#db.dialect, 'id', part);
       const rows = await this.#db.all<Record<string, unknown>>(
-        `SELECT id, session, occurred_at, speaker FROM episodes WHERE (space || '') = ? AND id IN (${marks(part.length)})`,
-        [this.#space, ...part],
+        `SELECT id, session, occurred_at, speaker FROM episodes WHERE (space || '') = ? AND ${within.sql}`,
+        [this.#space, ...within.params],
+        within.o,
       );
       for (const r of rows) {
         out.push({ id: num(r.id), session: (r.session as string | null) ?? null, occurredAt: timeOf(r.occurred_at), speaker: (r.speaker as string | null) ?? null });

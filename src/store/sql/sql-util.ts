@@ -7,6 +7,19 @@ export function marks(n: number): string {
   return new Array(n).fill('?').join(', ');
 }
 
+/**
+ * `column` among `ids`, as the engine reads it best: PostgreSQL one array parameter (`= ANY`), so the statement's text
+ * is the same for any number of ids and stays prepared (`o`, StatementOptions); SQLite an IN list.
+ */
+export function idsIn(
+  dialect: 'sqlite' | 'postgres',
+  column: string,
+  ids: readonly number[],
+): { sql: string; params: Array<string | number>; o: { prepare?: boolean } } {
+  if (dialect === 'postgres') return { sql: `${column} = ANY(?::bigint[])`, params: [`{${ids.join(',')}}`], o: { prepare: true } };
+  return { sql: `${column} IN (${marks(ids.length)})`, params: [...ids], o: {} };
+}
+
 /** Where a JSON column was read: its table and column, the row (its `id` and `space` are reported) and the space asked. */
 export interface ColumnAt {
   table: string;
