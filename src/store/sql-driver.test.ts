@@ -1,7 +1,7 @@
 /** Text every engine can store: lone surrogates and NUL are bound as U+FFFD by both adapters. */
 import { describe, expect, it } from 'vitest';
 import { pgParams } from './postgres/positional-params.js';
-import { storableParams } from './sql-driver.js';
+import { atMostTogether, storableParams } from './sql-driver.js';
 
 describe('storableParams', () => {
   it('replaces NUL and lone surrogates in strings, keeps pairs, other types and the array when nothing changes', () => {
@@ -16,5 +16,25 @@ describe('storableParams', () => {
   it('is applied to the parameters of both PostgreSQL drivers', () => {
     // Found by fuzz-mcp: PGlite refused "a\0b" with `invalid byte sequence for encoding "UTF8": 0x00`.
     expect(pgParams(['a\u0000b', 'x\ud800', 1n])).toEqual(['a\ufffdb', 'x\ufffd', '1']);
+  });
+});
+
+describe('atMostTogether', () => {
+  it('runs every task, never more than the limit at once, and gives the results in order', async () => {
+    let running = 0;
+    let most = 0;
+    const task = (i: number) => async () => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, (7 - i) % 3));
+      running--;
+      return i * 10;
+    };
+    expect(await atMostTogether(Array.from({ length: 7 }, (_, i) => task(i)), 2)).toEqual([0, 10, 20, 30, 40, 50, 60]);
+    expect(most).toBe(2);
+    most = 0;
+    expect(await atMostTogether([task(1), task(2)], 5)).toEqual([10, 20]);
+    expect(most).toBe(2);
+    expect(await atMostTogether([], 2)).toEqual([]);
   });
 });

@@ -63,6 +63,25 @@ describe.skipIf(!base)('PostgreSQL: GIN pending lists merged after the commit', 
     await store.close();
   });
 
+  it('keeps to two connections for writes with their work after the commit, and for searches that fan out', async () => {
+    const url = fresh('aftercommit_connections');
+    const store = await openPostgresStore(url);
+    const pool = (store.db as PgDriver).pool;
+    // Each backend a process opens pays again for the pages it reads first (issue 20): the pool grows only where
+    // statements run at once, and no caller runs more than two.
+    const rows = Array.from({ length: 6000 }, (_, i) =>
+      episode(`tide ${i % 3 === 0 ? 'harbour' : 'rope'} ${i % 97 === 0 ? 'gull' : 'net'} 咖啡 w${i} ${i % 5 === 0 ? 'sea wall' : 'dune'}`),
+    );
+    for (let i = 0; i < rows.length; i += 500) await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows.slice(i, i + 500)));
+    await (store.db as PgDriver).settled();
+    // A common word dropped (both rankings at once), a phrase and a Chinese prefix (counted in the index).
+    for (const terms of [['tide', 'harbour', 'gull'], ['tide', 'sea wall', '咖', 'gull'], ['咖', 'gull', 'sea wall']]) {
+      expect((await store.forSpace('s').search.lexical('episode', terms, { limit: 10 })).length).toBeGreaterThan(0);
+    }
+    expect(pool.totalCount).toBeLessThanOrEqual(2);
+    await store.close();
+  });
+
   it('searches inside a transaction one statement at a time, with the answers of a search outside it', async () => {
     const url = fresh('aftercommit_serial');
     const store = await openPostgresStore(url);

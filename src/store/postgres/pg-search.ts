@@ -363,9 +363,11 @@ export class PgSearch implements SearchIndex {
     } else if (plan.dropped) {
       // Rows holding every asked term first, scored by all of them; then the OR of the rare ones.
       const spanFloor = span ? ' AND f.id > ? AND f.id <= ?' : '';
-      // Both at once, each on a connection of its own outside a transaction (`statementsTogether`): the first
-      // counts the common terms' rows for their idf (a heap visit per row: ~20 ms for a word in 30 % of 100k rows)
-      // while the server ranks the rare terms' rows on its other core.
+      // Both at once, each on a connection of its own outside a transaction (`statementsTogether`): the first ranks
+      // the rows holding every term while the server ranks the rare terms' rows on its other core. Every term's
+      // figures are taken first (phrases and Chinese prefixes counted once, and remembered): counted inside both
+      // rankings, they were counted twice, and on two more connections at once.
+      await this.#stats(scope, layer, plan.top, terms);
       const [all = [], rare = []] = await statementsTogether(this.#db, [
         () => this.#bm25(scope, layer, plan.top, terms, tsqAll(terms, '&&'), spanFloor, span ? [span.lo - 1, span.hi] : [], fetch),
         scored,

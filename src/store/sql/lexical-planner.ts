@@ -1,6 +1,6 @@
 /** The lexical search plan of one space: which query words are common there, from that space's own statistics. */
 import type { Layer } from '../../core/types.js';
-import type { SqlDriver } from '../sql-driver.js';
+import { atMostTogether, TOGETHER, type SqlDriver } from '../sql-driver.js';
 import { num } from './sql-util.js';
 
 /** Below this many rows in a space every query term is used as given. */
@@ -173,8 +173,8 @@ export class LexicalPlanner {
    * The two terms with the fewest matches among the space's newest rows, judged by each one's newest matches. A
    * term's density is remembered while the index is unchanged (`top`, the highest id, is the same): the answer is
    * then exact, and common words recur across queries (a walk over the newest 2,000 matches of a word in 5 % of
-   * 100k rows reads 40,000 rows on PostgreSQL, 5-10 ms). Terms not remembered are asked together (a server answers
-   * them on several connections at once).
+   * 100k rows reads 40,000 rows on PostgreSQL, 5-10 ms). Terms not remembered are asked two at a time (a server
+   * answers them on two connections at once; `TOGETHER`).
    */
   async #rarestOfLate(counter: PlanCounter, space: string, layer: Layer, terms: readonly string[], alone: boolean, top: number): Promise<string[]> {
     const key = (w: string) => `${layer} ${space} ${w}`;
@@ -184,7 +184,7 @@ export class LexicalPlanner {
       if (known?.at === top) density.set(w, known.density);
     }
     const unknown = [...new Set(terms)].filter((w) => !density.has(w));
-    const found = await Promise.all(unknown.map((w) => counter.recentMatches(space, layer, w, RECENT_SAMPLE, alone)));
+    const found = await atMostTogether(unknown.map((w) => () => counter.recentMatches(space, layer, w, RECENT_SAMPLE, alone)), TOGETHER);
     if (this.#recent.size + unknown.length > COMMON_MEMO) this.#recent.clear();
     unknown.forEach((w, i) => {
       const d = found[i]!.count / (top - found[i]!.low + 1);
