@@ -20,6 +20,15 @@ describe('postgres.poolSize', () => {
     expect(() => loadConfig({}, { ...env, TIDEPOOL_PG_POOL_SIZE: '0' })).toThrow(/poolSize/);
     expect(() => loadConfig({}, { ...env, TIDEPOOL_PG_POOL_SIZE: 'many' })).toThrow(/poolSize/);
   });
+
+  it('takes postgres.preparedStatements from the environment, on unless turned off', () => {
+    const env = { TIDEPOOL_CONFIG: '/nonexistent/config.json' };
+    expect(loadConfig({}, env).postgres.preparedStatements).toBe(true);
+    for (const off of ['0', 'false', 'off', 'NO']) {
+      expect(loadConfig({}, { ...env, TIDEPOOL_PG_PREPARED_STATEMENTS: off }).postgres.preparedStatements).toBe(false);
+    }
+    expect(loadConfig({}, { ...env, TIDEPOOL_PG_PREPARED_STATEMENTS: 'true' }).postgres.preparedStatements).toBe(true);
+  });
 });
 
 if (!base) {
@@ -61,6 +70,25 @@ if (!base) {
         expect(await store.forSpace('p').episodes.count()).toBe(2);
       } finally {
         await m.close();
+      }
+    });
+
+    it('keeps a search\'s fixed statements prepared on its connection, and none when postgres.preparedStatements is off', { timeout: 60_000 }, async () => {
+      for (const preparedStatements of [true, false]) {
+        const url = fresh(`prepared_${preparedStatements}`);
+        const config = { postgres: { poolSize: 1, preparedStatements } };
+        const m = await openMemory({ url, space: 'p', embedder: 'none', config, warn: () => {} });
+        try {
+          await m.record({ turns: [{ role: 'user', content: 'the harbour kayak' }, { role: 'user', content: 'a kayak again' }] });
+          expect((await m.recall({ query: 'kayak harbour', layers: ['episode'] }, { sideEffects: false })).length).toBeGreaterThan(0);
+          // One connection: the view lists what this very session keeps prepared.
+          const db = (appContextOf(m).store as SqlStore).db as PgDriver;
+          const kept = await db.all<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'tp%'");
+          if (preparedStatements) expect(kept[0]!.n).toBeGreaterThan(0);
+          else expect(kept[0]!.n).toBe(0);
+        } finally {
+          await m.close();
+        }
       }
     });
   });

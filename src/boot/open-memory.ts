@@ -36,6 +36,8 @@ export interface OpenMemoryOptions {
 export interface OpenStoreOptions {
   /** PostgreSQL: connections in the pool (config `postgres.poolSize`, default 10). */
   poolSize?: number;
+  /** PostgreSQL: named prepared statements (config `postgres.preparedStatements`, default on). */
+  preparedStatements?: boolean;
 }
 
 /** Opens the store for a location: a postgres:// URL or a SQLite path. */
@@ -60,7 +62,10 @@ export async function openMemory(o: OpenMemoryOptions = {}): Promise<Tidepool> {
   const space = parseInput(spaceName, o.space ?? config.space);
   const location = o.url ?? o.path ?? o.db ?? config.db ?? defaultDbPath();
   const warn = o.warn ?? ((m: string) => process.stderr.write(`tidepool: ${m}\n`));
-  const store = await openStore(location, { poolSize: config.postgres.poolSize });
+  const store = await openStore(location, {
+    poolSize: config.postgres.poolSize,
+    preparedStatements: config.postgres.preparedStatements,
+  });
   try {
     if (await retokenizeIfOutdated(store, config.recall.contextTurns, config.index.episodeTrigram)) {
       warn('the lexical index was rebuilt (once, after an upgrade: the terms both engines share, each space in tables of its own)');

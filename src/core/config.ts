@@ -196,6 +196,12 @@ const postgresConfig = z
      * `max_connections` for servers × poolSize (docs/scaling.md).
      */
     poolSize: z.number().int().min(1).max(1000).default(10),
+    /**
+     * Named prepared statements for the fixed statements every search runs, planned once per connection. Turn off
+     * behind a pooler that does not keep them across transactions (PgBouncer in transaction mode before 1.21, or
+     * with `max_prepared_statements = 0`): docs/scaling.md.
+     */
+    preparedStatements: z.boolean().default(true),
   })
   .prefault({});
 

@@ -45,7 +45,7 @@ export function parsePgUrl(url: string): PgTarget {
  * Opens (migrating if needed) the PostgreSQL memory at `url`. Servers sharing one database may all call this at
  * once: migrations run under an advisory lock.
  */
-export async function openPostgresStore(url: string, o: { poolSize?: number } = {}): Promise<SqlStore> {
+export async function openPostgresStore(url: string, o: { poolSize?: number; preparedStatements?: boolean } = {}): Promise<SqlStore> {
   const target = parsePgUrl(url);
   let driver: PgFamilyDriver;
   let driverName: string;
@@ -59,6 +59,7 @@ export async function openPostgresStore(url: string, o: { poolSize?: number } = 
       connectionString: target.connection!,
       ...(target.schema ? { schema: target.schema } : {}),
       ...(o.poolSize !== undefined ? { max: o.poolSize } : {}),
+      ...(o.preparedStatements !== undefined ? { prepare: o.preparedStatements } : {}),
     });
     driverName = 'pg';
   }

@@ -35,10 +35,10 @@ const preparedNames = new Map<string, string>();
  * A query for node-postgres: named when `o.prepare` (StatementOptions), so each connection parses and plans the text
  * once (the statistics read of a search planned in ~1 ms and ran in ~0.3 ms at 100k).
  */
-function pgQuery(sql: string, params: readonly SqlValue[], o?: StatementOptions): pg.QueryConfig {
+function pgQuery(sql: string, params: readonly SqlValue[], o: StatementOptions | undefined, named: boolean): pg.QueryConfig {
   const text = toPositional(sql);
   const values = pgParams(params) as unknown[];
-  if (!o?.prepare) return { text, values };
+  if (!named || !o?.prepare) return { text, values };
   let name = preparedNames.get(text);
   if (name === undefined) {
     name = `tp_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
@@ -55,6 +55,11 @@ export interface PgDriverOptions {
   schema?: string;
   /** Connections in the pool (default 10): a transaction holds one, other statements take any free one. */
   max?: number;
+  /**
+   * Statements asked with `StatementOptions.prepare` become named prepared statements (default true); off, every
+   * statement is unnamed, for a pooler that does not keep prepared statements across transactions.
+   */
+  prepare?: boolean;
   /** Where errors of idle pooled connections go (a restarted server); the pool drops the client either way. */
   onIdleError?: (e: Error) => void;
 }
@@ -63,8 +68,10 @@ export interface PgDriverOptions {
 export class PgDriver implements PgFamilyDriver {
   readonly dialect = 'postgres' as const;
   readonly pool: pg.Pool;
+  readonly #named: boolean;
 
   constructor(o: PgDriverOptions) {
+    this.#named = o.prepare ?? true;
     this.pool = new pg.Pool({
       connectionString: o.connectionString,
       max: o.max ?? 10,
@@ -76,7 +83,7 @@ export class PgDriver implements PgFamilyDriver {
   }
 
   async all<T>(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<T[]> {
-    return (await this.pool.query(pgQuery(sql, params, o))).rows as T[];
+    return (await this.pool.query(pgQuery(sql, params, o, this.#named))).rows as T[];
   }
 
   async get<T>(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<T | undefined> {
@@ -98,7 +105,7 @@ export class PgDriver implements PgFamilyDriver {
       await client.query('BEGIN');
       try {
         const later = new Map<string, AfterCommitTask>();
-        const out = await fn(new PgTx(client, later));
+        const out = await fn(new PgTx(client, later, this.#named));
         await client.query('COMMIT');
         for (const [key, task] of later) this.#background(key, task);
         return out;
@@ -163,16 +170,18 @@ class PgTx implements PgFamilyDriver, AfterCommit {
   readonly serial = true;
   readonly #client: pg.PoolClient;
   readonly #later: Map<string, AfterCommitTask>;
-  constructor(client: pg.PoolClient, later: Map<string, AfterCommitTask>) {
+  readonly #named: boolean;
+  constructor(client: pg.PoolClient, later: Map<string, AfterCommitTask>, named: boolean) {
     this.#client = client;
     this.#later = later;
+    this.#named = named;
   }
   /** Left for after the commit (dropped on rollback); one task per key. */
   afterCommit(key: string, task: AfterCommitTask): void {
     this.#later.set(key, task);
   }
   async all<T>(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<T[]> {
-    return (await this.#client.query(pgQuery(sql, params, o))).rows as T[];
+    return (await this.#client.query(pgQuery(sql, params, o, this.#named))).rows as T[];
   }
   async get<T>(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<T | undefined> {
     return (await this.all<T>(sql, params, o))[0];
