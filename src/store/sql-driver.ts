@@ -3,7 +3,7 @@
 /** A bound parameter. Booleans are stored as 0/1 by the caller. */
 export type SqlValue = string | number | bigint | null | Uint8Array;
 
-/** How a read is run. */
+/** How a statement is run. */
 export interface StatementOptions {
   /**
    * The statement is one of a few fixed texts, asked often (a query's statistics): a driver that can keeps it parsed
@@ -26,7 +26,7 @@ export interface SqlDriver {
   readonly dialect: 'sqlite' | 'postgres';
   all<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[], o?: StatementOptions): Promise<T[]>;
   get<T = Record<string, unknown>>(sql: string, params?: readonly SqlValue[], o?: StatementOptions): Promise<T | undefined>;
-  run(sql: string, params?: readonly SqlValue[]): Promise<RunResult>;
+  run(sql: string, params?: readonly SqlValue[], o?: StatementOptions): Promise<RunResult>;
   /** Runs `fn` in one write transaction: all or nothing. Nested calls join the outer transaction. */
   transaction<T>(fn: (tx: SqlDriver) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -90,8 +90,8 @@ export class PgDriver implements PgFamilyDriver {
     return (await this.all<T>(sql, params, o))[0];
   }
 
-  async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
-    return { changes: (await this.pool.query(toPositional(sql), pgParams(params))).rowCount ?? 0 };
+  async run(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<RunResult> {
+    return { changes: (await this.pool.query(pgQuery(sql, params, o, this.#named))).rowCount ?? 0 };
   }
 
   async exec(sql: string): Promise<void> {
@@ -186,8 +186,8 @@ class PgTx implements PgFamilyDriver, AfterCommit {
   async get<T>(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<T | undefined> {
     return (await this.all<T>(sql, params, o))[0];
   }
-  async run(sql: string, params: readonly SqlValue[] = []): Promise<RunResult> {
-    return { changes: (await this.#client.query(toPositional(sql), pgParams(params))).rowCount ?? 0 };
+  async run(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<RunResult> {
+    return { changes: (await this.#client.query(pgQuery(sql, params, o, this.#named))).rowCount ?? 0 };
   }
   async exec(sql: string): Promise<void> {
     await this.#client.query(sql);

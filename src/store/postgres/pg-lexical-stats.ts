@@ -49,7 +49,7 @@ export async function addLexicalDelta(db: SqlDriver, layer: Layer, space: string
   if (d.rows === 0) return;
   await db.run('INSERT INTO lexical_deltas (layer, space, rows, tokens, terms) VALUES (?, ?, ?, ?, ?::jsonb)', [
     layer, space, d.rows, d.tokens, d.json(),
-  ]);
+  ], { prepare: true });
 }
 
 /**

@@ -252,6 +252,8 @@ export class PgSearch implements SearchIndex {
           this.#binary
             ? [jsonRecords(['id', 'raw', 'len'], part.map((d, i) => [d.id, d.raw, tsvs[i]!.len])), tsvectorArray(tsvs.map((x) => x.tsv as Buffer))]
             : [jsonRecords(['id', 'tsv', 'raw', 'len'], part.map((d, i) => [d.id, tsvs[i]!.tsv as string, d.raw, tsvs[i]!.len]))],
+          // A fixed text run for every batch: planned once per connection.
+          { prepare: true },
         );
       if ((await insert()).changes < part.length) {
         // Some ids were indexed already (callers unindex first; this keeps the statistics exact if one did not):

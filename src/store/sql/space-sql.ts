@@ -9,7 +9,8 @@ export class SpaceSql implements SpaceStore {
     this.#db = db;
   }
   async ensure(space: string, at: number): Promise<void> {
-    await this.#db.run('INSERT INTO spaces (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING', [space, at]);
+    // Run by every write transaction: prepared where the driver can.
+    await this.#db.run('INSERT INTO spaces (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING', [space, at], { prepare: true });
   }
   async exists(space: string): Promise<boolean> {
     return (await this.#db.get('SELECT id FROM spaces WHERE id = ?', [space])) !== undefined;
