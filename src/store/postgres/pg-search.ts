@@ -147,13 +147,17 @@ async function statsOf(db: SqlDriver, space: string, layer: Layer, lexemes: read
   return new QueryStats(space, layer, lexemes, await readLexicalStats(db, layer, space, lexemes));
 }
 
-/** Terms joined by OR or AND, as tsquery expressions with their parameters and as one tsquery text. */
+/**
+ * Terms joined by OR or AND, as tsquery expressions with their parameters and as one tsquery text. A term asked twice
+ * is matched once (the GIN index scanned each copy of it); BM25 still scores it as often as it was asked, as FTS5
+ * does.
+ */
 function tsqAll(terms: readonly string[], op: '||' | '&&'): { sql: string; params: string[]; text: string } {
-  const parts = terms.map(tsq);
+  const params = [...new Set(terms.map((w) => tsq(w).param))];
   return {
-    sql: `(${parts.map((p) => p.sql).join(` ${op} `)})`,
-    params: parts.map((p) => p.param),
-    text: [...new Set(parts.map((p) => `(${p.param})`))].join(op === '||' ? ' | ' : ' & '),
+    sql: `(${params.map(() => '?::tsquery').join(` ${op} `)})`,
+    params,
+    text: params.map((p) => `(${p})`).join(op === '||' ? ' | ' : ' & '),
   };
 }
 
