@@ -507,12 +507,13 @@ export class PgSearch implements SearchIndex {
     // query's time when every row paid it, 56 against 19 ms for 8,251 candidates).
     const whole = `${rank(lenParams, 'e.tsv', match.text, 0)} / nullif(${rank(lenParams, 'e.tsv', match.text, 2)}, 0)`;
     // Rows written since the length column exists carry D (`len`); older rows take it from their ranks.
-    const length = `coalesce(e.stored_len, round(${lengthBy.length > 0 ? `CASE ${lengthBy.join(' ')} ELSE ${whole} END` : whole})) AS len`;
-    const norm = `${K1} * (${1 - B} + ${B} * coalesce(d.len, ${avgdl}) / ${avgdl > 0 ? avgdl : 1})`;
+    const length = `coalesce(e.stored_len, round(${lengthBy.length > 0 ? `CASE ${lengthBy.join(' ')} ELSE ${whole} END` : whole}))`;
+    // BM25's length normalisation, once a row: every term's part divides by it (it was computed again for each).
+    const norm = `${K1} * (${1 - B} + ${B} * coalesce(${length}, ${avgdl}) / ${avgdl > 0 ? avgdl : 1}) AS norm`;
     const score = stats
       .map((st, i) => {
         const idf = Math.log((n - st.hits + 0.5) / (st.hits + 0.5));
-        return `${(idf > 0 ? idf : 1e-6).toFixed(6)} * d.f${col[i]} * ${K1 + 1} / (d.f${col[i]} + ${norm})`;
+        return `${(idf > 0 ? idf : 1e-6).toFixed(6)} * d.f${col[i]} * ${K1 + 1} / (d.f${col[i]} + d.norm)`;
       })
       .join(' + ');
     const join = within ? ` JOIN ${t.table} x ON x.id = f.id AND x.space = ?${within.sql}` : '';
@@ -520,7 +521,7 @@ export class PgSearch implements SearchIndex {
     // OFFSET 0 keeps each subquery whole: flattened, each f and D was computed again wherever the score names it.
     const rows = await this.#db.all<{ id: unknown; s: number }>(
       `SELECT d.id AS id, ${score} AS s FROM (
-         SELECT e.id AS id, ${fs}, ${length} FROM (
+         SELECT e.id AS id, ${fs}, ${norm} FROM (
            SELECT f.id AS id, f.tsv AS tsv, f.len AS stored_len, ${freqs.join(', ')} FROM ${t.fts} f${join}
            WHERE f.tsv @@ ${match.sql}${floor} OFFSET 0) e OFFSET 0) d
        ORDER BY s DESC, d.id DESC LIMIT ?`,
