@@ -13,6 +13,9 @@ export interface StatementOptions {
   prepare?: boolean;
 }
 
+/** `StatementOptions` of a fixed text run often (a search's reads, a batch's inserts): prepared where the driver can. */
+export const PREPARED: Readonly<StatementOptions> = Object.freeze({ prepare: true });
+
 /** Result of a statement that writes. */
 export interface RunResult {
   changes: number;

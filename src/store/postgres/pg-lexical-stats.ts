@@ -12,7 +12,7 @@
  * folds at once, so a forgotten word leaves no row behind (a lexeme whose count reaches 0 is deleted).
  */
 import type { Layer } from '../../core/types.js';
-import type { SqlDriver } from '../sql-driver.js';
+import { PREPARED, type SqlDriver } from '../sql-driver.js';
 import { chunks, marks, num } from '../sql/sql-util.js';
 
 /** One write's contribution to a space's statistics, built from the tsvectors it indexes. */
@@ -49,7 +49,7 @@ export async function addLexicalDelta(db: SqlDriver, layer: Layer, space: string
   if (d.rows === 0) return;
   await db.run('INSERT INTO lexical_deltas (layer, space, rows, tokens, terms) VALUES (?, ?, ?, ?, ?::jsonb)', [
     layer, space, d.rows, d.tokens, d.json(),
-  ], { prepare: true });
+  ], PREPARED);
 }
 
 /**
@@ -181,7 +181,7 @@ export async function readLexicalStats(
       ...lexemes.flatMap((l) => [layer, space, l, l, layer, space]),
     ],
     // One text per layer and number of words: planning it took ~1 ms a query, running it ~0.3 ms.
-    { prepare: true },
+    PREPARED,
   );
   return {
     rows: num(r?.rows ?? 0),

@@ -1,7 +1,7 @@
 /** PostgreSQL lexical indexes: a weighted tsvector per item (GIN, ranked by FTS5's BM25) and its raw text for ILIKE / pg_trgm. */
 import type { Layer } from '../../core/types.js';
 import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
-import { statementsTogether, takesAfterCommit, type SqlDriver, type SqlValue } from '../sql-driver.js';
+import { PREPARED, statementsTogether, takesAfterCommit, type SqlDriver, type SqlValue } from '../sql-driver.js';
 import { COMMON_SHARE, LexicalPlanner, windowIdSpan, type PlanCounter } from '../sql/lexical-planner.js';
 import { fts5Terms } from '../sql/fts5-tokens.js';
 import { chunks, idsIn, isHanPrefixTerm, jsonRecords, marks, num } from '../sql/sql-util.js';
@@ -266,7 +266,7 @@ export class PgSearch implements SearchIndex {
             ? [jsonRecords(['id', 'raw', 'len'], part.map((d, i) => [d.id, d.raw, tsvs[i]!.len])), tsvectorArray(tsvs.map((x) => x.tsv as Buffer))]
             : [jsonRecords(['id', 'tsv', 'raw', 'len'], part.map((d, i) => [d.id, tsvs[i]!.tsv as string, d.raw, tsvs[i]!.len]))],
           // A fixed text run for every batch: planned once per connection.
-          { prepare: true },
+          PREPARED,
         );
       if ((await insert()).changes < part.length) {
         // Some ids were indexed already (callers unindex first; this keeps the statistics exact if one did not):
@@ -478,8 +478,9 @@ export class PgSearch implements SearchIndex {
     const freqs: string[] = [];
     // D from a single-lexeme f: for a row where it is positive, f / (its rank normalised by length) is D.
     const lengthBy: string[] = [];
-    const partsOf = (st: TermStats, w: string) =>
-      st.prefix || st.lexemes.length === 1 ? [tsq(w).param] : [...new Set(st.lexemes)].map((l) => quoteLexeme(l));
+    // A term is one lexeme (or a prefix), or a phrase of several.
+    const single = (st: TermStats) => st.prefix || st.lexemes.length === 1;
+    const partsOf = (st: TermStats, w: string) => (single(st) ? [tsq(w).param] : [...new Set(st.lexemes)].map((l) => quoteLexeme(l)));
     // Rows matching any of several lexemes mostly hold one of them: a lexeme's rank is taken only where the row holds
     // it (`@@`, a binary search in the tsvector, against ~0.4 µs for ts_rank_cd, which gives 0 there anyway). Rows
     // matching all of them hold each: no check.
@@ -494,7 +495,7 @@ export class PgSearch implements SearchIndex {
       const seen = column.get(w);
       if (seen !== undefined) return seen;
       // A phrase's lexemes share its occurrences: their mean stands for the phrase's count.
-      const one = st.prefix || st.lexemes.length === 1;
+      const one = single(st);
       const parts = partsOf(st, w);
       const k = freqs.length;
       freqs.push(`(${parts.map(count).join(' + ')}) / ${one ? 1 : st.lexemes.length} AS f${k}`);

@@ -5,7 +5,7 @@
  */
 import type { Episode, EpisodeKind } from '../../core/types.js';
 import type { EpisodeStore, IndexText, NewEpisode, RecallEpisode, ScriptEpisodeRow, SearchIndex, TimelineQuery } from '../port.js';
-import type { SqlDriver, SqlValue } from '../sql-driver.js';
+import { PREPARED, type SqlDriver, type SqlValue } from '../sql-driver.js';
 import { bit, bool, chunks, idsIn, idsLike, json, jsonRecords, marks, num, numOrNull, timeOf, timeOrNull, toJson } from './sql-util.js';
 
 /** The episode columns a PostgreSQL batch insert reads from its JSON records, in `values` order. */
@@ -66,12 +66,6 @@ export function toEpisode(r: Record<string, unknown>): Episode {
   };
 }
 
-/**
- * The batch insert is a fixed text run for every batch: prepared once per connection (StatementOptions), a PostgreSQL
- * batch is not planned each time (planning was ~1 in 10 of the server's ingest CPU, issue 20).
- */
-const INGEST = { prepare: true } as const;
-
 /** Episode store written once for every engine. */
 export class EpisodeSql implements EpisodeStore {
   readonly #db: SqlDriver;
@@ -109,7 +103,9 @@ export class EpisodeSql implements EpisodeStore {
              ORDER BY u.ordinality
              ON CONFLICT DO NOTHING RETURNING id, ref`,
             [this.#space, jsonRecords(EPISODE_FIELDS, part.map(values))],
-            INGEST,
+            // One text for every batch: prepared, it is not planned each time (planning was ~1 in 10 of the server's
+            // ingest CPU, issue 20).
+            PREPARED,
           )
         : this.#db.all<{ id: unknown; ref: unknown }>(
             `INSERT INTO episodes (space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable,

@@ -1,6 +1,6 @@
 /** Spaces over portable SQL. */
 import type { SpaceStore } from '../port.js';
-import type { SqlDriver } from '../sql-driver.js';
+import { PREPARED, type SqlDriver } from '../sql-driver.js';
 
 /** Space store written once for every engine. */
 export class SpaceSql implements SpaceStore {
@@ -10,7 +10,7 @@ export class SpaceSql implements SpaceStore {
   }
   async ensure(space: string, at: number): Promise<void> {
     // Run by every write transaction: prepared where the driver can.
-    await this.#db.run('INSERT INTO spaces (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING', [space, at], { prepare: true });
+    await this.#db.run('INSERT INTO spaces (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING', [space, at], PREPARED);
   }
   async exists(space: string): Promise<boolean> {
     return (await this.#db.get('SELECT id FROM spaces WHERE id = ?', [space])) !== undefined;

@@ -1,6 +1,6 @@
 /** Small helpers shared by the portable SQL stores: placeholders, JSON columns, booleans. */
 import { representableTime } from '../../core/clock.js';
-import { storableParams, type SqlDriver, type SqlValue, type StatementOptions } from '../sql-driver.js';
+import { PREPARED, storableParams, type SqlDriver, type SqlValue, type StatementOptions } from '../sql-driver.js';
 
 /** `?, ?, ?` for an IN list of `n` values (n ≥ 1). */
 export function marks(n: number): string {
@@ -16,7 +16,7 @@ export function idsIn(
   column: string,
   ids: readonly number[],
 ): { sql: string; params: Array<string | number>; o: StatementOptions } {
-  if (dialect === 'postgres') return { sql: `${column} = ANY(?::bigint[])`, params: [`{${ids.join(',')}}`], o: { prepare: true } };
+  if (dialect === 'postgres') return { sql: `${column} = ANY(?::bigint[])`, params: [`{${ids.join(',')}}`], o: PREPARED };
   return { sql: `${column} IN (${marks(ids.length)})`, params: [...ids], o: {} };
 }
 
