@@ -1,14 +1,16 @@
 // PostgreSQL's lexical statistics (pg-lexical-stats.ts) are kept on write and must always equal what a count of the
 // word index gives: per space, its rows, their tokens and the rows holding each lexeme, through inserts in many
 // transactions (deltas folded after commits), rewrites, forgetting, a re-index of ids already indexed and a space
-// erased. A word only forgotten rows held leaves no trace in them; the migration's backfill rebuilds the same figures.
+// erased; so must the rows each one-character prefix query matches (a Chinese character's search). A word only
+// forgotten rows held leaves no trace in them; the migration's backfill rebuilds the same figures.
 import { afterAll, describe, expect, it } from 'vitest';
 import { pgSchemas } from '../../../test/helpers/pg-schemas.js';
 import type { NewEpisode } from '../port.js';
 import type { SqlStore } from '../sql/sql-store.js';
 import { createRng } from '../../script/seeded-rng.js';
 import { PgDriver, type PgFamilyDriver } from './pg-driver.js';
-import { COMPACT_AT, compactLexicalStats, lexicalStatsBackfill, readLexicalStats } from './pg-lexical-stats.js';
+import { COMPACT_AT, compactLexicalStats, lexicalStatsBackfill, prefixKey, readLexicalStats } from './pg-lexical-stats.js';
+import { quoteLexeme } from './pg-lexemes.js';
 import { openPostgresStore } from './open-postgres.js';
 
 const base = process.env.TIDEPOOL_TEST_PG_URL;
@@ -38,9 +40,24 @@ async function compare(store: SqlStore): Promise<{ counted: unknown; kept: unkno
        WHERE x.space = ? GROUP BY u.lexeme ORDER BY u.lexeme`,
       [space],
     );
-    counted[space] = { rows: Number(totals?.rows), tokens: Number(totals?.tokens), terms: terms.map((t) => [t.lexeme, Number(t.n)]) };
-    const s = await readLexicalStats(store.db, 'episode', space, terms.map((t) => t.lexeme));
-    kept[space] = { rows: s.rows, tokens: s.tokens, terms: terms.map((t, i) => [t.lexeme, s.hits[i]]) };
+    // The rows a one-character prefix query matches (how a Chinese character is searched), counted by that query.
+    const firsts = [...new Set(terms.map((t) => [...t.lexeme][0]!))].sort();
+    const prefixes: Array<[string, number]> = [];
+    for (const c of firsts) {
+      const r = await store.db.get<{ n: unknown }>(
+        `SELECT count(*) AS n FROM episodes_fts f JOIN episodes x ON x.id = f.id WHERE x.space = ? AND f.tsv @@ ?::tsquery`,
+        [space, `${quoteLexeme(c)}:*`],
+      );
+      prefixes.push([c, Number(r?.n)]);
+    }
+    counted[space] = {
+      rows: Number(totals?.rows), tokens: Number(totals?.tokens), terms: terms.map((t) => [t.lexeme, Number(t.n)]), prefixes,
+    };
+    const s = await readLexicalStats(store.db, 'episode', space, [...terms.map((t) => t.lexeme), ...firsts.map(prefixKey)]);
+    kept[space] = {
+      rows: s.rows, tokens: s.tokens, terms: terms.map((t, i) => [t.lexeme, s.hits[i]]),
+      prefixes: firsts.map((c, i) => [c, s.hits[terms.length + i]]),
+    };
   }
   return { counted, kept };
 }
@@ -126,6 +143,28 @@ describe('PostgreSQL lexical statistics', () => {
 
   it.skipIf(!base)('equal the word index counts on a PostgreSQL server, deltas folded after commits', async () => {
     await exercise(fresh('lexstats'));
+  }, 120_000);
+
+  it.skipIf(!base)('are completed with the prefix counts when a database written before them is opened (v5 migration)', async () => {
+    const url = fresh('lexstatsv4');
+    let store = await openPostgresStore(url);
+    try {
+      const rows = ['部署 备份 harbour', '部门 kayak', '部署 部门 storm', 'tide rope'].map((b) => episode(b, 'Mia', ''));
+      await store.transaction((tx) => tx.forSpace('a').episodes.insertMany(rows));
+      await (store.db as PgDriver).settled();
+      await compactLexicalStats(store.db, 'episode', { all: true });
+      // As a v4 database holds them: lexemes counted, no prefix.
+      await store.db.run(`DELETE FROM lexical_terms WHERE term LIKE '%*'`);
+      await store.db.run('DELETE FROM schema_migrations WHERE version = 5');
+      expect((await readLexicalStats(store.db, 'episode', 'a', [prefixKey('部')])).hits).toEqual([0]);
+      await store.close();
+      store = await openPostgresStore(url);
+      expect((await readLexicalStats(store.db, 'episode', 'a', [prefixKey('部')])).hits).toEqual([3]);
+      const { counted, kept } = await compare(store);
+      expect(kept).toEqual(counted);
+    } finally {
+      await store.close();
+    }
   }, 120_000);
 
   it.skipIf(!base)('stay exact with two servers writing and forgetting at once', async () => {

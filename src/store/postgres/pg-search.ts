@@ -11,6 +11,7 @@ import {
   deleteIndexedRows,
   dropLexicalStats,
   LexicalDelta,
+  prefixKey,
   readLexicalStats,
   type LexicalStats,
 } from './pg-lexical-stats.js';
@@ -97,8 +98,7 @@ interface TermStats {
 }
 
 /**
- * The rows of phrases and Chinese prefixes (which the lexical statistics do not count), remembered per space, layer
- * and term; recounted once the index grew by more than 1 % of the space's rows.
+ * The rows of phrases (which the lexical statistics do not count), remembered per space, layer and term; recounted once the index grew by more than 1 % of the space's rows.
  */
 export class PgSearchMemo {
   readonly terms = new Map<string, TermStats>();
@@ -133,9 +133,20 @@ function lexemeOf(w: string): string | undefined {
   return terms.length === 1 ? terms[0] : undefined;
 }
 
-/** The one-word terms' lexemes, each once. */
-function oneWordLexemes(terms: readonly string[]): string[] {
-  return [...new Set(terms.map(lexemeOf).filter((l): l is string => l !== undefined))];
+/** A Chinese prefix's key in the lexical statistics (`prefixKey`): its rows are counted there; undefined for any other term. */
+function prefixOf(w: string): string | undefined {
+  const first = isHanPrefixTerm(w) ? fts5Terms(w)[0] : undefined;
+  return first === undefined ? undefined : prefixKey(first);
+}
+
+/** What the lexical statistics count of a term: a one-word term's lexeme or a Chinese prefix's key; not a phrase. */
+function statOf(w: string): string | undefined {
+  return lexemeOf(w) ?? prefixOf(w);
+}
+
+/** The statistics' keys of the terms that have one (`statOf`), each once. */
+function statKeys(terms: readonly string[]): string[] {
+  return [...new Set(terms.map(statOf).filter((l): l is string => l !== undefined))];
 }
 
 /**
@@ -331,7 +342,7 @@ export class PgSearch implements SearchIndex {
     const t = T[layer];
     // The statistics of every one-word term, the space's rows and tokens and the index's top id: one statement that
     // answers the plan and BM25 both.
-    const lexemes = oneWordLexemes(terms);
+    const lexemes = statKeys(terms);
     const read = new QueryStats(space, layer, lexemes, await readLexicalStats(this.#db, layer, space, lexemes, { topOf: t.fts }));
     const plan = await this.#planner.plan(space, layer, terms, pgPlanCounter(this.#db, read));
     // The planner counted the space's rare terms: BM25's counts, already taken.
@@ -386,7 +397,7 @@ export class PgSearch implements SearchIndex {
       const spanFloor = span ? ' AND f.id > ? AND f.id <= ?' : '';
       // Both at once, each on a connection of its own outside a transaction (`statementsTogether`): the first ranks
       // the rows holding every term while the server ranks the rare terms' rows on its other core. Every term's
-      // figures are taken first (phrases and Chinese prefixes counted once, and remembered): counted inside both
+      // figures are taken first (phrases counted once, and remembered): counted inside both
       // rankings, they were counted twice, and on two more connections at once.
       await this.#stats(scope, layer, plan.top, terms);
       const [all = [], rare = []] = await statementsTogether(this.#db, [
@@ -532,7 +543,7 @@ export class PgSearch implements SearchIndex {
   }
 
   #rememberCounts(scope: Scope, layer: Layer, top: number, counts: ReadonlyMap<string, number>): void {
-    const counted = [...counts].filter(([w]) => lexemeOf(w) === undefined);
+    const counted = [...counts].filter(([w]) => statOf(w) === undefined);
     if (this.#memo.terms.size + counted.length > TERM_MEMO) this.#memo.terms.clear();
     for (const [w, hits] of counted) this.#memo.terms.set(termKey(scope.space, layer, w), { hits, ...PgSearch.#lexemesOf(w), at: top });
   }
@@ -544,16 +555,16 @@ export class PgSearch implements SearchIndex {
 
   /**
    * What BM25 needs of the space's rows in the layer's index: their number and mean length (FTS5's avgdl, over all
-   * of them), and each term's rows with its lexemes. A one-word term's rows come from the lexical statistics, read
-   * with the totals in one statement (pg-lexical-stats.ts); a phrase or a Chinese prefix is counted in the index (a
-   * bitmap scan per term, the terms at once on connections of their own), remembered as of `top`.
+   * of them), and each term's rows with its lexemes. A one-word term's rows and a Chinese prefix's come from the
+   * lexical statistics, read with the totals in one statement (pg-lexical-stats.ts); a phrase is counted in the index
+   * (a bitmap scan per phrase, the phrases at once on connections of their own), remembered as of `top`.
    */
   async #stats(scope: Scope, layer: Layer, top: number, terms: readonly string[]): Promise<{ rows: number; avgdl: number; terms: TermStats[] }> {
     const t = T[layer];
-    const { stats: s, hits: byLexeme } = await statsOf(this.#db, scope.space, layer, oneWordLexemes(terms), scope.read);
+    const { stats: s, hits: byLexeme } = await statsOf(this.#db, scope.space, layer, statKeys(terms), scope.read);
     const keyOf = (w: string) => termKey(scope.space, layer, w);
     const unknown = [...new Set(terms)].filter((w) => {
-      if (lexemeOf(w) !== undefined) return false;
+      if (statOf(w) !== undefined) return false;
       const known = this.#memo.terms.get(keyOf(w));
       return !(known && fresh(known.at, s.rows, top));
     });
@@ -577,7 +588,9 @@ export class PgSearch implements SearchIndex {
       avgdl: s.rows > 0 && s.tokens > 0 ? s.tokens / s.rows : 1,
       terms: terms.map((w) => {
         const l = lexemeOf(w);
-        return l === undefined ? this.#memo.terms.get(keyOf(w))! : { hits: byLexeme.get(l)!, lexemes: [l], prefix: false, at: top };
+        if (l !== undefined) return { hits: byLexeme.get(l)!, lexemes: [l], prefix: false, at: top };
+        const p = prefixOf(w);
+        return p === undefined ? this.#memo.terms.get(keyOf(w))! : { hits: byLexeme.get(p)!, ...PgSearch.#lexemesOf(w), at: top };
       }),
     };
   }
@@ -684,12 +697,12 @@ export function pgPlanCounter(db: SqlDriver, read?: QueryStats): PlanCounter {
       return (await this.termsRows!(space, layer, [term], cap, alone))[0]!;
     },
     async termsRows(space, layer, terms, cap, alone) {
-      // One-word terms from the lexical statistics (exact, one statement); a phrase or a Chinese prefix by a capped
-      // count per term, those at once (each on a connection of its own outside a transaction).
-      const single = oneWordLexemes(terms);
+      // One-word terms and Chinese prefixes from the lexical statistics (exact, one statement); a phrase by a capped
+      // count per phrase, those at once (each on a connection of its own outside a transaction).
+      const single = statKeys(terms);
       const byLexeme = single.length > 0 ? (await statsOf(db, space, layer, single, read)).hits : new Map<string, number>();
       const count = async (w: string) => {
-        const l = lexemeOf(w);
+        const l = statOf(w);
         if (l !== undefined) return byLexeme.get(l)!;
         const r = await db.get<{ c: unknown }>(`SELECT count(*) AS c FROM (${matchesIn(layer, alone, '?::tsquery')} LIMIT ?) s`, [
           tsq(w).param, ...(alone ? [] : [space]), cap + 1,
@@ -716,7 +729,7 @@ export function pgPlanCounter(db: SqlDriver, read?: QueryStats): PlanCounter {
       // where the GIN index would hand over every row holding the term to be sorted (79k rows and 66-78 ms for
       // "the" at 100k, against 3 ms): `newestMatches`, first over the rows the term's share says it needs. A space
       // sharing the index keeps the GIN plan: its rows may be too thin among the others' for a walk to stop early.
-      const l = lexemeOf(term);
+      const l = statOf(term);
       const known = l !== undefined && read?.answers(space, layer) ? read.hits.get(l) : undefined;
       const share = known !== undefined && read!.stats.rows > 0 ? known / read!.stats.rows : undefined;
       // A walk reads about sample / share rows; the GIN index hands over the term's rows (share × rows), each dearer

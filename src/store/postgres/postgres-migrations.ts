@@ -1,6 +1,6 @@
 /** Numbered PostgreSQL schema migrations: the SQLite schema of `../sqlite/sqlite-migrations.ts`, translated. */
 // Past 400 lines on purpose (STYLE §4): SQL text, table by table, as in the SQLite file it mirrors.
-import { lexicalStatsMigration } from './pg-lexical-stats.js';
+import { lexicalStatsMigration, prefixCountsBackfill } from './pg-lexical-stats.js';
 import type { Migration } from '../sqlite/sqlite-migrations.js';
 
 // Translation rules (kept for every later migration):
@@ -434,7 +434,7 @@ ${IDENTITY_TABLES.map(
 ).join('\n')}
 `;
 
-/** All PostgreSQL migrations in order; versions match the SQLite ones. Never edit one: add the next. */
+/** All PostgreSQL migrations in order (numbered apart from SQLite's since v4). Never edit one: add the next. */
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', sql: V1_TABLES + V1_SEARCH + V1_ID_SYNC },
   // SQLite's v2 adds binary vector copies for its scan; PostgreSQL searches vectors through pgvector's HNSW index
@@ -450,4 +450,6 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   // Rows, tokens and rows per lexeme of each space's word index, kept on write (pg-lexical-stats.ts) and backfilled
   // from the rows indexed before.
   { version: 4, name: 'lexical statistics', sql: lexicalStatsMigration() },
+  // The rows matching each one-character prefix (a Chinese character's query), kept with the lexemes' counts.
+  { version: 5, name: 'prefix counts in the lexical statistics', sql: prefixCountsBackfill() },
 ];
