@@ -511,6 +511,22 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.forSpace(s).search.lexical('episode', ['搬了'], LEX)).toEqual([]);
       });
 
+      it("finds what its own transaction wrote, and nothing in a layer or space that holds none of the words", async () => {
+        const s = newSpace('own');
+        expect(await store.forSpace(s).search.lexical('knowledge', ['harbour'], LEX)).toEqual([]);
+        await store.forSpace(s).episodes.insertMany([ep({ content: 'tide tables for the harbour' })]);
+        // The layer has rows, none with the word; then a write in a transaction is found inside it, before its commit.
+        expect(await store.forSpace(s).search.lexical('episode', ['kayak', '划'], LEX)).toEqual([]);
+        const found = await store.transaction(async (tx) => {
+          const { ids } = await tx.forSpace(s).episodes.insertMany([ep({ content: '我们去划船 in a kayak' })]);
+          const hits = (w: string[]) => tx.forSpace(s).search.lexical('episode', w, LEX).then((h) => h.map((x) => x.id));
+          return { ids, kayak: await hits(['kayak']), zh: await hits(['划']), either: await hits(['kayak', 'harbour']) };
+        });
+        expect(found.kayak).toEqual(found.ids);
+        expect(found.zh).toEqual(found.ids);
+        expect(found.either).toHaveLength(2);
+      });
+
       it('never reads user text as query syntax', async () => {
         const s = newSpace('inj');
         const { ids } = await store.forSpace(s).episodes.insertMany([ep({ content: "o'brien said: cats & dogs | (birds)" })]);

@@ -344,6 +344,10 @@ export class PgSearch implements SearchIndex {
     // answers the plan and BM25 both.
     const lexemes = statKeys(terms);
     const read = new QueryStats(space, layer, lexemes, await readLexicalStats(this.#db, layer, space, lexemes, { topOf: t.fts }));
+    // Nothing can match when the space has no row in this layer's index, or when no row of it holds any of the words
+    // (the figures are exact): no search statement. A recall asks every layer, and a space's knowledge or narratives
+    // are often empty or lack the words (two round trips each, 3-8 ms at 100k).
+    if (read.stats.rows === 0 || terms.every((w) => read.hits.get(statOf(w) ?? '\u0000') === 0)) return [];
     const plan = await this.#planner.plan(space, layer, terms, pgPlanCounter(this.#db, read));
     // The planner counted the space's rare terms: BM25's counts, already taken.
     const scope: Scope = { space, alone: plan.alone, read };
