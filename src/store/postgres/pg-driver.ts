@@ -1,8 +1,12 @@
 /** node-postgres (`pg`) behind the SqlDriver port: a pool, `?` placeholders renumbered, one client per transaction. */
 import { createHash } from 'node:crypto';
+// Before node-postgres, which probes for Cloudflare at load (pg-probe.ts).
+import { navigatorForProbe } from './pg-probe.js';
 import pg from 'pg';
 import type { AfterCommit, AfterCommitTask, RunResult, SqlDriver, SqlValue, StatementOptions } from '../sql-driver.js';
 import { pgParams, toPositional } from './positional-params.js';
+
+if (navigatorForProbe) delete (globalThis as { navigator?: unknown }).navigator;
 
 /** A PostgreSQL-family driver: the port plus multi-statement scripts (migrations), also inside a transaction. */
 export interface PgFamilyDriver extends SqlDriver {
