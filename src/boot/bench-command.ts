@@ -37,6 +37,12 @@ function positiveInt(flag: string, raw: string): number {
   return n;
 }
 
+/** Checks a `--db` option that must name a PostgreSQL server, or throws an invalid_input error saying so. */
+function postgresUrl(raw: string, note = ''): string {
+  if (!/^postgres(ql)?:\/\//iu.test(raw)) throw new TidepoolError('invalid_input', `--db must be a postgres:// URL${note}, got "${raw}"`, { field: 'db' });
+  return raw;
+}
+
 /** Writes a bench's files into `dir` (created when missing); an object is written as indented JSON. */
 function writeOutputs(dir: string, files: Record<string, string | object>): void {
   mkdirSync(dir, { recursive: true });
@@ -163,9 +169,7 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
     .action(async (o: { sizes: string; queries: string; hybrid: boolean; peers: boolean; db?: string; out?: string; json?: boolean }) => {
       const sizes = o.sizes.split(',').map((s) => Number(s.trim()));
       if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) throw new TidepoolError('invalid_input', `--sizes must be positive integers, got "${o.sizes}"`);
-      if (o.db !== undefined && !/^postgres(ql)?:\/\//iu.test(o.db)) {
-        throw new TidepoolError('invalid_input', `--db must be a postgres:// URL (SQLite is always measured), got "${o.db}"`, { field: 'db' });
-      }
+      if (o.db !== undefined) postgresUrl(o.db, ' (SQLite is always measured)');
       // SQLite (the embedded default) always runs; --db puts the PostgreSQL rows beside it in the same run.
       const factories = [
         tidepoolScaleFactory,
@@ -207,7 +211,7 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
     .option('--out <dir>', 'also write team.json and team.md there')
     .option('--json', 'print the report as JSON')
     .action(async (o: { db: string; servers: string; seconds: string; concurrency: string; seed: string; nightEvery: string; pool?: string; out?: string; json?: boolean }) => {
-      if (!/^postgres(ql)?:\/\//i.test(o.db)) throw new TidepoolError('invalid_input', '--db must be a postgres:// URL', { field: 'db' });
+      postgresUrl(o.db);
       const report = await runTeamBench({
         db: o.db, servers: positiveInt('--servers', o.servers), seconds: positiveInt('--seconds', o.seconds),
         concurrency: positiveInt('--concurrency', o.concurrency), seedTurns: Number(o.seed) === 0 ? 0 : positiveInt('--seed', o.seed),
@@ -252,10 +256,17 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
     .description('start-up: medians of repeated whole-process runs of `tidepool --version`, `recall` and the Claude Code prompt hook, with bare node and node + better-sqlite3 beside them')
     .option('--runs <n>', 'timed runs per command (after one warm-up)', '15')
     .option('--bin <path>', 'the tidepool to measure (default: this clone\'s bin/tidepool.js); e.g. an installed package\'s node_modules/.bin/tidepool')
+    .option('--db <url>', 'also measure recall and the hook on PostgreSQL: a database of their own on this server (postgres://…), dropped after')
     .option('--out <dir>', 'also write startup.json and startup.md there')
     .option('--json', 'print the report as JSON')
-    .action((o: { runs: string; bin?: string; out?: string; json?: boolean }) => {
-      const report = runStartupBench({ runs: positiveInt('--runs', o.runs), ...(o.bin ? { bin: resolve(deps.env.cwd, o.bin) } : {}), onProgress: (l) => deps.stderr.write(`${l}\n`) });
+    .action(async (o: { runs: string; bin?: string; db?: string; out?: string; json?: boolean }) => {
+      if (o.db !== undefined) postgresUrl(o.db);
+      const report = await runStartupBench({
+        runs: positiveInt('--runs', o.runs),
+        ...(o.bin ? { bin: resolve(deps.env.cwd, o.bin) } : {}),
+        ...(o.db ? { db: o.db } : {}),
+        onProgress: (l) => deps.stderr.write(`${l}\n`),
+      });
       emitReport(deps, o, 'startup', report, renderStartupMarkdown(report));
     });
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { percentile } from '../percentile.js';
+import { createScratchDatabase } from '../scratch-database.js';
 
 /** One measured command. */
 export interface StartupRow {
@@ -31,6 +32,11 @@ export interface StartupBenchOptions {
   readonly runs: number;
   /** The launcher measured (default: this clone's bin/tidepool.js run by this node). */
   readonly bin?: string;
+  /**
+   * A PostgreSQL server's URL: `recall` and the hook are also measured on a database of their own there (created for
+   * the run, dropped after), beside node loading node-postgres alone.
+   */
+  readonly db?: string;
   readonly onProgress?: (line: string) => void;
 }
 
@@ -70,30 +76,47 @@ function time(argv: readonly string[], env: NodeJS.ProcessEnv, runs: number, inp
 
 const round = (n: number, digits = 0): number => Math.round(n * 10 ** digits) / 10 ** digits;
 
+/** Writes the one memory every measured command reads into the database of `env`. */
+function seed(tp: readonly string[], env: NodeJS.ProcessEnv): void {
+  for (const args of [['init'], ['remember', 'The staging database moved to port 6543']]) {
+    const r = spawnSync(tp[0]!, [...tp.slice(1), ...args], { env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`tidepool ${args[0]} failed: ${r.stderr}`);
+  }
+}
+
 /**
  * Measures bare node, node loading better-sqlite3, and `tidepool --version`, `recall` on a one-memory English
- * database and `hook user-prompt-submit`, each as whole processes.
+ * database and `hook user-prompt-submit`, each as whole processes; with `db`, also `recall` and the hook on a
+ * PostgreSQL database holding the same memory.
  */
-export function runStartupBench(o: StartupBenchOptions): StartupReport {
+export async function runStartupBench(o: StartupBenchOptions): Promise<StartupReport> {
   const bin = o.bin ?? fileURLToPath(new URL('../../../bin/tidepool.js', import.meta.url));
   const tp = bin.endsWith('.js') ? [process.execPath, bin] : [bin];
   const dir = mkdtempSync(join(tmpdir(), 'tidepool-startup-'));
   const env = { ...process.env, TIDEPOOL_DB: join(dir, 'm.db'), TIDEPOOL_CONFIG: join(dir, 'none.json'), HOME: dir };
+  const scratch = o.db ? await createScratchDatabase(o.db, 'startup') : undefined;
   try {
-    for (const args of [['init'], ['remember', 'The staging database moved to port 6543']]) {
-      const r = spawnSync(tp[0]!, [...tp.slice(1), ...args], { env, encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`tidepool ${args[0]} failed: ${r.stderr}`);
-    }
-    const cases: Array<[string, string[], string?]> = [
+    seed(tp, env);
+    const req = createRequire(import.meta.url);
+    const cases: Array<[string, string[], string?, NodeJS.ProcessEnv?]> = [
       ['node -e 0', [process.execPath, '-e', '0']],
-      ["node + require('better-sqlite3') (baseline)", [process.execPath, '-e', `require(${JSON.stringify(createRequire(import.meta.url).resolve('better-sqlite3'))})`]],
+      ["node + require('better-sqlite3') (baseline)", [process.execPath, '-e', `require(${JSON.stringify(req.resolve('better-sqlite3'))})`]],
       ['tidepool --version', [...tp, '--version']],
       ['tidepool recall "staging port"', [...tp, 'recall', 'staging port']],
       ['tidepool hook user-prompt-submit', [...tp, 'hook', 'user-prompt-submit'], HOOK_INPUT],
     ];
-    const measured = cases.map(([name, argv, input]) => {
+    if (scratch) {
+      const pgEnv = { ...env, TIDEPOOL_DB: scratch.url };
+      seed(tp, pgEnv);
+      cases.push(
+        ["node + require('pg')", [process.execPath, '-e', `require(${JSON.stringify(req.resolve('pg'))})`]],
+        ['tidepool recall "staging port" (PostgreSQL)', [...tp, 'recall', 'staging port'], undefined, pgEnv],
+        ['tidepool hook user-prompt-submit (PostgreSQL)', [...tp, 'hook', 'user-prompt-submit'], HOOK_INPUT, pgEnv],
+      );
+    }
+    const measured = cases.map(([name, argv, input, caseEnv]) => {
       o.onProgress?.(`startup: ${name}`);
-      return { name, ...time(argv, env, o.runs, input) };
+      return { name, ...time(argv, caseEnv ?? env, o.runs, input) };
     });
     const base = percentile(measured[1]!.wall, 50);
     const rows = measured.map((m) => ({
@@ -106,6 +129,7 @@ export function runStartupBench(o: StartupBenchOptions): StartupReport {
     return { runs: o.runs, bin, rows };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    await scratch?.drop();
   }
 }
 
