@@ -48,6 +48,9 @@ export class LexicalDelta {
   }
 }
 
+/** What a prefix key ends with, in JS and in the SQL that counts a deleted row's prefixes (`ROW_PREFIXES`). */
+const PREFIX_MARK = '*';
+
 /**
  * The statistics' key for the rows holding any lexeme that starts with the character `c`: the rows a prefix query
  * `c:*` matches, which is how a single Chinese character is searched (as FTS5's prefix query, sql-util.ts). Counted on
@@ -55,7 +58,7 @@ export class LexicalDelta {
  * (116-308 ms), and each new process (a hook) counted again. An FTS5 term never holds '*', so no lexeme is a key.
  */
 export function prefixKey(c: string): string {
-  return `${c}*`;
+  return `${c}${PREFIX_MARK}`;
 }
 
 /** Prefix keys by first code point: each built once, so counting a row hashes no new string. */
@@ -74,7 +77,7 @@ function prefixKeyOf(lexeme: string): string {
 }
 
 /** The prefix keys of one index row's tsvector `tsv`, each once, in SQL (`prefixKey` of each lexeme's first character). */
-const ROW_PREFIXES = (tsv: string) => `(SELECT DISTINCT left(u.lexeme, 1) || '*' AS k FROM unnest(${tsv}) u)`;
+const ROW_PREFIXES = (tsv: string) => `(SELECT DISTINCT left(u.lexeme, 1) || '${PREFIX_MARK}' AS k FROM unnest(${tsv}) u)`;
 
 /** Deltas of a layer folded at once after a commit; below this many, readers add them up themselves. */
 export const COMPACT_AT = 16;

@@ -98,7 +98,8 @@ interface TermStats {
 }
 
 /**
- * The rows of phrases (which the lexical statistics do not count), remembered per space, layer and term; recounted once the index grew by more than 1 % of the space's rows.
+ * The rows of phrases (which the lexical statistics do not count), remembered per space, layer and term; recounted
+ * once the index grew by more than 1 % of the space's rows.
  */
 export class PgSearchMemo {
   readonly terms = new Map<string, TermStats>();
@@ -347,7 +348,11 @@ export class PgSearch implements SearchIndex {
     // Nothing can match when the space has no row in this layer's index, or when no row of it holds any of the words
     // (the figures are exact): no search statement. A recall asks every layer, and a space's knowledge or narratives
     // are often empty or lack the words (two round trips each, 3-8 ms at 100k).
-    if (read.stats.rows === 0 || terms.every((w) => read.hits.get(statOf(w) ?? '\u0000') === 0)) return [];
+    const holdsNone = (w: string) => {
+      const k = statOf(w);
+      return k !== undefined && read.hits.get(k) === 0;
+    };
+    if (read.stats.rows === 0 || terms.every(holdsNone)) return [];
     const plan = await this.#planner.plan(space, layer, terms, pgPlanCounter(this.#db, read));
     // The planner counted the space's rare terms: BM25's counts, already taken.
     const scope: Scope = { space, alone: plan.alone, read };
@@ -401,8 +406,8 @@ export class PgSearch implements SearchIndex {
       const spanFloor = span ? ' AND f.id > ? AND f.id <= ?' : '';
       // Both at once, each on a connection of its own outside a transaction (`statementsTogether`): the first ranks
       // the rows holding every term while the server ranks the rare terms' rows on its other core. Every term's
-      // figures are taken first (phrases counted once, and remembered): counted inside both
-      // rankings, they were counted twice, and on two more connections at once.
+      // figures are taken first (phrases counted once, and remembered): counted inside both rankings, they were counted
+      // twice, and on two more connections at once.
       await this.#stats(scope, layer, plan.top, terms);
       const [all = [], rare = []] = await statementsTogether(this.#db, [
         () => this.#bm25(scope, layer, plan.top, terms, tsqAll(terms, '&&'), spanFloor, span ? [span.lo - 1, span.hi] : [], fetch),
