@@ -39,24 +39,28 @@ export async function record(ctx: AppContext, raw: RecordInput, opts: RecordOpti
   const now = ctx.clock.now();
   const counter = { count: 0 };
   const previous = await precedingTurns(ctx, turns.map((t) => t.session));
-  const rows: NewEpisode[] = turns.map((t) => {
-    // Every stored field, not only the text: speaker, session, tool, ref and free meta are stored and searchable.
-    const r = redact(t.content);
-    counter.count += r.count;
-    const speaker = redactOptional(t.speaker, counter);
-    const session = redactOptional(t.session, counter);
-    const kind: EpisodeKind = t.kind ?? opts.kind ?? (t.role === 'tool' ? 'tool_result' : 'turn');
-    return {
-      kind, role: t.role, speaker: speaker ?? null, content: r.text, session: session ?? null,
-      tool: redactOptional(t.tool, counter) ?? null, ok: t.ok ?? null, source: opts.source ?? 'record',
-      ref: redactOptional(t.ref, counter) ?? null, meta: redactJson(t.meta ?? {}, counter),
-      durable: opts.durable ?? false, occurredAt: t.at ?? now, createdAt: now, embedPending: true,
-      index: episodeIndexText(r.text, speaker ?? null, nextContext(previous, session, r.text, ctx.config.recall.contextTurns), ctx.config.index.episodeTrigram),
-    };
-  });
+  // Built as they are inserted (a generator): on PostgreSQL, later turns are redacted and their index text made
+  // while the server writes earlier ones.
+  function* rows(): Generator<NewEpisode> {
+    for (const t of turns) {
+      // Every stored field, not only the text: speaker, session, tool, ref and free meta are stored and searchable.
+      const r = redact(t.content);
+      counter.count += r.count;
+      const speaker = redactOptional(t.speaker, counter);
+      const session = redactOptional(t.session, counter);
+      const kind: EpisodeKind = t.kind ?? opts.kind ?? (t.role === 'tool' ? 'tool_result' : 'turn');
+      yield {
+        kind, role: t.role, speaker: speaker ?? null, content: r.text, session: session ?? null,
+        tool: redactOptional(t.tool, counter) ?? null, ok: t.ok ?? null, source: opts.source ?? 'record',
+        ref: redactOptional(t.ref, counter) ?? null, meta: redactJson(t.meta ?? {}, counter),
+        durable: opts.durable ?? false, occurredAt: t.at ?? now, createdAt: now, embedPending: true,
+        index: episodeIndexText(r.text, speaker ?? null, nextContext(previous, session, r.text, ctx.config.recall.contextTurns), ctx.config.index.episodeTrigram),
+      };
+    }
+  }
   const { ids, skipped } = await spaceTransaction(ctx, async (scope, tx) => {
     await tx.spaces.ensure(ctx.space, now);
-    return scope.episodes.insertMany(rows);
+    return scope.episodes.insertMany(rows());
   });
   let embedded = 0;
   if (ctx.embedder && ids.length > 0) {

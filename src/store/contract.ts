@@ -142,6 +142,24 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.forSpace(s).search.lexical('episode', ['marker14'], { limit: 5 })).toEqual([]);
       });
 
+      it('reads rows from a generator as it inserts them, and a failure while building them leaves nothing behind', async () => {
+        const s = newSpace('gen');
+        // 600 rows: three PostgreSQL parts, the generator's later rows built while earlier ones are written.
+        function* rows(failAt?: number): Generator<NewEpisode> {
+          for (let i = 0; i < 600; i++) {
+            if (i === failAt) throw new Error(`row ${i} could not be built`);
+            yield ep({ content: `generated row ${i} genmark${i}`, ref: `gen:${failAt ?? 'ok'}:${i}` });
+          }
+        }
+        const { ids } = await store.forSpace(s).episodes.insertMany(rows());
+        expect(ids).toHaveLength(600);
+        expect((await store.forSpace(s).search.lexical('episode', ['genmark599'], LEX)).map((h) => h.id)).toEqual([ids[599]]);
+        await expect(store.transaction((tx) => tx.forSpace(s).episodes.insertMany(rows(520)))).rejects.toThrow('row 520 could not be built');
+        expect(await store.forSpace(s).episodes.count()).toBe(600);
+        expect((await store.forSpace(s).search.lexical('episode', ['genmark5'], LEX)).map((h) => h.id)).toEqual([ids[5]]);
+        expect((await store.forSpace(s).search.lexical('episode', ['generated'], { limit: 1000 })).length).toBe(600);
+      });
+
       it('skips a ref already stored in the space but not one stored in another space', async () => {
         const s = newSpace('ref');
         const other = newSpace('ref');

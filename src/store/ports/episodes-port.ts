@@ -50,8 +50,12 @@ export interface ScriptEpisodeRow {
 
 /** Raw episodes. */
 export interface EpisodeStore {
-  /** Inserts rows in order; rows whose `ref` already exists in the space are skipped (idempotent import). */
-  insertMany(rows: readonly NewEpisode[]): Promise<{ ids: number[]; skipped: number }>;
+  /**
+   * Inserts rows in order; rows whose `ref` already exists in the space are skipped (idempotent import). The rows
+   * are read part by part as they are inserted: a generator's work on later rows may overlap the database's writes
+   * of earlier ones (PostgreSQL).
+   */
+  insertMany(rows: Iterable<NewEpisode>): Promise<{ ids: number[]; skipped: number }>;
   get(id: number): Promise<Episode | undefined>;
   getMany(ids: readonly number[]): Promise<Episode[]>;
   /** What recall ranks and shows of each episode (fewer columns than getMany: recall reads hundreds per query). */

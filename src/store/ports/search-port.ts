@@ -28,6 +28,12 @@ export interface LexicalOptions {
   keyPrefix?: string;
 }
 
+/** A batch being indexed in parts ({@link SearchIndex.indexing}): `add` each part in turn, then `finish` once. */
+export interface IndexBatch {
+  add(docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void>;
+  finish(): Promise<void>;
+}
+
 /** Engine-specific full-text indexes; kept in step with the tables inside the same transaction. */
 export interface SearchIndex {
   /**
@@ -35,6 +41,12 @@ export interface SearchIndex {
    * space and layer), so that BM25's statistics are the space's own.
    */
   index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>, space: string): Promise<void>;
+  /**
+   * Optional: `index` in several calls, for a writer that inserts its rows part by part and indexes each part while
+   * it builds the next (PostgreSQL: the server writes one part's entries while the app works on the next). What is
+   * kept for the whole batch (the lexical statistics) is written once, by `finish`, in the same transaction.
+   */
+  indexing?(layer: Layer, space: string): IndexBatch;
   /**
    * Optional: prepares the entries of texts about to be indexed. A writer calls it while the database inserts the
    * rows, so an engine that builds its entries in the app (PostgreSQL's tsvectors) does that work in the meantime.

@@ -1,6 +1,6 @@
 /** PostgreSQL lexical indexes: a weighted tsvector per item (GIN, ranked by FTS5's BM25) and its raw text for ILIKE / pg_trgm. */
 import type { Layer } from '../../core/types.js';
-import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
+import type { IndexBatch, IndexText, LexicalOptions, SearchIndex } from '../port.js';
 import { PREPARED, statementsTogether, takesAfterCommit, type SqlDriver, type SqlValue } from '../sql-driver.js';
 import { COMMON_SHARE, LexicalPlanner, windowIdSpan, type PlanCounter } from '../sql/lexical-planner.js';
 import { fts5Terms } from '../sql/fts5-tokens.js';
@@ -254,53 +254,64 @@ export class PgSearch implements SearchIndex {
   }
 
   async index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>, space: string): Promise<void> {
+    const batch = this.indexing(layer, space);
+    await batch.add(docs);
+    await batch.finish();
+  }
+
+  indexing(layer: Layer, space: string): IndexBatch {
     const t = T[layer];
     const delta = new LexicalDelta();
-    for (const part of chunks(docs, BATCH)) {
-      // One JSON parameter per batch (json_to_recordset): one statement where multi-row VALUES needed ten. The
-      // tsvectors arrive finished, built from FTS5's terms (pg-lexemes.ts): the same terms as SQLite, and
-      // PostgreSQL's parser and stemmer (most of the statement's time) no longer run on ingest. In binary form they
-      // are a second parameter, zipped with the records by ROWS FROM (row i with element i).
-      // Each row's length (its positions) is stored beside it: BM25 reads it instead of ranking the row once more.
-      const tsvs = part.map((d) => this.#take(d) ?? this.#tsvector(d));
-      for (const x of tsvs) delta.add(x.len, x.lexemes);
-      const insert = () =>
-        this.#db.run(
-          this.#binary
-            ? `INSERT INTO ${t.fts} (id, tsv, raw, len)
-               SELECT u.id, u.tsv, u.raw, u.len
-               FROM ROWS FROM (json_to_recordset(?::json) AS (id bigint, raw text, len integer), unnest(?::tsvector[])) AS u(id, raw, len, tsv)
-               ON CONFLICT (id) DO NOTHING`
-            : `INSERT INTO ${t.fts} (id, tsv, raw, len)
-               SELECT u.id, u.tsv::tsvector, u.raw, u.len FROM json_to_recordset(?::json) AS u(id bigint, tsv text, raw text, len integer)
-               ON CONFLICT (id) DO NOTHING`,
-          this.#binary
-            ? [jsonRecords(['id', 'raw', 'len'], part.map((d, i) => [d.id, d.raw, tsvs[i]!.len])), tsvectorArray(tsvs.map((x) => x.tsv as Buffer))]
-            : [jsonRecords(['id', 'tsv', 'raw', 'len'], part.map((d, i) => [d.id, tsvs[i]!.tsv as string, d.raw, tsvs[i]!.len]))],
-          // A fixed text run for every batch: planned once per connection.
-          PREPARED,
-        );
-      if ((await insert()).changes < part.length) {
-        // Some ids were indexed already (callers unindex first; this keeps the statistics exact if one did not):
-        // their old entries leave the index and the statistics, and the batch goes in again.
-        await deleteIndexedRows(this.#db, t.fts, layer, space, part.map((d) => d.id));
-        await insert();
+    const add = async (docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void> => {
+      for (const part of chunks(docs, BATCH)) {
+        // One JSON parameter per batch (json_to_recordset): one statement where multi-row VALUES needed ten. The
+        // tsvectors arrive finished, built from FTS5's terms (pg-lexemes.ts): the same terms as SQLite, and
+        // PostgreSQL's parser and stemmer (most of the statement's time) no longer run on ingest. In binary form they
+        // are a second parameter, zipped with the records by ROWS FROM (row i with element i).
+        // Each row's length (its positions) is stored beside it: BM25 reads it instead of ranking the row once more.
+        const tsvs = part.map((d) => this.#take(d) ?? this.#tsvector(d));
+        for (const x of tsvs) delta.add(x.len, x.lexemes);
+        const insert = () =>
+          this.#db.run(
+            this.#binary
+              ? `INSERT INTO ${t.fts} (id, tsv, raw, len)
+                 SELECT u.id, u.tsv, u.raw, u.len
+                 FROM ROWS FROM (json_to_recordset(?::json) AS (id bigint, raw text, len integer), unnest(?::tsvector[])) AS u(id, raw, len, tsv)
+                 ON CONFLICT (id) DO NOTHING`
+              : `INSERT INTO ${t.fts} (id, tsv, raw, len)
+                 SELECT u.id, u.tsv::tsvector, u.raw, u.len FROM json_to_recordset(?::json) AS u(id bigint, tsv text, raw text, len integer)
+                 ON CONFLICT (id) DO NOTHING`,
+            this.#binary
+              ? [jsonRecords(['id', 'raw', 'len'], part.map((d, i) => [d.id, d.raw, tsvs[i]!.len])), tsvectorArray(tsvs.map((x) => x.tsv as Buffer))]
+              : [jsonRecords(['id', 'tsv', 'raw', 'len'], part.map((d, i) => [d.id, tsvs[i]!.tsv as string, d.raw, tsvs[i]!.len]))],
+            // A fixed text run for every batch: planned once per connection.
+            PREPARED,
+          );
+        if ((await insert()).changes < part.length) {
+          // Some ids were indexed already (callers unindex first; this keeps the statistics exact if one did not):
+          // their old entries leave the index and the statistics, and the batch goes in again.
+          await deleteIndexedRows(this.#db, t.fts, layer, space, part.map((d) => d.id));
+          await insert();
+        }
       }
-    }
-    if (docs.length === 0) return;
-    await addLexicalDelta(this.#db, layer, space, delta);
-    // After the commit where the driver can (node-postgres: on another connection, while the writer goes on), else
-    // before it: the merge was 14 of the 134 ms a 1,000-turn batch waited for the server at 100k. The deltas are
-    // folded there too, a few writes at a time.
-    const merge = (db: SqlDriver) => PgSearch.#mergePending(db, layer);
-    const compact = (db: SqlDriver) => compactLexicalStats(db, layer);
-    if (takesAfterCommit(this.#db)) {
-      this.#db.afterCommit(`gin-merge:${layer}`, merge);
-      this.#db.afterCommit(`lexical-compact:${layer}`, compact);
-    } else {
-      await merge(this.#db);
-      await compact(this.#db);
-    }
+    };
+    const finish = async (): Promise<void> => {
+      if (delta.rows === 0) return;
+      await addLexicalDelta(this.#db, layer, space, delta);
+      // After the commit where the driver can (node-postgres: on another connection, while the writer goes on), else
+      // before it: the merge was 14 of the 134 ms a 1,000-turn batch waited for the server at 100k. The deltas are
+      // folded there too, a few writes at a time.
+      const merge = (db: SqlDriver) => PgSearch.#mergePending(db, layer);
+      const compact = (db: SqlDriver) => compactLexicalStats(db, layer);
+      if (takesAfterCommit(this.#db)) {
+        this.#db.afterCommit(`gin-merge:${layer}`, merge);
+        this.#db.afterCommit(`lexical-compact:${layer}`, compact);
+      } else {
+        await merge(this.#db);
+        await compact(this.#db);
+      }
+    };
+    return { add, finish };
   }
 
   /**
