@@ -2,7 +2,7 @@
 // TIDEPOOL_TEST_PG_URL: only node-postgres binds a Buffer as a binary parameter).
 import type { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tsvectorArray, tsvectorBinary, tsvectorLiteral } from './pg-lexemes.js';
+import { tsvectorArray, tsvectorBinary, tsvectorLiteral, type TsvectorLength } from './pg-lexemes.js';
 
 const url = process.env.TIDEPOOL_TEST_PG_URL;
 type Fields = Array<readonly [string, 'A' | 'B' | 'C']>;
@@ -44,5 +44,31 @@ describe.skipIf(!url)('tsvector binary format', () => {
     expect(english).toContain("'ana':8B");
     expect(clamped).toContain("'end':16383A");
     expect(many!.match(/\d+A/g)).toHaveLength(256);
+  });
+});
+
+describe('lexemes interned on the write path', () => {
+  it('counts a key once however often its interned objects were started over during a batch', async () => {
+    const { LexicalDelta } = await import('./pg-lexical-stats.js');
+    const row = (text: string) => {
+      const len: TsvectorLength = { length: 0, lexemes: [] };
+      tsvectorBinary([[text, 'A']], len);
+      return len;
+    };
+    const delta = new LexicalDelta();
+    const first = row('alpha 去年');
+    delta.add(first.length, first.lexemes!);
+    // More distinct words than the interning table keeps: the next document starts it over.
+    row(Array.from({ length: 50_001 }, (_, i) => `w${i}`).join(' '));
+    const again = row('alpha alpha 去年');
+    expect(again.lexemes![0]).not.toBe(first.lexemes![0]);
+    delta.add(again.length, again.lexemes!);
+    expect(JSON.parse(delta.json())).toEqual({ alpha: 2, 'a*': 2, 去年: 2, '去*': 2 });
+    expect(delta.tokens).toBe(2 + 3);
+    // Two positions of one lexeme in a row are one row in its count, and the row's prefix key counts once.
+    const same = new LexicalDelta();
+    const r = row('alpha alps alpha');
+    same.add(r.length, r.lexemes!);
+    expect(JSON.parse(same.json())).toEqual({ alpha: 1, alp: 1, 'a*': 1 });
   });
 });

@@ -22,19 +22,131 @@ export function quoteLexeme(lexeme: string): string {
 export interface TsvectorLength {
   length: number;
   /** Its distinct lexemes, when asked for (the lexical statistics count the rows holding each). */
-  lexemes?: string[];
+  lexemes?: Lexeme[];
 }
 
-function positionsOf(lexemes: Map<string, number[]>): number {
-  let n = 0;
-  for (const ats of lexemes.values()) n += Math.max(1, ats.length);
-  return n;
+/**
+ * A key of the lexical statistics (pg-lexical-stats.ts): a lexeme, or the prefix key of a first character. Interned,
+ * so that counting a row's keys hashes no string: `row` marks the row that last counted it (a key counts once a row).
+ */
+export interface StatKey {
+  readonly key: string;
+  row: number;
 }
 
-function measure(lexemes: Map<string, number[]>, out: TsvectorLength | undefined): void {
+/** Prefix keys by first code point, interned ({@link Lexeme.prefix}). */
+const PREFIX_KEYS = new Map<number, StatKey>();
+
+/**
+ * A lexeme of the write path, interned (one object per term while the table holds it): its UTF-8 bytes are encoded
+ * and checked once, its prefix key found once, and while a document is built (`lexemePositions`) it holds that
+ * document's positions, so that a document's lexemes need no map of their own.
+ */
+export class Lexeme implements StatKey {
+  readonly key: string;
+  row = 0;
+  /** The document its positions belong to; those of an earlier document are stale. */
+  doc = 0;
+  /** Its positions in that document: a list in `AT` (first, last and how many). */
+  first = 0;
+  last = 0;
+  count = 0;
+  #bytes: Uint8Array | undefined;
+  #prefix: StatKey | undefined;
+  constructor(term: string) {
+    this.key = term;
+  }
+
+  /** Its UTF-8 bytes for the binary format, refused when it holds NUL or a lone surrogate (see `tsvectorBinary`). */
+  bytes(): Uint8Array {
+    if (this.#bytes === undefined) {
+      const term = this.key;
+      if (term.includes('\0') || !(term as string & { isWellFormed(): boolean }).isWellFormed()) {
+        throw new Error(`tsvectorBinary: lexeme ${JSON.stringify(term)} holds NUL or a lone surrogate`);
+      }
+      this.#bytes = Buffer.from(term, 'utf8');
+    }
+    return this.#bytes;
+  }
+
+  /** The statistics' key of its first character (a code point, as PostgreSQL's left(lexeme, 1) takes it). */
+  prefix(): StatKey {
+    if (this.#prefix === undefined) {
+      const c = this.key.codePointAt(0)!;
+      let k = PREFIX_KEYS.get(c);
+      if (k === undefined) {
+        if (PREFIX_KEYS.size >= 65_536) {
+          PREFIX_KEYS.clear();
+          epoch++;
+        }
+        k = { key: prefixKey(String.fromCodePoint(c)), row: 0 };
+        PREFIX_KEYS.set(c, k);
+      }
+      this.#prefix = k;
+    }
+    return this.#prefix;
+  }
+}
+
+/** What a prefix key ends with, in JS and in the SQL that counts a deleted row's prefixes (pg-lexical-stats.ts). */
+export const PREFIX_MARK = '*';
+
+/**
+ * The statistics' key for the rows holding any lexeme that starts with the character `c`: the rows a prefix query
+ * `c:*` matches, which is how a single Chinese character is searched (as FTS5's prefix query, sql-util.ts). Counted on
+ * write like a lexeme, so that no search counts them in the index: at 1M rows a first count of '去':* read 30,000 rows
+ * (116-308 ms), and each new process (a hook) counted again. An FTS5 term never holds '*', so no lexeme is a key.
+ */
+export function prefixKey(c: string): string {
+  return `${c}${PREFIX_MARK}`;
+}
+
+/**
+ * The positions of the document being built, as linked lists (one per lexeme, `Lexeme.first`): a position word
+ * (`lexemePositions`) and the index of the lexeme's next one (-1 at the end). Reused for every document, grown as
+ * needed: a document's positions allocate nothing.
+ */
+let AT = new Int32Array(1024);
+let NEXT = new Int32Array(1024);
+
+function grow(): void {
+  const at = new Int32Array(AT.length * 2);
+  const next = new Int32Array(NEXT.length * 2);
+  at.set(AT);
+  next.set(NEXT);
+  AT = at;
+  NEXT = next;
+}
+
+/** Interned lexemes (bounded: started over between documents when full). */
+const LEXEMES = new Map<string, Lexeme>();
+const LEXEME_MEMO = 50_000;
+/** Times the interned keys were started over: a key counted before and after may be two objects. */
+let epoch = 0;
+
+/** How many times interned keys were started over (a counter of keys by object compares it, `LexicalDelta`). */
+export function internEpoch(): number {
+  return epoch;
+}
+/** Documents built so far (`Lexeme.doc`). */
+let documents = 0;
+
+/** The interned lexeme of `term`. */
+export function lexemeOf(term: string): Lexeme {
+  let lx = LEXEMES.get(term);
+  if (lx === undefined) {
+    lx = new Lexeme(term);
+    LEXEMES.set(term, lx);
+  }
+  return lx;
+}
+
+function measure(lexemes: Lexeme[], out: TsvectorLength | undefined): void {
   if (out === undefined) return;
-  out.length = positionsOf(lexemes);
-  if (out.lexemes !== undefined) out.lexemes = [...lexemes.keys()];
+  let n = 0;
+  for (const lx of lexemes) n += lx.count;
+  out.length = n;
+  if (out.lexemes !== undefined) out.lexemes = lexemes;
 }
 
 /**
@@ -45,21 +157,28 @@ export function tsvectorLiteral(fields: ReadonlyArray<readonly [text: string, we
   const lexemes = lexemePositions(fields);
   measure(lexemes, out);
   let text = '';
-  for (const [term, ats] of lexemes) {
-    text += `${text === '' ? '' : ' '}${quoteLexeme(term)}:`;
-    for (let i = 0; i < ats.length; i++) text += `${i === 0 ? '' : ','}${ats[i]! >> 2}${fields[ats[i]! & 3]![1]}`;
+  for (const lx of lexemes) {
+    text += `${text === '' ? '' : ' '}${quoteLexeme(lx.key)}:`;
+    for (let i = lx.first; i >= 0; i = NEXT[i]!) text += `${i === lx.first ? '' : ','}${AT[i]! >> 2}${fields[AT[i]! & 3]![1]}`;
   }
   return text;
 }
 
 /**
- * Per lexeme, in first-seen order: its positions, each with its field's index in the low two bits (one map lookup
- * per token). Positions run on from field to field with one left out between them, so a phrase never spans two
- * fields (FTS5 numbers each column's tokens apart).
+ * A document's distinct lexemes in first-seen order, each holding (until the next document) its positions in `AT`,
+ * each with its field's index in the low two bits (one map lookup per token). Positions run on from field
+ * to field with one left out between them, so a phrase never spans two fields (FTS5 numbers each column's tokens
+ * apart).
  */
-function lexemePositions(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>): Map<string, number[]> {
+function lexemePositions(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>): Lexeme[] {
   if (fields.length > 4) throw new Error(`tsvector: at most 4 fields, got ${fields.length}`);
-  const lexemes = new Map<string, number[]>();
+  if (LEXEMES.size >= LEXEME_MEMO) {
+    LEXEMES.clear();
+    epoch++;
+  }
+  const doc = ++documents;
+  const lexemes: Lexeme[] = [];
+  let used = 0;
   let position = 0;
   for (let f = 0; f < fields.length; f++) {
     // Line by line: a newline always separates tokens, and a context field repeats the lines of earlier turns,
@@ -70,10 +189,23 @@ function lexemePositions(fields: ReadonlyArray<readonly [text: string, weight: '
         position++;
         if (term.length * 3 > MAX_LEXEME_BYTES && Buffer.byteLength(term) > MAX_LEXEME_BYTES) continue;
         const at = (position > MAX_POSITION ? MAX_POSITION : position) * 4 + f;
-        const seen = lexemes.get(term);
-        if (seen === undefined) lexemes.set(term, [at]);
-        // Clamped positions repeat MAX_POSITION: tsvector keeps each position once (its binary input refuses a repeat).
-        else if (seen.length < MAX_POSITIONS && seen[seen.length - 1]! >> 2 < at >> 2) seen.push(at);
+        const lx = lexemeOf(term);
+        if (lx.doc === doc) {
+          // Clamped positions repeat MAX_POSITION: tsvector keeps each position once (its binary input refuses a repeat).
+          if (lx.count >= MAX_POSITIONS || AT[lx.last]! >> 2 >= at >> 2) continue;
+          if (used === AT.length) grow();
+          NEXT[lx.last] = used;
+          lx.count++;
+        } else {
+          if (used === AT.length) grow();
+          lx.doc = doc;
+          lx.first = used;
+          lx.count = 1;
+          lexemes.push(lx);
+        }
+        AT[used] = at;
+        NEXT[used] = -1;
+        lx.last = used++;
       }
     }
     position++;
@@ -86,30 +218,13 @@ const WEIGHT_BITS = { A: 3 << 14, B: 2 << 14, C: 1 << 14 } as const;
 /** The tsvector type's OID (pg_type.dat), named in the binary array header. */
 const TSVECTOR_OID = 3614;
 
-/** Lexemes' UTF-8 bytes, checked once: the same words recur in every batch (bounded, started over when full). */
-const lexemeBytes = new Map<string, Uint8Array>();
-const LEXEME_BYTES_MEMO = 50_000;
-
-function encodeLexeme(term: string): Uint8Array {
-  let bytes = lexemeBytes.get(term);
-  if (bytes === undefined) {
-    if (term.includes('\0') || !(term as string & { isWellFormed(): boolean }).isWellFormed()) {
-      throw new Error(`tsvectorBinary: lexeme ${JSON.stringify(term)} holds NUL or a lone surrogate`);
-    }
-    bytes = Buffer.from(term, 'utf8');
-    if (lexemeBytes.size >= LEXEME_BYTES_MEMO) lexemeBytes.clear();
-    lexemeBytes.set(term, bytes);
-  }
-  return bytes;
-}
-
 /**
  * One document's tsvector in PostgreSQL's binary format (tsvector_send), with its 4-byte length in front as an array
  * element: the server reads it without parsing tsvector text, which was half of the tsvector input's cost (issue
  * 20). Lexemes go in first-seen order (the server sorts them). Equal to the text input of `tsvectorLiteral`
  * (pg-lexemes.test.ts). FTS5's tokenizer splits at NUL and lone surrogates, so a lexeme never holds one; a lexeme
  * that did would end early in the binary form, and is refused instead. Written byte by byte into one buffer, each
- * lexeme's bytes encoded once per process (`encodeLexeme`): this runs for every indexed row. `out.length` gets its
+ * lexeme's bytes encoded once per process (`Lexeme.bytes`): this runs for every indexed row. `out.length` gets its
  * positions (`TsvectorLength`).
  */
 export function tsvectorBinary(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>, out?: TsvectorLength): Buffer {
@@ -117,25 +232,20 @@ export function tsvectorBinary(fields: ReadonlyArray<readonly [text: string, wei
   measure(lexemes, out);
   const weights = fields.map(([, w]) => WEIGHT_BITS[w]);
   let size = 4;
-  const encoded: Uint8Array[] = [];
-  for (const [term, ats] of lexemes) {
-    const bytes = encodeLexeme(term);
-    encoded.push(bytes);
-    size += bytes.length + 1 + 2 + ats.length * 2;
-  }
+  for (const lx of lexemes) size += lx.bytes().length + 1 + 2 + lx.count * 2;
   const b = Buffer.allocUnsafe(4 + size);
   b.writeInt32BE(size, 0);
-  b.writeInt32BE(encoded.length, 4);
+  b.writeInt32BE(lexemes.length, 4);
   let o = 8;
-  let i = 0;
-  for (const ats of lexemes.values()) {
-    const bytes = encoded[i++]!;
+  for (const lx of lexemes) {
+    const bytes = lx.bytes();
     b.set(bytes, o);
     o += bytes.length;
     b[o++] = 0;
-    b[o++] = ats.length >> 8;
-    b[o++] = ats.length & 0xff;
-    for (const at of ats) {
+    b[o++] = lx.count >> 8;
+    b[o++] = lx.count & 0xff;
+    for (let i = lx.first; i >= 0; i = NEXT[i]!) {
+      const at = AT[i]!;
       const word = weights[at & 3]! | (at >> 2);
       b[o++] = word >> 8;
       b[o++] = word & 0xff;

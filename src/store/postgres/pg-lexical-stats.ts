@@ -14,28 +14,42 @@
 import type { Layer } from '../../core/types.js';
 import { PREPARED, type SqlDriver } from '../sql-driver.js';
 import { chunks, marks, num } from '../sql/sql-util.js';
+import { internEpoch, PREFIX_MARK, prefixKey, type Lexeme, type StatKey } from './pg-lexemes.js';
+
+export { prefixKey };
 
 /** One write's contribution to a space's statistics, built from the tsvectors it indexes. */
 export class LexicalDelta {
   rows = 0;
   tokens = 0;
-  readonly terms = new Map<string, number>();
+  /** Rows per key (interned keys: counting hashes no string). */
+  readonly #counts = new Map<StatKey, number>();
+  /** The interning epoch of the first row: when it moved on, one key may be counted under two objects. */
+  #epoch = -1;
 
   /** Adds one indexed row: its positions and its distinct lexemes (and, once each, their first characters). */
-  add(tokens: number, lexemes: Iterable<string>): void {
+  add(tokens: number, lexemes: readonly Lexeme[]): void {
+    const row = ++rowsCounted;
+    if (this.#epoch < 0) this.#epoch = internEpoch();
     this.rows++;
     this.tokens += tokens;
-    const firsts = this.#firsts;
-    firsts.clear();
-    for (const l of lexemes) {
-      this.terms.set(l, (this.terms.get(l) ?? 0) + 1);
-      firsts.add(prefixKeyOf(l));
+    const counts = this.#counts;
+    for (const lx of lexemes) {
+      counts.set(lx, (counts.get(lx) ?? 0) + 1);
+      const p = lx.prefix();
+      if (p.row !== row) {
+        p.row = row;
+        counts.set(p, (counts.get(p) ?? 0) + 1);
+      }
     }
-    for (const k of firsts) this.terms.set(k, (this.terms.get(k) ?? 0) + 1);
   }
 
-  /** The row being added's prefix keys (one set for every row: no allocation per row). */
-  readonly #firsts = new Set<string>();
+  /** Rows per key (lexeme or prefix key), as JSON writes them. */
+  terms(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [k, n] of this.#counts) out.set(k.key, (out.get(k.key) ?? 0) + n);
+    return out;
+  }
 
   /**
    * The lexemes and their rows as one JSON object (every key is a lexeme: FTS5 terms are never empty). Written key by
@@ -43,38 +57,15 @@ export class LexicalDelta {
    */
   json(): string {
     let out = '';
-    for (const [term, rows] of this.terms) out += `${out === '' ? '{' : ','}${JSON.stringify(term)}:${rows}`;
+    // Rare: the interned keys were started over during the batch, and a key may be counted twice; summed by text.
+    const counts = this.#epoch >= 0 && this.#epoch !== internEpoch() ? this.terms() : this.#counts;
+    for (const [k, rows] of counts) out += `${out === '' ? '{' : ','}${JSON.stringify(typeof k === 'string' ? k : k.key)}:${rows}`;
     return out === '' ? '{}' : `${out}}`;
   }
 }
 
-/** What a prefix key ends with, in JS and in the SQL that counts a deleted row's prefixes (`ROW_PREFIXES`). */
-const PREFIX_MARK = '*';
-
-/**
- * The statistics' key for the rows holding any lexeme that starts with the character `c`: the rows a prefix query
- * `c:*` matches, which is how a single Chinese character is searched (as FTS5's prefix query, sql-util.ts). Counted on
- * write like a lexeme, so that no search counts them in the index: at 1M rows a first count of '去':* read 30,000 rows
- * (116-308 ms), and each new process (a hook) counted again. An FTS5 term never holds '*', so no lexeme is a key.
- */
-export function prefixKey(c: string): string {
-  return `${c}${PREFIX_MARK}`;
-}
-
-/** Prefix keys by first code point: each built once, so counting a row hashes no new string. */
-const PREFIX_KEYS = new Map<number, string>();
-
-/** The prefix key of a lexeme's first character (a code point, as PostgreSQL's left(lexeme, 1) takes it). */
-function prefixKeyOf(lexeme: string): string {
-  const c = lexeme.codePointAt(0)!;
-  let k = PREFIX_KEYS.get(c);
-  if (k === undefined) {
-    if (PREFIX_KEYS.size >= 65_536) PREFIX_KEYS.clear();
-    k = prefixKey(String.fromCodePoint(c));
-    PREFIX_KEYS.set(c, k);
-  }
-  return k;
-}
+/** Rows counted by any delta so far (`StatKey.row`: a prefix counts once a row). */
+let rowsCounted = 0;
 
 /** The prefix keys of one index row's tsvector `tsv`, each once, in SQL (`prefixKey` of each lexeme's first character). */
 const ROW_PREFIXES = (tsv: string) => `(SELECT DISTINCT left(u.lexeme, 1) || '${PREFIX_MARK}' AS k FROM unnest(${tsv}) u)`;

@@ -15,7 +15,7 @@ import {
   readLexicalStats,
   type LexicalStats,
 } from './pg-lexical-stats.js';
-import { quoteLexeme, tsqueryLiteral, tsvectorArray, tsvectorBinary, tsvectorLiteral, type TsvectorLength } from './pg-lexemes.js';
+import { quoteLexeme, tsqueryLiteral, type Lexeme, tsvectorArray, tsvectorBinary, tsvectorLiteral, type TsvectorLength } from './pg-lexemes.js';
 
 const T: Record<Layer, { table: string; fts: string; time: string }> = {
   episode: { table: 'episodes', fts: 'episodes_fts', time: 'occurred_at' },
@@ -73,7 +73,7 @@ interface Tsv {
   tsv: string | Buffer;
   len: number;
   /** Its distinct lexemes (the space's lexical statistics count them). */
-  lexemes: readonly string[];
+  lexemes: readonly Lexeme[];
 }
 
 /**
