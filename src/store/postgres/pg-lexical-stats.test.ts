@@ -103,6 +103,14 @@ async function exercise(url: string): Promise<void> {
     );
     ({ counted, kept } = await compare(store));
     expect(kept).toEqual(counted);
+    // A part mixing both: ids already indexed and one that is not (unindexed before). Only the former are replaced;
+    // the new one is counted once (deleting it with the others would subtract a row never counted).
+    await store.transaction((tx) => tx.search.unindex('episode', [ids.b![8]!], 'b'));
+    await store.transaction((tx) =>
+      tx.search.index('episode', ids.b!.slice(5, 9).map((id) => ({ id, body: 'kelp kelp tide', extra: '', raw: 'kelp kelp tide' })), 'b'),
+    );
+    ({ counted, kept } = await compare(store));
+    expect(kept).toEqual(counted);
     // Folded together, those deltas add no row but change the tokens: the total keeps the change.
     await compactLexicalStats(store.db, 'episode', { all: true });
     expect(Number((await store.db.get<{ n: unknown }>('SELECT count(*) AS n FROM lexical_deltas'))?.n)).toBe(0);

@@ -68,6 +68,9 @@ function filters(layer: Layer, o: LexicalOptions): { sql: string; params: SqlVal
   return { sql: where.map((w) => ` AND ${w}`).join(''), params };
 }
 
+/** What an index insert returns when it wrote every row it was given. */
+const ALL: ReadonlySet<number> = new Set();
+
 /** A row's tsvector as sent (binary through node-postgres, text through PGlite) and its length in positions. */
 interface Tsv {
   tsv: string | Buffer;
@@ -262,37 +265,45 @@ export class PgSearch implements SearchIndex {
   indexing(layer: Layer, space: string): IndexBatch {
     const t = T[layer];
     const delta = new LexicalDelta();
+    // One JSON parameter per part (json_to_recordset): one statement where multi-row VALUES needed ten. The
+    // tsvectors arrive finished, built from FTS5's terms (pg-lexemes.ts): the same terms as SQLite, and PostgreSQL's
+    // parser and stemmer (most of the statement's time) no longer run on ingest. In binary form they are a second
+    // parameter, zipped with the records by ROWS FROM (row i with element i). Each row's length (its positions) is
+    // stored beside it: BM25 reads it instead of ranking the row once more. Returns the ids it indexed.
+    const insert = async (docs: ReadonlyArray<{ id: number } & IndexText>, tsvs: readonly Tsv[]): Promise<ReadonlySet<number>> => {
+      const rows = await this.#db.all<{ id: unknown }>(
+        this.#binary
+          ? `INSERT INTO ${t.fts} (id, tsv, raw, len)
+             SELECT u.id, u.tsv, u.raw, u.len
+             FROM ROWS FROM (json_to_recordset(?::json) AS (id bigint, raw text, len integer), unnest(?::tsvector[])) AS u(id, raw, len, tsv)
+             ON CONFLICT (id) DO NOTHING RETURNING id`
+          : `INSERT INTO ${t.fts} (id, tsv, raw, len)
+             SELECT u.id, u.tsv::tsvector, u.raw, u.len FROM json_to_recordset(?::json) AS u(id bigint, tsv text, raw text, len integer)
+             ON CONFLICT (id) DO NOTHING RETURNING id`,
+        this.#binary
+          ? [jsonRecords(['id', 'raw', 'len'], docs.map((d, i) => [d.id, d.raw, tsvs[i]!.len])), tsvectorArray(tsvs.map((x) => x.tsv as Buffer))]
+          : [jsonRecords(['id', 'tsv', 'raw', 'len'], docs.map((d, i) => [d.id, tsvs[i]!.tsv as string, d.raw, tsvs[i]!.len]))],
+        // A fixed text run for every batch: planned once per connection.
+        PREPARED,
+      );
+      return rows.length === docs.length ? ALL : new Set(rows.map((r) => num(r.id)));
+    };
+    // Ids indexed already (callers unindex first; this keeps the statistics exact if one did not): their old entries
+    // leave the index and the statistics, and the new ones go in. Only those: a row this write inserted was never
+    // counted in the statistics, and deleting it would subtract it.
+    const replace = async (docs: ReadonlyArray<{ id: number } & IndexText>, tsvs: readonly Tsv[]): Promise<void> => {
+      if (docs.length === 0) return;
+      await deleteIndexedRows(this.#db, t.fts, layer, space, docs.map((d) => d.id));
+      await insert(docs, tsvs);
+    };
     const add = async (docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void> => {
       for (const part of chunks(docs, BATCH)) {
-        // One JSON parameter per batch (json_to_recordset): one statement where multi-row VALUES needed ten. The
-        // tsvectors arrive finished, built from FTS5's terms (pg-lexemes.ts): the same terms as SQLite, and
-        // PostgreSQL's parser and stemmer (most of the statement's time) no longer run on ingest. In binary form they
-        // are a second parameter, zipped with the records by ROWS FROM (row i with element i).
-        // Each row's length (its positions) is stored beside it: BM25 reads it instead of ranking the row once more.
         const tsvs = part.map((d) => this.#take(d) ?? this.#tsvector(d));
         for (const x of tsvs) delta.add(x.len, x.lexemes);
-        const insert = () =>
-          this.#db.run(
-            this.#binary
-              ? `INSERT INTO ${t.fts} (id, tsv, raw, len)
-                 SELECT u.id, u.tsv, u.raw, u.len
-                 FROM ROWS FROM (json_to_recordset(?::json) AS (id bigint, raw text, len integer), unnest(?::tsvector[])) AS u(id, raw, len, tsv)
-                 ON CONFLICT (id) DO NOTHING`
-              : `INSERT INTO ${t.fts} (id, tsv, raw, len)
-                 SELECT u.id, u.tsv::tsvector, u.raw, u.len FROM json_to_recordset(?::json) AS u(id bigint, tsv text, raw text, len integer)
-                 ON CONFLICT (id) DO NOTHING`,
-            this.#binary
-              ? [jsonRecords(['id', 'raw', 'len'], part.map((d, i) => [d.id, d.raw, tsvs[i]!.len])), tsvectorArray(tsvs.map((x) => x.tsv as Buffer))]
-              : [jsonRecords(['id', 'tsv', 'raw', 'len'], part.map((d, i) => [d.id, tsvs[i]!.tsv as string, d.raw, tsvs[i]!.len]))],
-            // A fixed text run for every batch: planned once per connection.
-            PREPARED,
-          );
-        if ((await insert()).changes < part.length) {
-          // Some ids were indexed already (callers unindex first; this keeps the statistics exact if one did not):
-          // their old entries leave the index and the statistics, and the batch goes in again.
-          await deleteIndexedRows(this.#db, t.fts, layer, space, part.map((d) => d.id));
-          await insert();
-        }
+        const done = await insert(part, tsvs);
+        if (done === ALL) continue;
+        const again = part.flatMap((d, i) => (done.has(d.id) ? [] : [i]));
+        await replace(again.map((i) => part[i]!), again.map((i) => tsvs[i]!));
       }
     };
     const finish = async (): Promise<void> => {

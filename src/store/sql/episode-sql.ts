@@ -122,7 +122,7 @@ export class EpisodeSql implements EpisodeStore {
                tool text, ok bigint, source text, ref text, meta text, durable bigint, occurred_at bigint, created_at bigint,
                consolidated_at bigint, embed_pending bigint)) WITH ORDINALITY AS u
              ORDER BY u.ordinality
-             ON CONFLICT DO NOTHING RETURNING id, ref`,
+             ON CONFLICT (space, ref) WHERE ref IS NOT NULL DO NOTHING RETURNING id, ref`,
             [this.#space, jsonRecords(EPISODE_FIELDS, part.value.map(values))],
             // One text for every batch: prepared, it is not planned each time (planning was ~1 in 10 of the server's
             // ingest CPU, issue 20).
