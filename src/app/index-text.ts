@@ -17,7 +17,8 @@ export function episodeIndexText(
     extra: speaker ? segmentForIndex(speaker) : '',
     // An empty raw text keeps the row out of the trigram index (config index.episodeTrigram).
     raw: substring ? content : '',
-    ctx: previous.length > 0 ? segmentForIndex(previous.join(' \n ')) : '',
+    // Turn by turn, one line each: a turn's segmentation is remembered from when it was the body.
+    ctx: previous.length > 0 ? previous.map(segmentForIndex).join(' \n ') : '',
   };
 }
 

@@ -38,13 +38,22 @@ export function segmentForIndex(text: string): string {
   const joined = text.includes('-') ? [...text.matchAll(/\b[\p{L}]+(?:-[\p{L}]+)+\b/gu)].map((m) => m[0].replace(/-/g, '')) : [];
   if (joined.length > 0) text = `${text} ${joined.join(' ')}`;
   if (!hasCjk(text)) return text;
-  const j = getJieba();
-  return text.replace(CJK_RUN, (run) => {
-    const words = j.cutForSearch(run, true);
-    const have = new Set(words);
-    return ` ${[...words, ...characterBigrams(run).filter((b) => !have.has(b))].join(' ')} `;
-  });
+  let out = recentCjk.get(text);
+  if (out === undefined) {
+    const j = getJieba();
+    out = text.replace(CJK_RUN, (run) => {
+      const words = j.cutForSearch(run, true);
+      const have = new Set(words);
+      return ` ${[...words, ...characterBigrams(run).filter((b) => !have.has(b))].join(' ')} `;
+    });
+    if (recentCjk.size >= 4096) recentCjk.clear();
+    recentCjk.set(text, out);
+  }
+  return out;
 }
+
+/** The last few thousand CJK texts segmented: a turn is segmented again as the context of the turns after it. */
+const recentCjk = new Map<string, string>();
 
 /**
  * The overlapping character bigrams of a CJK run (`北京大学` → 北京, 京大, 大学; none for one character). Indexed
