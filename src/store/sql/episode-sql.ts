@@ -5,7 +5,7 @@
  */
 import type { Episode, EpisodeKind } from '../../core/types.js';
 import type { EpisodeStore, IndexText, NewEpisode, RecallEpisode, ScriptEpisodeRow, SearchIndex, TimelineQuery } from '../port.js';
-import { PREPARED, type SqlDriver, type SqlValue } from '../sql-driver.js';
+import { PREPARED, storableParams, type SqlDriver, type SqlValue } from '../sql-driver.js';
 import { bit, bool, chunks, idsIn, idsLike, json, jsonRecords, marks, num, numOrNull, timeOf, timeOrNull, toJson } from './sql-util.js';
 
 /** The episode columns a PostgreSQL batch insert reads from its JSON records, in `values` order. */
@@ -273,7 +273,7 @@ export class EpisodeSql implements EpisodeStore {
                CROSS JOIN LATERAL (SELECT session, content, occurred_at, id FROM episodes WHERE space = ? AND session = s.session
                  ORDER BY occurred_at DESC, id DESC LIMIT ?) e
                ORDER BY e.session, e.occurred_at, e.id`,
-              [JSON.stringify(part), this.#space, n],
+              [JSON.stringify(storableParams(part)), this.#space, n],
               PREPARED,
             )
           : await this.#db.all<{ session: string; content: string }>(
