@@ -51,13 +51,26 @@ export function redact(text: string): { text: string; count: number } {
   return { text: r.text, count: r.findings.length };
 }
 
-/** `redact` for a label that may be absent (speaker, session, tool, ref). */
+/**
+ * `redact` for a label that may be absent (speaker, session, tool, ref). The last few thousand labels' results are
+ * remembered: a batch names the same speakers and sessions on every turn, and a scan costs as much for a short label
+ * as for a turn's text (the scanner's fixed work).
+ */
 export function redactOptional(text: string | undefined, counter: { count: number }): string | undefined {
   if (text === undefined) return undefined;
-  const r = redact(text);
+  let r = labels.get(text);
+  if (r === undefined) {
+    r = redact(text);
+    if (text.length <= 200) {
+      if (labels.size >= 4096) labels.clear();
+      labels.set(text, r);
+    }
+  }
   counter.count += r.count;
   return r.text;
 }
+
+const labels = new Map<string, { text: string; count: number }>();
 
 /** A copy of free JSON with credentials redacted in every string, keys included; `counter` counts them. */
 export function redactJson<T>(value: T, counter: { count: number }): T {
