@@ -222,6 +222,14 @@ describe('recall', () => {
     await expect(t.memory.withSpace('nobody-wrote-here').recall({ query: 'x' })).rejects.toThrow(/does not exist/);
   });
 
+  it('refuses a space again once it was erased, though it was read before', async () => {
+    const s = t.memory.withSpace('short-lived');
+    await s.remember({ text: 'the kiln runs at night' });
+    expect((await s.recall({ query: 'kiln' }))[0]!.text).toContain('kiln');
+    await s.forget({ all: true, confirm: true });
+    await expect(s.recall({ query: 'kiln' })).rejects.toThrow(/does not exist/);
+  });
+
   it('accepts Tulimoa\'s topic for query', async () => {
     await t.memory.remember({ text: 'open loop: migrate the billing cron' });
     expect((await t.memory.recall({ topic: 'billing cron' }))[0]!.text).toContain('billing');

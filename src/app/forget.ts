@@ -5,6 +5,7 @@ import type { Layer } from '../core/types.js';
 import { forgetInput, parseInput, type ForgetInput } from '../core/schemas.js';
 import type { ScopedStore, Store } from '../store/port.js';
 import { spaceTransaction, type AppContext } from './app-context.js';
+import { spaceErased } from './require-space.js';
 import { episodeIndexText } from './index-text.js';
 
 /** What `forget` removed. */
@@ -26,6 +27,7 @@ export async function forget(ctx: AppContext, raw: ForgetInput): Promise<ForgetR
   const input = parseInput(forgetInput, raw);
   if ('all' in input) {
     await ctx.store.transaction((tx) => tx.rows.eraseSpace(ctx.space));
+    spaceErased(ctx);
     await purge(ctx, 'all');
     return { kind: 'space', space: ctx.space };
   }
