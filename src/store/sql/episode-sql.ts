@@ -8,10 +8,18 @@ import type { EpisodeStore, IndexText, NewEpisode, RecallEpisode, ScriptEpisodeR
 import { PREPARED, storableParams, type SqlDriver, type SqlValue } from '../sql-driver.js';
 import { bit, bool, chunks, idsIn, idsLike, json, jsonRecords, marks, num, numOrNull, timeOf, timeOrNull, toJson } from './sql-util.js';
 
-/** The episode columns a PostgreSQL batch insert reads from its JSON records, in `values` order. */
+/**
+ * The episode columns a PostgreSQL batch insert reads from its JSON records, in `values` order, each under a one-letter
+ * key: the names were a third of a batch's JSON, which the app writes and sends and the server reads (issue 20).
+ */
 const EPISODE_FIELDS = [
   'kind', 'role', 'speaker', 'content', 'session', 'tool', 'ok', 'source', 'ref', 'meta', 'durable', 'occurred_at',
   'created_at', 'consolidated_at', 'embed_pending',
+] as const;
+const EPISODE_KEYS = EPISODE_FIELDS.map((_, i) => String.fromCharCode(97 + i));
+/** Their types in the record (`ok` and the flags are 0/1 integers; times are epoch milliseconds). */
+const EPISODE_TYPES = [
+  'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'text', 'text', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint',
 ] as const;
 
 const COLS =
@@ -116,14 +124,12 @@ export class EpisodeSql implements EpisodeStore {
             // ORDER BY the ordinal: identity values are drawn in input order, which the matching below relies on.
             `INSERT INTO episodes (space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable,
                occurred_at, created_at, consolidated_at, embed_pending)
-             SELECT ?, u.kind, u.role, u.speaker, u.content, u.session, u.tool, u.ok, u.source, u.ref, u.meta, u.durable,
-               u.occurred_at, u.created_at, u.consolidated_at, u.embed_pending
-             FROM ROWS FROM (json_to_recordset(?::json) AS (kind text, role text, speaker text, content text, session text,
-               tool text, ok bigint, source text, ref text, meta text, durable bigint, occurred_at bigint, created_at bigint,
-               consolidated_at bigint, embed_pending bigint)) WITH ORDINALITY AS u
+             SELECT ?, ${EPISODE_KEYS.map((k) => `u.${k}`).join(', ')}
+             FROM ROWS FROM (json_to_recordset(?::json) AS (${EPISODE_KEYS.map((k, i) => `${k} ${EPISODE_TYPES[i]}`).join(', ')}))
+               WITH ORDINALITY AS u
              ORDER BY u.ordinality
              ON CONFLICT (space, ref) WHERE ref IS NOT NULL DO NOTHING RETURNING id, ref`,
-            [this.#space, jsonRecords(EPISODE_FIELDS, part.value.map(values))],
+            [this.#space, jsonRecords(EPISODE_KEYS, part.value.map(values))],
             // One text for every batch: prepared, it is not planned each time (planning was ~1 in 10 of the server's
             // ingest CPU, issue 20).
             PREPARED,

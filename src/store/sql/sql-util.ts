@@ -85,7 +85,11 @@ export function jsonRecords(fields: readonly string[], rows: ReadonlyArray<reado
     rows.map((r) => {
       const v = storableParams(r);
       const o: Record<string, unknown> = {};
-      fields.forEach((f, i) => (o[f] = typeof v[i] === 'bigint' ? String(v[i]) : v[i]));
+      // A null is left out: json_to_recordset reads a missing key as NULL.
+      fields.forEach((f, i) => {
+        const x = v[i];
+        if (x !== null && x !== undefined) o[f] = typeof x === 'bigint' ? String(x) : x;
+      });
       return o;
     }),
   );
