@@ -72,3 +72,21 @@ describe('lexemes interned on the write path', () => {
     expect(JSON.parse(same.json())).toEqual({ alpha: 1, alp: 1, 'a*': 1 });
   });
 });
+
+describe('tsvector binary order', () => {
+  it('sends lexemes in the order the server keeps them (by their bytes), so that it sorts nothing', () => {
+    const buf = tsvectorBinary([['zebra apple Mango 咖啡 apple banana 北京 ápple', 'A'], ['yak', 'B'], ['aardvark zebra', 'C']]);
+    const lexemes: Buffer[] = [];
+    let o = 8;
+    for (let i = 0; i < buf.readInt32BE(4); i++) {
+      const end = buf.indexOf(0, o);
+      lexemes.push(buf.subarray(o, end));
+      o = end + 1;
+      o += 2 + buf.readUInt16BE(o) * 2;
+    }
+    expect(o).toBe(buf.length);
+    expect(lexemes.length).toBeGreaterThan(6);
+    const sorted = [...lexemes].sort(Buffer.compare);
+    expect(lexemes.map(String)).toEqual(sorted.map(String));
+  });
+});

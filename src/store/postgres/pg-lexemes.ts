@@ -228,7 +228,10 @@ const TSVECTOR_OID = 3614;
  * positions (`TsvectorLength`).
  */
 export function tsvectorBinary(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>, out?: TsvectorLength): Buffer {
-  const lexemes = lexemePositions(fields);
+  // In the server's order (its bytes, shorter first on a tie: for text without characters beyond U+FFFF, the order
+  // of JS strings): tsvector_recv then has nothing to sort (it sorts only what arrives out of order, which a lexeme
+  // beyond U+FFFF may still be). The sort was ~1 in 15 of the server's ingest CPU.
+  const lexemes = lexemePositions(fields).sort(byKey);
   measure(lexemes, out);
   const weights = fields.map(([, w]) => WEIGHT_BITS[w]);
   let size = 4;
@@ -252,6 +255,10 @@ export function tsvectorBinary(fields: ReadonlyArray<readonly [text: string, wei
     }
   }
   return b;
+}
+
+function byKey(a: Lexeme, b: Lexeme): number {
+  return a.key < b.key ? -1 : 1;
 }
 
 /** A one-dimensional `tsvector[]` in the binary format (array_send) of elements made by `tsvectorBinary`. */
