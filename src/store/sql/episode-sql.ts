@@ -74,6 +74,18 @@ export function toEpisode(r: Record<string, unknown>): Episode {
   };
 }
 
+/**
+ * PostgreSQL's insert of a part's episodes: one JSON parameter of records (`EPISODE_KEYS`), inserted in input order
+ * (ORDER BY the ordinal: identity values are drawn in that order, which the matching of returned rows relies on). Its
+ * one arbiter is the ref index: no primary-key check per row (ids come from the identity).
+ */
+const PG_INSERT_EPISODES = `INSERT INTO episodes (space, ${EPISODE_FIELDS.join(', ')})
+  SELECT ?, ${EPISODE_KEYS.map((k) => `u.${k}`).join(', ')}
+  FROM ROWS FROM (json_to_recordset(?::json) AS (${EPISODE_KEYS.map((k, i) => `${k} ${EPISODE_TYPES[i]}`).join(', ')}))
+    WITH ORDINALITY AS u
+  ORDER BY u.ordinality
+  ON CONFLICT (space, ref) WHERE ref IS NOT NULL DO NOTHING RETURNING id, ref`;
+
 /** Rows per PostgreSQL insert statement: parts small enough to pipeline a batch, large enough to amortise a statement. */
 const PG_PART = 250;
 
@@ -112,23 +124,16 @@ export class EpisodeSql implements EpisodeStore {
     // PG_PART rows, each one JSON parameter expanded by json_to_recordset (one statement and one plan per part), in
     // a pipeline: the app builds a part's index entries while the server inserts its rows, and the next part's rows
     // (the caller's generator: redaction, index text) while the server indexes it. The app's work and the server's
-    // overlap instead of taking turns (a 1,000-turn batch: 55 -> ~40 ms, issue 20).
+    // overlap instead of taking turns (issue 20; docs/BENCHMARKS.md, "PostgreSQL ingest pipelined").
     const parts = partsOf(rows, pg ? PG_PART : 200);
+    const values = (r: NewEpisode): SqlValue[] => [
+      r.kind, r.role, r.speaker, r.content, r.session, r.tool, bit(r.ok), r.source, r.ref, toJson(r.meta),
+      bit(r.durable), r.occurredAt, r.createdAt, r.consolidatedAt ?? null, bit(r.embedPending),
+    ];
     for (let part = parts.next(); !part.done; ) {
-      const values = (r: NewEpisode): SqlValue[] => [
-        r.kind, r.role, r.speaker, r.content, r.session, r.tool, bit(r.ok), r.source, r.ref, toJson(r.meta),
-        bit(r.durable), r.occurredAt, r.createdAt, r.consolidatedAt ?? null, bit(r.embedPending),
-      ];
       const inserting = pg
         ? this.#db.all<{ id: unknown; ref: unknown }>(
-            // ORDER BY the ordinal: identity values are drawn in input order, which the matching below relies on.
-            `INSERT INTO episodes (space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable,
-               occurred_at, created_at, consolidated_at, embed_pending)
-             SELECT ?, ${EPISODE_KEYS.map((k) => `u.${k}`).join(', ')}
-             FROM ROWS FROM (json_to_recordset(?::json) AS (${EPISODE_KEYS.map((k, i) => `${k} ${EPISODE_TYPES[i]}`).join(', ')}))
-               WITH ORDINALITY AS u
-             ORDER BY u.ordinality
-             ON CONFLICT (space, ref) WHERE ref IS NOT NULL DO NOTHING RETURNING id, ref`,
+            PG_INSERT_EPISODES,
             [this.#space, jsonRecords(EPISODE_KEYS, part.value.map(values))],
             // One text for every batch: prepared, it is not planned each time (planning was ~1 in 10 of the server's
             // ingest CPU, issue 20).
