@@ -1,5 +1,6 @@
 /** Refuses credentials on explicit writes and redacts them from automatic capture, in every field (DESIGN §10). */
 import { TidepoolError } from '../core/errors.js';
+import { remembered } from '../core/bounded-memo.js';
 import { describeSecretKinds, findSecrets, redactSecrets } from '../script/secret-scan.js';
 
 /** Throws `secret_refused` naming the kind of secret when any of `texts` holds a credential. */
@@ -58,14 +59,7 @@ export function redact(text: string): { text: string; count: number } {
  */
 export function redactOptional(text: string | undefined, counter: { count: number }): string | undefined {
   if (text === undefined) return undefined;
-  let r = labels.get(text);
-  if (r === undefined) {
-    r = redact(text);
-    if (text.length <= 200) {
-      if (labels.size >= 4096) labels.clear();
-      labels.set(text, r);
-    }
-  }
+  const r = text.length <= 200 ? remembered(labels, 4096, text, redact) : redact(text);
   counter.count += r.count;
   return r.text;
 }

@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import type { Jieba } from '@node-rs/jieba';
 import type * as JiebaModule from '@node-rs/jieba';
+import { remembered } from '../core/bounded-memo.js';
 
 let jieba: Jieba | undefined;
 
@@ -38,18 +39,16 @@ export function segmentForIndex(text: string): string {
   const joined = text.includes('-') ? [...text.matchAll(/\b[\p{L}]+(?:-[\p{L}]+)+\b/gu)].map((m) => m[0].replace(/-/g, '')) : [];
   if (joined.length > 0) text = `${text} ${joined.join(' ')}`;
   if (!hasCjk(text)) return text;
-  let out = recentCjk.get(text);
-  if (out === undefined) {
-    const j = getJieba();
-    out = text.replace(CJK_RUN, (run) => {
-      const words = j.cutForSearch(run, true);
-      const have = new Set(words);
-      return ` ${[...words, ...characterBigrams(run).filter((b) => !have.has(b))].join(' ')} `;
-    });
-    if (recentCjk.size >= 4096) recentCjk.clear();
-    recentCjk.set(text, out);
-  }
-  return out;
+  return remembered(recentCjk, 4096, text, segmentCjk);
+}
+
+function segmentCjk(text: string): string {
+  const j = getJieba();
+  return text.replace(CJK_RUN, (run) => {
+    const words = j.cutForSearch(run, true);
+    const have = new Set(words);
+    return ` ${[...words, ...characterBigrams(run).filter((b) => !have.has(b))].join(' ')} `;
+  });
 }
 
 /** The last few thousand CJK texts segmented: a turn is segmented again as the context of the turns after it. */

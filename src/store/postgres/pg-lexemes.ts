@@ -132,7 +132,7 @@ export function internEpoch(): number {
 let documents = 0;
 
 /** The interned lexeme of `term`. */
-export function lexemeOf(term: string): Lexeme {
+function internedLexeme(term: string): Lexeme {
   let lx = LEXEMES.get(term);
   if (lx === undefined) {
     lx = new Lexeme(term);
@@ -189,7 +189,7 @@ function lexemePositions(fields: ReadonlyArray<readonly [text: string, weight: '
         position++;
         if (term.length * 3 > MAX_LEXEME_BYTES && Buffer.byteLength(term) > MAX_LEXEME_BYTES) continue;
         const at = (position > MAX_POSITION ? MAX_POSITION : position) * 4 + f;
-        const lx = lexemeOf(term);
+        const lx = internedLexeme(term);
         if (lx.doc === doc) {
           // Clamped positions repeat MAX_POSITION: tsvector keeps each position once (its binary input refuses a repeat).
           if (lx.count >= MAX_POSITIONS || AT[lx.last]! >> 2 >= at >> 2) continue;
@@ -221,7 +221,7 @@ const TSVECTOR_OID = 3614;
 /**
  * One document's tsvector in PostgreSQL's binary format (tsvector_send), with its 4-byte length in front as an array
  * element: the server reads it without parsing tsvector text, which was half of the tsvector input's cost (issue
- * 20). Lexemes go in first-seen order (the server sorts them). Equal to the text input of `tsvectorLiteral`
+ * 20). Lexemes go in the server's own order (see below), so that it sorts nothing. Equal to the text input of `tsvectorLiteral`
  * (pg-lexemes.test.ts). FTS5's tokenizer splits at NUL and lone surrogates, so a lexeme never holds one; a lexeme
  * that did would end early in the binary form, and is refused instead. Written byte by byte into one buffer, each
  * lexeme's bytes encoded once per process (`Lexeme.bytes`): this runs for every indexed row. `out.length` gets its

@@ -9,7 +9,8 @@ import type { NewEpisode } from '../port.js';
 import type { SqlStore } from '../sql/sql-store.js';
 import { createRng } from '../../script/seeded-rng.js';
 import { PgDriver, type PgFamilyDriver } from './pg-driver.js';
-import { COMPACT_AT, compactLexicalStats, lexicalStatsBackfill, prefixKey, readLexicalStats } from './pg-lexical-stats.js';
+import { COMPACT_AT, compactLexicalStats, lexicalStatsBackfill, readLexicalStats } from './pg-lexical-stats.js';
+import { prefixKey } from './pg-lexemes.js';
 import { quoteLexeme } from './pg-lexemes.js';
 import { openPostgresStore } from './open-postgres.js';
 

@@ -14,9 +14,7 @@
 import type { Layer } from '../../core/types.js';
 import { PREPARED, type SqlDriver } from '../sql-driver.js';
 import { chunks, marks, num } from '../sql/sql-util.js';
-import { internEpoch, PREFIX_MARK, prefixKey, type Lexeme, type StatKey } from './pg-lexemes.js';
-
-export { prefixKey };
+import { internEpoch, PREFIX_MARK, type Lexeme, type StatKey } from './pg-lexemes.js';
 
 /** One write's contribution to a space's statistics, built from the tsvectors it indexes. */
 export class LexicalDelta {
@@ -44,11 +42,18 @@ export class LexicalDelta {
     }
   }
 
-  /** Rows per key (lexeme or prefix key), as JSON writes them. */
-  terms(): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const [k, n] of this.#counts) out.set(k.key, (out.get(k.key) ?? 0) + n);
-    return out;
+  /**
+   * Rows per key (lexeme or prefix key). Summed by text only when the interned keys were started over during the
+   * batch (rare): a key may then be counted under two objects.
+   */
+  *#entries(): Generator<[string, number]> {
+    if (this.#epoch < 0 || this.#epoch === internEpoch()) {
+      for (const [k, n] of this.#counts) yield [k.key, n];
+      return;
+    }
+    const summed = new Map<string, number>();
+    for (const [k, n] of this.#counts) summed.set(k.key, (summed.get(k.key) ?? 0) + n);
+    yield* summed;
   }
 
   /**
@@ -57,9 +62,7 @@ export class LexicalDelta {
    */
   json(): string {
     let out = '';
-    // Rare: the interned keys were started over during the batch, and a key may be counted twice; summed by text.
-    const counts = this.#epoch >= 0 && this.#epoch !== internEpoch() ? this.terms() : this.#counts;
-    for (const [k, rows] of counts) out += `${out === '' ? '{' : ','}${JSON.stringify(typeof k === 'string' ? k : k.key)}:${rows}`;
+    for (const [k, rows] of this.#entries()) out += `${out === '' ? '{' : ','}${JSON.stringify(k)}:${rows}`;
     return out === '' ? '{}' : `${out}}`;
   }
 }

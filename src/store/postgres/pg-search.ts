@@ -11,11 +11,10 @@ import {
   deleteIndexedRows,
   dropLexicalStats,
   LexicalDelta,
-  prefixKey,
   readLexicalStats,
   type LexicalStats,
 } from './pg-lexical-stats.js';
-import { quoteLexeme, tsqueryLiteral, type Lexeme, tsvectorArray, tsvectorBinary, tsvectorLiteral, type TsvectorLength } from './pg-lexemes.js';
+import { prefixKey, quoteLexeme, tsqueryLiteral, type Lexeme, tsvectorArray, tsvectorBinary, tsvectorLiteral, type TsvectorLength } from './pg-lexemes.js';
 
 const T: Record<Layer, { table: string; fts: string; time: string }> = {
   episode: { table: 'episodes', fts: 'episodes_fts', time: 'occurred_at' },
@@ -67,9 +66,6 @@ function filters(layer: Layer, o: LexicalOptions): { sql: string; params: SqlVal
   }
   return { sql: where.map((w) => ` AND ${w}`).join(''), params };
 }
-
-/** What an index insert returns when it wrote every row it was given. */
-const ALL: ReadonlySet<number> = new Set();
 
 /** A row's tsvector as sent (binary through node-postgres, text through PGlite) and its length in positions. */
 interface Tsv {
@@ -270,7 +266,7 @@ export class PgSearch implements SearchIndex {
     // parser and stemmer (most of the statement's time) no longer run on ingest. In binary form they are a second
     // parameter, zipped with the records by ROWS FROM (row i with element i). Each row's length (its positions) is
     // stored beside it: BM25 reads it instead of ranking the row once more. Returns the ids it indexed.
-    const insert = async (docs: ReadonlyArray<{ id: number } & IndexText>, tsvs: readonly Tsv[]): Promise<ReadonlySet<number>> => {
+    const insert = async (docs: ReadonlyArray<{ id: number } & IndexText>, tsvs: readonly Tsv[]): Promise<number[]> => {
       const rows = await this.#db.all<{ id: unknown }>(
         this.#binary
           ? `INSERT INTO ${t.fts} (id, tsv, raw, len)
@@ -286,7 +282,7 @@ export class PgSearch implements SearchIndex {
         // A fixed text run for every batch: planned once per connection.
         PREPARED,
       );
-      return rows.length === docs.length ? ALL : new Set(rows.map((r) => num(r.id)));
+      return rows.map((r) => num(r.id));
     };
     // Ids indexed already (callers unindex first; this keeps the statistics exact if one did not): their old entries
     // leave the index and the statistics, and the new ones go in. Only those: a row this write inserted was never
@@ -300,8 +296,9 @@ export class PgSearch implements SearchIndex {
       for (const part of chunks(docs, BATCH)) {
         const tsvs = part.map((d) => this.#take(d) ?? this.#tsvector(d));
         for (const x of tsvs) delta.add(x.len, x.lexemes);
-        const done = await insert(part, tsvs);
-        if (done === ALL) continue;
+        const inserted = await insert(part, tsvs);
+        if (inserted.length === part.length) continue;
+        const done = new Set(inserted);
         const again = part.flatMap((d, i) => (done.has(d.id) ? [] : [i]));
         await replace(again.map((i) => part[i]!), again.map((i) => tsvs[i]!));
       }
