@@ -87,6 +87,14 @@ export async function atMostTogether<T>(tasks: ReadonlyArray<() => Promise<T>>, 
 }
 
 /**
+ * Whether statements given to `statementsTogether` on `db` run at the same time on the server: a node-postgres pool
+ * of two or more connections (`connections`), not a transaction's one client, PGlite's single thread or SQLite.
+ */
+export function runsTogether(db: SqlDriver): boolean {
+  return ((db as { readonly connections?: number }).connections ?? 1) >= 2;
+}
+
+/**
  * Runs `tasks` (each a few statements on `db`) together where the driver allows it, at most `TOGETHER` at a time,
  * else one after another: a node-postgres transaction is one client (its driver has `serial`), and queuing a query
  * on a busy client is deprecated there. A pool, PGlite and SQLite queue statements themselves.

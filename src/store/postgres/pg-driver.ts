@@ -71,13 +71,16 @@ export interface PgDriverOptions {
 export class PgDriver implements PgFamilyDriver {
   readonly dialect = 'postgres' as const;
   readonly pool: pg.Pool;
+  /** The pool's size: statements outside a transaction run on as many connections at once (`runsTogether`). */
+  readonly connections: number;
   readonly #named: boolean;
 
   constructor(o: PgDriverOptions) {
     this.#named = o.prepare ?? true;
+    this.connections = o.max ?? 10;
     this.pool = new pg.Pool({
       connectionString: o.connectionString,
-      max: o.max ?? 10,
+      max: this.connections,
       types,
       // search_path is a startup option, so every pooled connection gets it before its first statement.
       ...(o.schema ? { options: `-c search_path=${o.schema},public` } : {}),
