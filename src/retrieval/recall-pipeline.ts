@@ -75,14 +75,18 @@ export async function runRecall(deps: RecallDeps, space: string, req: RecallRequ
   const found = { substring: new Set<string>(), vector: new Set<string>() };
   const neighbourOf = new Map<number, number[]>();
   const qvec = await embedQuery(deps, req.query);
+  // Substring hits catch what word search misses (inside compounds, a short CJK word, a code or id): asked for
+  // short queries, CJK queries, or when the words found little. A long sentence is never a substring anyway.
+  const substringAlways = terms.length <= 2 || hasCjk(req.query);
+  const substring = (layer: Layer) => store.forSpace(space).search.substring(layer, req.query, { ...opts, limit: Math.min(50, opts.limit) });
   for (const layer of layers) {
+    // Asked with the word search when it will be asked anyway: on a server both run at once, on two connections.
+    const early = substringAlways ? settledLater(substring(layer)) : undefined;
     const lex = await lexicalInTime(store, space, layer, terms, opts, time.windows, layer === 'episode' ? toldMs : 0);
     const ranked = layer === 'episode' ? await withSessionContext(deps, space, req.query, whenQuestion, question, lex, neighbourOf) : lex;
     lists.push({ keys: ranked.map((h) => `${layer}:${h.id}`), weight: 1 });
-    // Substring hits catch what word search misses (inside compounds, a short CJK word, a code or id): asked for
-    // short queries, CJK queries, or when the words found little. A long sentence is never a substring anyway.
-    if (lex.length < 3 || terms.length <= 2 || hasCjk(req.query)) {
-      const sub = await store.forSpace(space).search.substring(layer, req.query, { ...opts, limit: Math.min(50, opts.limit) });
+    if (early || lex.length < 3) {
+      const sub = await (early ?? substring(layer));
       lists.push({ keys: sub.map((h) => `${layer}:${h.id}`), weight: 0.5 });
       for (const h of sub) found.substring.add(`${layer}:${h.id}`);
     }
@@ -262,6 +266,15 @@ export function settleTold<T extends { score: number; told?: number }>(scored: T
   return left;
 }
 
+/**
+ * `p`, marked as handled until it is awaited: a search started early whose caller fails before awaiting it must not
+ * end the process with an unhandled rejection. Awaiting the returned promise still throws its error.
+ */
+function settledLater<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
 /** Windows searched on their own besides the whole memory (a query rarely names more). */
 const MAX_SEARCHED_WINDOWS = 3;
 
@@ -280,18 +293,17 @@ async function lexicalInTime(
   windows: readonly TimeWindow[],
   toldMs: number,
 ): Promise<Array<{ id: number; score: number }>> {
-  const all = await store.forSpace(space).search.lexical(layer, terms, opts);
-  const ranges = windows.slice(0, MAX_SEARCHED_WINDOWS);
-  if (ranges.length === 0) return all;
-  const best = new Map(all.map((h) => [h.id, h.score]));
-  for (const w of ranges) {
+  const search = store.forSpace(space).search;
+  const ranges = windows.slice(0, MAX_SEARCHED_WINDOWS).flatMap((w) => {
     const since = Math.max(w.start, opts.since ?? -Infinity);
     const until = Math.min(w.end + tellingReach(w, toldMs), opts.until ?? Infinity);
-    if (since > until) continue;
-    for (const h of await store.forSpace(space).search.lexical(layer, terms, { ...opts, since, until })) {
-      best.set(h.id, Math.max(best.get(h.id) ?? -Infinity, h.score));
-    }
-  }
+    return since > until ? [] : [{ since, until }];
+  });
+  // The searches are independent: on a server they run at once, each on connections of its own.
+  const [all, ...inWindows] = await Promise.all([search.lexical(layer, terms, opts), ...ranges.map((r) => search.lexical(layer, terms, { ...opts, ...r }))]);
+  if (windows.length === 0) return all!;
+  const best = new Map(all!.map((h) => [h.id, h.score]));
+  for (const h of inWindows.flat()) best.set(h.id, Math.max(best.get(h.id) ?? -Infinity, h.score));
   return [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || b.id - a.id);
 }
 

@@ -105,6 +105,22 @@ export class PgSearchMemo {
 }
 
 /** The space BM25 counts over, and whether it holds every row of the layer (its counts need no join then). */
+/** A row and its BM25 score. */
+interface Ranked {
+  id: number;
+  s: number;
+}
+
+/**
+ * The `limit` best of rankings of parts of the candidates, best first (ties: the higher id, as the statements order
+ * them). A row in several (the rows holding every term are also among the rare terms') counts with its best score.
+ */
+function bestOf(parts: ReadonlyArray<readonly Ranked[]>, limit: number): Ranked[] {
+  const best = new Map<number, number>();
+  for (const r of parts.flat()) best.set(r.id, Math.max(best.get(r.id) ?? -Infinity, r.s));
+  return [...best].map(([id, s]) => ({ id, s })).sort((a, b) => b.s - a.s || b.id - a.id).slice(0, limit);
+}
+
 /** The ids a ranking takes: above `after` (0: all) and, when set, at most `upTo`. */
 interface IdRange {
   after: number;
@@ -395,8 +411,7 @@ export class PgSearch implements SearchIndex {
     // Score in the index alone, then keep this space's rows that pass the filters; over-fetch, and fall back to the
     // join when the filters drop too many (as SQLite does).
     const fetch = o.limit * 3;
-    // `alone`: the only statement running for this query, so it may take both connections (`#bm25`).
-    const scored = (alone: boolean) => this.#bm25(scope, layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), ids, fetch, undefined, alone);
+    const scored = () => this.#bm25(scope, layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), ids, fetch, undefined, true);
     const f = filters(layer, o);
     const direct = async () =>
       (await this.#bm25(scope, layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), ids, o.limit, f)).map((r) => ({
@@ -407,7 +422,7 @@ export class PgSearch implements SearchIndex {
     // find about share × fetch of its rows among the index's best: fewer than `limit` sends it to the join below
     // anyway, after scoring other spaces' rows for nothing. Rank the space's rows directly.
     if (!plan.alone && !plan.dropped && plan.minRowid === undefined && plan.rows * fetch < plan.top * o.limit) return direct();
-    let raw: Array<{ id: number; s: number }>;
+    let raw: Ranked[];
     if (plan.minRowid !== undefined && !span) {
       // Every word is common: the newest rows holding all of them rank first.
       const all = tsqAll(terms, '&&');
@@ -431,23 +446,23 @@ export class PgSearch implements SearchIndex {
           ])
         ).map((r) => num(r.id));
       }
-      raw = newest.length === fetch ? newest.map((id, i) => ({ id, s: 1 - i / (2 * fetch) })) : await scored(true);
+      raw = newest.length === fetch ? newest.map((id, i) => ({ id, s: 1 - i / (2 * fetch) })) : await scored();
     } else if (plan.dropped) {
       // Rows holding every asked term first, scored by all of them; then the OR of the rare ones.
       // Both at once, each on a connection of its own outside a transaction (`statementsTogether`): the first ranks
       // the rows holding every term while the server ranks the rare terms' rows on its other core. Every term's
       // figures are taken first (phrases counted once, and remembered): counted inside both rankings, they were counted
       // twice, and on two more connections at once.
+      // The rare terms' ranking may come in two halves (`#bm25Parts`): they go first, so the two connections start on
+      // the long rankings and the first to finish takes the rows holding every term (a few ms at most).
       await this.#stats(scope, layer, plan.top, terms);
-      const [all = [], rare = []] = await statementsTogether(this.#db, [
-        () => this.#bm25(scope, layer, plan.top, terms, tsqAll(terms, '&&'), span ? { after: span.lo - 1, upTo: span.hi } : { after: 0 }, fetch),
-        () => scored(false),
+      const [rare, all] = await Promise.all([
+        this.#bm25Parts(scope, layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), ids, fetch, undefined, true),
+        this.#bm25Parts(scope, layer, plan.top, terms, tsqAll(terms, '&&'), span ? { after: span.lo - 1, upTo: span.hi } : { after: 0 }, fetch),
       ]);
-      const best = new Map<number, number>();
-      for (const r of [...all, ...rare]) best.set(r.id, Math.max(best.get(r.id) ?? -Infinity, r.s));
-      raw = [...best].map(([id, sc]) => ({ id, s: sc })).sort((a, b) => b.s - a.s || b.id - a.id).slice(0, fetch);
+      raw = bestOf(await statementsTogether(this.#db, [...rare, ...all]), fetch);
     } else {
-      raw = await scored(true);
+      raw = await scored();
     }
     if (raw.length === 0) return [];
     const out = await this.#keepInOrder(t.table, raw, space, f, o.limit);
@@ -464,7 +479,7 @@ export class PgSearch implements SearchIndex {
    */
   async #keepInOrder(
     table: string,
-    raw: ReadonlyArray<{ id: number; s: number }>,
+    raw: readonly Ranked[],
     space: string,
     f: { sql: string; params: SqlValue[] },
     limit: number,
@@ -500,7 +515,7 @@ export class PgSearch implements SearchIndex {
    * rare term (or all terms, or the newest window), never every row of a common word. With `within`, only the
    * space's rows passing those filters.
    */
-  async #bm25(
+  async #bm25Parts(
     scope: Scope,
     layer: Layer,
     top: number,
@@ -510,7 +525,7 @@ export class PgSearch implements SearchIndex {
     limit: number,
     within?: { sql: string; params: SqlValue[] },
     split = false,
-  ): Promise<Array<{ id: number; s: number }>> {
+  ): Promise<Array<() => Promise<Ranked[]>>> {
     const t = T[layer];
     const { rows: n, avgdl, terms: stats } = await this.#stats(scope, layer, top, terms);
     // Column weights as SQLite's bm25(): body (A) 1.0; an episode's speaker (B) and preceding turns (C) 0.3, other
@@ -598,12 +613,24 @@ export class PgSearch implements SearchIndex {
     const candidates = match.op === '||' ? stats.reduce((a, st) => a + st.hits, 0) : 0;
     const hi = ids.upTo ?? top;
     const mid = Math.floor((ids.after + hi) / 2);
-    if (!split || candidates < SPLIT_CANDIDATES || !runsTogether(this.#db) || mid <= ids.after || mid >= hi) return ranked(ids);
-    const halves = await statementsTogether(this.#db, [() => ranked(ids, { after: mid }), () => ranked(ids, { upTo: mid })]);
-    return halves
-      .flat()
-      .sort((a, b) => b.s - a.s || b.id - a.id)
-      .slice(0, limit);
+    if (!split || candidates < SPLIT_CANDIDATES || !runsTogether(this.#db) || mid <= ids.after || mid >= hi) return [() => ranked(ids)];
+    return [() => ranked(ids, { after: mid }), () => ranked(ids, { upTo: mid })];
+  }
+
+  /** The `limit` best of `#bm25Parts`' rows, its parts run together. */
+  async #bm25(
+    scope: Scope,
+    layer: Layer,
+    top: number,
+    terms: readonly string[],
+    match: TsqAll,
+    ids: IdRange,
+    limit: number,
+    within?: { sql: string; params: SqlValue[] },
+    split = false,
+  ): Promise<Ranked[]> {
+    const parts = await this.#bm25Parts(scope, layer, top, terms, match, ids, limit, within, split);
+    return bestOf(await statementsTogether(this.#db, parts), limit);
   }
 
   #rememberCounts(scope: Scope, layer: Layer, top: number, counts: ReadonlyMap<string, number>): void {
