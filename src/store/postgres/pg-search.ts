@@ -609,9 +609,11 @@ export class PgSearch implements SearchIndex {
     // Ranking is ~1.4 µs a candidate, all of it on one backend: a common word's 5,000 rows took ~8 of a query's 10 ms
     // at 100k. With a pool, the candidates are ranked in two halves of the id range, one per connection, each
     // keeping its best `limit`; the best `limit` of both are the same rows in the same order (each row's score is
-    // computed alike, ties go to the higher id). The candidates are at most the terms' rows put together.
-    const candidates = match.op === '||' ? stats.reduce((a, st) => a + st.hits, 0) : 0;
+    // computed alike, ties go to the higher id). The candidates are at most the terms' rows put together, taken as
+    // spread evenly over the ids (a time window's range holds its share of them).
     const hi = ids.upTo ?? top;
+    const share = top > 0 ? Math.min(1, (hi - ids.after) / top) : 1;
+    const candidates = match.op === '||' ? share * stats.reduce((a, st) => a + st.hits, 0) : 0;
     const mid = Math.floor((ids.after + hi) / 2);
     if (!split || candidates < SPLIT_CANDIDATES || !runsTogether(this.#db) || mid <= ids.after || mid >= hi) return [() => ranked(ids)];
     return [() => ranked(ids, { after: mid }), () => ranked(ids, { upTo: mid })];

@@ -16,18 +16,23 @@ function episode(body: string): NewEpisode {
   };
 }
 
-/** The real SQLite counter, with its `recentMatches` calls counted. */
-function counting(): { counter: PlanCounter; asked: string[] } {
+/** The real SQLite counter, with its `recentMatches` calls counted (and the other counts, by kind). */
+function counting(): { counter: PlanCounter; asked: string[]; counts: Record<string, number> } {
   const real = sqlitePlanCounter(store.db);
   const asked: string[] = [];
+  const counts: Record<string, number> = {};
+  const note = (kind: string) => (counts[kind] = (counts[kind] ?? 0) + 1);
   const counter: PlanCounter = {
     ...real,
+    spaceRows: (space, layer) => (note('spaceRows'), real.spaceRows(space, layer)),
+    termRows: (space, layer, term, cap, alone) => (note('termRows'), real.termRows(space, layer, term, cap, alone)),
+    windowFloor: (space, layer, window, alone) => (note('windowFloor'), real.windowFloor(space, layer, window, alone)),
     recentMatches: (space, layer, term, sample, alone) => {
       asked.push(term);
       return real.recentMatches(space, layer, term, sample, alone);
     },
   };
-  return { counter, asked };
+  return { counter, asked, counts };
 }
 
 beforeAll(async () => {
@@ -57,5 +62,21 @@ describe('LexicalPlanner, common words of late', () => {
     expect(asked).toHaveLength(6);
     expect(after).toEqual(await new LexicalPlanner(sqlitePlanCounter(store.db)).plan('s', 'episode', terms));
     expect(after.terms).not.toEqual(first.terms);
+  });
+
+  it('takes each count once when a query plans its searches at once', async () => {
+    // Recall searches the whole memory and each named time window together: each plan asks the same counts.
+    const { counter, asked, counts } = counting();
+    const planner = new LexicalPlanner(counter);
+    const terms = ['tide', 'harbour', 'gull'];
+    const [a, b, c] = await Promise.all([0, 1, 2].map(() => planner.plan('s', 'episode', terms)));
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+    expect(a).toEqual(await new LexicalPlanner(sqlitePlanCounter(store.db)).plan('s', 'episode', terms));
+    expect([...asked].sort()).toEqual(['gull', 'harbour', 'tide']);
+    expect(counts.spaceRows).toBe(1);
+    expect(counts.windowFloor).toBe(1);
+    // SQLite's counter counts term by term (no `termsRows`).
+    expect(counts.termRows).toBe(terms.length);
   });
 });

@@ -94,6 +94,20 @@ export class LexicalPlanner {
   readonly #common = new Map<string, { common: boolean; count: number; rows: number; at: number }>();
   /** Each common term's density among its newest matches, as of `at` (the index's top id then). */
   readonly #recent = new Map<string, { density: number; at: number }>();
+  /**
+   * Counts being taken, by what they count: a query's searches (the whole memory and each time window) plan at once,
+   * and each would otherwise take the same counts again (a fresh process asked every walk twice).
+   */
+  readonly #pending = new Map<string, Promise<unknown>>();
+
+  /** `count()`, or the same count already being taken under `key`. */
+  #once<T>(key: string, count: () => Promise<T>): Promise<T> {
+    const known = this.#pending.get(key) as Promise<T> | undefined;
+    if (known) return known;
+    const p = count().finally(() => this.#pending.delete(key));
+    this.#pending.set(key, p);
+    return p;
+  }
 
   constructor(counter: PlanCounter, opts: LexicalPlannerOptions = {}) {
     this.#counter = counter;
@@ -123,7 +137,7 @@ export class LexicalPlanner {
     const rare = terms.filter((w) => counts.get(w)! <= cap);
     const exact = new Map([...counts].filter(([, n]) => n <= cap));
     if (rare.length > 0) return { terms: rare, ...base, dropped: rare.length < terms.length, counts: exact };
-    s.floor ??= await counter.windowFloor(space, layer, this.#commonWindow, s.alone);
+    s.floor ??= await this.#once(`floor ${layer} ${space} ${top}`, () => counter.windowFloor(space, layer, this.#commonWindow, s.alone));
     const scored = terms.length <= 2 ? terms : await this.#rarestOfLate(counter, space, layer, terms, s.alone, top);
     return { terms: scored, ...base, minRowid: s.floor };
   }
@@ -132,7 +146,7 @@ export class LexicalPlanner {
     const key = `${layer} ${space}`;
     const known = this.#spaces.get(key);
     if (known && top >= known.at && top - known.at <= known.rows / 100) return known;
-    const { rows, alone } = await counter.spaceRows(space, layer);
+    const { rows, alone } = await this.#once(`rows ${key} ${top}`, () => counter.spaceRows(space, layer));
     const s: SpaceStats = { rows, alone, at: top };
     if (this.#spaces.size >= COMMON_MEMO) this.#spaces.clear();
     this.#spaces.set(key, s);
@@ -154,12 +168,12 @@ export class LexicalPlanner {
       } else unknown.push(w);
     }
     if (unknown.length === 0) return out;
-    let counted: number[];
-    if (counter.termsRows) counted = await counter.termsRows(space, layer, unknown, cap, s.alone);
-    else {
-      counted = [];
-      for (const w of unknown) counted.push(await counter.termRows(space, layer, w, cap, s.alone));
-    }
+    const counted = await this.#once(`terms ${layer} ${space} ${top} ${cap} ${unknown.join('\u0000')}`, async () => {
+      if (counter.termsRows) return counter.termsRows(space, layer, unknown, cap, s.alone);
+      const out: number[] = [];
+      for (const w of unknown) out.push(await counter.termRows(space, layer, w, cap, s.alone));
+      return out;
+    });
     if (this.#common.size + unknown.length > COMMON_MEMO) this.#common.clear();
     unknown.forEach((w, i) => {
       const count = counted[i]!;
@@ -184,7 +198,10 @@ export class LexicalPlanner {
       if (known?.at === top) density.set(w, known.density);
     }
     const unknown = [...new Set(terms)].filter((w) => !density.has(w));
-    const found = await atMostTogether(unknown.map((w) => () => counter.recentMatches(space, layer, w, RECENT_SAMPLE, alone)), TOGETHER);
+    const found = await atMostTogether(
+      unknown.map((w) => () => this.#once(`recent ${key(w)} ${top}`, () => counter.recentMatches(space, layer, w, RECENT_SAMPLE, alone))),
+      TOGETHER,
+    );
     if (this.#recent.size + unknown.length > COMMON_MEMO) this.#recent.clear();
     unknown.forEach((w, i) => {
       const d = found[i]!.count / (top - found[i]!.low + 1);

@@ -1,0 +1,70 @@
+// A PostgreSQL ranking over many candidates is split in two halves of the id range, one per pooled connection
+// (pg-search.ts, `#bm25Parts`): the hits and their scores must be those of the whole ranking on one connection, for
+// a plain OR query, a query whose common word leaves the OR query (its halves share the connections with the rows
+// holding every word) and a time window. Real PostgreSQL only (PGlite runs one statement at a time and never splits).
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgSchemas } from '../../../test/helpers/pg-schemas.js';
+import type { LexicalOptions, NewEpisode } from '../port.js';
+import type { SqlStore } from '../sql/sql-store.js';
+import { createRng } from '../../script/seeded-rng.js';
+import { openPostgresStore } from './open-postgres.js';
+
+const base = process.env.TIDEPOOL_TEST_PG_URL;
+const fresh = base ? pgSchemas(base) : () => '';
+
+function episode(body: string, at: number): NewEpisode {
+  return {
+    kind: 'turn', role: 'user', speaker: null, content: body, session: null, tool: null, ok: null, source: 'test', ref: null,
+    meta: {}, durable: false, occurredAt: at, createdAt: at, embedPending: false, index: { body, extra: '', raw: body },
+  };
+}
+
+let pooled: SqlStore;
+let single: SqlStore;
+// Statement texts sent while a search runs: a split half bounds its ids with `f.id + 0`.
+const sent: string[] = [];
+
+beforeAll(async () => {
+  if (!base) return;
+  const url = fresh('split');
+  pooled = await openPostgresStore(url);
+  // 24,000 rows: "kayak", "storm" and "gull" each in about 4.5 % of them, under the planner's 5 % (a word in more
+  // leaves the OR query), so that together they match some 3,000 rows; "tide" is in every row.
+  const rng = createRng(11);
+  const rows: NewEpisode[] = [];
+  for (let i = 0; i < 24_000; i++) {
+    const words = ['tide', ...Array.from({ length: rng.between(2, 9) }, () => `w${rng.between(1, 400)}`)];
+    for (const w of ['kayak', 'storm', 'gull']) if (rng.chance(0.045)) words.push(...Array.from({ length: rng.between(1, 3) }, () => w));
+    rows.push(episode(words.join(' '), 1_000_000 + i * 1000));
+  }
+  for (let i = 0; i < rows.length; i += 1000) await pooled.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows.slice(i, i + 1000)));
+  // The same tables through a pool of one connection: every ranking whole.
+  single = await openPostgresStore(url, { poolSize: 1 });
+  const query = pg.Pool.prototype.query as (...a: unknown[]) => unknown;
+  pg.Pool.prototype.query = function (this: unknown, ...a: unknown[]) {
+    sent.push(typeof a[0] === 'string' ? a[0] : ((a[0] as { text?: string })?.text ?? ''));
+    return query.apply(this, a);
+  } as typeof pg.Pool.prototype.query;
+}, 180_000);
+afterAll(async () => {
+  await Promise.all([pooled?.close(), single?.close()]);
+});
+
+const CASES: Array<[string, string[], LexicalOptions]> = [
+  ['an OR of three frequent words', ['kayak', 'storm', 'gull'], { limit: 50 }],
+  ['a common word left out, the rows holding every word first', ['kayak', 'storm', 'gull', 'tide'], { limit: 50 }],
+  ['the frequent words in a time window of most rows', ['kayak', 'storm', 'gull'], { limit: 20, since: 1_000_000 + 1000 * 1000, until: 1_000_000 + 23_000 * 1000 }],
+];
+
+describe.skipIf(!base)('PostgreSQL ranking split over two connections', () => {
+  it.each(CASES)('%s: the same hits and scores as one whole ranking', async (_, terms, o) => {
+    sent.length = 0;
+    const split = await pooled.forSpace('s').search.lexical('episode', terms, o);
+    expect(sent.some((s) => s.includes('f.id + 0 >'))).toBe(true);
+    const whole = await single.forSpace('s').search.lexical('episode', terms, o);
+    expect(split.length).toBe(o.limit);
+    expect(split.map((h) => h.id)).toEqual(whole.map((h) => h.id));
+    split.forEach((h, i) => expect(h.score).toBeCloseTo(whole[i]!.score, 9));
+  });
+});
