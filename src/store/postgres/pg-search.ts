@@ -104,7 +104,6 @@ export class PgSearchMemo {
   readonly terms = new Map<string, TermStats>();
 }
 
-/** The space BM25 counts over, and whether it holds every row of the layer (its counts need no join then). */
 /** A row and its BM25 score. */
 interface Ranked {
   id: number;
@@ -128,11 +127,14 @@ interface IdRange {
 }
 
 /**
- * Candidates from which a ranking is split over two connections (below). Each half costs a statement of its own
- * (~0.3 ms of round trip and planning) and a second GIN lookup; a half of 1,000 candidates saves ~1.4 ms.
+ * Candidates from which a ranking is split over two connections (`#bm25Parts`). Each half is a statement of its own
+ * (~0.2 ms of round trip and planning), looks the words up in the GIN index again and reads every candidate's heap
+ * row (its half is a filter); it ranks only its half (~1 µs a candidate). At 100k, 5,000 candidates took 10.5-11.6 ms
+ * whole and 7.2-8.7 ms as two halves at once (2026-12-02, two cores).
  */
 const SPLIT_CANDIDATES = 2000;
 
+/** The space BM25 counts over, and whether it holds every row of the layer (its counts need no join then). */
 interface Scope {
   space: string;
   alone: boolean;
@@ -449,12 +451,11 @@ export class PgSearch implements SearchIndex {
       raw = newest.length === fetch ? newest.map((id, i) => ({ id, s: 1 - i / (2 * fetch) })) : await scored();
     } else if (plan.dropped) {
       // Rows holding every asked term first, scored by all of them; then the OR of the rare ones.
-      // Both at once, each on a connection of its own outside a transaction (`statementsTogether`): the first ranks
-      // the rows holding every term while the server ranks the rare terms' rows on its other core. Every term's
-      // figures are taken first (phrases counted once, and remembered): counted inside both rankings, they were counted
-      // twice, and on two more connections at once.
-      // The rare terms' ranking may come in two halves (`#bm25Parts`): they go first, so the two connections start on
-      // the long rankings and the first to finish takes the rows holding every term (a few ms at most).
+      // Both on the pool's connections outside a transaction (`statementsTogether`, two at a time). The rare terms'
+      // ranking may come in two halves (`#bm25Parts`): those go first, so both connections start on the long rankings
+      // and the first to finish ranks the rows holding every term (a few ms at most). Every term's figures are taken
+      // first (phrases counted once, and remembered): counted inside both rankings, they were counted twice, and on
+      // two more connections at once.
       await this.#stats(scope, layer, plan.top, terms);
       const [rare, all] = await Promise.all([
         this.#bm25Parts(scope, layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), ids, fetch, undefined, true),
@@ -505,7 +506,8 @@ export class PgSearch implements SearchIndex {
   }
 
   /**
-   * The `limit` best rows matching `match`, scored by FTS5's BM25 (fts5_aux.c): per term, idf = log((N - n + 0.5) /
+   * The statements that rank the rows matching `match` (one, or two halves of the ids when `split` allows and the
+   * candidates are many), each giving its part's `limit` best; `#bm25` runs them and keeps the `limit` best. Scored by FTS5's BM25 (fts5_aux.c): per term, idf = log((N - n + 0.5) /
    * (n + 0.5)) (at least 1e-6) over the space's rows (N, n and avgdl are the space's: `#stats`), times f·(k1 + 1) / (f + k1·(1 - b + b·D / avgdl)), where f is
    * the term's occurrences weighted by column (the A/B/C weights of the lexeme's positions in the tsvector), D the
    * row's tokens and avgdl the layer's mean. Every candidate is scored exactly, in C: `ts_rank_cd` without
@@ -606,8 +608,8 @@ export class PgSearch implements SearchIndex {
       );
       return rows.map((x) => ({ id: num(x.id), s: num(x.s) }));
     };
-    // Ranking is ~1.4 µs a candidate, all of it on one backend: a common word's 5,000 rows took ~8 of a query's 10 ms
-    // at 100k. With a pool, the candidates are ranked in two halves of the id range, one per connection, each
+    // Ranking is ~1.4-1.9 µs a candidate, all of it on one backend: a common word's 5,200 rows took 9.7 of a query's
+    // ~13 ms at 100k. With a pool, the candidates are ranked in two halves of the id range, one per connection, each
     // keeping its best `limit`; the best `limit` of both are the same rows in the same order (each row's score is
     // computed alike, ties go to the higher id). The candidates are at most the terms' rows put together, taken as
     // spread evenly over the ids (a time window's range holds its share of them).
