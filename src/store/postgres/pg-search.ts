@@ -134,6 +134,22 @@ interface IdRange {
  */
 const SPLIT_CANDIDATES = 2000;
 
+/** A BM25 ranking asked of `PgSearch`: the `limit` best rows of the layer matching `match` among `ids`. */
+interface Bm25Ask {
+  scope: Scope;
+  layer: Layer;
+  /** The index's top id (memos, and the id range a split halves). */
+  top: number;
+  terms: readonly string[];
+  match: TsqAll;
+  ids: IdRange;
+  limit: number;
+  /** Only the space's rows passing these filters (joined to the item table). */
+  within?: { sql: string; params: SqlValue[] };
+  /** May run as two halves on two connections (`#bm25Parts`). */
+  split?: boolean;
+}
+
 /** The space BM25 counts over, and whether it holds every row of the layer (its counts need no join then). */
 interface Scope {
   space: string;
@@ -413,10 +429,11 @@ export class PgSearch implements SearchIndex {
     // Score in the index alone, then keep this space's rows that pass the filters; over-fetch, and fall back to the
     // join when the filters drop too many (as SQLite does).
     const fetch = o.limit * 3;
-    const scored = () => this.#bm25(scope, layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), ids, fetch, undefined, true);
+    const rare = { scope, layer, top: plan.top, terms: plan.terms, match: tsqAll(plan.terms, '||'), ids };
+    const scored = () => this.#bm25({ ...rare, limit: fetch, split: true });
     const f = filters(layer, o);
     const direct = async () =>
-      (await this.#bm25(scope, layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), ids, o.limit, f)).map((r) => ({
+      (await this.#bm25({ ...rare, limit: o.limit, within: f })).map((r) => ({
         id: r.id,
         score: r.s,
       }));
@@ -457,11 +474,11 @@ export class PgSearch implements SearchIndex {
       // first (phrases counted once, and remembered): counted inside both rankings, they were counted twice, and on
       // two more connections at once.
       await this.#stats(scope, layer, plan.top, terms);
-      const [rare, all] = await Promise.all([
-        this.#bm25Parts(scope, layer, plan.top, plan.terms, tsqAll(plan.terms, '||'), ids, fetch, undefined, true),
-        this.#bm25Parts(scope, layer, plan.top, terms, tsqAll(terms, '&&'), span ? { after: span.lo - 1, upTo: span.hi } : { after: 0 }, fetch),
+      const [rareParts, allParts] = await Promise.all([
+        this.#bm25Parts({ ...rare, limit: fetch, split: true }),
+        this.#bm25Parts({ ...rare, terms, match: tsqAll(terms, '&&'), ids: span ? { after: span.lo - 1, upTo: span.hi } : { after: 0 }, limit: fetch }),
       ]);
-      raw = bestOf(await statementsTogether(this.#db, [...rare, ...all]), fetch);
+      raw = bestOf(await statementsTogether(this.#db, [...rareParts, ...allParts]), fetch);
     } else {
       raw = await scored();
     }
@@ -517,17 +534,7 @@ export class PgSearch implements SearchIndex {
    * rare term (or all terms, or the newest window), never every row of a common word. With `within`, only the
    * space's rows passing those filters.
    */
-  async #bm25Parts(
-    scope: Scope,
-    layer: Layer,
-    top: number,
-    terms: readonly string[],
-    match: TsqAll,
-    ids: IdRange,
-    limit: number,
-    within?: { sql: string; params: SqlValue[] },
-    split = false,
-  ): Promise<Array<() => Promise<Ranked[]>>> {
+  async #bm25Parts({ scope, layer, top, terms, match, ids, limit, within, split = false }: Bm25Ask): Promise<Array<() => Promise<Ranked[]>>> {
     const t = T[layer];
     const { rows: n, avgdl, terms: stats } = await this.#stats(scope, layer, top, terms);
     // Column weights as SQLite's bm25(): body (A) 1.0; an episode's speaker (B) and preceding turns (C) 0.3, other
@@ -622,19 +629,8 @@ export class PgSearch implements SearchIndex {
   }
 
   /** The `limit` best of `#bm25Parts`' rows, its parts run together. */
-  async #bm25(
-    scope: Scope,
-    layer: Layer,
-    top: number,
-    terms: readonly string[],
-    match: TsqAll,
-    ids: IdRange,
-    limit: number,
-    within?: { sql: string; params: SqlValue[] },
-    split = false,
-  ): Promise<Ranked[]> {
-    const parts = await this.#bm25Parts(scope, layer, top, terms, match, ids, limit, within, split);
-    return bestOf(await statementsTogether(this.#db, parts), limit);
+  async #bm25(ask: Bm25Ask): Promise<Ranked[]> {
+    return bestOf(await statementsTogether(this.#db, await this.#bm25Parts(ask)), ask.limit);
   }
 
   #rememberCounts(scope: Scope, layer: Layer, top: number, counts: ReadonlyMap<string, number>): void {
