@@ -418,7 +418,8 @@ export class PgSearch implements SearchIndex {
       return k !== undefined && read.hits.get(k) === 0;
     };
     if (read.stats.rows === 0 || terms.every(holdsNone)) return [];
-    const plan = await this.#planner.plan(space, layer, terms, pgPlanCounter(this.#db, read));
+    const counter = pgPlanCounter(this.#db, read);
+    const plan = await this.#planner.plan(space, layer, terms, counter);
     // The planner counted the space's rare terms: BM25's counts, already taken.
     const scope: Scope = { space, alone: plan.alone, read };
     if (plan.counts) this.#rememberCounts(scope, layer, plan.top, plan.counts);
@@ -429,11 +430,17 @@ export class PgSearch implements SearchIndex {
     // Score in the index alone, then keep this space's rows that pass the filters; over-fetch, and fall back to the
     // join when the filters drop too many (as SQLite does).
     const fetch = o.limit * 3;
-    const rare = { scope, layer, top: plan.top, terms: plan.terms, match: tsqAll(plan.terms, '||'), ids };
-    const scored = () => this.#bm25({ ...rare, limit: fetch, split: true });
+    // The OR ranking of the terms scored. When every term is common, the two rarest of late are counted only if a
+    // ranking needs them: the newest rows holding every term usually answer (`LexicalPlan.rarestOfLate`).
+    let rareAsk: Promise<Omit<Bm25Ask, 'limit'>> | undefined;
+    const rare = () =>
+      (rareAsk ??= this.#planner
+        .scoredTerms(plan, space, layer, counter)
+        .then((ts) => ({ scope, layer, top: plan.top, terms: ts, match: tsqAll(ts, '||'), ids })));
+    const scored = async () => this.#bm25({ ...(await rare()), limit: fetch, split: true });
     const f = filters(layer, o);
     const direct = async () =>
-      (await this.#bm25({ ...rare, limit: o.limit, within: f })).map((r) => ({
+      (await this.#bm25({ ...(await rare()), limit: o.limit, within: f })).map((r) => ({
         id: r.id,
         score: r.s,
       }));
@@ -474,9 +481,10 @@ export class PgSearch implements SearchIndex {
       // first (phrases counted once, and remembered): counted inside both rankings, they were counted twice, and on
       // two more connections at once.
       await this.#stats(scope, layer, plan.top, terms);
+      const ask = await rare();
       const [rareParts, allParts] = await Promise.all([
-        this.#bm25Parts({ ...rare, limit: fetch, split: true }),
-        this.#bm25Parts({ ...rare, terms, match: tsqAll(terms, '&&'), ids: span ? { after: span.lo - 1, upTo: span.hi } : { after: 0 }, limit: fetch }),
+        this.#bm25Parts({ ...ask, limit: fetch, split: true }),
+        this.#bm25Parts({ ...ask, terms, match: tsqAll(terms, '&&'), ids: span ? { after: span.lo - 1, upTo: span.hi } : { after: 0 }, limit: fetch }),
       ]);
       raw = bestOf(await statementsTogether(this.#db, [...rareParts, ...allParts]), fetch);
     } else {

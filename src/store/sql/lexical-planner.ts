@@ -50,7 +50,14 @@ export interface PlanCounter {
 
 /** A lexical query's plan: the terms scored and, when all are common, the oldest id left out. */
 export interface LexicalPlan {
+  /** The terms BM25 scores; with `rarestOfLate`, every asked term, of which `scoredTerms` picks two. */
   terms: readonly string[];
+  /**
+   * Every term is common and there are more than two: BM25 scores the two rarest of late (`scoredTerms`), counted
+   * only when a search ranks. A search the newest rows holding every term answer never needs them (14 of the 20
+   * such queries of `bench scale` at 100k, whose counts took 2-20 ms each).
+   */
+  rarestOfLate?: boolean;
   /** Some asked terms were left out of the OR query as too common in this space. */
   dropped?: boolean;
   /** Highest id in the word index the space's rows are in (`PlanCounter.top`): what a walk over the index costs. */
@@ -138,8 +145,16 @@ export class LexicalPlanner {
     const exact = new Map([...counts].filter(([, n]) => n <= cap));
     if (rare.length > 0) return { terms: rare, ...base, dropped: rare.length < terms.length, counts: exact };
     s.floor ??= await this.#once(`floor ${layer} ${space} ${top}`, () => counter.windowFloor(space, layer, this.#commonWindow, s.alone));
-    const scored = terms.length <= 2 ? terms : await this.#rarestOfLate(counter, space, layer, terms, s.alone, top);
-    return { terms: scored, ...base, minRowid: s.floor };
+    return { terms, ...base, minRowid: s.floor, ...(terms.length > 2 ? { rarestOfLate: true } : {}) };
+  }
+
+  /**
+   * The terms BM25 scores under `plan`: its terms, or, when every term is common and there are more than two, the two
+   * rarest of late (counted now, and remembered while the index is unchanged).
+   */
+  async scoredTerms(plan: LexicalPlan, space: string, layer: Layer, counter: PlanCounter = this.#counter): Promise<readonly string[]> {
+    if (!plan.rarestOfLate) return plan.terms;
+    return this.#rarestOfLate(counter, space, layer, plan.terms, plan.alone, plan.top);
   }
 
   async #space(counter: PlanCounter, space: string, layer: Layer, top: number): Promise<SpaceStats> {

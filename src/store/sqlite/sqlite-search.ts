@@ -216,7 +216,10 @@ export class SqliteSearch implements SearchIndex {
     // bm25() is lower-is-better. The body weighs most; speaker/tags and the preceding turns (ctx) weigh 0.3,
     // the weight that gave the best LoCoMo dev recall (docs/BENCHMARKS.md).
     const weights = layer === 'episode' ? '1.0, 0.3, 0.3' : '1.0, 0.5';
-    const match = plan.terms.map(ftsTerm).join(' OR ');
+    // The OR query of the terms scored; when every term is common, the two rarest of late are counted only if a
+    // ranking needs them (the newest rows holding every term usually answer).
+    let scoredMatch: Promise<string> | undefined;
+    const match = () => (scoredMatch ??= this.#planner.scoredTerms(plan, space, layer).then((ts) => ts.map(ftsTerm).join(' OR ')));
     // A time window's rows were written together: their ids span a short range the FTS scan can stay inside.
     const span = await windowIdSpan(this.#db, T[layer], space, o);
     if (span === null) return [];
@@ -228,13 +231,13 @@ export class SqliteSearch implements SearchIndex {
     // filters drop too many.
     const fetch = o.limit * 3;
     const descending = !span && plan.minRowid !== undefined && plan.top > this.#descendingWalkRows;
-    const scored = () => this.#db.all<{ id: unknown; s: number }>(
+    const scored = async () => this.#db.all<{ id: unknown; s: number }>(
       descending
         ? // The window holds at most commonWindow rowids, so its matches are all among the newest that many.
           `SELECT id, s FROM (SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?
            ORDER BY rowid DESC LIMIT ${this.#commonWindow}) WHERE id > ? ORDER BY s LIMIT ?`
         : `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?${floor} ORDER BY s LIMIT ?`,
-      [match, ...floorParams, fetch],
+      [await match(), ...floorParams, fetch],
     );
     let raw: Array<{ id: unknown; s: number }> = [];
     if (plan.minRowid !== undefined && !span) {
@@ -279,7 +282,7 @@ export class SqliteSearch implements SearchIndex {
     const rows = await this.#db.all<{ id: unknown; s: number }>(
       `SELECT f.rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.rowid
        WHERE ${t.fts} MATCH ?${floor.replace(/rowid/g, 'f.rowid')} AND x.space = ?${f.sql} ORDER BY s LIMIT ?`,
-      [match, ...floorParams, space, ...f.params, o.limit],
+      [await match(), ...floorParams, space, ...f.params, o.limit],
     );
     return rows.map((r) => ({ id: num(r.id), score: -r.s }));
   }
