@@ -431,12 +431,12 @@ export class PgSearch implements SearchIndex {
     // join when the filters drop too many (as SQLite does).
     const fetch = o.limit * 3;
     // The OR ranking of the terms scored. When every term is common, the two rarest of late are counted only if a
-    // ranking needs them: the newest rows holding every term usually answer (`LexicalPlan.rarestOfLate`).
-    let rareAsk: Promise<Omit<Bm25Ask, 'limit'>> | undefined;
-    const rare = () =>
-      (rareAsk ??= this.#planner
-        .scoredTerms(plan, space, layer, counter)
-        .then((ts) => ({ scope, layer, top: plan.top, terms: ts, match: tsqAll(ts, '||'), ids })));
+    // ranking needs them: the newest rows holding every term usually answer (`LexicalPlan.rarestOfLate`; the planner
+    // remembers them, so asking again costs nothing).
+    const rare = async (): Promise<Omit<Bm25Ask, 'limit'>> => {
+      const ts = await this.#planner.scoredTerms(plan, space, layer, counter);
+      return { scope, layer, top: plan.top, terms: ts, match: tsqAll(ts, '||'), ids };
+    };
     const scored = async () => this.#bm25({ ...(await rare()), limit: fetch, split: true });
     const f = filters(layer, o);
     const direct = async () =>

@@ -217,9 +217,8 @@ export class SqliteSearch implements SearchIndex {
     // the weight that gave the best LoCoMo dev recall (docs/BENCHMARKS.md).
     const weights = layer === 'episode' ? '1.0, 0.3, 0.3' : '1.0, 0.5';
     // The OR query of the terms scored; when every term is common, the two rarest of late are counted only if a
-    // ranking needs them (the newest rows holding every term usually answer).
-    let scoredMatch: Promise<string> | undefined;
-    const match = () => (scoredMatch ??= this.#planner.scoredTerms(plan, space, layer).then((ts) => ts.map(ftsTerm).join(' OR ')));
+    // ranking needs them (the newest rows holding every term usually answer; the planner remembers them).
+    const match = async () => (await this.#planner.scoredTerms(plan, space, layer)).map(ftsTerm).join(' OR ');
     // A time window's rows were written together: their ids span a short range the FTS scan can stay inside.
     const span = await windowIdSpan(this.#db, T[layer], space, o);
     if (span === null) return [];
