@@ -71,6 +71,13 @@ describe('lexemes interned on the write path', () => {
     same.add(r.length, r.lexemes!);
     expect(JSON.parse(same.json())).toEqual({ alpha: 1, alp: 1, 'a*': 1 });
   });
+
+  it('never holds two objects for one lexeme in a document, though its line was remembered before a start-over', () => {
+    expect(tsvectorLiteral([['gamma', 'A']])).toBe("'gamma':1A");
+    tsvectorLiteral([[Array.from({ length: 50_001 }, (_, i) => `v${i}`).join(' '), 'A']]);
+    // "gamma" alone was remembered as a line of the old interned objects; "gamma delta" is new.
+    expect(tsvectorLiteral([['gamma delta', 'A'], ['gamma', 'C']])).toBe("'gamma':1A,4C 'delta':2A");
+  });
 });
 
 describe('tsvector binary order', () => {
@@ -88,5 +95,26 @@ describe('tsvector binary order', () => {
     expect(lexemes.length).toBeGreaterThan(6);
     const sorted = [...lexemes].sort(Buffer.compare);
     expect(lexemes.map(String)).toEqual(sorted.map(String));
+  });
+
+  it('orders many lexemes that share their first characters, long ones and one-letter ones as well', () => {
+    // 700 distinct words (more than the sort's first buffer), most sharing a two-letter head with others.
+    const words = Array.from({ length: 700 }, (_, i) => `${'tha'[i % 3]}${'hoe'[i % 3]}${String.fromCharCode(97 + (i % 26))}${i.toString(36)}x`);
+    const long = `th${'q'.repeat(40)}`;
+    const buf = tsvectorBinary([[`${words.join(' ')} t th ${long} thq 北京 北`, 'A'], [words.slice(0, 50).reverse().join(' '), 'C']]);
+    const lexemes: string[] = [];
+    let o = 8;
+    for (let i = 0; i < buf.readInt32BE(4); i++) {
+      const end = buf.indexOf(0, o);
+      lexemes.push(buf.subarray(o, end).toString());
+      o = end + 1;
+      o += 2 + buf.readUInt16BE(o) * 2;
+    }
+    expect(o).toBe(buf.length);
+    expect(lexemes).toContain(long);
+    expect(lexemes).toContain('t');
+    expect(new Set(lexemes).size).toBe(lexemes.length);
+    expect(lexemes.length).toBeGreaterThan(700);
+    expect(lexemes).toEqual([...lexemes].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
   });
 });

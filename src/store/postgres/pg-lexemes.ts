@@ -3,6 +3,7 @@
  * SQLite indexes, and spends no time in its own parser and stemmer on ingest (to_tsvector was most of a batch's
  * index write, issue 20).
  */
+import { remembered } from '../../core/bounded-memo.js';
 import { fts5Terms } from '../sql/fts5-tokens.js';
 
 /** PostgreSQL keeps positions up to this (larger ones are clamped) and at most 256 per lexeme. */
@@ -51,10 +52,16 @@ export class Lexeme implements StatKey {
   first = 0;
   last = 0;
   count = 0;
+  /**
+   * Its first two UTF-16 code units (0 where it is shorter), the high part of its sort key (`inServerOrder`): strings
+   * ordered by it are ordered as JS orders them, up to ties.
+   */
+  readonly head: number;
   #bytes: Uint8Array | undefined;
   #prefix: StatKey | undefined;
   constructor(term: string) {
     this.key = term;
+    this.head = (term.length > 0 ? term.charCodeAt(0) * 65_536 : 0) + (term.length > 1 ? term.charCodeAt(1) : 0);
   }
 
   /** Its UTF-8 bytes for the binary format, refused when it holds NUL or a lone surrogate (see `tsvectorBinary`). */
@@ -141,6 +148,20 @@ function internedLexeme(term: string): Lexeme {
   return lx;
 }
 
+/**
+ * A line's terms as interned lexemes (null for a term too long to index, which still takes its position), the last
+ * few thousand lines remembered: a turn is indexed again as the context of the turns after it, and its lexemes are
+ * then found without a lookup per term. Started over with the interned lexemes (`LEXEMES`), so that a document never
+ * holds two objects for one term.
+ */
+const LINES = new Map<string, ReadonlyArray<Lexeme | null>>();
+
+function lineLexemes(line: string): ReadonlyArray<Lexeme | null> {
+  return remembered(LINES, 4096, line, (l) =>
+    fts5Terms(l).map((term) => (term.length * 3 > MAX_LEXEME_BYTES && Buffer.byteLength(term) > MAX_LEXEME_BYTES ? null : internedLexeme(term))),
+  );
+}
+
 function measure(lexemes: Lexeme[], out: TsvectorLength | undefined): void {
   if (out === undefined) return;
   let n = 0;
@@ -174,6 +195,7 @@ function lexemePositions(fields: ReadonlyArray<readonly [text: string, weight: '
   if (fields.length > 4) throw new Error(`tsvector: at most 4 fields, got ${fields.length}`);
   if (LEXEMES.size >= LEXEME_MEMO) {
     LEXEMES.clear();
+    LINES.clear();
     epoch++;
   }
   const doc = ++documents;
@@ -185,11 +207,10 @@ function lexemePositions(fields: ReadonlyArray<readonly [text: string, weight: '
     // whose terms fts5Terms remembers. Trimmed, so that a context line (" text ", joined by " \n ") is the very
     // text remembered from its own turn (the spaces around it hold no token).
     for (const line of fields[f]![0].split('\n')) {
-      for (const term of fts5Terms(line.trim())) {
+      for (const lx of lineLexemes(line.trim())) {
         position++;
-        if (term.length * 3 > MAX_LEXEME_BYTES && Buffer.byteLength(term) > MAX_LEXEME_BYTES) continue;
+        if (lx === null) continue;
         const at = (position > MAX_POSITION ? MAX_POSITION : position) * 4 + f;
-        const lx = internedLexeme(term);
         if (lx.doc === doc) {
           // Clamped positions repeat MAX_POSITION: tsvector keeps each position once (its binary input refuses a repeat).
           if (lx.count >= MAX_POSITIONS || AT[lx.last]! >> 2 >= at >> 2) continue;
@@ -231,7 +252,7 @@ export function tsvectorBinary(fields: ReadonlyArray<readonly [text: string, wei
   // In the server's order (its bytes, shorter first on a tie: for text without characters beyond U+FFFF, the order
   // of JS strings): tsvector_recv then has nothing to sort (it sorts only what arrives out of order, which a lexeme
   // beyond U+FFFF may still be). The sort was ~1 in 15 of the server's ingest CPU.
-  const lexemes = lexemePositions(fields).sort(byKey);
+  const lexemes = inServerOrder(lexemePositions(fields));
   measure(lexemes, out);
   const weights = fields.map(([, w]) => WEIGHT_BITS[w]);
   let size = 4;
@@ -242,8 +263,11 @@ export function tsvectorBinary(fields: ReadonlyArray<readonly [text: string, wei
   let o = 8;
   for (const lx of lexemes) {
     const bytes = lx.bytes();
-    b.set(bytes, o);
-    o += bytes.length;
+    // Byte by byte: a lexeme is a few bytes, and set() costs more to call than to copy them.
+    if (bytes.length > 32) {
+      b.set(bytes, o);
+      o += bytes.length;
+    } else for (let i = 0; i < bytes.length; i++) b[o++] = bytes[i]!;
     b[o++] = 0;
     b[o++] = lx.count >> 8;
     b[o++] = lx.count & 0xff;
@@ -259,6 +283,52 @@ export function tsvectorBinary(fields: ReadonlyArray<readonly [text: string, wei
 
 function byKey(a: Lexeme, b: Lexeme): number {
   return a.key < b.key ? -1 : 1;
+}
+
+/** Sort keys of a document's lexemes (`inServerOrder`), reused. */
+let SORT_KEYS = new Float64Array(256);
+/** Up to this many lexemes, a sort key holds the lexeme's index below its `head` (2^32 × 2^20 < 2^53). */
+const INDEX_BITS = 2 ** 20;
+
+/**
+ * A document's lexemes in JS string order (`byKey`), sorted by number: each lexeme's `head` and its index as one
+ * float, sorted natively, then only the runs sharing a head compared as strings. A comparator sort compared strings
+ * throughout, and was the larger part of building a tsvector.
+ */
+function inServerOrder(lexemes: Lexeme[]): Lexeme[] {
+  const n = lexemes.length;
+  if (n < 2) return lexemes;
+  if (n >= INDEX_BITS) return lexemes.sort(byKey);
+  if (SORT_KEYS.length < n) SORT_KEYS = new Float64Array(2 ** Math.ceil(Math.log2(n)));
+  const keys = SORT_KEYS.subarray(0, n);
+  for (let i = 0; i < n; i++) keys[i] = lexemes[i]!.head * INDEX_BITS + i;
+  keys.sort();
+  const out = new Array<Lexeme>(n);
+  for (let i = 0; i < n; i++) {
+    const k = keys[i]!;
+    // The index: k's low part (floor and multiply are exact here, and far quicker than % on a float).
+    out[i] = lexemes[k - Math.floor(k / INDEX_BITS) * INDEX_BITS]!;
+  }
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && out[j]!.head === out[i]!.head) j++;
+    if (j - i > 1) sortRun(out, i, j);
+    i = j;
+  }
+  return out;
+}
+
+/** Insertion sort of `a[from, to)` by `byKey` (runs sharing a head are short). */
+function sortRun(a: Lexeme[], from: number, to: number): void {
+  for (let i = from + 1; i < to; i++) {
+    const x = a[i]!;
+    let j = i - 1;
+    while (j >= from && byKey(a[j]!, x) > 0) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = x;
+  }
 }
 
 /** A one-dimensional `tsvector[]` in the binary format (array_send) of elements made by `tsvectorBinary`. */
