@@ -101,7 +101,8 @@ describe('tsvector binary order', () => {
     // 700 distinct words (more than the sort's first buffer), most sharing a two-letter head with others.
     const words = Array.from({ length: 700 }, (_, i) => `${'tha'[i % 3]}${'hoe'[i % 3]}${String.fromCharCode(97 + (i % 26))}${i.toString(36)}x`);
     const long = `th${'q'.repeat(40)}`;
-    const buf = tsvectorBinary([[`${words.join(' ')} t th ${long} thq 北京 北`, 'A'], [words.slice(0, 50).reverse().join(' '), 'C']]);
+    // Short runs too ("qu…", "北…"), which are sorted by insertion, and a run of one.
+    const buf = tsvectorBinary([[`${words.join(' ')} t th ${long} thq quz qua qum 北京 北 zoo`, 'A'], [words.slice(0, 50).reverse().join(' '), 'C']]);
     const lexemes: string[] = [];
     let o = 8;
     for (let i = 0; i < buf.readInt32BE(4); i++) {

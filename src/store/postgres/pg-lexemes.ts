@@ -318,8 +318,13 @@ function inServerOrder(lexemes: Lexeme[]): Lexeme[] {
   return out;
 }
 
-/** Insertion sort of `a[from, to)` by `byKey` (runs sharing a head are short). */
+/** Sorts `a[from, to)` by `byKey`: by insertion, as runs sharing a head are mostly short; a long one by `sort`. */
 function sortRun(a: Lexeme[], from: number, to: number): void {
+  if (to - from > 16) {
+    const run = a.slice(from, to).sort(byKey);
+    for (let i = 0; i < run.length; i++) a[from + i] = run[i]!;
+    return;
+  }
   for (let i = from + 1; i < to; i++) {
     const x = a[i]!;
     let j = i - 1;
