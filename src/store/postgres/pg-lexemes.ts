@@ -4,7 +4,7 @@
  * index write, issue 20).
  */
 import { remembered } from '../../core/bounded-memo.js';
-import { fts5Terms } from '../sql/fts5-tokens.js';
+import { fts5Terms, fts5TermsOnce } from '../sql/fts5-tokens.js';
 
 /** PostgreSQL keeps positions up to this (larger ones are clamped) and at most 256 per lexeme. */
 const MAX_POSITION = 16383;
@@ -158,7 +158,7 @@ const LINES = new Map<string, ReadonlyArray<Lexeme | null>>();
 
 function lineLexemes(line: string): ReadonlyArray<Lexeme | null> {
   return remembered(LINES, 4096, line, (l) =>
-    fts5Terms(l).map((term) => (term.length * 3 > MAX_LEXEME_BYTES && Buffer.byteLength(term) > MAX_LEXEME_BYTES ? null : internedLexeme(term))),
+    fts5TermsOnce(l).map((term) => (term.length * 3 > MAX_LEXEME_BYTES && Buffer.byteLength(term) > MAX_LEXEME_BYTES ? null : internedLexeme(term))),
   );
 }
 
@@ -204,7 +204,7 @@ function lexemePositions(fields: ReadonlyArray<readonly [text: string, weight: '
   let position = 0;
   for (let f = 0; f < fields.length; f++) {
     // Line by line: a newline always separates tokens, and a context field repeats the lines of earlier turns,
-    // whose terms fts5Terms remembers. Trimmed, so that a context line (" text ", joined by " \n ") is the very
+    // whose lexemes lineLexemes remembers. Trimmed, so that a context line (" text ", joined by " \n ") is the very
     // text remembered from its own turn (the spaces around it hold no token).
     for (const line of fields[f]![0].split('\n')) {
       for (const lx of lineLexemes(line.trim())) {

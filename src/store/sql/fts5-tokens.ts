@@ -235,12 +235,13 @@ const recent = new Map<string, readonly string[]>();
 
 /**
  * The terms FTS5's `porter unicode61 remove_diacritics 2` indexes for `text`, in order. The last few thousand texts
- * are remembered: an episode's text is tokenized again as the context of the turns after it.
+ * are remembered: queries and their words repeat. The write path remembers its lines itself (`fts5TermsOnce`).
  */
 export function fts5Terms(text: string): readonly string[] {
-  return remembered(recent, 4096, text, termsOf);
+  return remembered(recent, 4096, text, fts5TermsOnce);
 }
 
-function termsOf(text: string): readonly string[] {
+/** `fts5Terms` without its memo, for a caller that remembers what it makes of the terms (pg-lexemes.ts). */
+export function fts5TermsOnce(text: string): readonly string[] {
   return unicode61(text).map(porterStem);
 }
