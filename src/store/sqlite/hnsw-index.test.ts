@@ -1,4 +1,4 @@
-// SQLite vectors through the HNSW graph (hnswlib-node): candidates re-scored exactly agree with the exact scan, the
+// SQLite vectors through the HNSW graph (hnswlib-node): its hits and their exact scores agree with the exact scan, the
 // graph is persisted beside the file and reloaded, follows later writes and deletes, and no index file keeps a
 // vector once it was deleted and purged.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -81,6 +81,27 @@ describe.skipIf(!hnswLibrary())('SQLite vectors through the HNSW index', () => {
     }
     expect(agreed / queries.length).toBeGreaterThanOrEqual(0.95);
     expect(indexFiles()).toHaveLength(1);
+  });
+
+  it('scores a vector overwritten while the graph is loaded by its new value, and orders ties by id as the scan does', async () => {
+    const { s, queries } = await filled(300);
+    const v = s.forSpace('a').vectors;
+    const q = queries[0]!;
+    await v.nearest('episode', 'm', q, 5, { indexAbove: 1 }); // the graph is built and held
+    // Item 1 now holds the query itself, and new items, written in descending order, hold copies of it: nine hits at
+    // distance 0, ordered by id as the exact scan orders them.
+    await v.put('episode', 1, 'm', q, 0);
+    for (let id = 9008; id > 9000; id--) await v.put('episode', id, 'm', q, 0);
+    const ann = await v.nearest('episode', 'm', q, 12, { indexAbove: 1 });
+    const exact = await v.nearest('episode', 'm', q, 12);
+    expect(ann.slice(0, 9).map((h) => h.id)).toEqual([1, 9001, 9002, 9003, 9004, 9005, 9006, 9007, 9008]);
+    expect(ann.map((h) => h.id)).toEqual(exact.map((h) => h.id));
+    for (const [i, h] of ann.entries()) expect(h.score).toBeCloseTo(exact[i]!.score, 5);
+    // Overwritten again with its opposite: no longer near, and not returned with its old score.
+    await v.put('episode', 1, 'm', q.map((x) => -x), 0);
+    const after = await v.nearest('episode', 'm', q, 12, { indexAbove: 1 });
+    expect(after.map((h) => h.id)).not.toContain(1);
+    expect(after.slice(0, 2).map((h) => h.id)).toEqual([9001, 9002]);
   });
 
   it('reloads its file on the next open instead of rebuilding, and follows writes made while it was closed', async () => {

@@ -6,8 +6,10 @@
  *   table (a label the table no longer holds is scrubbed and deleted, a row the file lacks is added), then kept up to
  *   date by replaying `embedding_changes` (migration v3: triggers log every put and drop, whatever code path made it)
  *   after the sequence number it has applied. Each search replays first, so a write committed before it is seen.
- * - The index only proposes candidates: the caller re-scores them exactly from the table, so a hit always exists and
- *   its score is the exact cosine.
+ * - The graph holds each vector whole (float32, normalised), so the distances it returns for its candidates are the
+ *   exact cosine distances, not an approximation: only which vectors it visits is approximate. The caller keeps the
+ *   nearest k of them without reading the table again; the graph holds exactly the table's rows of the set, because
+ *   every search replays the log first (below).
  * - Erasure: a dropped vector is overwritten in the graph (hnswlib keeps a deleted element's data) and marked
  *   deleted. `purge` (after forget) rewrites this process's files of the touched sets, and deletes every file of a
  *   set that was saved before a drop, so no file keeps a forgotten vector; an index held by another thread or process
@@ -106,10 +108,17 @@ export class HnswIndexes {
   }
 
   /**
-   * Candidate ids for the query's `k` nearest, nearest first, or undefined when the set holds fewer than `above`
-   * vectors (the exact scan is as quick there, and no graph is built for it).
+   * The graph's candidates for the query's `k` nearest, nearest first, each with its cosine distance as the graph
+   * computed it from its copy of the vector; undefined when the set holds fewer than `above` vectors (the exact scan
+   * is as quick there, and no graph is built for it).
    */
-  async candidates(db: SqlDriver, key: VectorSetKey, query: Float32Array, k: number, above: number): Promise<number[] | undefined> {
+  async candidates(
+    db: SqlDriver,
+    key: VectorSetKey,
+    query: Float32Array,
+    k: number,
+    above: number,
+  ): Promise<Array<{ id: number; distance: number }> | undefined> {
     const id = keyId(key);
     let idx = this.#loaded.get(id);
     if (!idx) {
@@ -127,7 +136,8 @@ export class HnswIndexes {
     if (want === 0) return [];
     idx.index.setEf(efFor(want));
     try {
-      return idx.index.searchKnn(Array.from(query), want).neighbors;
+      const { neighbors, distances } = idx.index.searchKnn(Array.from(query), want);
+      return neighbors.map((id, i) => ({ id, distance: distances[i]! }));
     } catch {
       return undefined; // a graph that cannot answer (hnswlib refuses some queries): the exact scan does
     }

@@ -27,6 +27,9 @@ function scored(rows: ReadonlyArray<{ item_id: unknown; d: unknown }>): Array<{ 
   });
 }
 
+/** The exact scan's order: nearest first, ties by id. */
+const byDistance = (a: { item_id: number; d: number }, b: { item_id: number; d: number }): number => a.d - b.d || a.item_id - b.item_id;
+
 export class SqliteVectors extends VectorSql {
   readonly #db: SqlDriver;
   readonly #state: SqliteVectorState;
@@ -66,8 +69,10 @@ export class SqliteVectors extends VectorSql {
     const key = [this.#space, layer, model, query.length];
     if (this.#ann && opts.indexAbove !== undefined) {
       const [space_, layer_, model_, dim] = key as [string, Layer, string, number];
-      const ids = await this.#ann.candidates(this.#db, { space: space_, layer: layer_, model: model_, dim }, query, k, opts.indexAbove);
-      if (ids) return scored(await this.#rescore(key, q, ids, k));
+      const near = await this.#ann.candidates(this.#db, { space: space_, layer: layer_, model: model_, dim }, query, k, opts.indexAbove);
+      // The graph's distances are the exact cosine of its whole vectors: the nearest k are kept as the table's scan
+      // orders them (distance, then id), without reading each candidate's vector back from the table.
+      if (near) return scored(near.map((h) => ({ item_id: h.id, d: h.distance })).sort(byDistance).slice(0, k));
     }
     // Opt-in only (config recall.vectorQuantizeAbove): its recall against the exact scan is measured, not assumed.
     const above = opts.quantizeAbove;
@@ -80,20 +85,6 @@ export class SqliteVectors extends VectorSql {
           [q, ...key, k],
         );
     return scored(rows);
-  }
-
-  /** The exact cosine of the graph's candidates, from the table: a hit exists and its score is exact. */
-  async #rescore(key: readonly (string | number)[], q: Uint8Array, ids: readonly number[], k: number) {
-    if (ids.length === 0) return [];
-    const [space, layer, model, dim] = key;
-    // Looked up by primary key (layer, item_id, model); `+space` keeps the planner off the space index, which would
-    // walk every vector of the set.
-    return this.#db.all<{ item_id: unknown; d: unknown }>(
-      `SELECT item_id, vec_distance_cosine(vector, ?) AS d FROM embeddings
-       WHERE layer = ? AND model = ? AND item_id IN (${ids.map(() => '?').join(',')}) AND +space = ? AND +dim = ?
-       ORDER BY d, item_id LIMIT ?`,
-      [q, layer!, model!, ...ids, space!, dim!, k],
-    );
   }
 
   async #setSize(key: readonly (string | number)[]): Promise<number> {
