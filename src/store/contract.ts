@@ -585,6 +585,31 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect((await store.forSpace(s).search.lexical('narrative', ['deploy'], { limit: 5, minWeight: 0.5 })).map((h) => h.id)).toEqual([heavy]);
         expect((await store.forSpace(s).search.lexical('narrative', ['deploy'], { limit: 5, kinds: ['self_reflection'] })).map((h) => h.id)).toEqual([heavy]);
       });
+
+      it('searches a time window whose rows lie on both sides of an import as the whole memory ranks them (issue 20)', async () => {
+        const s = newSpace('runs');
+        const scope = store.forSpace(s);
+        // Live turns of one week, then a year of imported history that says the word more often, then the same
+        // week's later turns: the window's ids lie in two runs with the import between them.
+        const week = (i: number) => T0 + i * 3_600_000;
+        await scope.episodes.insertMany(Array.from({ length: 6 }, (_, i) => ep({ content: `launch note ${i}${i % 2 ? ' launch' : ''}`, occurredAt: week(i) })));
+        await scope.episodes.insertMany(
+          Array.from({ length: 300 }, (_, i) => ep({ content: `launch launch history ${i}`, occurredAt: T0 - 400 * DAY + i * DAY })),
+        );
+        await scope.episodes.insertMany(Array.from({ length: 6 }, (_, i) => ep({ content: `launch later ${i}`, occurredAt: week(10 + i) })));
+        const within = { since: T0, until: week(20) };
+        const whole = await scope.search.lexical('episode', ['launch'], { limit: 400 });
+        const inWindow = await scope.episodes.timeline({ from: within.since, to: within.until, limit: 50, offset: 0, order: 'asc', includeArchived: false });
+        const ids = new Set(inWindow.items.map((e) => e.id));
+        expect(ids.size).toBe(12);
+        // The whole memory's ranking, kept to the window's rows: what the window's search must answer, row for row.
+        const expected = whole.filter((h) => ids.has(h.id));
+        expect(expected).toHaveLength(12);
+        for (const limit of [3, 12]) {
+          const got = await scope.search.lexical('episode', ['launch'], { limit, ...within });
+          expect(got.map((h) => h.id)).toEqual(expected.slice(0, limit).map((h) => h.id));
+        }
+      });
     });
 
     describe('rows', () => {

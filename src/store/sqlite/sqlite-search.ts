@@ -5,7 +5,7 @@
 import type { Layer } from '../../core/types.js';
 import type { IndexText, LexicalOptions, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
-import { LexicalPlanner, windowIdSpan, type PlanCounter } from '../sql/lexical-planner.js';
+import { LexicalPlanner, windowIdRuns, type IdRun, type PlanCounter } from '../sql/lexical-planner.js';
 import { isHanPrefixTerm, marks, num } from '../sql/sql-util.js';
 
 const T: Record<Layer, { table: string; time: string }> = {
@@ -219,9 +219,12 @@ export class SqliteSearch implements SearchIndex {
     // The OR query of the terms scored; when every term is common, the two rarest of late are counted only if a
     // ranking needs them (the newest rows holding every term usually answer; the planner remembers them).
     const match = async () => (await this.#planner.scoredTerms(plan, space, layer)).map(ftsTerm).join(' OR ');
-    // A time window's rows were written together: their ids span a short range the FTS scan can stay inside.
-    const span = await windowIdSpan(this.#db, T[layer], space, o);
-    if (span === null) return [];
+    // A time window's rows were written together: their ids span a short range the FTS scan can stay inside (or a
+    // few such runs, when history was imported between them: each run is scanned on its own).
+    const runs = await windowIdRuns(this.#db, T[layer], space, o);
+    if (runs === null) return [];
+    const span = runs && { lo: runs[0]!.lo, hi: runs[runs.length - 1]!.hi };
+    const several = runs !== undefined && runs.length > 1;
     const lo = Math.max(plan.minRowid ?? 0, span ? span.lo - 1 : 0);
     const floor = `${lo > 0 ? ' AND rowid > ?' : ''}${span ? ' AND rowid <= ?' : ''}`;
     const floorParams = [...(lo > 0 ? [lo] : []), ...(span ? [span.hi] : [])];
@@ -229,15 +232,26 @@ export class SqliteSearch implements SearchIndex {
     // cheaply): a join per matching row costs four times as much. Over-fetch, and fall back to the join when the
     // filters drop too many.
     const fetch = o.limit * 3;
+    const ranked = `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? AND rowid > ? AND rowid <= ?
+       ORDER BY s LIMIT ?`;
+    // The best `fetch` of a ranking asked of each run (the same BM25 over the same index: the scores compare).
+    const inRuns = async (sql: string, m: string, after: (r: IdRun) => number): Promise<Array<{ id: unknown; s: number }>> => {
+      const lists: Array<Array<{ id: unknown; s: number }>> = [];
+      for (const r of runs ?? []) if (after(r) < r.hi) lists.push(await this.#db.all(sql, [m, after(r), r.hi, fetch]));
+      return lists.flat().sort((a, b) => a.s - b.s).slice(0, fetch);
+    };
     const descending = !span && plan.minRowid !== undefined && plan.top > this.#descendingWalkRows;
-    const scored = async () => this.#db.all<{ id: unknown; s: number }>(
-      descending
-        ? // The window holds at most commonWindow rowids, so its matches are all among the newest that many.
-          `SELECT id, s FROM (SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?
-           ORDER BY rowid DESC LIMIT ${this.#commonWindow}) WHERE id > ? ORDER BY s LIMIT ?`
-        : `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?${floor} ORDER BY s LIMIT ?`,
-      [await match(), ...floorParams, fetch],
-    );
+    const scored = async () => {
+      if (several) return inRuns(ranked, await match(), (r) => Math.max(plan.minRowid ?? 0, r.lo - 1));
+      return this.#db.all<{ id: unknown; s: number }>(
+        descending
+          ? // The window holds at most commonWindow rowids, so its matches are all among the newest that many.
+            `SELECT id, s FROM (SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?
+             ORDER BY rowid DESC LIMIT ${this.#commonWindow}) WHERE id > ? ORDER BY s LIMIT ?`
+          : `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?${floor} ORDER BY s LIMIT ?`,
+        [await match(), ...floorParams, fetch],
+      );
+    };
     let raw: Array<{ id: unknown; s: number }> = [];
     if (plan.minRowid !== undefined && !span) {
       // Every word is common, so BM25 over them says little: the newest rows holding all of them rank first (an
@@ -252,10 +266,13 @@ export class SqliteSearch implements SearchIndex {
       // query still tell those rows apart (the row a query was taken from holds them all). Intersecting posting
       // lists is cheap where scoring every row of a common word is not.
       const spanFloor = `${span ? ' AND rowid > ? AND rowid <= ?' : ''}`;
-      const all = await this.#db.all<{ id: unknown; s: number }>(
-        `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?${spanFloor} ORDER BY s LIMIT ?`,
-        [terms.map(ftsTerm).join(' AND '), ...(span ? [span.lo - 1, span.hi] : []), fetch],
-      );
+      const every = terms.map(ftsTerm).join(' AND ');
+      const all = several
+        ? await inRuns(ranked, every, (r) => r.lo - 1)
+        : await this.#db.all<{ id: unknown; s: number }>(
+            `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?${spanFloor} ORDER BY s LIMIT ?`,
+            [every, ...(span ? [span.lo - 1, span.hi] : []), fetch],
+          );
       const best = new Map<number, number>();
       for (const r of [...all, ...(await scored())]) {
         const id = num(r.id);
