@@ -79,8 +79,8 @@ const recallConfig = z
     vectorQuantizeAbove: z.number().int().min(0).nullable().default(null),
     /**
      * SQLite with hnswlib-node (an optional dependency): sets of at least this many vectors (per space, layer, model)
-     * are searched through an HNSW graph kept in `<db>.hnsw/`, and its candidates re-scored exactly; smaller sets, and
-     * null, take the exact scan. Recall of the exact top 10 and latency: docs/BENCHMARKS.md ("Scale").
+     * are searched through an HNSW graph kept in `<db>.hnsw/` (it holds each vector whole: its candidates' distances are
+     * the exact cosine); smaller sets, and null, take the exact scan. Recall of the exact top 10 and latency: docs/BENCHMARKS.md ("Scale").
      */
     vectorIndexAbove: z.number().int().min(0).nullable().default(5000),
     /**

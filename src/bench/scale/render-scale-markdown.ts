@@ -64,8 +64,8 @@ export function renderScaleMarkdown(report: ScaleReport): string {
   if (knn.length > 0) {
     lines.push(
       '',
-      'Vector KNN alone (384-d, k = 10, 50 queries): the exact scan against the index path (SQLite: the HNSW graph, its',
-      'candidates re-scored exactly; PostgreSQL: pgvector HNSW when installed), on the episodes\' hashing-embedder vectors and',
+      'Vector KNN alone (384-d, k = 10, 50 queries): the exact scan against the index path (SQLite: the HNSW graph, whose',
+      'candidates carry their exact cosine; PostgreSQL: pgvector HNSW when installed), on the episodes\' hashing-embedder vectors and',
       'on as many dense clustered unit vectors; "ready" is the graph build before the first query.',
       '',
       '| system | vectors | exact p50 / p95 / p99 ms | index p50 / p95 / p99 ms | recall@10 of the exact top 10 | ready s |',
