@@ -2,7 +2,7 @@
 import type { Layer } from '../../core/types.js';
 import type { IndexBatch, IndexText, LexicalOptions, SearchIndex } from '../port.js';
 import { PREPARED, runsTogether, statementsTogether, takesAfterCommit, type SqlDriver, type SqlValue } from '../sql-driver.js';
-import { COMMON_SHARE, LexicalPlanner, windowIdRuns, type IdRun, type PlanCounter } from '../sql/lexical-planner.js';
+import { COMMON_SHARE, LexicalPlanner, windowIdRuns, type PlanCounter } from '../sql/lexical-planner.js';
 import { fts5Terms } from '../sql/fts5-tokens.js';
 import { chunks, idsIn, isHanPrefixTerm, jsonRecords, marks, num } from '../sql/sql-util.js';
 import {
@@ -430,8 +430,8 @@ export class PgSearch implements SearchIndex {
     const span = runs && { lo: runs[0]!.lo, hi: runs[runs.length - 1]!.hi };
     const lo = Math.max(plan.minRowid ?? 0, span ? span.lo - 1 : 0);
     const ids: IdRange = { after: lo, upTo: span ? span.hi : undefined };
-    const several = runs !== undefined && runs.length > 1;
-    const aboveFloor = (r: IdRun): IdRange => ({ after: Math.max(plan.minRowid ?? 0, r.lo - 1), upTo: r.hi });
+    // The id ranges ranked: the window's runs above the plan's floor (one run: `ids`), or `ids` without a window.
+    const ranges = runs ? runs.map((r) => ({ after: Math.max(plan.minRowid ?? 0, r.lo - 1), upTo: r.hi })) : [ids];
     // Score in the index alone, then keep this space's rows that pass the filters; over-fetch, and fall back to the
     // join when the filters drop too many (as SQLite does).
     const fetch = o.limit * 3;
@@ -442,10 +442,7 @@ export class PgSearch implements SearchIndex {
       const ts = await this.#planner.scoredTerms(plan, space, layer, counter);
       return { scope, layer, top: plan.top, terms: ts, match: tsqAll(ts, '||'), ids };
     };
-    const scored = async () => {
-      const ask = { ...(await rare()), limit: fetch, split: true };
-      return several ? this.#bm25InRuns(ask, runs!.map(aboveFloor)) : this.#bm25(ask);
-    };
+    const scored = async () => bestOf(await statementsTogether(this.#db, await this.#bm25In({ ...(await rare()), limit: fetch, split: true }, ranges)), fetch);
     const f = filters(layer, o);
     const direct = async () =>
       (await this.#bm25({ ...(await rare()), limit: o.limit, within: f })).map((r) => ({
@@ -490,22 +487,14 @@ export class PgSearch implements SearchIndex {
       // two more connections at once.
       await this.#stats(scope, layer, plan.top, terms);
       const ask = await rare();
-      const every = { ...ask, terms, match: tsqAll(terms, '&&'), limit: fetch };
-      if (several) {
-        raw = bestOf(
-          [
-            await this.#bm25InRuns({ ...ask, limit: fetch, split: true }, runs!.map(aboveFloor)),
-            await this.#bm25InRuns(every, runs!.map((r) => ({ after: r.lo - 1, upTo: r.hi }))),
-          ],
-          fetch,
-        );
-      } else {
-        const [rareParts, allParts] = await Promise.all([
-          this.#bm25Parts({ ...ask, limit: fetch, split: true }),
-          this.#bm25Parts({ ...every, ids: span ? { after: span.lo - 1, upTo: span.hi } : { after: 0 } }),
-        ]);
-        raw = bestOf(await statementsTogether(this.#db, [...rareParts, ...allParts]), fetch);
-      }
+      const [rareParts, allParts] = await Promise.all([
+        this.#bm25In({ ...ask, limit: fetch, split: true }, ranges),
+        this.#bm25In(
+          { ...ask, terms, match: tsqAll(terms, '&&'), limit: fetch },
+          runs ? runs.map((r) => ({ after: r.lo - 1, upTo: r.hi })) : [{ after: 0 }],
+        ),
+      ]);
+      raw = bestOf(await statementsTogether(this.#db, [...rareParts, ...allParts]), fetch);
     } else {
       raw = await scored();
     }
@@ -660,11 +649,11 @@ export class PgSearch implements SearchIndex {
     return bestOf(await statementsTogether(this.#db, await this.#bm25Parts(ask)), ask.limit);
   }
 
-  /** The `limit` best of the rankings of each id range (a run of a time window above the plan's floor), run together. */
-  async #bm25InRuns(ask: Bm25Ask, ranges: readonly IdRange[]): Promise<Ranked[]> {
+  /** `#bm25Parts` of each id range (the runs of a time window), an empty range skipped: to run together. */
+  async #bm25In(ask: Bm25Ask, ranges: readonly IdRange[]): Promise<Array<() => Promise<Ranked[]>>> {
     const parts: Array<() => Promise<Ranked[]>> = [];
     for (const ids of ranges) if (ids.upTo === undefined || ids.after < ids.upTo) parts.push(...(await this.#bm25Parts({ ...ask, ids })));
-    return bestOf(await statementsTogether(this.#db, parts), ask.limit);
+    return parts;
   }
 
   #rememberCounts(scope: Scope, layer: Layer, top: number, counts: ReadonlyMap<string, number>): void {

@@ -224,7 +224,6 @@ export class SqliteSearch implements SearchIndex {
     const runs = await windowIdRuns(this.#db, T[layer], space, o);
     if (runs === null) return [];
     const span = runs && { lo: runs[0]!.lo, hi: runs[runs.length - 1]!.hi };
-    const several = runs !== undefined && runs.length > 1;
     const lo = Math.max(plan.minRowid ?? 0, span ? span.lo - 1 : 0);
     const floor = `${lo > 0 ? ' AND rowid > ?' : ''}${span ? ' AND rowid <= ?' : ''}`;
     const floorParams = [...(lo > 0 ? [lo] : []), ...(span ? [span.hi] : [])];
@@ -232,17 +231,25 @@ export class SqliteSearch implements SearchIndex {
     // cheaply): a join per matching row costs four times as much. Over-fetch, and fall back to the join when the
     // filters drop too many.
     const fetch = o.limit * 3;
-    const ranked = `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? AND rowid > ? AND rowid <= ?
-       ORDER BY s LIMIT ?`;
-    // The best `fetch` of a ranking asked of each run (the same BM25 over the same index: the scores compare).
-    const inRuns = async (sql: string, m: string, after: (r: IdRun) => number): Promise<Array<{ id: unknown; s: number }>> => {
+    // Inside a window: the best `fetch` of the ranking asked of each of its runs (the same BM25 over the same index:
+    // the scores compare), each run taken above `after` of it.
+    const inRuns = async (m: string, after: (r: IdRun) => number): Promise<Array<{ id: unknown; s: number }>> => {
       const lists: Array<Array<{ id: unknown; s: number }>> = [];
-      for (const r of runs ?? []) if (after(r) < r.hi) lists.push(await this.#db.all(sql, [m, after(r), r.hi, fetch]));
+      for (const r of runs ?? []) {
+        if (after(r) >= r.hi) continue;
+        lists.push(
+          await this.#db.all(
+            `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? AND rowid > ? AND rowid <= ?
+             ORDER BY s LIMIT ?`,
+            [m, after(r), r.hi, fetch],
+          ),
+        );
+      }
       return lists.flat().sort((a, b) => a.s - b.s).slice(0, fetch);
     };
     const descending = !span && plan.minRowid !== undefined && plan.top > this.#descendingWalkRows;
     const scored = async () => {
-      if (several) return inRuns(ranked, await match(), (r) => Math.max(plan.minRowid ?? 0, r.lo - 1));
+      if (runs) return inRuns(await match(), (r) => Math.max(plan.minRowid ?? 0, r.lo - 1));
       return this.#db.all<{ id: unknown; s: number }>(
         descending
           ? // The window holds at most commonWindow rowids, so its matches are all among the newest that many.
@@ -265,13 +272,12 @@ export class SqliteSearch implements SearchIndex {
       // Rows holding every asked term come first, scored by all of them: the common words left out of the OR
       // query still tell those rows apart (the row a query was taken from holds them all). Intersecting posting
       // lists is cheap where scoring every row of a common word is not.
-      const spanFloor = `${span ? ' AND rowid > ? AND rowid <= ?' : ''}`;
       const every = terms.map(ftsTerm).join(' AND ');
-      const all = several
-        ? await inRuns(ranked, every, (r) => r.lo - 1)
+      const all = runs
+        ? await inRuns(every, (r) => r.lo - 1)
         : await this.#db.all<{ id: unknown; s: number }>(
-            `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?${spanFloor} ORDER BY s LIMIT ?`,
-            [every, ...(span ? [span.lo - 1, span.hi] : []), fetch],
+            `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY s LIMIT ?`,
+            [every, fetch],
           );
       const best = new Map<number, number>();
       for (const r of [...all, ...(await scored())]) {
