@@ -2,7 +2,9 @@
  * Three HTTP servers, each with its own connection pool, on one PostgreSQL database (issue 22.6): concurrent keyed
  * and unkeyed writes and recalls answer 2xx, and every acknowledged write is there afterwards.
  */
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { noteHits } from '../src/app/recall.js';
 import { appContextOf, type Tidepool } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { startHttpServer, type HttpHandle } from '../src/boot/serve.js';
@@ -33,6 +35,56 @@ if (!base) {
   const fresh = pgSchemas(base);
 
   describe('three servers on one PostgreSQL database', () => {
+    it('note recall hits so that a writer holding one of their entries waits for nothing they hold', { timeout: 60_000 }, async () => {
+      // Two recalls noted in one batch: the first hits k2, the second k1, and another server's transaction holds k1
+      // and then wants the attention totals. Noted call by call, the batch locked the totals (after the first) before
+      // it waited for k1: a deadlock, which PostgreSQL broke by aborting one side after deadlock_timeout. Now the
+      // batch locks every entry first, in id order, and holds nothing else while it waits for k1.
+      const url = fresh('notes');
+      const m = await openMemory({ url, embedder: 'none', warn: () => {} });
+      const other = new pg.Client({ connectionString: base });
+      await other.connect();
+      try {
+        const ctx = appContextOf(m);
+        const schema = new URL(url).searchParams.get('schema')!;
+        const k1 = Number((await m.remember({ text: 'the heron nests by the weir' })).id.slice(1));
+        const k2 = Number((await m.remember({ text: 'the plover nests on shingle' })).id.slice(1));
+        expect(k1).toBeLessThan(k2);
+        await m.recall({ query: 'heron' }); // the totals' row exists
+        await other.query(`SET search_path = "${schema}"`);
+        // This side notices a deadlock at once (the batch's own check comes after a second): it is the one aborted.
+        await other.query("SET deadlock_timeout = '10ms'");
+        await other.query('BEGIN');
+        await other.query('SELECT id FROM knowledge WHERE id = $1 FOR UPDATE', [k1]);
+        const now = Date.now();
+        const noted = Promise.all([
+          noteHits(ctx, [{ id: `k${k2}`, score: 1 }], 'recall', null, now),
+          noteHits(ctx, [{ id: `k${k1}`, score: 1 }], 'recall', null, now),
+        ]);
+        // Until the batch waits for k1.
+        for (let waiting = false; !waiting; ) {
+          await new Promise((r) => setTimeout(r, 20));
+          const r = await other.query(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM knowledge%FOR UPDATE%'",
+          );
+          waiting = r.rows[0].n > 0;
+        }
+        await other.query(
+          `INSERT INTO attention_stats (space, cluster, hit_count, last_hit, last_item_id) VALUES ($1, '_unclassified', 1, 0, 0)
+           ON CONFLICT (space, cluster) DO UPDATE SET hit_count = attention_stats.hit_count + 1`,
+          [m.space],
+        );
+        await other.query('COMMIT');
+        await noted;
+        const [a, b] = [await ctx.store.forSpace(m.space).knowledge.get(k1), await ctx.store.forSpace(m.space).knowledge.get(k2)];
+        expect([a!.lastReinforcedAt, b!.lastReinforcedAt]).toEqual([now, now]);
+      } finally {
+        await other.query('ROLLBACK').catch(() => {});
+        await other.end();
+        await m.close();
+      }
+    });
+
     it(
       'answer concurrent keyed and unkeyed remembers, ingests and recalls with 2xx, and keep every acknowledged write',
       { timeout: 180_000 },

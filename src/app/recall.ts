@@ -85,9 +85,10 @@ interface Noted {
 }
 
 /**
- * Runs a transaction again when PostgreSQL broke a deadlock by aborting it (SQLSTATE 40P01): servers sharing one
- * database note the hits of concurrent recalls in batches, and two batches may still meet on the same rows in
- * opposite order (knowledge hit by both). The aborted transaction wrote nothing, so running it again is safe.
+ * Runs a transaction again when PostgreSQL broke a deadlock by aborting it (SQLSTATE 40P01). Batches of noted hits
+ * lock in one order (`noteBatch`), so two of them no longer meet the other way round; a night or a keyed remember on
+ * another server, which lock other rows first, still may. The aborted transaction wrote nothing, so running it again
+ * is safe.
  */
 async function withDeadlockRetry<T>(run: () => Promise<T>, tries = 5): Promise<T> {
   for (let i = 1; ; i++) {
@@ -97,6 +98,26 @@ async function withDeadlockRetry<T>(run: () => Promise<T>, tries = 5): Promise<T
       if ((e as { code?: unknown }).code !== '40P01' || i >= tries) throw e;
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * i));
     }
+  }
+}
+
+/**
+ * Writes a batch of noted hits, locking in the same order in every batch: first the knowledge they reinforce (space by
+ * space, each space's entries locked at once in id order), then the attention log and its per-cluster totals (space
+ * by space, clusters in order, `AttentionSql.log`). Written call by call, a batch locked one call's totals before the
+ * next call's knowledge, and two servers' batches waited on each other until PostgreSQL's deadlock check (a second)
+ * aborted one: recall's p99 on three servers was seconds (docs/scaling.md, "Many servers, one memory").
+ */
+async function noteBatch(tx: Store, batch: readonly Noted[]): Promise<void> {
+  const spaces = [...new Set(batch.map((n) => n.space))].sort();
+  for (const space of spaces) {
+    const hits = batch
+      .filter((n) => n.space === space && n.knowledge.length > 0)
+      .map((n) => ({ ids: n.knowledge, step: n.step, at: n.now }));
+    if (hits.length > 0) await tx.forSpace(space).knowledge.reinforce(hits);
+  }
+  for (const space of spaces) {
+    await tx.forSpace(space).attention.log(batch.filter((n) => n.space === space).flatMap((n) => n.entries));
   }
 }
 
@@ -111,14 +132,7 @@ async function drain(store: Store, writer: { queue: Noted[]; running: boolean })
       await new Promise<void>((r) => setImmediate(r));
       const batch = writer.queue.splice(0);
       try {
-        await withDeadlockRetry(() =>
-          store.transaction(async (tx) => {
-            for (const n of batch) {
-              if (n.knowledge.length > 0) await tx.forSpace(n.space).knowledge.reinforce(n.knowledge, n.step, n.now);
-              await tx.forSpace(n.space).attention.log(n.entries);
-            }
-          }),
-        );
+        await withDeadlockRetry(() => store.transaction((tx) => noteBatch(tx, batch)));
         for (const n of batch) n.resolve();
       } catch (e) {
         for (const n of batch) n.reject(e);

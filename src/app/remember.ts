@@ -48,7 +48,7 @@ export async function remember(ctx: AppContext, raw: RememberInput, opts: { repl
     if (old && old.content === text && sameMeta) {
       // The same value again is an occurrence, not a new version.
       await scope.knowledge.update(old.id, { occurrences: old.occurrences + 1 }, undefined, now);
-      await scope.knowledge.reinforce([old.id], ctx.config.recall.reinforceStep, now);
+      await scope.knowledge.reinforce([{ ids: [old.id], step: ctx.config.recall.reinforceStep, at: now }]);
       return { kind: 'reinforced', id: formatId('knowledge', old.id), occurrences: old.occurrences + 1 };
     }
     const { ids } = await scope.episodes.insertMany([

@@ -129,7 +129,7 @@ export async function addOccurrence(
     undefined,
     night.asOf,
   );
-  await tx.forSpace(night.space).knowledge.reinforce([k.id], night.config.reinforceStep, night.asOf);
+  await tx.forSpace(night.space).knowledge.reinforce([{ ids: [k.id], step: night.config.reinforceStep, at: night.asOf }]);
 }
 
 /** Retires `old` in favour of `by`: superseded, validity closed, kept as history (never stacked beside it). */

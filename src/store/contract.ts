@@ -315,9 +315,31 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         const s = newSpace('reinf');
         const a = await store.forSpace(s).knowledge.insert(kn({ content: 'a', strength: 0.9 }));
         const b = await store.forSpace(s).knowledge.insert(kn({ content: 'b', strength: 0.25 }));
-        await store.forSpace(s).knowledge.reinforce([a, b], 0.25, T0 + 10);
+        await store.forSpace(s).knowledge.reinforce([{ ids: [a, b], step: 0.25, at: T0 + 10 }]);
         expect(await store.forSpace(s).knowledge.get(a)).toMatchObject({ strength: 1, lastReinforcedAt: T0 + 10 });
         expect((await store.forSpace(s).knowledge.get(b))?.strength).toBeCloseTo(0.5, 12);
+      });
+
+      it('applies several reinforcements of one call in order, as calls one after another would', async () => {
+        const s = newSpace('reinf-many');
+        const a = await store.forSpace(s).knowledge.insert(kn({ content: 'a', strength: 0.4 }));
+        const b = await store.forSpace(s).knowledge.insert(kn({ content: 'b', strength: 0.4 }));
+        const c = await store.forSpace(s).knowledge.insert(kn({ content: 'c', strength: 0.4 }));
+        const day = 86_400_000;
+        // An entry named twice by one reinforcement gains its step once; c is named by the second only.
+        await store.forSpace(s).knowledge.reinforce([
+          { ids: [a], step: 0.1, at: T0 + 30 * day },
+          { ids: [c, a, a], step: 0.2, at: T0 + 90 * day },
+        ]);
+        await store.forSpace(s).knowledge.reinforce([{ ids: [b], step: 0.1, at: T0 + 30 * day }]);
+        await store.forSpace(s).knowledge.reinforce([{ ids: [b], step: 0.2, at: T0 + 90 * day }]);
+        const [ka, kb, kc] = [await store.forSpace(s).knowledge.get(a), await store.forSpace(s).knowledge.get(b), await store.forSpace(s).knowledge.get(c)];
+        expect(ka).toMatchObject({ strength: kb!.strength, lastReinforcedAt: T0 + 90 * day });
+        expect(kc?.lastReinforcedAt).toBe(T0 + 90 * day);
+        // Decayed between the two: neither the sum of the steps nor the last step alone.
+        expect(ka!.strength).not.toBeCloseTo(kc!.strength + 0.1, 6);
+        expect(ka!.strength).toBeGreaterThan(kc!.strength);
+        await store.forSpace(s).knowledge.reinforce([]);
       });
 
       it('round-trips every field and filters by status, kind and subject', async () => {
@@ -759,7 +781,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(await store.forSpace(b).episodes.delete([e])).toBe(0);
         expect(await store.forSpace(b).narratives.delete([n])).toBe(0);
         expect(await store.forSpace(b).knowledge.delete([k])).toBe(0);
-        await store.forSpace(b).knowledge.reinforce([k], 0.5, T0 + 1);
+        await store.forSpace(b).knowledge.reinforce([{ ids: [k], step: 0.5, at: T0 + 1 }]);
         await store.forSpace(b).knowledge.setStatus([k], 'forgotten', T0 + 1);
         await store.forSpace(b).knowledge.update(k, { content: 'overwritten' }, idx('overwritten'), T0 + 1);
         await store.forSpace(b).narratives.writeScores([{ id: n, weight: 0 }]);

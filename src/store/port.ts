@@ -30,7 +30,7 @@ export type {
   JournalEpisodeRow,
   JournalStore,
 } from './ports/journal-rows-port.js';
-export type { NewKnowledge, KnowledgeStore } from './ports/knowledge-port.js';
+export type { NewKnowledge, KnowledgeStore, Reinforcement } from './ports/knowledge-port.js';
 export type {
   NewNarrative,
   NarrativeTextRow,

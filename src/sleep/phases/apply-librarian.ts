@@ -160,7 +160,7 @@ export async function applyLibrarian(
         await retire(night, tx, o.id, k.id);
         resolved.set(`k${o.id}`, k.id);
       }
-      await tx.forSpace(night.space).knowledge.reinforce([k.id], night.config.reinforceStep, night.asOf);
+      await tx.forSpace(night.space).knowledge.reinforce([{ ids: [k.id], step: night.config.reinforceStep, at: night.asOf }]);
       d.merged += 1;
       d.reinforced.push(briefItem(k));
       embed.push({ layer: 'knowledge', id: k.id, text: k.content });

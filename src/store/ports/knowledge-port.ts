@@ -31,6 +31,13 @@ export interface NewKnowledge {
   index: IndexText;
 }
 
+/** One reinforcement: `step` added to each entry of `ids` at `at`. */
+export interface Reinforcement {
+  ids: readonly number[];
+  step: number;
+  at: number;
+}
+
 /** Knowledge entries and their links. */
 export interface KnowledgeStore {
   insert(row: NewKnowledge): Promise<number>;
@@ -54,8 +61,11 @@ export interface KnowledgeStore {
   /** Marks `id` superseded by `by` and closes its validity interval at `at`. */
   supersede(id: number, by: number, at: number): Promise<void>;
   setStatus(ids: readonly number[], status: KnowledgeStatus, at: number): Promise<void>;
-  /** Adds `step` to strength (capped at 1) and stamps the reinforcement time. */
-  reinforce(ids: readonly number[], step: number, at: number): Promise<void>;
+  /**
+   * Applies the reinforcements in order: each adds its `step` to the strength of its entries (decayed to its `at`
+   * first, capped at 1) and stamps its time. Every entry named is locked before any is read, in id order.
+   */
+  reinforce(hits: readonly Reinforcement[]): Promise<void>;
   update(
     id: number,
     patch: Partial<

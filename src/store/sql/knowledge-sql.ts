@@ -1,6 +1,6 @@
 /** Knowledge entries and typed links over portable SQL. */
 import type { Knowledge, KnowledgeKind, KnowledgeLink, KnowledgeStatus, LinkType } from '../../core/types.js';
-import type { IndexText, KnowledgeStore, NewKnowledge, SearchIndex } from '../port.js';
+import type { IndexText, KnowledgeStore, NewKnowledge, Reinforcement, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
 import { strengthNow } from '../../script/strength.js';
 import { bit, bool, chunks, idsLike, json, marks, num, numOrNull, timeOf, timeOrNull, toJson } from './sql-util.js';
@@ -164,26 +164,36 @@ export class KnowledgeSql implements KnowledgeStore {
     }
   }
 
-  async reinforce(ids: readonly number[], step: number, at: number): Promise<void> {
+  async reinforce(hits: readonly Reinforcement[]): Promise<void> {
     // Decay to `at` first, then add the step: a hit restores what it earns, not everything lost since the last one.
-    // PostgreSQL: the rows are locked before they are read, in id order. Concurrent recalls on several servers then
-    // queue for a shared entry instead of locking two in opposite orders (a deadlock, answered as an HTTP 500), and
-    // no reinforcement is lost to a read-modify-write race. SQLite's single writer already serialises them.
+    // PostgreSQL: every row named is locked before any is read, all in id order, however many reinforcements name
+    // them. Writers on several servers then queue for a shared entry instead of locking two in opposite orders (a
+    // deadlock: PostgreSQL waits a second before it aborts one), and no reinforcement is lost to a read-modify-write
+    // race. SQLite's single writer already serialises them.
+    const ids = [...new Set(hits.flatMap((h) => h.ids))].sort((a, b) => a - b);
     const lock = this.#db.dialect === 'postgres' ? ' FOR UPDATE' : '';
-    for (const part of chunks([...ids].sort((a, b) => a - b))) {
-      const rows = await this.#db.all<{ id: unknown; strength: unknown; last_reinforced_at: unknown }>(
+    const rows = new Map<number, { strength: number; at: number; changed: boolean }>();
+    for (const part of chunks(ids)) {
+      for (const r of await this.#db.all<{ id: unknown; strength: unknown; last_reinforced_at: unknown }>(
         `SELECT id, strength, last_reinforced_at FROM knowledge WHERE (space || '') = ? AND id IN (${marks(part.length)})
          ORDER BY id${lock}`,
         [this.#space, ...part],
-      );
-      for (const r of rows) {
-        const decayed = strengthNow(num(r.strength), num(r.last_reinforced_at), at);
-        await this.#db.run('UPDATE knowledge SET strength = ?, last_reinforced_at = ? WHERE id = ?', [
-          Math.min(1, Math.round((decayed + step) * 1e6) / 1e6),
-          at,
-          num(r.id),
-        ]);
+      )) {
+        rows.set(num(r.id), { strength: num(r.strength), at: num(r.last_reinforced_at), changed: false });
       }
+    }
+    // In the order given; an entry named twice by one reinforcement gains its step once.
+    for (const h of hits) {
+      for (const id of new Set(h.ids)) {
+        const row = rows.get(id);
+        if (!row) continue; // another space's, or gone
+        row.strength = Math.min(1, Math.round((strengthNow(row.strength, row.at, h.at) + h.step) * 1e6) / 1e6);
+        row.at = h.at;
+        row.changed = true;
+      }
+    }
+    for (const [id, row] of rows) {
+      if (row.changed) await this.#db.run('UPDATE knowledge SET strength = ?, last_reinforced_at = ? WHERE id = ?', [row.strength, row.at, id]);
     }
   }
 
