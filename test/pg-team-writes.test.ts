@@ -35,7 +35,7 @@ if (!base) {
   const fresh = pgSchemas(base);
 
   describe('three servers on one PostgreSQL database', () => {
-    it('note recall hits so that a writer holding one of their entries waits for nothing they hold', { timeout: 60_000 }, async () => {
+    it('note recall hits so that a writer holding one of their entries waits for nothing they hold', { timeout: 60_000 }, async (t) => {
       // Two recalls noted in one batch: the first hits k2, the second k1, and another server's transaction holds k1
       // and then wants the attention totals. Noted call by call, the batch locked the totals (after the first) before
       // it waited for k1: a deadlock, which PostgreSQL broke by aborting one side after deadlock_timeout. Now the
@@ -53,7 +53,8 @@ if (!base) {
         await m.recall({ query: 'heron' }); // the totals' row exists
         await other.query(`SET search_path = "${schema}"`);
         // This side notices a deadlock at once (the batch's own check comes after a second): it is the one aborted.
-        await other.query("SET deadlock_timeout = '10ms'");
+        // Only a superuser may set it (CI's role is one).
+        if (!(await other.query("SET deadlock_timeout = '10ms'").then(() => true, () => false))) return t.skip();
         await other.query('BEGIN');
         await other.query('SELECT id FROM knowledge WHERE id = $1 FOR UPDATE', [k1]);
         const now = Date.now();
