@@ -172,14 +172,14 @@ export class KnowledgeSql implements KnowledgeStore {
     // race. SQLite's single writer already serialises them.
     const ids = [...new Set(hits.flatMap((h) => h.ids))].sort((a, b) => a - b);
     const lock = this.#db.dialect === 'postgres' ? ' FOR UPDATE' : '';
-    const rows = new Map<number, { strength: number; at: number; changed: boolean }>();
+    const rows = new Map<number, { strength: number; at: number }>();
     for (const part of chunks(ids)) {
       for (const r of await this.#db.all<{ id: unknown; strength: unknown; last_reinforced_at: unknown }>(
         `SELECT id, strength, last_reinforced_at FROM knowledge WHERE (space || '') = ? AND id IN (${marks(part.length)})
          ORDER BY id${lock}`,
         [this.#space, ...part],
       )) {
-        rows.set(num(r.id), { strength: num(r.strength), at: num(r.last_reinforced_at), changed: false });
+        rows.set(num(r.id), { strength: num(r.strength), at: num(r.last_reinforced_at) });
       }
     }
     // In the order given; an entry named twice by one reinforcement gains its step once.
@@ -189,11 +189,11 @@ export class KnowledgeSql implements KnowledgeStore {
         if (!row) continue; // another space's, or gone
         row.strength = Math.min(1, Math.round((strengthNow(row.strength, row.at, h.at) + h.step) * 1e6) / 1e6);
         row.at = h.at;
-        row.changed = true;
       }
     }
+    // Every row read was named by some reinforcement, so each changed.
     for (const [id, row] of rows) {
-      if (row.changed) await this.#db.run('UPDATE knowledge SET strength = ?, last_reinforced_at = ? WHERE id = ?', [row.strength, row.at, id]);
+      await this.#db.run('UPDATE knowledge SET strength = ?, last_reinforced_at = ? WHERE id = ?', [row.strength, row.at, id]);
     }
   }
 
