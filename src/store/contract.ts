@@ -342,6 +342,21 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         await store.forSpace(s).knowledge.reinforce([]);
       });
 
+      it('reinforces hundreds of entries in one call, each from its own strength', async () => {
+        const s = newSpace('reinf-wide');
+        const start = (i: number) => (i % 89) / 100;
+        const ids: number[] = [];
+        for (let i = 0; i < 260; i++) ids.push(await store.forSpace(s).knowledge.insert(kn({ content: `w${i}`, strength: start(i) })));
+        await store.forSpace(s).knowledge.reinforce([{ ids: [...ids].reverse(), step: 0.1, at: T0 + 1 }]);
+        const got = await store.forSpace(s).knowledge.getMany(ids);
+        expect(got).toHaveLength(260);
+        for (const k of got) {
+          const i = ids.indexOf(k.id);
+          expect(k.lastReinforcedAt).toBe(T0 + 1);
+          expect(k.strength).toBeCloseTo(start(i) + 0.1, 4);
+        }
+      });
+
       it('round-trips every field and filters by status, kind and subject', async () => {
         const s = newSpace('kfields');
         const id = await store.forSpace(s).knowledge.insert(kn({

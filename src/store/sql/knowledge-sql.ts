@@ -191,9 +191,17 @@ export class KnowledgeSql implements KnowledgeStore {
         row.at = h.at;
       }
     }
-    // Every row read was named by some reinforcement, so each changed.
-    for (const [id, row] of rows) {
-      await this.#db.run('UPDATE knowledge SET strength = ?, last_reinforced_at = ? WHERE id = ?', [row.strength, row.at, id]);
+    // Every row read was named by some reinforcement, so each changed: one statement per part, not one per row (a
+    // recall's notes reinforce its hits inside one transaction, and each statement is a round trip on PostgreSQL).
+    // The CASTs type the parameters for PostgreSQL (a CASE of untyped parameters would be text there).
+    for (const part of chunks([...rows], 200)) {
+      const strength = part.map(() => 'WHEN ? THEN CAST(? AS DOUBLE PRECISION)').join(' ');
+      const at = part.map(() => 'WHEN ? THEN CAST(? AS BIGINT)').join(' ');
+      await this.#db.run(
+        `UPDATE knowledge SET strength = CASE id ${strength} END, last_reinforced_at = CASE id ${at} END
+         WHERE id IN (${marks(part.length)})`,
+        [...part.flatMap(([id, r]) => [id, r.strength]), ...part.flatMap(([id, r]) => [id, r.at]), ...part.map(([id]) => id)],
+      );
     }
   }
 
