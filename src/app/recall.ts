@@ -58,7 +58,7 @@ export function noteHits(
   return new Promise((resolve, reject) => {
     let writer = writers.get(ctx.store);
     if (!writer) {
-      writer = { queue: [], running: false };
+      writer = { queue: [], running: false, drained: Promise.resolve() };
       writers.set(ctx.store, writer);
     }
     writer.queue.push({
@@ -70,8 +70,16 @@ export function noteHits(
       resolve,
       reject,
     });
-    if (!writer.running) void drain(ctx.store, writer);
+    if (!writer.running) writer.drained = drain(ctx.store, writer);
   });
+}
+
+/**
+ * Resolves once every hit noted so far on `store` is written (or failed): a memory closes its store only after its
+ * notes, so a recall answered just before `close` does not find the database closed under its note.
+ */
+export async function notesWritten(store: Store): Promise<void> {
+  await writers.get(store)?.drained;
 }
 
 interface Noted {
@@ -122,9 +130,16 @@ async function noteBatch(tx: Store, batch: readonly Noted[]): Promise<void> {
 }
 
 /** Per store: hits waiting to be noted, and whether a transaction is writing them. */
-const writers = new WeakMap<Store, { queue: Noted[]; running: boolean }>();
+const writers = new WeakMap<Store, NoteWriter>();
 
-async function drain(store: Store, writer: { queue: Noted[]; running: boolean }): Promise<void> {
+/** A store's queue of noted hits; `drained` settles when the current drain has written them all. */
+interface NoteWriter {
+  queue: Noted[];
+  running: boolean;
+  drained: Promise<void>;
+}
+
+async function drain(store: Store, writer: NoteWriter): Promise<void> {
   writer.running = true;
   try {
     while (writer.queue.length > 0) {

@@ -12,7 +12,7 @@ import type { DoctorReport } from './doctor.js';
 
 import { forget, type ForgetResult } from './forget.js';
 import * as identity from './identity.js';
-import { recall, type RecallOptions } from './recall.js';
+import { notesWritten, recall, type RecallOptions } from './recall.js';
 import { record, type RecordOptions, type RecordResult } from './record.js';
 import { remember, type RememberResult } from './remember.js';
 import { timeline, type TimelinePage } from './timeline.js';
@@ -471,6 +471,7 @@ export class Tidepool {
 
   /** Closes the connection, once the warnings noted so far are kept. @example await memory.close() */
   async close(): Promise<void> {
+    await notesWritten(this.#ctx.store);
     await flushWarnings(this.#ctx.store);
     return this.#onClose();
   }

@@ -86,8 +86,20 @@ export async function startHttpServer(
     rateLimitPerMinute: memory.config.http.rateLimitPerMinute,
     bodyLimitBytes: memory.config.http.bodyLimitBytes,
   });
+  // Requests being answered: close waits for them, so that a write in flight is committed and answered, and no
+  // handler runs on against a memory its caller closes next.
+  const inFlight = new Set<Promise<unknown>>();
+  const fetch: typeof http.app.fetch = (...args) => {
+    const answer = Promise.resolve(http.app.fetch(...args));
+    inFlight.add(answer);
+    answer.then(
+      () => inFlight.delete(answer),
+      () => inFlight.delete(answer),
+    );
+    return answer;
+  };
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serveNode({ fetch: http.app.fetch, port: o.port, hostname: o.host, autoCleanupIncoming: false }, () => resolve(s));
+    const s = serveNode({ fetch, port: o.port, hostname: o.host, autoCleanupIncoming: false }, () => resolve(s));
     s.once('error', reject);
   });
   lingerOverUnreadBodies(server as Server);
@@ -99,14 +111,31 @@ export async function startHttpServer(
     readersReady: async () => pool?.ready(),
     readerAnswers: () => pool?.answered ?? 0,
     async close() {
-      await http.close();
+      // No new connections; idle keep-alive sockets go at once, requests being answered get up to CLOSE_GRACE_MS.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      (server as Partial<Server>).closeIdleConnections?.();
+      await answered(inFlight, CLOSE_GRACE_MS);
+      await http.close();
       // Streams a client left open (SSE GETs, keep-alive sockets) would hold `close` forever.
       (server as Partial<Server>).closeAllConnections?.();
       await closed;
       await pool?.close();
     },
   };
+}
+
+/** How long `close` waits for the requests being answered before it ends their connections. */
+const CLOSE_GRACE_MS = 10_000;
+
+/** Resolves when every request in `inFlight` (and any that joins meanwhile) is answered, or after `ms`. */
+async function answered(inFlight: ReadonlySet<Promise<unknown>>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (inFlight.size > 0 && Date.now() < deadline) {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadline - Date.now())));
+    await Promise.race([Promise.allSettled([...inFlight]), late]);
+    clearTimeout(timer);
+  }
 }
 
 /** How long and how much of an unread request body is read and dropped after its answer (nginx lingers 30 s). */

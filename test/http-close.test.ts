@@ -1,0 +1,86 @@
+/**
+ * Closing a server or a memory while work is in flight: `serve --http` stops taking connections but answers the
+ * requests it is answering (their writes commit and are acknowledged), and a memory writes the recall notes it was
+ * given before it closes its store.
+ */
+import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { noteHits } from '../src/app/recall.js';
+import { appContextOf } from '../src/app/tidepool.js';
+import { openMemory } from '../src/boot/open-memory.js';
+import { startHttpServer } from '../src/boot/serve.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const dbPath = () => {
+  const d = mkdtempSync(join(tmpdir(), 'tidepool-close-'));
+  dirs.push(d);
+  return join(d, 'memory.db');
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('closing with work in flight', () => {
+  it('answers a request being sent when the server closes, commits its write, and takes no new connection', async () => {
+    const path = dbPath();
+    const memory = await openMemory({ path, embedder: 'none', warn: () => {} });
+    const server = await startHttpServer(memory, { host: '127.0.0.1', port: 0, readers: 0 });
+    const body = JSON.stringify({ content: 'the lantern turn sent while the server closes', session: 'closing' });
+    // Headers and the first bytes of the body now, the rest after close has begun: the handler is waiting for it.
+    let finish!: () => void;
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        new URL('/v1/ingest', server.url),
+        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, 12));
+      finish = () => req.end(body.slice(12));
+    });
+    await sleep(200);
+    const closing = server.close();
+    await sleep(100);
+    await expect(fetch(`${server.url}/v1/health`)).rejects.toThrow();
+    finish();
+    const r = await answer;
+    await closing;
+    await memory.close();
+    expect(r.status).toBe(201);
+    const again = await openMemory({ path, embedder: 'none', warn: () => {} });
+    try {
+      const hits = await again.recall({ query: 'lantern' }, { sideEffects: false });
+      expect(hits.map((h) => h.text)).toContain('the lantern turn sent while the server closes');
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('writes the recall notes it was given before it closes its store', async () => {
+    const path = dbPath();
+    const memory = await openMemory({ path, embedder: 'none', warn: () => {} });
+    const { id } = await memory.remember({ text: 'the kestrel hovers over the verge' });
+    const ctx = appContextOf(memory);
+    const before = (await ctx.store.forSpace(ctx.space).knowledge.get(Number(id.slice(1))))!;
+    // Not awaited: the note is queued for the next group commit when close is called.
+    const noted = noteHits(ctx, [{ id, score: 1 }], 'recall', null, before.lastReinforcedAt + 1000);
+    await memory.close();
+    await expect(noted).resolves.toBeUndefined();
+    const again = await openMemory({ path, embedder: 'none', warn: () => {} });
+    try {
+      const c = appContextOf(again);
+      expect((await c.store.forSpace(c.space).knowledge.get(Number(id.slice(1))))?.lastReinforcedAt).toBe(before.lastReinforcedAt + 1000);
+    } finally {
+      await again.close();
+    }
+  });
+});
