@@ -31,11 +31,14 @@ describe('closing with work in flight', () => {
     const server = await startHttpServer(memory, { host: '127.0.0.1', port: 0, readers: 0 });
     const body = JSON.stringify({ content: 'the lantern turn sent while the server closes', session: 'closing' });
     // Headers and the first bytes of the body now, the rest after close has begun: the handler is waiting for it.
+    // `Expect: 100-continue` makes the server say when it has read the headers (the request is then in flight).
     let finish!: () => void;
+    let received!: () => void;
+    const inFlight = new Promise<void>((resolve) => (received = resolve));
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = request(
         new URL('/v1/ingest', server.url),
-        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' } },
         (res) => {
           let text = '';
           res.setEncoding('utf8');
@@ -44,12 +47,15 @@ describe('closing with work in flight', () => {
         },
       );
       req.on('error', reject);
-      req.write(body.slice(0, 12));
+      req.once('continue', () => {
+        req.write(body.slice(0, 12));
+        received();
+      });
       finish = () => req.end(body.slice(12));
     });
-    await sleep(200);
+    await inFlight;
+    await sleep(50);
     const closing = server.close();
-    await sleep(100);
     await expect(fetch(`${server.url}/v1/health`)).rejects.toThrow();
     finish();
     const r = await answer;
