@@ -4,30 +4,29 @@
  * given before it closes its store.
  */
 import { request } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { noteHits } from '../src/app/recall.js';
 import { appContextOf } from '../src/app/tidepool.js';
 import { openMemory } from '../src/boot/open-memory.js';
 import { startHttpServer } from '../src/boot/serve.js';
+import { tempMemory } from './helpers/temp-memory.js';
 
+// Each test closes its memory itself (that is what it checks); only the folders are left to remove.
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-const dbPath = () => {
-  const d = mkdtempSync(join(tmpdir(), 'tidepool-close-'));
-  dirs.push(d);
-  return join(d, 'memory.db');
+const opened = async () => {
+  const m = await tempMemory({ embedder: 'none' });
+  dirs.push(m.dir);
+  return m;
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('closing with work in flight', () => {
   it('answers a request being sent when the server closes, commits its write, and takes no new connection', async () => {
-    const path = dbPath();
-    const memory = await openMemory({ path, embedder: 'none', warn: () => {} });
+    const { memory, path } = await opened();
     const server = await startHttpServer(memory, { host: '127.0.0.1', port: 0, readers: 0 });
     const body = JSON.stringify({ content: 'the lantern turn sent while the server closes', session: 'closing' });
     // Headers and the first bytes of the body now, the rest after close has begun: the handler is waiting for it.
@@ -72,8 +71,7 @@ describe('closing with work in flight', () => {
   });
 
   it('writes the recall notes it was given before it closes its store', async () => {
-    const path = dbPath();
-    const memory = await openMemory({ path, embedder: 'none', warn: () => {} });
+    const { memory, path } = await opened();
     const { id } = await memory.remember({ text: 'the kestrel hovers over the verge' });
     const ctx = appContextOf(memory);
     const before = (await ctx.store.forSpace(ctx.space).knowledge.get(Number(id.slice(1))))!;
