@@ -29,6 +29,16 @@ describe('postgres.poolSize', () => {
     }
     expect(loadConfig({}, { ...env, TIDEPOOL_PG_PREPARED_STATEMENTS: 'true' }).postgres.preparedStatements).toBe(true);
   });
+
+  it('takes postgres.idleSeconds from the environment as a whole number of seconds, 0 allowed', () => {
+    const env = { TIDEPOOL_CONFIG: '/nonexistent/config.json' };
+    expect(loadConfig({}, env).postgres.idleSeconds).toBe(300);
+    expect(loadConfig({}, { ...env, TIDEPOOL_PG_IDLE_SECONDS: '0' }).postgres.idleSeconds).toBe(0);
+    expect(loadConfig({}, { ...env, TIDEPOOL_PG_IDLE_SECONDS: '45' }).postgres.idleSeconds).toBe(45);
+    expect(() => loadConfig({}, { ...env, TIDEPOOL_PG_IDLE_SECONDS: '-1' })).toThrow(/idleSeconds/);
+    expect(() => loadConfig({}, { ...env, TIDEPOOL_PG_IDLE_SECONDS: '1.5' })).toThrow(/idleSeconds/);
+    expect(() => loadConfig({}, { ...env, TIDEPOOL_PG_IDLE_SECONDS: 'soon' })).toThrow(/idleSeconds/);
+  });
 });
 
 if (!base) {
@@ -71,6 +81,28 @@ if (!base) {
       } finally {
         await m.close();
       }
+    });
+
+    it('keeps an unused connection for postgres.idleSeconds, and closes it after that', { timeout: 60_000 }, async () => {
+      // The same server process answers after a pause shorter than idleSeconds; after a longer one, a new process.
+      // pg's own default (10 s) closed connections between an agent's prompts, so the next recall opened new ones.
+      const pidAfterPause = async (idleSeconds: number, pauseMs: number) => {
+        const m = await openMemory({ url: fresh(`idle_${idleSeconds}`), space: 'p', embedder: 'none', config: { postgres: { poolSize: 1, idleSeconds } }, warn: () => {} });
+        try {
+          const db = (appContextOf(m).store as SqlStore).db as PgDriver;
+          expect(db.pool.options.idleTimeoutMillis).toBe(idleSeconds * 1000);
+          const pid = async () => (await db.get<{ p: number }>('SELECT pg_backend_pid() AS p'))!.p;
+          const before = await pid();
+          await new Promise((r) => setTimeout(r, pauseMs));
+          return { before, after: await pid() };
+        } finally {
+          await m.close();
+        }
+      };
+      const kept = await pidAfterPause(30, 1500);
+      expect(kept.after).toBe(kept.before);
+      const closed = await pidAfterPause(1, 1500);
+      expect(closed.after).not.toBe(closed.before);
     });
 
     it('keeps a search\'s fixed statements prepared on its connection, and none when postgres.preparedStatements is off', { timeout: 60_000 }, async () => {

@@ -38,6 +38,8 @@ export interface OpenStoreOptions {
   poolSize?: number;
   /** PostgreSQL: named prepared statements (config `postgres.preparedStatements`, default on). */
   preparedStatements?: boolean;
+  /** PostgreSQL: seconds an unused pooled connection stays open, 0 for ever (config `postgres.idleSeconds`, default 300). */
+  idleSeconds?: number;
 }
 
 /** Opens the store for a location: a postgres:// URL or a SQLite path. */
@@ -65,6 +67,7 @@ export async function openMemory(o: OpenMemoryOptions = {}): Promise<Tidepool> {
   const store = await openStore(location, {
     poolSize: config.postgres.poolSize,
     preparedStatements: config.postgres.preparedStatements,
+    idleSeconds: config.postgres.idleSeconds,
   });
   try {
     if (await retokenizeIfOutdated(store, config.recall.contextTurns, config.index.episodeTrigram)) {

@@ -197,6 +197,13 @@ const postgresConfig = z
      */
     poolSize: z.number().int().min(1).max(1000).default(10),
     /**
+     * Seconds a pooled connection may sit unused before it is closed (pg.Pool `idleTimeoutMillis`); 0 keeps it open.
+     * A new connection is a new server process: ~10 ms to open, and its first statements read the catalogs and plan
+     * again. With pg's default of 10 s, a server idle between an agent's prompts reopened its connections on the next
+     * recall (75-94 ms instead of ~16 at 100k; docs/scaling.md).
+     */
+    idleSeconds: z.number().int().min(0).max(86_400).default(300),
+    /**
      * Named prepared statements for the fixed statements every search runs, planned once per connection. Turn off
      * behind a pooler that does not keep them across transactions (PgBouncer in transaction mode before 1.21, or
      * with `max_prepared_statements = 0`): docs/scaling.md.

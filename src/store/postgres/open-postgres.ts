@@ -45,7 +45,10 @@ export function parsePgUrl(url: string): PgTarget {
  * Opens (migrating if needed) the PostgreSQL memory at `url`. Servers sharing one database may all call this at
  * once: migrations run under an advisory lock.
  */
-export async function openPostgresStore(url: string, o: { poolSize?: number; preparedStatements?: boolean } = {}): Promise<SqlStore> {
+export async function openPostgresStore(
+  url: string,
+  o: { poolSize?: number; preparedStatements?: boolean; idleSeconds?: number } = {},
+): Promise<SqlStore> {
   const target = parsePgUrl(url);
   let driver: PgFamilyDriver;
   let driverName: string;
@@ -59,6 +62,7 @@ export async function openPostgresStore(url: string, o: { poolSize?: number; pre
       connectionString: target.connection!,
       ...(target.schema ? { schema: target.schema } : {}),
       ...(o.poolSize !== undefined ? { max: o.poolSize } : {}),
+      ...(o.idleSeconds !== undefined ? { idleMs: o.idleSeconds * 1000 } : {}),
       ...(o.preparedStatements !== undefined ? { prepare: o.preparedStatements } : {}),
     });
     driverName = 'pg';

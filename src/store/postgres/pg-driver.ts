@@ -51,6 +51,9 @@ function pgQuery(sql: string, params: readonly SqlValue[], o: StatementOptions |
   return { name: remembered(preparedNames, 1000, text, statementName), text, values };
 }
 
+/** How long an unused pooled connection stays open by default (pg's own default is 10 s). */
+export const DEFAULT_IDLE_MS = 300_000;
+
 /** Options of the pool. */
 export interface PgDriverOptions {
   connectionString: string;
@@ -58,6 +61,11 @@ export interface PgDriverOptions {
   schema?: string;
   /** Connections in the pool (default 10): a transaction holds one, other statements take any free one. */
   max?: number;
+  /**
+   * Milliseconds a pooled connection may sit unused before it is closed; 0 keeps it open. Default 300,000: a new
+   * connection costs a server process start and cold catalog caches on its first statements (docs/scaling.md).
+   */
+  idleMs?: number;
   /**
    * Statements asked with `StatementOptions.prepare` become named prepared statements (default true); off, every
    * statement is unnamed, for a pooler that does not keep prepared statements across transactions.
@@ -81,6 +89,7 @@ export class PgDriver implements PgFamilyDriver {
     this.pool = new pg.Pool({
       connectionString: o.connectionString,
       max: this.connections,
+      idleTimeoutMillis: o.idleMs ?? DEFAULT_IDLE_MS,
       types,
       // search_path is a startup option, so every pooled connection gets it before its first statement.
       ...(o.schema ? { options: `-c search_path=${o.schema},public` } : {}),
