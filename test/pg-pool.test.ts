@@ -83,6 +83,52 @@ if (!base) {
       }
     });
 
+    it('runs at most two statements of one recall at once, with the answers of a serial pool', { timeout: 60_000 }, async () => {
+      // A two-word query asks the substring search beside the word search, "yesterday" a window's search beside the
+      // whole memory's, and 2,500 rows holding "kayak" rank in halves: five statements at once without the share.
+      const now = Date.now();
+      const turns = Array.from({ length: 2500 }, (_, i) => ({
+        role: 'user' as const, content: `kayak trip ${i} along the ${i % 7 === 0 ? 'harbour' : 'river'}`, at: now - i * 90_000,
+      }));
+      const ask = { query: 'kayak harbour yesterday', layers: ['episode' as const] };
+      const url = fresh('share');
+      const seed = await openMemory({ url, space: 'p', embedder: 'none', warn: () => {} });
+      await seed.record({ turns });
+      await seed.close();
+      const answers: string[][] = [];
+      for (const poolSize of [10, 1]) {
+        const m = await openMemory({ url, space: 'p', embedder: 'none', config: { postgres: { poolSize } }, warn: () => {} });
+        try {
+          const db = (appContextOf(m).store as SqlStore).db as PgDriver;
+          let running = 0;
+          let most = 0;
+          const query = db.pool.query.bind(db.pool) as (...a: unknown[]) => Promise<unknown>;
+          (db.pool as { query: unknown }).query = async (...a: unknown[]) => {
+            running++;
+            most = Math.max(most, running);
+            try {
+              return await query(...a);
+            } finally {
+              running--;
+            }
+          };
+          answers.push((await m.recall(ask, { sideEffects: false })).map((h) => h.id));
+          if (poolSize === 10) {
+            expect(most).toBe(2);
+            // Two recalls at once each have their own two.
+            most = 0;
+            await Promise.all([m.recall(ask, { sideEffects: false }), m.recall(ask, { sideEffects: false })]);
+            expect(most).toBeGreaterThan(2);
+            expect(db.pool.totalCount).toBeLessThanOrEqual(4);
+          }
+        } finally {
+          await m.close();
+        }
+      }
+      expect(answers[0]!.length).toBeGreaterThan(0);
+      expect(answers[0]).toEqual(answers[1]);
+    });
+
     it('keeps an unused connection for postgres.idleSeconds, and closes it after that', { timeout: 60_000 }, async () => {
       // The same server process answers after a pause shorter than idleSeconds; after a longer one, a new process.
       // pg's own default (10 s) closed connections between an agent's prompts, so the next recall opened new ones.

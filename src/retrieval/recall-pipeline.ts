@@ -6,6 +6,7 @@ import { formatId } from '../core/ids.js';
 import type { HitReason, Knowledge, KnowledgeStatus, Layer, Narrative, RecallContext, RecallHit } from '../core/types.js';
 import { strengthNow } from '../script/strength.js';
 import type { LexicalOptions, RecallEpisode, Store } from '../store/port.js';
+import { withStatementShare } from '../store/sql-driver.js';
 import { hasCjk } from '../script/segment-text.js';
 import { routedNarratives } from './cluster-route.js';
 import { asksQuestion } from './query-kind.js';
@@ -52,8 +53,12 @@ export function normaliseForMatch(s: string): string {
   return s.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
-/** Runs the query against the store and returns ranked hits (no side effects). */
+/** Runs the query against the store and returns ranked hits (no side effects), its statements two at a time on a pool. */
 export async function runRecall(deps: RecallDeps, space: string, req: RecallRequest): Promise<RecallHit[]> {
+  return withStatementShare(() => recallWithin(deps, space, req));
+}
+
+async function recallWithin(deps: RecallDeps, space: string, req: RecallRequest): Promise<RecallHit[]> {
   const { store, config } = deps;
   const layers = req.layers ?? (['knowledge', 'narrative', 'episode'] as const);
   const time = config.recall.timeExpressions ? queryTime(req.query, deps.now) : { windows: [], rest: req.query };

@@ -1,4 +1,5 @@
 /** The SQL driver port that the portable store is written against; one adapter per engine. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** A bound parameter. Booleans are stored as 0/1 by the caller. */
 export type SqlValue = string | number | bigint | null | Uint8Array;
@@ -71,6 +72,46 @@ export function takesAfterCommit(db: SqlDriver): db is SqlDriver & AfterCommit {
  * p95 36-42 ms for its first 200 queries against 21 ms once each backend had read the pages (issue 20).
  */
 export const TOGETHER = 2;
+
+/**
+ * A caller's share of a pool: at most `limit` of its statements run at once, the others wait their turn. Taken per
+ * statement (never while waiting for another), so work nested inside the caller cannot wait on itself.
+ */
+export class StatementShare {
+  #running = 0;
+  readonly #waiting: Array<() => void> = [];
+  constructor(readonly limit: number) {}
+  async take(): Promise<void> {
+    if (this.#running < this.limit) {
+      this.#running++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+  give(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#running--;
+  }
+}
+
+const shares = new AsyncLocalStorage<StatementShare>();
+
+/**
+ * Runs `fn` with its statements on a pool kept to `TOGETHER` at once, however its parts are nested (a recall's
+ * substring search beside its word searches, each ranking in halves, a time window's search beside the whole
+ * memory's): without it one recall ran four or five statements at once on a 2-core server, and its process opened
+ * that many connections, each a backend paying again for the pages it reads first (issue 20). Engines without a pool
+ * ignore it.
+ */
+export function withStatementShare<T>(fn: () => Promise<T>): Promise<T> {
+  return shares.run(new StatementShare(TOGETHER), fn);
+}
+
+/** The share of the caller running now, if it has one (`withStatementShare`). */
+export function currentStatementShare(): StatementShare | undefined {
+  return shares.getStore();
+}
 
 /** Runs `tasks`, at most `limit` at a time, and gives their results in order. */
 export async function atMostTogether<T>(tasks: ReadonlyArray<() => Promise<T>>, limit: number): Promise<T[]> {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 // Before node-postgres, which probes for Cloudflare at load (pg-probe.ts).
 import { navigatorForProbe } from './pg-probe.js';
 import pg from 'pg';
-import type { AfterCommit, AfterCommitTask, RunResult, SqlDriver, SqlValue, StatementOptions } from '../sql-driver.js';
+import { currentStatementShare, type AfterCommit, type AfterCommitTask, type RunResult, type SqlDriver, type SqlValue, type StatementOptions } from '../sql-driver.js';
 import { pgParams, toPositional } from './positional-params.js';
 import { remembered } from '../../core/bounded-memo.js';
 
@@ -98,7 +98,19 @@ export class PgDriver implements PgFamilyDriver {
   }
 
   async all<T>(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<T[]> {
-    return (await this.pool.query(pgQuery(sql, params, o, this.#named))).rows as T[];
+    return (await this.#query(pgQuery(sql, params, o, this.#named))).rows as T[];
+  }
+
+  /** A statement on any free connection, within the caller's share of the pool when it has one. */
+  async #query(q: pg.QueryConfig): Promise<pg.QueryResult> {
+    const share = currentStatementShare();
+    if (!share) return this.pool.query(q);
+    await share.take();
+    try {
+      return await this.pool.query(q);
+    } finally {
+      share.give();
+    }
   }
 
   async get<T>(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<T | undefined> {
@@ -106,7 +118,7 @@ export class PgDriver implements PgFamilyDriver {
   }
 
   async run(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<RunResult> {
-    return { changes: (await this.pool.query(pgQuery(sql, params, o, this.#named))).rowCount ?? 0 };
+    return { changes: (await this.#query(pgQuery(sql, params, o, this.#named))).rowCount ?? 0 };
   }
 
   async exec(sql: string): Promise<void> {
