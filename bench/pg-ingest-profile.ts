@@ -39,9 +39,10 @@ const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
   return out;
 };
 
-const ticks = (pid: number): number => {
+// utime + stime, in clock ticks (100/s), and minor page faults (each ~11-14 µs on the 2-core VM of issue 20).
+const ticks = (pid: number): { cpu: number; faults: number } => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(f[11]) + Number(f[12]); // utime + stime, in clock ticks (100/s)
+  return { cpu: Number(f[11]) + Number(f[12]), faults: Number(f[7]) };
 };
 
 // `sqlite:` measures the same record path on a SQLite file in a temp dir, for Node's share on the embedded engine.
@@ -53,10 +54,10 @@ const db = onSqlite
 const name = onSqlite ? '' : new URL(db.url).pathname.slice(1);
 const admin = new pg.Client({ connectionString: onSqlite ? undefined : url });
 if (!onSqlite) await admin.connect();
-const backendTicks = async (): Promise<Map<number, number>> => {
+const backendTicks = async (): Promise<Map<number, { cpu: number; faults: number }>> => {
   if (onSqlite) return new Map();
   const r = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name]);
-  const m = new Map<number, number>();
+  const m = new Map<number, { cpu: number; faults: number }>();
   for (const { pid } of r.rows) {
     try {
       m.set(pid, ticks(pid));
@@ -79,13 +80,19 @@ try {
   byStatement.clear();
   const pg0 = await backendTicks();
   const cpu0 = process.cpuUsage();
+  const faults0 = process.resourceUsage().minorPageFault;
   const t0 = performance.now();
   for (let done = 0; done < turns; done += batch) await m.record({ turns: Array.from({ length: Math.min(batch, turns - done) }, turn) });
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  const nodeFaults = process.resourceUsage().minorPageFault - faults0;
   const pg1 = await backendTicks();
   let pgTicks = 0;
-  for (const [pid, t] of pg1) pgTicks += t - (pg0.get(pid) ?? 0);
+  let pgFaults = 0;
+  for (const [pid, t] of pg1) {
+    pgTicks += t.cpu - (pg0.get(pid)?.cpu ?? 0);
+    pgFaults += t.faults - (pg0.get(pid)?.faults ?? 0);
+  }
   const per1k = (ms: number) => Math.round((ms / turns) * 1000 * 10) / 10;
   console.log(
     JSON.stringify({
@@ -95,6 +102,8 @@ try {
       wall_ms_per_1k: per1k(wallMs),
       node_cpu_ms_per_1k: per1k((cpu.user + cpu.system) / 1000),
       pg_cpu_ms_per_1k: per1k(pgTicks * 10),
+      node_faults_per_1k: per1k(nodeFaults),
+      pg_faults_per_1k: per1k(pgFaults),
       statements_ms_per_1k: Object.fromEntries([...byStatement].sort((a, b) => b[1].ms - a[1].ms).map(([k, s]) => [k, { n: s.n, ms: per1k(s.ms) }])),
     }),
   );
