@@ -101,7 +101,7 @@ const shares = new AsyncLocalStorage<StatementShare>();
  * Runs `fn` with its statements on a pool kept to `TOGETHER` at once, however its parts are nested (a recall's
  * substring search beside its word searches, each ranking in halves, a time window's search beside the whole
  * memory's): without it one recall ran four or five statements at once on a 2-core server, and its process opened
- * that many connections, each a backend paying again for the pages it reads first (issue 20). Engines without a pool
+ * that many connections, each a new backend whose caches and memory start cold (issue 20). Engines without a pool
  * ignore it.
  */
 export function withStatementShare<T>(fn: () => Promise<T>): Promise<T> {
