@@ -41,6 +41,21 @@ describe('postgres.poolSize', () => {
   });
 });
 
+describe('Store.pooled', () => {
+  it('is false where statements cannot run on several connections: SQLite, PGlite, a transaction', async () => {
+    const { openSqliteStore } = await import('../src/store/sqlite/open-sqlite.js');
+    const { openPostgresStore } = await import('../src/store/postgres/open-postgres.js');
+    for (const store of [await openSqliteStore(':memory:'), await openPostgresStore('pglite://memory')]) {
+      try {
+        expect(store.pooled).toBe(false);
+        await store.transaction(async (tx) => expect(tx.pooled).toBe(false));
+      } finally {
+        await store.close();
+      }
+    }
+  });
+});
+
 if (!base) {
   describe.skip('PostgreSQL pool: skipped (set TIDEPOOL_TEST_PG_URL)', () => {
     it('reads beside a write transaction', () => undefined);
@@ -112,6 +127,8 @@ if (!base) {
               running--;
             }
           };
+          expect(appContextOf(m).store.pooled).toBe(poolSize > 1);
+          await appContextOf(m).store.transaction(async (tx) => expect(tx.pooled).toBe(false));
           answers.push((await m.recall(ask, { sideEffects: false })).map((h) => h.id));
           if (poolSize === 10) {
             expect(most).toBe(2);

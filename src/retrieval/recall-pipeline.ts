@@ -54,12 +54,13 @@ export function normaliseForMatch(s: string): string {
 }
 
 /**
- * Runs the query against the store and returns ranked hits (no side effects). On PostgreSQL its statements run two at
- * a time however its searches nest (`withStatementShare`). SQLite has no pool, and the share's AsyncLocalStorage would
- * slow every later promise of the process (Node 20 turns on a promise hook for good: 2-3× an await in a loop).
+ * Runs the query against the store and returns ranked hits (no side effects). On a pool (PostgreSQL through
+ * node-postgres) its statements run two at a time however its searches nest (`withStatementShare`). SQLite and PGlite
+ * have no pool, and the share's AsyncLocalStorage would slow every later promise of the process (Node 20 turns on a
+ * promise hook for good: 2-3× an await in a loop).
  */
 export async function runRecall(deps: RecallDeps, space: string, req: RecallRequest): Promise<RecallHit[]> {
-  return deps.store.engine === 'postgres' ? withStatementShare(() => recallWithin(deps, space, req)) : recallWithin(deps, space, req);
+  return deps.store.pooled ? withStatementShare(() => recallWithin(deps, space, req)) : recallWithin(deps, space, req);
 }
 
 async function recallWithin(deps: RecallDeps, space: string, req: RecallRequest): Promise<RecallHit[]> {

@@ -58,6 +58,11 @@ export interface ScopedStore {
  */
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
+  /**
+   * Statements outside a transaction may run on several connections at once (a node-postgres pool; not SQLite,
+   * PGlite or a transaction): a recall then keeps its own to two at once (`withStatementShare`).
+   */
+  readonly pooled?: boolean;
   /** The entity ports bound to `space` (of this store, or of the transaction this store is bound to). */
   forSpace(space: string): ScopedStore;
   readonly spaces: SpaceStore;

@@ -1,7 +1,7 @@
 /** The portable Store: every area written once over a SqlDriver, plus the engine's search index. */
 import type { Layer } from '../../core/types.js';
 import type { PurgeResult, ScopedStore, Store, StoreInfo, SearchIndex } from '../port.js';
-import type { SqlDriver } from '../sql-driver.js';
+import { runsTogether, type SqlDriver } from '../sql-driver.js';
 import { AttentionSql } from './attention-sql.js';
 import { ContinuitySql } from './continuity-sql.js';
 import { DerivedSql } from './derived-sql.js';
@@ -58,6 +58,10 @@ export class SqlStore implements Store {
     this.rows = new RowSql(db, this.search, (t) => parts.columnsOf(db, t));
     this.jobs = new JobSql(db, parts.jobHooks);
     this.tokens = new TokenSql(db);
+  }
+
+  get pooled(): boolean {
+    return runsTogether(this.db);
   }
 
   /** The entity ports bound to `space`, made once per space for this store (or transaction). */
