@@ -200,7 +200,7 @@ const postgresConfig = z
      * Seconds a pooled connection may sit unused before it is closed (pg.Pool `idleTimeoutMillis`); 0 keeps it open.
      * A new connection is a new server process: ~10 ms to open, and its first statements read the catalogs and plan
      * again. With pg's default of 10 s, a server idle between an agent's prompts reopened its connections on the next
-     * recall (72-94 ms against 18-21 ms with them kept, at 100k; docs/scaling.md).
+     * recall (72-82 ms against 18-21 ms with them kept, at 100k; docs/scaling.md).
      */
     idleSeconds: z.number().int().min(0).max(86_400).default(300),
     /**
