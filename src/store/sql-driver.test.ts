@@ -44,16 +44,14 @@ describe('withStatementShare', () => {
   let running = 0;
   let most = 0;
   const statement = async (ms: number) => {
-    const share = currentStatementShare();
-    await share?.take();
-    try {
+    const run = async () => {
       running++;
       most = Math.max(most, running);
       await new Promise((resolve) => setTimeout(resolve, ms));
-    } finally {
       running--;
-      share?.give();
-    }
+    };
+    const share = currentStatementShare();
+    await (share ? share.run(run) : run());
   };
 
   it('keeps a caller to TOGETHER statements at once however its parts are nested, and every statement runs', async () => {
@@ -86,14 +84,10 @@ describe('withStatementShare', () => {
   it('passes a slot on when a statement fails, so the caller goes on', async () => {
     await withStatementShare(async () => {
       const share = currentStatementShare()!;
-      const failing = async () => {
-        await share.take();
-        try {
+      const failing = () =>
+        share.run(async () => {
           throw new Error('refused');
-        } finally {
-          share.give();
-        }
-      };
+        });
       await Promise.allSettled([failing(), failing(), failing()]);
       await Promise.all([statement(1), statement(1)]);
     });

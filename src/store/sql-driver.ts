@@ -81,17 +81,26 @@ export class StatementShare {
   #running = 0;
   readonly #waiting: Array<() => void> = [];
   constructor(readonly limit: number) {}
-  async take(): Promise<void> {
+  async #take(): Promise<void> {
     if (this.#running < this.limit) {
       this.#running++;
       return;
     }
     await new Promise<void>((resolve) => this.#waiting.push(resolve));
   }
-  give(): void {
+  #give(): void {
     const next = this.#waiting.shift();
     if (next) next();
     else this.#running--;
+  }
+  /** Runs one statement in a place of the share, given back however it ends. */
+  async run<T>(statement: () => Promise<T>): Promise<T> {
+    await this.#take();
+    try {
+      return await statement();
+    } finally {
+      this.#give();
+    }
   }
 }
 

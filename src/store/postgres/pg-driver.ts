@@ -104,13 +104,7 @@ export class PgDriver implements PgFamilyDriver {
   /** A statement on any free connection, within the caller's share of the pool when it has one. */
   async #query(q: pg.QueryConfig): Promise<pg.QueryResult> {
     const share = currentStatementShare();
-    if (!share) return this.pool.query(q);
-    await share.take();
-    try {
-      return await this.pool.query(q);
-    } finally {
-      share.give();
-    }
+    return share ? share.run(() => this.pool.query(q)) : this.pool.query(q);
   }
 
   async get<T>(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<T | undefined> {
