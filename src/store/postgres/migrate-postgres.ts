@@ -1,6 +1,6 @@
 /** Applies the PostgreSQL migrations and optional extensions under one advisory lock, so servers starting together agree. */
 import type { PgFamilyDriver } from './pg-driver.js';
-import { TERMS_FORMAT_WRITE } from './pg-search.js';
+import { TERMS_FORMAT, TERMS_FORMAT_WRITE } from './pg-search.js';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 
 /** What the server offered at start-up. */
@@ -30,6 +30,8 @@ export function quoteIdent(name: string): string {
  * `pg_advisory_xact_lock`: a second server starting at the same moment waits, then finds nothing left to do.
  */
 export async function migratePostgres(driver: PgFamilyDriver, schema?: string): Promise<{ version: number; features: PgFeatures }> {
+  const ready = await alreadyCurrent(driver, schema);
+  if (ready) return ready;
   return driver.transaction(async (tx) => {
     await tx.get(MIGRATE_LOCK);
     if (schema) await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
@@ -46,8 +48,120 @@ export async function migratePostgres(driver: PgFamilyDriver, schema?: string): 
     }
     await ginPendingLists(tx);
     await markEmptyIndexCurrent(tx);
-    return { version, features: await enableExtensions(tx, schema !== undefined) };
+    const features = await enableExtensions(tx, schema !== undefined);
+    // What could not be installed is tried again by a start an hour later at the soonest (`alreadyCurrent`).
+    const missing = OPTIONAL.filter((x) => !features.versions[x.key]);
+    if (missing.length > 0) {
+      const tried: ExtensionsTried = { at: Date.now(), notes: features.notes };
+      await tx.exec(`COMMENT ON TABLE schema_migrations IS ${literal(JSON.stringify(tried))}`);
+    }
+    return { version, features };
   });
+}
+
+/** The optional extensions, by name and by their key in `PgFeatures.versions`. */
+const OPTIONAL = [
+  { name: 'pg_trgm', key: 'pg_trgm' },
+  { name: 'vector', key: 'pgvector' },
+] as const;
+
+/** A start waits this long before it tries again to install an optional extension that could not be. */
+export const EXTENSIONS_RETRY_MS = 3_600_000;
+
+/** When a start last tried to install the optional extensions and failed for one, and why (a comment on `schema_migrations`). */
+interface ExtensionsTried {
+  at: number;
+  notes: string[];
+}
+
+/** An SQL string literal. */
+function literal(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/**
+ * Start-up's work read in one statement, without a lock: when the schema is the newest, every lexical GIN index
+ * takes a pending list, a new memory's terms are marked current, and each optional extension is there with what
+ * Tidepool builds on it (the trigram indexes, the same `tidepool_vector`) or failed to install within the last hour,
+ * there is nothing to do and the features are returned. Else undefined: the locked transaction of `migratePostgres`
+ * runs. Every process start (a hook on every prompt) took that transaction, ~20 statements and the advisory lock
+ * (starts queued behind each other), and its `CREATE INDEX IF NOT EXISTS` of the trigram indexes locked their tables
+ * against writes until it committed, and waited for the writes in progress.
+ */
+async function alreadyCurrent(driver: PgFamilyDriver, schema?: string): Promise<{ version: number; features: PgFeatures } | undefined> {
+  // A private schema's names qualified: its search_path falls back on public, which may hold another memory.
+  const q = (name: string) => (schema ? `${quoteIdent(schema)}.${name}` : name);
+  const reg = (name: string) => `to_regclass(${literal(q(name))})`;
+  const gin = ['episodes', 'narratives', 'knowledge'].flatMap((t) => [`ix_${t}_fts`, `ix_${t}_fts_trgm`]).map(reg);
+  const trgm = ['episodes', 'narratives', 'knowledge'].map((t) => reg(`ix_${t}_fts_trgm`));
+  let r: StartState | undefined;
+  try {
+    r = await driver.get<StartState>(
+      `SELECT (SELECT max(version) FROM ${q('schema_migrations')}) AS version,
+        NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.oid IN (${gin.join(', ')})
+                    AND NOT coalesce('fastupdate=on' = ANY (c.reloptions), false)) AS gin,
+        (SELECT count(*) FROM pg_class c WHERE c.oid IN (${trgm.join(', ')}))::int AS trgm_indexes,
+        obj_description(${reg('episodes_fts')}, 'pg_class') AS terms,
+        EXISTS (SELECT 1 FROM ${q('episodes_fts')}) OR EXISTS (SELECT 1 FROM ${q('narratives_fts')})
+          OR EXISTS (SELECT 1 FROM ${q('knowledge_fts')}) AS filled,
+        (SELECT json_agg(json_build_object('name', e.extname, 'schema', n.nspname, 'version', e.extversion))
+           FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname IN ('pg_trgm', 'vector')) AS installed,
+        (SELECT json_build_object('source', p.prosrc, 'cost', p.procost)
+           FROM pg_proc p WHERE p.oid = to_regprocedure(${literal(q('tidepool_vector(bytea)'))})) AS vector_function,
+        obj_description(${reg('schema_migrations')}, 'pg_class') AS tried`,
+    );
+  } catch {
+    // No such table or schema (a new memory): the transaction creates them.
+    return undefined;
+  }
+  if (!r || Number(r.version ?? 0) !== POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version || !r.gin) return undefined;
+  if (!r.filled && r.terms !== TERMS_FORMAT) return undefined;
+  const installed = new Map((parse<Array<{ name: string; schema: string; version: string }>>(r.installed) ?? []).map((e) => [e.name, e]));
+  const tried = parse<ExtensionsTried>(r.tried);
+  if (installed.size < OPTIONAL.length && !(tried && Date.now() - tried.at < EXTENSIONS_RETRY_MS && Array.isArray(tried.notes))) return undefined;
+  const trg = installed.get('pg_trgm');
+  if (trg && r.trgm_indexes !== 3) return undefined;
+  const vec = installed.get('vector');
+  const fn = parse<{ source: string; cost: number }>(r.vector_function);
+  if (vec && !(fn && fn.source === vectorBody(quoteIdent(vec.schema)) && Number(fn.cost) === VECTOR_COST)) return undefined;
+  const versions: Record<string, string> = {};
+  for (const x of OPTIONAL) {
+    const e = installed.get(x.name);
+    if (e) versions[x.key] = e.version;
+  }
+  return {
+    version: Number(r.version),
+    features: {
+      trigram: trg !== undefined,
+      pgvector: vec !== undefined,
+      ...(vec ? { vectorSchema: vec.schema } : {}),
+      versions,
+      notes: installed.size < OPTIONAL.length ? tried!.notes : [],
+    },
+  };
+}
+
+/** One row of `alreadyCurrent`'s statement. */
+interface StartState {
+  version: unknown;
+  gin: boolean;
+  trgm_indexes: number;
+  terms: string | null;
+  filled: boolean;
+  installed: unknown;
+  vector_function: unknown;
+  tried: string | null;
+}
+
+/** A json column as node-postgres (parsed) or a comment (text) gives it; undefined when absent or not JSON. */
+function parse<T>(v: unknown): T | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v !== 'string') return v as T;
+  try {
+    return JSON.parse(v) as T;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -113,12 +227,19 @@ async function enableExtensions(tx: PgFamilyDriver, privateSchema: boolean): Pro
   if (trgm) {
     versions.pg_trgm = trgm.version;
     const ops = `${quoteIdent(trgm.schema)}.gin_trgm_ops`;
-    const err = await attempt(
-      tx,
-      ['episodes', 'narratives', 'knowledge']
-        .map((t) => `CREATE INDEX IF NOT EXISTS ix_${t}_fts_trgm ON ${t}_fts USING GIN (raw ${ops}) WITH (fastupdate = on);`)
-        .join('\n'),
-    );
+    // Only those missing: CREATE INDEX locks its table against writes (and waits for those in progress) even when
+    // the index exists.
+    const missing: string[] = [];
+    for (const t of ['episodes', 'narratives', 'knowledge']) {
+      if (!(await tx.get<{ ok: boolean }>(`SELECT to_regclass(?) IS NOT NULL AS ok`, [`ix_${t}_fts_trgm`]))?.ok) missing.push(t);
+    }
+    const err =
+      missing.length === 0
+        ? undefined
+        : await attempt(
+            tx,
+            missing.map((t) => `CREATE INDEX IF NOT EXISTS ix_${t}_fts_trgm ON ${t}_fts USING GIN (raw ${ops}) WITH (fastupdate = on);`).join('\n'),
+          );
     if (err) notes.push(`trigram indexes: ${err}`);
     trigram = !err;
   }
@@ -142,7 +263,14 @@ async function enableExtensions(tx: PgFamilyDriver, privateSchema: boolean): Pro
  */
 function vectorFunction(ns: string): string {
   return `CREATE OR REPLACE FUNCTION tidepool_vector(b bytea) RETURNS ${ns}.vector
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE COST 10000 AS $f$
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE COST ${VECTOR_COST} AS $f$${vectorBody(ns)}$f$;`;
+}
+
+const VECTOR_COST = 10000;
+
+/** The body of `tidepool_vector` (its `prosrc`, which `alreadyCurrent` compares). */
+function vectorBody(ns: string): string {
+  return `
   SELECT pg_catalog.array_agg(
       (CASE WHEN (w & 2147483648) <> 0 THEN -1.0::float8 ELSE 1.0::float8 END) *
       (CASE WHEN ((w >> 23) & 255) = 0 THEN (w & 8388607) * pg_catalog.power(2::float8, -149)
@@ -151,5 +279,5 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE COST 10000 AS $f$
   FROM (SELECT i, (pg_catalog.get_byte(b, 4 * i)::bigint) | (pg_catalog.get_byte(b, 4 * i + 1)::bigint << 8)
                 | (pg_catalog.get_byte(b, 4 * i + 2)::bigint << 16) | (pg_catalog.get_byte(b, 4 * i + 3)::bigint << 24) AS w
         FROM pg_catalog.generate_series(0, pg_catalog.length(b) / 4 - 1) AS i) AS words
-$f$;`;
+`;
 }

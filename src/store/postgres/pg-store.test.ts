@@ -115,6 +115,96 @@ if (!base) {
       }
     }, 60_000);
 
+    it('opens a current memory without locks while another process writes, and the same features as its first open', async () => {
+      const url = fresh('quick');
+      const schema = new URL(url).searchParams.get('schema')!;
+      const first = await openPostgresStore(url);
+      const firstInfo = await first.info();
+      await first.close();
+      // A write in progress in another session (an import's long transaction) holds its row locks on the lexical tables.
+      const writer = new pg.Client({ connectionString: base, options: `-c search_path=${schema}` });
+      await writer.connect();
+      try {
+        await writer.query('BEGIN');
+        await writer.query("INSERT INTO episodes_fts (id, tsv, raw, len) VALUES (987654321, 'roof', '', 1)");
+        const until = (ms: number) => new Promise<'waited'>((r) => setTimeout(() => r('waited'), ms).unref());
+        // Before, every start took CREATE INDEX IF NOT EXISTS on these tables and waited for this COMMIT.
+        const opened = openPostgresStore(url);
+        const outcome = await Promise.race([opened.then(() => 'opened' as const), until(10_000)]);
+        expect(outcome).toBe('opened');
+        const second = await opened;
+        try {
+          const info = await second.info();
+          expect({ ...info, integrity: 'ok' }).toEqual({ ...firstInfo, integrity: 'ok' });
+        } finally {
+          await second.close();
+        }
+      } finally {
+        await writer.query('ROLLBACK');
+        await writer.end();
+      }
+    });
+
+    it('still migrates what is out of date: a lexical index without its pending list gets it back', async () => {
+      const url = fresh('gin');
+      const first = await openPostgresStore(url);
+      const option = async (s: typeof first) =>
+        (await s.db.get<{ o: string[] | null }>("SELECT reloptions AS o FROM pg_class WHERE oid = to_regclass('ix_episodes_fts')"))?.o;
+      try {
+        expect(await option(first)).toContain('fastupdate=on');
+        await first.db.run('ALTER INDEX ix_episodes_fts SET (fastupdate = off)');
+      } finally {
+        await first.close();
+      }
+      const second = await openPostgresStore(url);
+      try {
+        expect(await option(second)).toContain('fastupdate=on');
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('tries a missing optional extension again an hour after it failed, not at every start', async () => {
+      const url = fresh('tried');
+      const tried = async (s: Awaited<ReturnType<typeof openPostgresStore>>) =>
+        (await s.db.get<{ d: string | null }>("SELECT obj_description(to_regclass('schema_migrations'), 'pg_class') AS d"))?.d;
+      const first = await openPostgresStore(url);
+      let at: number;
+      try {
+        const info = await first.info();
+        if (info.features.trigram && info.features.pgvector) return; // both installed here: nothing is tried again
+        const note = JSON.parse((await tried(first))!) as { at: number; notes: string[] };
+        expect(note.notes.length).toBeGreaterThan(0);
+        at = note.at - 2 * 3_600_000;
+        // As if the failed attempt were two hours old.
+        await first.db.run(`COMMENT ON TABLE schema_migrations IS '${JSON.stringify({ ...note, at })}'`);
+      } finally {
+        await first.close();
+      }
+      const second = await openPostgresStore(url);
+      try {
+        const note = JSON.parse((await tried(second))!) as { at: number };
+        expect(note.at).toBeGreaterThan(at + 3_600_000);
+      } finally {
+        await second.close();
+      }
+      // Within the hour the next start reads the note and tries nothing: the note stays as it was.
+      const before = await (async () => {
+        const s = await openPostgresStore(url);
+        try {
+          return await tried(s);
+        } finally {
+          await s.close();
+        }
+      })();
+      const third = await openPostgresStore(url);
+      try {
+        expect(await tried(third)).toBe(before);
+      } finally {
+        await third.close();
+      }
+    });
+
     it('reports the server version, extensions and health', async () => {
       const store = await openPostgresStore(fresh('info'));
       try {
