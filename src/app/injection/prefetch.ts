@@ -4,7 +4,7 @@ import { formatId, parseId } from '../../core/ids.js';
 import { label, parseInput } from '../../core/schemas.js';
 import type { Episode, Knowledge, Layer, Narrative, RecallHit } from '../../core/types.js';
 import { embedQuery, RECALLABLE } from '../../retrieval/recall-pipeline.js';
-import { countTokens } from '../../core/token-count.js';
+import { withinTokens } from '../../core/token-count.js';
 import type { AppContext } from '../app-context.js';
 import { noteWarning } from '../warnings.js';
 import type { InjectOptions } from './context-block.js';
@@ -212,7 +212,7 @@ export async function prefetch(ctx: AppContext, raw: PrefetchInput, opts: Inject
 /** Keeps hits in rank order while the rendered block, headings included, fits `maxTokens` (whole lines only). */
 function fitPrefetch(hits: readonly PrefetchHit[], maxTokens: number): PrefetchHit[] {
   const kept: PrefetchHit[] = [];
-  for (const h of hits) if (countTokens(renderPrefetch([...kept, h])) <= maxTokens) kept.push(h);
+  for (const h of hits) if (withinTokens(renderPrefetch([...kept, h]), maxTokens)) kept.push(h);
   return kept;
 }
 

@@ -1,5 +1,6 @@
 // `bench startup` runs the built CLI as whole processes: every row is measured, and with a PostgreSQL server the
 // recall and hook rows on it stand beside node loading node-postgres alone; the server keeps no database of the run.
+// The rows of a hook that injects check at every run that the memory came back (else the bench throws).
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { renderStartupMarkdown, runStartupBench } from './run-startup-bench.js';
@@ -15,9 +16,11 @@ describe('bench startup', () => {
       'tidepool --version',
       'tidepool recall "staging port"',
       'tidepool hook user-prompt-submit',
+      'tidepool hook user-prompt-submit (injects)',
       "node + require('pg')",
       'tidepool recall "staging port" (PostgreSQL)',
       'tidepool hook user-prompt-submit (PostgreSQL)',
+      'tidepool hook user-prompt-submit (PostgreSQL, injects)',
     ]);
     for (const r of report.rows) expect(r.median_ms).toBeGreaterThan(0);
     expect(renderStartupMarkdown(report)).toContain('(PostgreSQL) |');

@@ -41,6 +41,12 @@ export interface StartupBenchOptions {
 }
 
 const HOOK_INPUT = JSON.stringify({ session_id: 's1', prompt: 'Which port does the staging database use?', hook_event_name: 'UserPromptSubmit' });
+/**
+ * The prompt in a session of its own at each run, so that the hook injects the memory every time (in `s1` it is
+ * injected once, and later runs show only that nothing is new): the path of a prompt that brings a memory back.
+ */
+const HOOK_INJECTS = (run: number) =>
+  JSON.stringify({ session_id: `inject-${process.pid}-${Date.now()}-${run}`, prompt: 'Which port does the staging database use?', hook_event_name: 'UserPromptSubmit' });
 
 /**
  * CPU time (user + system, ms) of this process's reaped children, from /proc/self/stat (Linux; 10 ms ticks), or
@@ -56,17 +62,22 @@ function childrenCpuMs(): number | undefined {
   }
 }
 
+/** A command's stdin: the same text each run, or one made for the run. */
+type Input = string | ((run: number) => string);
+
 /** Runs `argv` `runs` times after a warm-up; returns wall and CPU times in ms. */
-function time(argv: readonly string[], env: NodeJS.ProcessEnv, runs: number, input = ''): { wall: number[]; cpu: number[] } {
+function time(argv: readonly string[], env: NodeJS.ProcessEnv, runs: number, input: Input = '', prints?: string): { wall: number[]; cpu: number[] } {
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i <= runs; i++) {
+    const stdin = typeof input === 'function' ? input(i) : input;
     const cpuBefore = childrenCpuMs();
     const start = process.hrtime.bigint();
-    const r = spawnSync(argv[0]!, argv.slice(1), { input, env, stdio: ['pipe', 'ignore', 'pipe'] });
+    const r = spawnSync(argv[0]!, argv.slice(1), { input: stdin, env, stdio: ['pipe', prints === undefined ? 'ignore' : 'pipe', 'pipe'] });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     const cpuAfter = childrenCpuMs();
     if (r.status !== 0) throw new Error(`${argv.join(' ')} exited with ${r.status}: ${String(r.stderr).slice(0, 300)}`);
+    if (prints !== undefined && !String(r.stdout).includes(prints)) throw new Error(`${argv.join(' ')} did not print ${JSON.stringify(prints)}`);
     if (i === 0) continue;
     wall.push(ms);
     if (cpuBefore !== undefined && cpuAfter !== undefined) cpu.push(cpuAfter - cpuBefore);
@@ -98,12 +109,14 @@ export async function runStartupBench(o: StartupBenchOptions): Promise<StartupRe
   try {
     seed(tp, env);
     const req = createRequire(import.meta.url);
-    const cases: Array<[string, string[], string?, NodeJS.ProcessEnv?]> = [
+    // A case: its name, command, stdin, environment, and what it must print at every run (a hook that injects).
+    const cases: Array<[string, string[], Input?, NodeJS.ProcessEnv?, string?]> = [
       ['node -e 0', [process.execPath, '-e', '0']],
       ["node + require('better-sqlite3') (baseline)", [process.execPath, '-e', `require(${JSON.stringify(req.resolve('better-sqlite3'))})`]],
       ['tidepool --version', [...tp, '--version']],
       ['tidepool recall "staging port"', [...tp, 'recall', 'staging port']],
       ['tidepool hook user-prompt-submit', [...tp, 'hook', 'user-prompt-submit'], HOOK_INPUT],
+      ['tidepool hook user-prompt-submit (injects)', [...tp, 'hook', 'user-prompt-submit'], HOOK_INJECTS, undefined, 'port 6543'],
     ];
     if (scratch) {
       const pgEnv = { ...env, TIDEPOOL_DB: scratch.url };
@@ -112,11 +125,12 @@ export async function runStartupBench(o: StartupBenchOptions): Promise<StartupRe
         ["node + require('pg')", [process.execPath, '-e', `require(${JSON.stringify(req.resolve('pg'))})`]],
         ['tidepool recall "staging port" (PostgreSQL)', [...tp, 'recall', 'staging port'], undefined, pgEnv],
         ['tidepool hook user-prompt-submit (PostgreSQL)', [...tp, 'hook', 'user-prompt-submit'], HOOK_INPUT, pgEnv],
+        ['tidepool hook user-prompt-submit (PostgreSQL, injects)', [...tp, 'hook', 'user-prompt-submit'], HOOK_INJECTS, pgEnv, 'port 6543'],
       );
     }
-    const measured = cases.map(([name, argv, input, caseEnv]) => {
+    const measured = cases.map(([name, argv, input, caseEnv, prints]) => {
       o.onProgress?.(`startup: ${name}`);
-      return { name, ...time(argv, caseEnv ?? env, o.runs, input) };
+      return { name, ...time(argv, caseEnv ?? env, o.runs, input, prints) };
     });
     const base = percentile(measured[1]!.wall, 50);
     const rows = measured.map((m) => ({
