@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../core/token-count.js';
 import { fitBlock, renderBlock, type BlockItem } from './block-budget.js';
@@ -26,6 +28,30 @@ describe('fitBlock', () => {
     expect(f.dropped).toEqual([]);
     expect(f.tokens).toBe(countTokens(renderBlock(items)));
   });
+
+  it('keeps everything for every budget from its token count up, and counts tokens only when they are read', () => {
+    const whole = renderBlock(items);
+    const bytes = Buffer.byteLength(whole, 'utf8');
+    for (let budget = countTokens(whole); budget <= bytes + 2; budget++) {
+      const f = fitBlock(items, budget);
+      expect(f.text).toBe(whole);
+      expect(f.dropped).toEqual([]);
+      expect(f.tokens).toBe(countTokens(whole));
+      expect(JSON.parse(JSON.stringify(f)).tokens).toBe(countTokens(whole));
+    }
+    // In a fresh process: the session-start hook prints the text of a block within its budget in bytes, and never
+    // loads the tokenizer (~0.35 s) for it; reading the count loads it.
+    const code = `const { fitBlock } = await import('./src/app/injection/block-budget.ts');
+      const { createRequire } = await import('node:module');
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('gpt-tokenizer'));
+      const f = fitBlock(${JSON.stringify(items)}, 4000);
+      const before = loaded();
+      const tokens = f.tokens;
+      console.log(JSON.stringify({ before, after: loaded(), tokens }));`;
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const out = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' }).trim()) as unknown;
+    expect(out).toEqual({ before: false, after: true, tokens: countTokens(whole) });
+  }, 60_000);
 
   it('drops the lowest-valued items until the real token count fits, for every budget', () => {
     for (let budget = 1; budget <= countTokens(renderBlock(items)); budget++) {

@@ -71,7 +71,10 @@ export async function buildContext(ctx: AppContext, raw: ContextInput = {}, opts
   }
   return {
     text: fitted.text,
-    tokens: fitted.tokens,
+    // Read through, so that a caller printing the text alone never counts it (fitBlock).
+    get tokens() {
+      return fitted.tokens;
+    },
     maxTokens,
     sections: SECTIONS.map((s) => ({ id: s.id, layer: s.layer, items: fitted.kept.filter((i) => i.section === s.id).length })).filter((s) => s.items > 0),
     dropped: fitted.dropped.length,

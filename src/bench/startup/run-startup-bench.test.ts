@@ -17,6 +17,7 @@ describe('bench startup', () => {
       'tidepool recall "staging port"',
       'tidepool hook user-prompt-submit',
       'tidepool hook user-prompt-submit (injects)',
+      'tidepool hook session-start',
       "node + require('pg')",
       'tidepool recall "staging port" (PostgreSQL)',
       'tidepool hook user-prompt-submit (PostgreSQL)',

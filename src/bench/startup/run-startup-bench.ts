@@ -41,6 +41,9 @@ export interface StartupBenchOptions {
 }
 
 const HOOK_INPUT = JSON.stringify({ session_id: 's1', prompt: 'Which port does the staging database use?', hook_event_name: 'UserPromptSubmit' });
+/** A new session's start: the hook prints the session-start block (the memory among it). */
+const SESSION_START = (run: number) =>
+  JSON.stringify({ session_id: `start-${process.pid}-${Date.now()}-${run}`, hook_event_name: 'SessionStart', source: 'startup' });
 /**
  * The prompt in a session of its own at each run, so that the hook injects the memory every time (in `s1` it is
  * injected once, and later runs show only that nothing is new): the path of a prompt that brings a memory back.
@@ -117,6 +120,7 @@ export async function runStartupBench(o: StartupBenchOptions): Promise<StartupRe
       ['tidepool recall "staging port"', [...tp, 'recall', 'staging port']],
       ['tidepool hook user-prompt-submit', [...tp, 'hook', 'user-prompt-submit'], HOOK_INPUT],
       ['tidepool hook user-prompt-submit (injects)', [...tp, 'hook', 'user-prompt-submit'], HOOK_INJECTS, undefined, 'port 6543'],
+      ['tidepool hook session-start', [...tp, 'hook', 'session-start'], SESSION_START, undefined, 'port 6543'],
     ];
     if (scratch) {
       const pgEnv = { ...env, TIDEPOOL_DB: scratch.url };
