@@ -45,9 +45,10 @@ export interface OpenStoreOptions {
 /** Opens the store for a location: a postgres:// URL or a SQLite path. */
 export async function openStore(location: string, o: OpenStoreOptions = {}): Promise<Store> {
   if (/^(postgres(ql)?|pglite):\/\//i.test(location)) {
-    // Loaded lazily so the embedded default never pays for the pg driver (STYLE §9).
-    const modulePath = '../store/postgres/open-postgres.js';
-    const mod = (await import(modulePath).catch((e: unknown) => {
+    // Loaded lazily so the embedded default never pays for the pg driver (STYLE §9). A literal path: the CLI's bundle
+    // holds the engine as a module run on first use (scripts/bundle-cli.mjs), where loading it from dist/ read ~20 ES
+    // modules again beside the bundle's own copies; node-postgres itself stays outside (an optional peer).
+    const mod = (await import('../store/postgres/open-postgres.js').catch((e: unknown) => {
       throw new TidepoolError('unavailable', `the PostgreSQL engine could not be loaded: ${String(e)}`, { cause: e });
     })) as { openPostgresStore(url: string, o?: OpenStoreOptions): Promise<Store> };
     return mod.openPostgresStore(location, o);
