@@ -146,6 +146,25 @@ if (!base) {
       expect(answers[0]).toEqual(answers[1]);
     });
 
+    it('runs the work after a commit on the connection the write gave back: a process that writes once opens one', { timeout: 60_000 }, async () => {
+      // Started before the write's client was released, the GIN merge and the statistics' fold opened a second
+      // connection (a new backend, ~12 ms and its cold caches) in every CLI `record` or `remember`.
+      const m = await openMemory({ url: fresh('after_commit'), space: 'p', embedder: 'none', warn: () => {} });
+      try {
+        const db = (appContextOf(m).store as SqlStore).db as PgDriver;
+        const opened = db.pool.totalCount;
+        await m.record({ role: 'user', content: 'we moved the standup to ten', session: 's' });
+        await db.settled();
+        expect(db.pool.totalCount).toBe(Math.max(opened, 1));
+        await m.remember({ text: 'The standup is at ten' });
+        await db.settled();
+        expect(db.pool.totalCount).toBe(Math.max(opened, 1));
+        expect((await m.recall({ query: 'standup' })).length).toBeGreaterThan(0);
+      } finally {
+        await m.close();
+      }
+    });
+
     it('keeps an unused connection for postgres.idleSeconds, and closes it after that', { timeout: 60_000 }, async () => {
       // The same server process answers after a pause shorter than idleSeconds; after a longer one, a new process.
       // pg's own default (10 s) closed connections between an agent's prompts, so the next recall opened new ones.

@@ -122,13 +122,14 @@ export class PgDriver implements PgFamilyDriver {
   async transaction<T>(fn: (tx: PgFamilyDriver) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    let committed: Map<string, AfterCommitTask> | undefined;
     try {
       await client.query('BEGIN');
       try {
         const later = new Map<string, AfterCommitTask>();
         const out = await fn(new PgTx(client, later, this.#named));
         await client.query('COMMIT');
-        for (const [key, task] of later) this.#background(key, task);
+        committed = later;
         return out;
       } catch (e) {
         try {
@@ -141,6 +142,9 @@ export class PgDriver implements PgFamilyDriver {
       }
     } finally {
       client.release(broken);
+      // Started once the client is back in the pool, so that the work can run on it: started before, it opened a
+      // connection of its own (a new backend) in a process that had one idle, as a CLI write does.
+      if (committed) for (const [key, task] of committed) this.#background(key, task);
     }
   }
 
