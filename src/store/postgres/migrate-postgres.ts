@@ -34,10 +34,16 @@ export async function migratePostgres(driver: PgFamilyDriver, schema?: string): 
   if (ready) return ready;
   return driver.transaction(async (tx) => {
     await tx.get(MIGRATE_LOCK);
-    if (schema) await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-    await tx.exec(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
-    );
+    // Each only when missing: IF NOT EXISTS still asks for the privilege to create (on the database, on the schema),
+    // which a role that only uses the tables lacks.
+    if (schema && !(await tx.get<{ ok: boolean }>('SELECT to_regnamespace(?) IS NOT NULL AS ok', [quoteIdent(schema)]))?.ok) {
+      await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    }
+    if (!(await tx.get<{ ok: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS ok"))?.ok) {
+      await tx.exec(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+      );
+    }
     const row = await tx.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
     let version = row?.v ?? 0;
     for (const m of POSTGRES_MIGRATIONS) {
@@ -53,7 +59,8 @@ export async function migratePostgres(driver: PgFamilyDriver, schema?: string): 
     const missing = OPTIONAL.filter((x) => !features.versions[x.key]);
     if (missing.length > 0) {
       const tried: ExtensionsTried = { at: Date.now(), notes: features.notes };
-      await tx.exec(`COMMENT ON TABLE schema_migrations IS ${literal(JSON.stringify(tried))}`);
+      // Best effort: a role that does not own the table cannot comment on it, and then only tries at every start.
+      await attempt(tx, `COMMENT ON TABLE schema_migrations IS ${literal(JSON.stringify(tried))}`);
     }
     return { version, features };
   });
@@ -183,10 +190,12 @@ async function ginPendingLists(tx: PgFamilyDriver): Promise<void> {
 
 /** Lexical tables with no rows (a new memory) hold no terms of an older tokenizer: mark them current. */
 async function markEmptyIndexCurrent(tx: PgFamilyDriver): Promise<void> {
-  const r = await tx.get<{ n: unknown }>(
-    'SELECT (SELECT count(*) FROM (SELECT 1 FROM episodes_fts UNION ALL SELECT 1 FROM narratives_fts UNION ALL SELECT 1 FROM knowledge_fts LIMIT 1) s) AS n',
+  const r = await tx.get<{ n: unknown; d: string | null }>(
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM episodes_fts UNION ALL SELECT 1 FROM narratives_fts UNION ALL SELECT 1 FROM knowledge_fts LIMIT 1) s) AS n,
+       obj_description(to_regclass('episodes_fts'), 'pg_class') AS d`,
   );
-  if (Number(r?.n ?? 0) === 0) await tx.exec(TERMS_FORMAT_WRITE);
+  // Written only when it says something else: a comment asks for the table's owner.
+  if (Number(r?.n ?? 0) === 0 && r?.d !== TERMS_FORMAT) await tx.exec(TERMS_FORMAT_WRITE);
 }
 
 async function extensionSchema(tx: PgFamilyDriver, name: string): Promise<{ schema: string; version: string } | undefined> {
