@@ -21,5 +21,10 @@ export function countTokens(text: string): number {
  * that short, and the hook runs on every prompt.
  */
 export function withinTokens(text: string, max: number): boolean {
-  return Buffer.byteLength(text, 'utf8') <= max || countTokens(text) <= max;
+  return tokensAtMost(text) <= max || countTokens(text) <= max;
+}
+
+/** An upper bound of `countTokens(text)` that needs no tokenizer: its UTF-8 bytes (see `withinTokens`). */
+export function tokensAtMost(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
 }

@@ -1,5 +1,5 @@
 /** Fits ranked items into a token budget by dropping whole items, never cutting text. */
-import { countTokens } from '../core/token-count.js';
+import { countTokens, tokensAtMost } from '../core/token-count.js';
 
 /** A kept line: its cost in tokens (+1 for the newline), or its UTF-8 bytes + 1 while that bound was enough. */
 interface Kept<T> {
@@ -21,7 +21,7 @@ export function fitToBudget<T>(items: readonly T[], render: (item: T) => string,
   let used = 0;
   for (const item of items) {
     const text = render(item);
-    const bound = Buffer.byteLength(text, 'utf8') + 1;
+    const bound = tokensAtMost(text) + 1;
     if (used + bound <= maxTokens) {
       kept.push({ item, text, cost: bound, counted: false });
       used += bound;

@@ -1,5 +1,5 @@
 /** The session-start block as valued items in sections, fitted to a token budget by dropping whole items. */
-import { countTokens } from '../../core/token-count.js';
+import { countTokens, tokensAtMost } from '../../core/token-count.js';
 import type { Layer } from '../../core/types.js';
 
 /** Sections of the block, in the order they are shown (DESIGN §4: T0 with what the memory knows, T2, T2b, T3). */
@@ -64,7 +64,7 @@ export function fitBlock(items: readonly BlockItem[], maxTokens: number, notes: 
   let text = renderBlock(items, notes);
   // Within the budget in bytes, it is within it in tokens (withinTokens): every item stays, and the tokenizer (~0.35 s
   // to load) runs only if the count is read (the session-start hook prints the text alone).
-  if (Buffer.byteLength(text, 'utf8') <= maxTokens) {
+  if (tokensAtMost(text) <= maxTokens) {
     const whole = text;
     let counted: number | undefined;
     return {

@@ -40,16 +40,20 @@ export interface StartupBenchOptions {
   readonly onProgress?: (line: string) => void;
 }
 
-const HOOK_INPUT = JSON.stringify({ session_id: 's1', prompt: 'Which port does the staging database use?', hook_event_name: 'UserPromptSubmit' });
+const PROMPT = { prompt: 'Which port does the staging database use?', hook_event_name: 'UserPromptSubmit' };
+const HOOK_INPUT = JSON.stringify({ session_id: 's1', ...PROMPT });
+/** Hook input in a session of its own at each run (`kind` names the case in the session id). */
+const inNewSession =
+  (kind: string, fields: Record<string, string>) =>
+  (run: number): string =>
+    JSON.stringify({ session_id: `${kind}-${process.pid}-${Date.now()}-${run}`, ...fields });
 /** A new session's start: the hook prints the session-start block (the memory among it). */
-const SESSION_START = (run: number) =>
-  JSON.stringify({ session_id: `start-${process.pid}-${Date.now()}-${run}`, hook_event_name: 'SessionStart', source: 'startup' });
+const SESSION_START = inNewSession('start', { hook_event_name: 'SessionStart', source: 'startup' });
 /**
  * The prompt in a session of its own at each run, so that the hook injects the memory every time (in `s1` it is
  * injected once, and later runs show only that nothing is new): the path of a prompt that brings a memory back.
  */
-const HOOK_INJECTS = (run: number) =>
-  JSON.stringify({ session_id: `inject-${process.pid}-${Date.now()}-${run}`, prompt: 'Which port does the staging database use?', hook_event_name: 'UserPromptSubmit' });
+const HOOK_INJECTS = inNewSession('inject', PROMPT);
 
 /**
  * CPU time (user + system, ms) of this process's reaped children, from /proc/self/stat (Linux; 10 ms ticks), or

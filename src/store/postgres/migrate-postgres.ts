@@ -17,6 +17,11 @@ export interface PgFeatures {
   notes: string[];
 }
 
+/** The tables with a lexical index (`<table>_fts`), its GIN index `ix_<table>_fts` and trigram index `ix_<table>_fts_trgm`. */
+const LEXICAL = ['episodes', 'narratives', 'knowledge'] as const;
+const TRIGRAM_INDEXES = LEXICAL.map((t) => `ix_${t}_fts_trgm`);
+const GIN_INDEXES = [...LEXICAL.map((t) => `ix_${t}_fts`), ...TRIGRAM_INDEXES];
+
 // Any constant works as long as every Tidepool server uses the same one; hashtext keeps it readable.
 const MIGRATE_LOCK = "SELECT pg_advisory_xact_lock(hashtext('tidepool.migrate')) AS locked";
 
@@ -56,8 +61,7 @@ export async function migratePostgres(driver: PgFamilyDriver, schema?: string): 
     await markEmptyIndexCurrent(tx);
     const features = await enableExtensions(tx, schema !== undefined);
     // What could not be installed is tried again by a start an hour later at the soonest (`alreadyCurrent`).
-    const missing = OPTIONAL.filter((x) => !features.versions[x.key]);
-    if (missing.length > 0) {
+    if (OPTIONAL.some((x) => !features.versions[x.key])) {
       const tried: ExtensionsTried = { at: Date.now(), notes: features.notes };
       // Best effort: a role that does not own the table cannot comment on it, and then only tries at every start.
       await attempt(tx, `COMMENT ON TABLE schema_migrations IS ${literal(JSON.stringify(tried))}`);
@@ -73,7 +77,7 @@ const OPTIONAL = [
 ] as const;
 
 /** A start waits this long before it tries again to install an optional extension that could not be. */
-export const EXTENSIONS_RETRY_MS = 3_600_000;
+const EXTENSIONS_RETRY_MS = 3_600_000;
 
 /** When a start last tried to install the optional extensions and failed for one, and why (a comment on `schema_migrations`). */
 interface ExtensionsTried {
@@ -99,8 +103,8 @@ async function alreadyCurrent(driver: PgFamilyDriver, schema?: string): Promise<
   // A private schema's names qualified: its search_path falls back on public, which may hold another memory.
   const q = (name: string) => (schema ? `${quoteIdent(schema)}.${name}` : name);
   const reg = (name: string) => `to_regclass(${literal(q(name))})`;
-  const gin = ['episodes', 'narratives', 'knowledge'].flatMap((t) => [`ix_${t}_fts`, `ix_${t}_fts_trgm`]).map(reg);
-  const trgm = ['episodes', 'narratives', 'knowledge'].map((t) => reg(`ix_${t}_fts_trgm`));
+  const gin = GIN_INDEXES.map(reg);
+  const trgm = TRIGRAM_INDEXES.map(reg);
   let r: StartState | undefined;
   try {
     r = await driver.get<StartState>(
@@ -109,8 +113,7 @@ async function alreadyCurrent(driver: PgFamilyDriver, schema?: string): Promise<
                     AND NOT coalesce('fastupdate=on' = ANY (c.reloptions), false)) AS gin,
         (SELECT count(*) FROM pg_class c WHERE c.oid IN (${trgm.join(', ')}))::int AS trgm_indexes,
         obj_description(${reg('episodes_fts')}, 'pg_class') AS terms,
-        EXISTS (SELECT 1 FROM ${q('episodes_fts')}) OR EXISTS (SELECT 1 FROM ${q('narratives_fts')})
-          OR EXISTS (SELECT 1 FROM ${q('knowledge_fts')}) AS filled,
+        ${LEXICAL.map((t) => `EXISTS (SELECT 1 FROM ${q(`${t}_fts`)})`).join(' OR ')} AS filled,
         (SELECT json_agg(json_build_object('name', e.extname, 'schema', n.nspname, 'version', e.extversion))
            FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname IN ('pg_trgm', 'vector')) AS installed,
         (SELECT json_build_object('source', p.prosrc, 'cost', p.procost)
@@ -127,7 +130,7 @@ async function alreadyCurrent(driver: PgFamilyDriver, schema?: string): Promise<
   const tried = parse<ExtensionsTried>(r.tried);
   if (installed.size < OPTIONAL.length && !(tried && Date.now() - tried.at < EXTENSIONS_RETRY_MS && Array.isArray(tried.notes))) return undefined;
   const trg = installed.get('pg_trgm');
-  if (trg && r.trgm_indexes !== 3) return undefined;
+  if (trg && r.trgm_indexes !== TRIGRAM_INDEXES.length) return undefined;
   const vec = installed.get('vector');
   const fn = parse<{ source: string; cost: number }>(r.vector_function);
   if (vec && !(fn && fn.source === vectorBody(quoteIdent(vec.schema)) && Number(fn.cost) === VECTOR_COST)) return undefined;
@@ -180,11 +183,9 @@ function parse<T>(v: unknown): T | undefined {
  * at start-up, once, without a schema version.
  */
 async function ginPendingLists(tx: PgFamilyDriver): Promise<void> {
-  for (const t of ['episodes', 'narratives', 'knowledge']) {
-    for (const ix of [`ix_${t}_fts`, `ix_${t}_fts_trgm`]) {
-      const r = await tx.get<{ o: string[] | null }>(`SELECT c.reloptions AS o FROM pg_class c WHERE c.oid = to_regclass(?)`, [ix]);
-      if (r && !(r.o ?? []).includes('fastupdate=on')) await tx.exec(`ALTER INDEX ${ix} SET (fastupdate = on)`);
-    }
+  for (const ix of GIN_INDEXES) {
+    const r = await tx.get<{ o: string[] | null }>(`SELECT c.reloptions AS o FROM pg_class c WHERE c.oid = to_regclass(?)`, [ix]);
+    if (r && !(r.o ?? []).includes('fastupdate=on')) await tx.exec(`ALTER INDEX ${ix} SET (fastupdate = on)`);
   }
 }
 
@@ -238,10 +239,11 @@ async function enableExtensions(tx: PgFamilyDriver, privateSchema: boolean): Pro
     const ops = `${quoteIdent(trgm.schema)}.gin_trgm_ops`;
     // Only those missing: CREATE INDEX locks its table against writes (and waits for those in progress) even when
     // the index exists.
-    const missing: string[] = [];
-    for (const t of ['episodes', 'narratives', 'knowledge']) {
-      if (!(await tx.get<{ ok: boolean }>(`SELECT to_regclass(?) IS NOT NULL AS ok`, [`ix_${t}_fts_trgm`]))?.ok) missing.push(t);
-    }
+    const absent = await tx.all<{ i: string }>(
+      `SELECT i FROM (VALUES ${TRIGRAM_INDEXES.map(() => '(?)').join(', ')}) AS v(i) WHERE to_regclass(i) IS NULL`,
+      TRIGRAM_INDEXES,
+    );
+    const missing = LEXICAL.filter((_, k) => absent.some((a) => a.i === TRIGRAM_INDEXES[k]));
     const err =
       missing.length === 0
         ? undefined
