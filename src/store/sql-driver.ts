@@ -55,9 +55,18 @@ export function storableParams(params: readonly SqlValue[]): readonly SqlValue[]
 /** Work a transaction leaves for after its commit, on the pool (one run per key at a time). */
 export type AfterCommitTask = (db: SqlDriver) => Promise<unknown>;
 
+/** When work left for after a commit runs. */
+export interface AfterCommitOptions {
+  /**
+   * Not now: when the store closes, unless work under the same key is asked for without this first (which does it).
+   * For upkeep whose cost does not grow when it waits, such as merging a GIN pending list of a few rows.
+   */
+  atClose?: boolean;
+}
+
 /** A driver inside a transaction that can leave work for after the commit (node-postgres: the pool runs it). */
 export interface AfterCommit {
-  afterCommit(key: string, task: AfterCommitTask): void;
+  afterCommit(key: string, task: AfterCommitTask, o?: AfterCommitOptions): void;
 }
 
 /** Whether `db` takes work for after its commit. */

@@ -8,6 +8,8 @@ import { pgSchemas } from '../../../test/helpers/pg-schemas.js';
 import type { NewEpisode } from '../port.js';
 import { PgDriver } from './pg-driver.js';
 import { openPostgresStore } from './open-postgres.js';
+import { COMPACT_AT } from './pg-lexical-stats.js';
+import { MERGE_AT } from './pg-search.js';
 
 const base = process.env.TIDEPOOL_TEST_PG_URL;
 const fresh = base ? pgSchemas(base) : () => '';
@@ -46,6 +48,47 @@ describe.skipIf(!base)('PostgreSQL: GIN pending lists merged after the commit', 
     await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows.slice(0, 500)));
     await store.close();
     expect(await pendingPages(url)).toBe(0);
+  });
+
+  it('merges a trickle of small writes once they reach MERGE_AT rows, and what is left when the store closes', async () => {
+    const url = fresh('aftercommit_trickle');
+    const store = await openPostgresStore(url);
+    const db = store.db as PgDriver;
+    const one = (i: number) => store.transaction((tx) => tx.forSpace('s').episodes.insertMany([episode(`harbour kayak turn${i}`)]));
+    for (let i = 0; i < 20; i++) await one(i);
+    await db.settled();
+    // Twenty one-row writes: no merge yet (each cost ~0.6 ms of server time), and the rows are found meanwhile.
+    expect(await pendingPages(url)).toBeGreaterThan(0);
+    expect((await store.forSpace('s').search.lexical('episode', ['turn7'], { limit: 5 })).length).toBe(1);
+    // A batch that brings the rows since the last merge to MERGE_AT merges them all at once.
+    const batch = Array.from({ length: MERGE_AT - 20 }, (_, i) => episode(`harbour gull w${i}`));
+    await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(batch));
+    await db.settled();
+    expect(await pendingPages(url)).toBe(0);
+    // A few more: merged by the close.
+    for (let i = 20; i < 25; i++) await one(i);
+    await db.settled();
+    expect(await pendingPages(url)).toBeGreaterThan(0);
+    await store.close();
+    expect(await pendingPages(url)).toBe(0);
+  });
+
+  it('asks whether to fold the statistics every few writes, so the deltas readers add up stay few', async () => {
+    const url = fresh('aftercommit_fold');
+    const store = await openPostgresStore(url);
+    const deltas = async () => Number((await store.db.get<{ n: unknown }>('SELECT count(*) AS n FROM lexical_deltas'))?.n);
+    for (let i = 0; i < 3 * COMPACT_AT; i++) {
+      await store.transaction((tx) => tx.forSpace('s').episodes.insertMany([episode(`harbour kayak turn${i}`)]));
+      await (store.db as PgDriver).settled();
+      expect(await deltas()).toBeLessThan(COMPACT_AT + COMPACT_AT / 4);
+    }
+    // Folded at least once, and the figures are the index's.
+    expect(await deltas()).toBeLessThan(3 * COMPACT_AT);
+    const stats = await store.db.get<{ rows: unknown }>(
+      `SELECT (SELECT rows FROM lexical_rows WHERE layer = 'episode' AND space = 's') + (SELECT coalesce(sum(rows), 0) FROM lexical_deltas) AS rows`,
+    );
+    expect(Number(stats?.rows)).toBe(3 * COMPACT_AT);
+    await store.close();
   });
 
   it('runs no work after a transaction that rolled back', async () => {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 // Before node-postgres, which probes for Cloudflare at load (pg-probe.ts).
 import { navigatorForProbe } from './pg-probe.js';
 import pg from 'pg';
-import { currentStatementShare, type AfterCommit, type AfterCommitTask, type RunResult, type SqlDriver, type SqlValue, type StatementOptions } from '../sql-driver.js';
+import { currentStatementShare, type AfterCommit, type AfterCommitOptions, type AfterCommitTask, type RunResult, type SqlDriver, type SqlValue, type StatementOptions } from '../sql-driver.js';
 import { pgParams, toPositional } from './positional-params.js';
 import { remembered } from '../../core/bounded-memo.js';
 
@@ -122,11 +122,11 @@ export class PgDriver implements PgFamilyDriver {
   async transaction<T>(fn: (tx: PgFamilyDriver) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
-    let committed: Map<string, AfterCommitTask> | undefined;
+    let committed: Map<string, LaterTask> | undefined;
     try {
       await client.query('BEGIN');
       try {
-        const later = new Map<string, AfterCommitTask>();
+        const later = new Map<string, LaterTask>();
         const out = await fn(new PgTx(client, later, this.#named));
         await client.query('COMMIT');
         committed = later;
@@ -144,8 +144,18 @@ export class PgDriver implements PgFamilyDriver {
       client.release(broken);
       // Started once the client is back in the pool, so that the work can run on it: started before, it opened a
       // connection of its own (a new backend) in a process that had one idle, as a CLI write does.
-      if (committed) for (const [key, task] of committed) this.#background(key, task);
+      if (committed) for (const [key, { task, atClose }] of committed) this.#later(key, task, atClose);
     }
+  }
+
+  /** Work left for the store's close, by key (`AfterCommitOptions.atClose`). */
+  readonly #atClose = new Map<string, AfterCommitTask>();
+
+  #later(key: string, task: AfterCommitTask, atClose: boolean): void {
+    if (!atClose) {
+      this.#atClose.delete(key);
+      this.#background(key, task);
+    } else if (!this.#pending.has(key)) this.#atClose.set(key, task);
   }
 
   /** Work left by committed transactions and not yet started, by key, in the order first asked. */
@@ -183,9 +193,17 @@ export class PgDriver implements PgFamilyDriver {
   }
 
   async close(): Promise<void> {
+    for (const [key, task] of this.#atClose) this.#background(key, task);
+    this.#atClose.clear();
     await this.settled();
     await this.pool.end();
   }
+}
+
+/** Work a transaction left for after its commit. */
+interface LaterTask {
+  task: AfterCommitTask;
+  atClose: boolean;
 }
 
 /** The driver inside a transaction: every statement on the one client; nested transactions join. */
@@ -194,16 +212,16 @@ class PgTx implements PgFamilyDriver, AfterCommit {
   /** One client: statements go one after another (`statementsTogether`). */
   readonly serial = true;
   readonly #client: pg.PoolClient;
-  readonly #later: Map<string, AfterCommitTask>;
+  readonly #later: Map<string, LaterTask>;
   readonly #named: boolean;
-  constructor(client: pg.PoolClient, later: Map<string, AfterCommitTask>, named: boolean) {
+  constructor(client: pg.PoolClient, later: Map<string, LaterTask>, named: boolean) {
     this.#client = client;
     this.#later = later;
     this.#named = named;
   }
-  /** Left for after the commit (dropped on rollback); one task per key. */
-  afterCommit(key: string, task: AfterCommitTask): void {
-    this.#later.set(key, task);
+  /** Left for after the commit (dropped on rollback); one task per key, run now if any of its asks was. */
+  afterCommit(key: string, task: AfterCommitTask, o: AfterCommitOptions = {}): void {
+    this.#later.set(key, { task, atClose: (o.atClose ?? false) && (this.#later.get(key)?.atClose ?? true) });
   }
   async all<T>(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): Promise<T[]> {
     return (await this.#client.query(pgQuery(sql, params, o, this.#named))).rows as T[];
