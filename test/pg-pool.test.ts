@@ -38,6 +38,9 @@ describe('postgres.poolSize', () => {
     expect(() => loadConfig({}, { ...env, TIDEPOOL_PG_IDLE_SECONDS: '-1' })).toThrow(/idleSeconds/);
     expect(() => loadConfig({}, { ...env, TIDEPOOL_PG_IDLE_SECONDS: '1.5' })).toThrow(/idleSeconds/);
     expect(() => loadConfig({}, { ...env, TIDEPOOL_PG_IDLE_SECONDS: 'soon' })).toThrow(/idleSeconds/);
+    expect(loadConfig({}, env).postgres.keepConnections).toBe(2);
+    expect(loadConfig({}, { ...env, TIDEPOOL_PG_KEEP_CONNECTIONS: '0' }).postgres.keepConnections).toBe(0);
+    expect(() => loadConfig({}, { ...env, TIDEPOOL_PG_KEEP_CONNECTIONS: 'two' })).toThrow(/keepConnections/);
   });
 });
 
@@ -169,7 +172,7 @@ if (!base) {
       // The same server process answers after a pause shorter than idleSeconds; after a longer one, a new process.
       // pg's own default (10 s) closed connections between an agent's prompts, so the next recall opened new ones.
       const pidAfterPause = async (idleSeconds: number, pauseMs: number) => {
-        const m = await openMemory({ url: fresh(`idle_${idleSeconds}`), space: 'p', embedder: 'none', config: { postgres: { poolSize: 1, idleSeconds } }, warn: () => {} });
+        const m = await openMemory({ url: fresh(`idle_${idleSeconds}`), space: 'p', embedder: 'none', config: { postgres: { poolSize: 1, idleSeconds, keepConnections: 0 } }, warn: () => {} });
         try {
           const db = (appContextOf(m).store as SqlStore).db as PgDriver;
           expect(db.pool.options.idleTimeoutMillis).toBe(idleSeconds * 1000);
@@ -185,6 +188,29 @@ if (!base) {
       expect(kept.after).toBe(kept.before);
       const closed = await pidAfterPause(1, 1500);
       expect(closed.after).not.toBe(closed.before);
+    });
+
+    it('keeps postgres.keepConnections connections past idleSeconds and closes the others', { timeout: 60_000 }, async () => {
+      // An agent's prompts come minutes apart: with every connection closed after idleSeconds, each first recall opened
+      // new server processes and read the tables into them again.
+      const afterPause = async (keepConnections: number) => {
+        const config = { postgres: { poolSize: 3, idleSeconds: 1, keepConnections } };
+        const m = await openMemory({ url: fresh(`keep_${keepConnections}`), space: 'p', embedder: 'none', config, warn: () => {} });
+        try {
+          const db = (appContextOf(m).store as SqlStore).db as PgDriver;
+          // Three statements at once: three connections, three server processes.
+          const pids = await Promise.all([0, 1, 2].map(async () => (await db.get<{ p: number }>('SELECT pg_backend_pid() AS p, pg_sleep(0.2)'))!.p));
+          expect(new Set(pids).size).toBe(3);
+          await new Promise((r) => setTimeout(r, 2500));
+          const left = db.pool.totalCount;
+          const after = left > 0 ? (await db.get<{ p: number }>('SELECT pg_backend_pid() AS p'))!.p : undefined;
+          return { left, kept: after !== undefined && pids.includes(after) };
+        } finally {
+          await m.close();
+        }
+      };
+      expect(await afterPause(2)).toEqual({ left: 2, kept: true });
+      expect(await afterPause(0)).toEqual({ left: 0, kept: false });
     });
 
     it('keeps a search\'s fixed statements prepared on its connection, and none when postgres.preparedStatements is off', { timeout: 60_000 }, async () => {

@@ -89,6 +89,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   TIDEPOOL_HTTP_PORT: 'http.port',
   TIDEPOOL_PG_POOL_SIZE: 'postgres.poolSize',
   TIDEPOOL_PG_IDLE_SECONDS: 'postgres.idleSeconds',
+  TIDEPOOL_PG_KEEP_CONNECTIONS: 'postgres.keepConnections',
   TIDEPOOL_PG_PREPARED_STATEMENTS: 'postgres.preparedStatements',
 };
 
@@ -143,7 +144,7 @@ function fromVariables(keys: Readonly<Record<string, string>>, env: NodeJS.Proce
     const v = nonEmpty(env[name]);
     if (v === undefined) continue;
     if (key === 'knownPersons') setPath(out, key, v.split(',').map((s) => s.trim()).filter(Boolean));
-    else if (key === 'http.port' || key === 'postgres.poolSize' || key === 'postgres.idleSeconds') setPath(out, key, Number(v));
+    else if (key === 'http.port' || key === 'postgres.poolSize' || key === 'postgres.idleSeconds' || key === 'postgres.keepConnections') setPath(out, key, Number(v));
     else if (key === 'postgres.preparedStatements') setPath(out, key, !/^(0|false|no|off)$/i.test(v));
     // Tideline's docs write MEMORY_MCP_DB=~/.tideline/memory.db, which it never expanded (SEEDS §1.2 BUG).
     else if (key === 'db') setPath(out, key, v.startsWith('~/') ? join(home, v.slice(2)) : v);

@@ -40,6 +40,8 @@ export interface OpenStoreOptions {
   preparedStatements?: boolean;
   /** PostgreSQL: seconds an unused pooled connection stays open, 0 for ever (config `postgres.idleSeconds`, default 300). */
   idleSeconds?: number;
+  /** PostgreSQL: connections kept open however long unused (config `postgres.keepConnections`, default 2). */
+  keepConnections?: number;
 }
 
 /** Opens the store for a location: a postgres:// URL or a SQLite path. */
@@ -69,6 +71,7 @@ export async function openMemory(o: OpenMemoryOptions = {}): Promise<Tidepool> {
     poolSize: config.postgres.poolSize,
     preparedStatements: config.postgres.preparedStatements,
     idleSeconds: config.postgres.idleSeconds,
+    keepConnections: config.postgres.keepConnections,
   });
   try {
     if (await retokenizeIfOutdated(store, config.recall.contextTurns, config.index.episodeTrigram)) {

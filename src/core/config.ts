@@ -204,6 +204,13 @@ const postgresConfig = z
      */
     idleSeconds: z.number().int().min(0).max(86_400).default(300),
     /**
+     * Connections kept open however long they go unused (pg.Pool `min`; at most poolSize). A personal agent's prompts
+     * come minutes apart: past idleSeconds, every connection was closed and the next recall paid for new server
+     * processes and their first reads of the tables (docs/scaling.md). Two: a search runs at most two statements at
+     * once. 0 closes them all.
+     */
+    keepConnections: z.number().int().min(0).max(1000).default(2),
+    /**
      * Named prepared statements for the fixed statements every search runs, planned once per connection. Turn off
      * behind a pooler that does not keep them across transactions (PgBouncer in transaction mode before 1.21, or
      * with `max_prepared_statements = 0`): docs/scaling.md.

@@ -47,7 +47,7 @@ export function parsePgUrl(url: string): PgTarget {
  */
 export async function openPostgresStore(
   url: string,
-  o: { poolSize?: number; preparedStatements?: boolean; idleSeconds?: number } = {},
+  o: { poolSize?: number; preparedStatements?: boolean; idleSeconds?: number; keepConnections?: number } = {},
 ): Promise<SqlStore> {
   const target = parsePgUrl(url);
   let driver: PgFamilyDriver;
@@ -63,6 +63,7 @@ export async function openPostgresStore(
       ...(target.schema ? { schema: target.schema } : {}),
       ...(o.poolSize !== undefined ? { max: o.poolSize } : {}),
       ...(o.idleSeconds !== undefined ? { idleMs: o.idleSeconds * 1000 } : {}),
+      ...(o.keepConnections !== undefined ? { keep: o.keepConnections } : {}),
       ...(o.preparedStatements !== undefined ? { prepare: o.preparedStatements } : {}),
     });
     driverName = 'pg';

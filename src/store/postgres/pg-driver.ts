@@ -53,6 +53,8 @@ function pgQuery(sql: string, params: readonly SqlValue[], o: StatementOptions |
 
 /** How long an unused pooled connection stays open by default (pg's own default is 10 s). */
 export const DEFAULT_IDLE_MS = 300_000;
+/** Connections kept however long unused (`PgDriverOptions.keep`). */
+export const DEFAULT_KEEP = 2;
 
 /** Options of the pool. */
 export interface PgDriverOptions {
@@ -66,6 +68,11 @@ export interface PgDriverOptions {
    * connection costs a server process start and cold catalog caches on its first statements (docs/scaling.md).
    */
   idleMs?: number;
+  /**
+   * Connections kept open however long unused (pg.Pool `min`, at most `max`; default 2): the pool closes idle ones
+   * only above this. It opens none ahead of use, so a process that runs one statement still opens one.
+   */
+  keep?: number;
   /**
    * Statements asked with `StatementOptions.prepare` become named prepared statements (default true); off, every
    * statement is unnamed, for a pooler that does not keep prepared statements across transactions.
@@ -90,6 +97,7 @@ export class PgDriver implements PgFamilyDriver {
       connectionString: o.connectionString,
       max: this.connections,
       idleTimeoutMillis: o.idleMs ?? DEFAULT_IDLE_MS,
+      min: Math.min(o.keep ?? DEFAULT_KEEP, this.connections),
       types,
       // search_path is a startup option, so every pooled connection gets it before its first statement.
       ...(o.schema ? { options: `-c search_path=${o.schema},public` } : {}),
