@@ -112,10 +112,11 @@ export class PgSearchMemo {
 /**
  * Rows indexed before the pending list is merged right after the commit; fewer wait for the store's close (or for a
  * later write that reaches this). A merge costs a fixed ~0.6 ms of server time, however few its rows (a one-turn
- * `record` spent as much on it as on its own statements); 1,000 rows left pending add ~0.4 ms to a search of the
- * layer at 100k (its bitmap scan reads the list), 250 add ~0.05 ms.
+ * `record` spent as much on it as on its own statements). Rows left pending are read by every search of the layer
+ * (its bitmap scan reads the list): at 100k, 250 rows added ~0.05 ms to a search, 1,000 ~0.4 ms, 4,000 ~1.6 ms; and
+ * with 1,000 a burst of one-turn writes left a merge of that size for the searches after it.
  */
-export const MERGE_AT = 1000;
+export const MERGE_AT = 100;
 /** Writes of a layer between two asks whether its deltas are to be folded (`compactLexicalStats`). */
 const CHECK_FOLD_EVERY = COMPACT_AT / 4;
 
