@@ -93,6 +93,9 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   TIDEPOOL_PG_PREPARED_STATEMENTS: 'postgres.preparedStatements',
 };
 
+/** Keys whose variable is a number (checked by the schema: a word or a fraction is refused there). */
+const NUMERIC_KEYS = new Set(['http.port', 'postgres.poolSize', 'postgres.idleSeconds', 'postgres.keepConnections']);
+
 /**
  * Variables other tools already set, read below the config file so a key written there still wins: the model
  * SDKs' standard ones, and Tideline's (SEEDS §1.2), so a Tideline user switches by changing one command.
@@ -144,7 +147,7 @@ function fromVariables(keys: Readonly<Record<string, string>>, env: NodeJS.Proce
     const v = nonEmpty(env[name]);
     if (v === undefined) continue;
     if (key === 'knownPersons') setPath(out, key, v.split(',').map((s) => s.trim()).filter(Boolean));
-    else if (key === 'http.port' || key === 'postgres.poolSize' || key === 'postgres.idleSeconds' || key === 'postgres.keepConnections') setPath(out, key, Number(v));
+    else if (NUMERIC_KEYS.has(key)) setPath(out, key, Number(v));
     else if (key === 'postgres.preparedStatements') setPath(out, key, !/^(0|false|no|off)$/i.test(v));
     // Tideline's docs write MEMORY_MCP_DB=~/.tideline/memory.db, which it never expanded (SEEDS §1.2 BUG).
     else if (key === 'db') setPath(out, key, v.startsWith('~/') ? join(home, v.slice(2)) : v);

@@ -54,7 +54,7 @@ function pgQuery(sql: string, params: readonly SqlValue[], o: StatementOptions |
 /** How long an unused pooled connection stays open by default (pg's own default is 10 s). */
 export const DEFAULT_IDLE_MS = 300_000;
 /** Connections kept however long unused (`PgDriverOptions.keep`). */
-export const DEFAULT_KEEP = 2;
+const DEFAULT_KEEP = 2;
 
 /** Options of the pool. */
 export interface PgDriverOptions {

@@ -109,6 +109,13 @@ export class PgSearchMemo {
   readonly unfolded = new Map<Layer, number>();
 }
 
+/** Adds `n` to the layer's count; true (and the count back to 0) once it reaches `at`. */
+function reached(counts: Map<Layer, number>, layer: Layer, n: number, at: number): boolean {
+  const count = (counts.get(layer) ?? 0) + n;
+  counts.set(layer, count >= at ? 0 : count);
+  return count >= at;
+}
+
 /**
  * Rows indexed before the pending list is merged right after the commit; fewer wait for the store's close (or for a
  * later write that reaches this). A merge costs a fixed ~0.6 ms of server time, however few its rows (a one-turn
@@ -376,17 +383,11 @@ export class PgSearch implements SearchIndex {
       if (takesAfterCommit(this.#db)) {
         // A batch merges at once; a trickle of small writes (a server recording each turn) once per MERGE_AT rows,
         // and what is left when the store closes.
-        const unmerged = (this.#memo.unmerged.get(layer) ?? 0) + delta.rows;
-        const now = unmerged >= MERGE_AT;
-        this.#memo.unmerged.set(layer, now ? 0 : unmerged);
-        this.#db.afterCommit(`gin-merge:${layer}`, merge, { atClose: !now });
+        this.#db.afterCommit(`gin-merge:${layer}`, merge, { atClose: !reached(this.#memo.unmerged, layer, delta.rows, MERGE_AT) });
         // Whether COMPACT_AT deltas wait is asked every CHECK_FOLD_EVERY writes of this store (a statement each time,
         // most finding too few): with several writers, each asks at least that often, so the deltas readers add up
         // stay few.
-        const unfolded = (this.#memo.unfolded.get(layer) ?? 0) + 1;
-        const check = unfolded >= CHECK_FOLD_EVERY;
-        this.#memo.unfolded.set(layer, check ? 0 : unfolded);
-        this.#db.afterCommit(`lexical-compact:${layer}`, compact, { atClose: !check });
+        this.#db.afterCommit(`lexical-compact:${layer}`, compact, { atClose: !reached(this.#memo.unfolded, layer, 1, CHECK_FOLD_EVERY) });
       } else {
         await merge(this.#db);
         await compact(this.#db);
