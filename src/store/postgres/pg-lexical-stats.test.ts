@@ -80,6 +80,18 @@ async function exercise(url: string): Promise<void> {
     let { counted, kept } = await compare(store);
     expect(kept).toEqual(counted);
 
+    // Batches of several parts (the insert's parts of 250 rows), whole parts and a last part whose rows are all skipped
+    // (their refs are stored already), and a batch that inserts nothing: one delta for each batch's indexed rows.
+    const refd = (n: number, from: number) => Array.from({ length: n }, (_, i) => ({ ...episode(pick(3).join(' '), '', ''), ref: `r${from + i}` }));
+    await store.transaction((tx) => tx.forSpace('a').episodes.insertMany(refd(500, 0)));
+    const again = await store.transaction((tx) => tx.forSpace('a').episodes.insertMany([...refd(250, 1000), ...refd(20, 0)]));
+    expect(again).toMatchObject({ skipped: 20 });
+    expect(again.ids).toHaveLength(250);
+    const none = await store.transaction((tx) => tx.forSpace('a').episodes.insertMany(refd(3, 0)));
+    expect(none).toEqual({ ids: [], skipped: 3 });
+    ({ counted, kept } = await compare(store));
+    expect(kept).toEqual(counted);
+
     // A word held by one row only, which is then forgotten, leaves the statistics with it.
     const {
       ids: [secret],
