@@ -1,5 +1,4 @@
 /** Word segmentation for the lexical indexes: jieba search-mode cuts and character bigrams for CJK, Latin text left to the tokenizer. */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Jieba } from '@node-rs/jieba';
 import type * as JiebaModule from '@node-rs/jieba';
@@ -9,15 +8,15 @@ let jieba: Jieba | undefined;
 
 /**
  * The shared jieba instance, loaded on first use: the native module and its dictionary cost a few hundred ms of
- * start-up, which English-only commands never pay. The dictionary file is read directly: the package's `dict.js`
- * also reads its 6 MB `idf.txt` (for keyword extraction, which Tidepool does not use), ~15 ms of every Chinese
- * prompt hook. The package has no "exports" map, so the file is found by require.resolve.
+ * start-up, which English-only commands never pay. The package has no "exports" map, so its dict entry is reached
+ * through require (nodenext cannot see dict.d.ts).
  */
 export function getJieba(): Jieba {
   if (!jieba) {
     const require = createRequire(import.meta.url);
     const { Jieba: JiebaClass } = require('@node-rs/jieba') as typeof JiebaModule;
-    jieba = JiebaClass.withDict(readFileSync(require.resolve('@node-rs/jieba/dict.txt')));
+    const { dict } = require('@node-rs/jieba/dict.js') as { dict: Uint8Array };
+    jieba = JiebaClass.withDict(dict);
   }
   return jieba;
 }
