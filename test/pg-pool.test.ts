@@ -28,6 +28,8 @@ describe('postgres.poolSize', () => {
       expect(loadConfig({}, { ...env, TIDEPOOL_PG_PREPARED_STATEMENTS: off }).postgres.preparedStatements).toBe(false);
     }
     expect(loadConfig({}, { ...env, TIDEPOOL_PG_PREPARED_STATEMENTS: 'true' }).postgres.preparedStatements).toBe(true);
+    expect(loadConfig({}, env).postgres.parallelReads).toBe(true);
+    expect(loadConfig({}, { ...env, TIDEPOOL_PG_PARALLEL_READS: 'off' }).postgres.parallelReads).toBe(false);
   });
 
   it('takes postgres.idleSeconds from the environment as a whole number of seconds, 0 allowed', () => {
@@ -239,6 +241,41 @@ if (!base) {
             ]);
             for (const r of inserts) expect(r.generic).toBeGreaterThan(0);
           } else expect(inserts).toEqual([]);
+        } finally {
+          await m.close();
+        }
+      }
+    });
+
+    it('keeps reads on one connection with postgres.parallelReads off, as the CLI does for every command but serve', { timeout: 60_000 }, async () => {
+      const { statementsTogether, runsTogether } = await import('../src/store/sql-driver.js');
+      const { openFromOptions } = await import('../src/boot/cli-main.js');
+      const pidsTogether = async (db: PgDriver) =>
+        new Set(
+          await statementsTogether(db, [0, 1, 2].map(() => async () => (await db.get<{ p: number }>('SELECT pg_backend_pid() AS p, pg_sleep(0.1)'))!.p)),
+        ).size;
+      const url = fresh('parallel_reads');
+      const turns = Array.from({ length: 40 }, (_, i) => ({ role: 'user' as const, content: `kayak harbour trip ${i}`, session: 's' }));
+      for (const parallelReads of [true, false]) {
+        const m = await openMemory({ url, space: 'p', embedder: 'none', config: { postgres: { parallelReads } }, warn: () => {} });
+        try {
+          const db = (appContextOf(m).store as SqlStore).db as PgDriver;
+          expect(runsTogether(db)).toBe(parallelReads);
+          // Three statements run together: on two connections at once (a recall runs at most two), or on one.
+          expect(await pidsTogether(db)).toBe(parallelReads ? 2 : 1);
+          await m.record({ turns });
+          expect((await m.recall({ query: 'kayak harbour' }, { sideEffects: false })).length).toBeGreaterThan(0);
+          // The write's transaction and the work after its commit may take a second connection; reads never add one.
+          if (!parallelReads) expect(db.pool.totalCount).toBeLessThanOrEqual(2);
+        } finally {
+          await m.close();
+        }
+      }
+      // The CLI: a one-shot command's memory reads on one connection, `serve`'s on the pool.
+      for (const serving of [false, true]) {
+        const m = await openFromOptions({ db: url, space: 'p', serving });
+        try {
+          expect(runsTogether((appContextOf(m).store as SqlStore).db)).toBe(serving);
         } finally {
           await m.close();
         }

@@ -88,7 +88,10 @@ export async function openFromOptions(o: CommonOptions) {
     );
   }
   if (o.db !== undefined && isFilePath(o.db) && !existsSync(o.db)) process.stderr.write(`tidepool: creating a new memory database at ${resolve(o.db)}\n`);
-  return openMemory({ config, db, space: config.space });
+  // A command that answers once keeps its PostgreSQL reads on one connection: a second server process costs more
+  // than the statements it would run beside the first (~40 ms of a recall at 100k, docs/scaling.md).
+  const postgres = { ...config.postgres, parallelReads: o.serving === true && config.postgres.parallelReads };
+  return openMemory({ config: { ...config, postgres }, db, space: config.space });
 }
 
 function isFilePath(db: string): boolean {

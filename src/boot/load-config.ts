@@ -91,6 +91,7 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   TIDEPOOL_PG_IDLE_SECONDS: 'postgres.idleSeconds',
   TIDEPOOL_PG_KEEP_CONNECTIONS: 'postgres.keepConnections',
   TIDEPOOL_PG_PREPARED_STATEMENTS: 'postgres.preparedStatements',
+  TIDEPOOL_PG_PARALLEL_READS: 'postgres.parallelReads',
 };
 
 /** Keys whose variable is a number (checked by the schema: a word or a fraction is refused there). */
@@ -148,7 +149,7 @@ function fromVariables(keys: Readonly<Record<string, string>>, env: NodeJS.Proce
     if (v === undefined) continue;
     if (key === 'knownPersons') setPath(out, key, v.split(',').map((s) => s.trim()).filter(Boolean));
     else if (NUMERIC_KEYS.has(key)) setPath(out, key, Number(v));
-    else if (key === 'postgres.preparedStatements') setPath(out, key, !/^(0|false|no|off)$/i.test(v));
+    else if (key === 'postgres.preparedStatements' || key === 'postgres.parallelReads') setPath(out, key, !/^(0|false|no|off)$/i.test(v));
     // Tideline's docs write MEMORY_MCP_DB=~/.tideline/memory.db, which it never expanded (SEEDS §1.2 BUG).
     else if (key === 'db') setPath(out, key, v.startsWith('~/') ? join(home, v.slice(2)) : v);
     else setPath(out, key, v);

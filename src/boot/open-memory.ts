@@ -42,6 +42,8 @@ export interface OpenStoreOptions {
   idleSeconds?: number;
   /** PostgreSQL: connections kept open however long unused (config `postgres.keepConnections`, default 2). */
   keepConnections?: number;
+  /** PostgreSQL: a search's statements on several connections at once (config `postgres.parallelReads`, default on). */
+  parallelReads?: boolean;
 }
 
 /** Opens the store for a location: a postgres:// URL or a SQLite path. */
@@ -72,6 +74,7 @@ export async function openMemory(o: OpenMemoryOptions = {}): Promise<Tidepool> {
     preparedStatements: config.postgres.preparedStatements,
     idleSeconds: config.postgres.idleSeconds,
     keepConnections: config.postgres.keepConnections,
+    parallelReads: config.postgres.parallelReads,
   });
   try {
     if (await retokenizeIfOutdated(store, config.recall.contextTurns, config.index.episodeTrigram)) {

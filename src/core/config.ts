@@ -211,6 +211,13 @@ const postgresConfig = z
      */
     keepConnections: z.number().int().min(0).max(1000).default(2),
     /**
+     * A search's statements run on several connections at once (a ranking in two halves, the layers side by side).
+     * The CLI's commands other than `serve` turn it off: a process that answers one query would open a second server
+     * process for it, whose start and first reads of the catalogs and tables cost more than the statements save
+     * (~40 ms of a `recall` or prompt hook at 100k, docs/scaling.md).
+     */
+    parallelReads: z.boolean().default(true),
+    /**
      * Named prepared statements for the fixed statements every search runs, planned once per connection. Turn off
      * behind a pooler that does not keep them across transactions (PgBouncer in transaction mode before 1.21, or
      * with `max_prepared_statements = 0`): docs/scaling.md.

@@ -47,7 +47,7 @@ export function parsePgUrl(url: string): PgTarget {
  */
 export async function openPostgresStore(
   url: string,
-  o: { poolSize?: number; preparedStatements?: boolean; idleSeconds?: number; keepConnections?: number } = {},
+  o: { poolSize?: number; preparedStatements?: boolean; idleSeconds?: number; keepConnections?: number; parallelReads?: boolean } = {},
 ): Promise<SqlStore> {
   const target = parsePgUrl(url);
   let driver: PgFamilyDriver;
@@ -65,6 +65,7 @@ export async function openPostgresStore(
       ...(o.idleSeconds !== undefined ? { idleMs: o.idleSeconds * 1000 } : {}),
       ...(o.keepConnections !== undefined ? { keep: o.keepConnections } : {}),
       ...(o.preparedStatements !== undefined ? { prepare: o.preparedStatements } : {}),
+      ...(o.parallelReads !== undefined ? { together: o.parallelReads } : {}),
     });
     driverName = 'pg';
   }

@@ -78,6 +78,12 @@ export interface PgDriverOptions {
    * statement is unnamed, for a pooler that does not keep prepared statements across transactions.
    */
   prepare?: boolean;
+  /**
+   * Statements outside a transaction that a caller runs together (`statementsTogether`, `runsTogether`) go on several
+   * connections at once (default true); off, one after another, so that reads never open a connection of their own:
+   * a one-shot process keeps to the one it opened (the pool still grows for transactions and work after commits).
+   */
+  together?: boolean;
   /** Where errors of idle pooled connections go (a restarted server); the pool drops the client either way. */
   onIdleError?: (e: Error) => void;
 }
@@ -86,18 +92,25 @@ export interface PgDriverOptions {
 export class PgDriver implements PgFamilyDriver {
   readonly dialect = 'postgres' as const;
   readonly pool: pg.Pool;
-  /** The pool's size: statements outside a transaction run on as many connections at once (`runsTogether`). */
+  /**
+   * Connections that statements outside a transaction may run on at once (`runsTogether`): the pool's size, or 1
+   * when `together` is off.
+   */
   readonly connections: number;
+  /** Statements a caller runs together go one after another (`statementsTogether`): `together` off. */
+  readonly serial: boolean;
   readonly #named: boolean;
 
   constructor(o: PgDriverOptions) {
     this.#named = o.prepare ?? true;
-    this.connections = o.max ?? 10;
+    const max = o.max ?? 10;
+    this.serial = o.together === false;
+    this.connections = this.serial ? 1 : max;
     this.pool = new pg.Pool({
       connectionString: o.connectionString,
-      max: this.connections,
+      max,
       idleTimeoutMillis: o.idleMs ?? DEFAULT_IDLE_MS,
-      min: Math.min(o.keep ?? DEFAULT_KEEP, this.connections),
+      min: Math.min(o.keep ?? DEFAULT_KEEP, max),
       types,
       // search_path is a startup option, so every pooled connection gets it before its first statement.
       ...(o.schema ? { options: `-c search_path=${o.schema},public` } : {}),

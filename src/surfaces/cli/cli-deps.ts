@@ -12,6 +12,11 @@ export interface CommonOptions {
   debug?: boolean;
   /** Make the --db file when it does not exist (without it only init and the writing commands do). */
   create?: boolean;
+  /**
+   * A long-running command (`serve`): its searches may run statements on several PostgreSQL connections at once.
+   * The others answer once and exit, and keep to one connection for their reads (config `postgres.parallelReads`).
+   */
+  serving?: boolean;
 }
 
 /** Injected by boot/: opening the memory is the composition root's job. */
@@ -52,6 +57,11 @@ export function withCommon(cmd: Command): Command {
  */
 export function creating(opts: CommonOptions): CommonOptions {
   return { ...opts, create: true };
+}
+
+/** Marks a command as a server's: it may create its --db file and it reads on several connections at once. */
+export function serving(opts: CommonOptions): CommonOptions {
+  return { ...opts, create: true, serving: true };
 }
 
 /** Opens the memory, runs `fn`, and always closes it. */

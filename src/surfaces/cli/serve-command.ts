@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Tidepool } from '../../app/tidepool.js';
 import { TidepoolError } from '../../core/errors.js';
-import { creating, intOption, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
+import { intOption, serving, withCommon, withMemory, type CliDeps, type CommonOptions } from './cli-deps.js';
 import { soulReader } from './inject-commands.js';
 import type { CommandRegistrar } from './run-cli.js';
 
@@ -37,7 +37,7 @@ export function serveCommand(runners: ServeRunners): CommandRegistrar {
         .option('--workspace <dir>', 'where SOUL.md is looked for (default: the current directory)'),
     ).action(async (o: CommonOptions & { stdio?: boolean; http?: boolean; port?: string; host?: string; toolsets?: string; workspace?: string }) => {
       if (o.stdio && o.http) throw new TidepoolError('invalid_input', 'choose one transport: --stdio or --http', { field: 'stdio' });
-      await withMemory(deps, creating(o), async (m) => {
+      await withMemory(deps, serving(o), async (m) => {
         const soul = soulReader(m, o.workspace ?? deps.env.cwd);
         if (o.stdio) return runners.stdio(m, { toolsets: o.toolsets, soul });
         const port = intOption('port', o.port) ?? m.config.http.port;
