@@ -11,7 +11,7 @@ interface Kept<T> {
 
 /**
  * Keeps items in rank order while their rendered lines fit `maxTokens` (an item that does not fit is skipped). A line
- * takes at most its UTF-8 bytes in tokens (`withinTokens`), so lines are kept on that bound while the bounds fit, and
+ * takes at most `tokensAtMost` tokens (its bytes, or its pieces), so lines are kept on that bound while the bounds fit, and
  * counted (every kept line, then each next one) from the first that does not: the same items as counting every line,
  * without loading the tokenizer (~0.35 s) where the lines are short for the budget.
  */
@@ -21,7 +21,7 @@ export function fitToBudget<T>(items: readonly T[], render: (item: T) => string,
   let used = 0;
   for (const item of items) {
     const text = render(item);
-    const bound = tokensAtMost(text) + 1;
+    const bound = tokensAtMost(text, maxTokens - used - 1) + 1;
     if (used + bound <= maxTokens) {
       kept.push({ item, text, cost: bound, counted: false });
       used += bound;

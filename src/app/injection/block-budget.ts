@@ -62,9 +62,10 @@ export interface FittedBlock {
  */
 export function fitBlock(items: readonly BlockItem[], maxTokens: number, notes: Partial<Record<SectionId, string>> = {}): FittedBlock {
   let text = renderBlock(items, notes);
-  // Within the budget in bytes, it is within it in tokens (withinTokens): every item stays, and the tokenizer (~0.35 s
-  // to load) runs only if the count is read (the session-start hook prints the text alone).
-  if (tokensAtMost(text) <= maxTokens) {
+  // Within the budget by a bound that needs no tokenizer (tokensAtMost: its bytes, or its pieces), it is within it in
+  // tokens: every item stays, and the tokenizer (~0.3 s to load) runs only if the count is read (the session-start
+  // hook prints the text alone).
+  if (tokensAtMost(text, maxTokens) <= maxTokens) {
     const whole = text;
     let counted: number | undefined;
     return {
