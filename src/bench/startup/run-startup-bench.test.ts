@@ -18,6 +18,7 @@ describe('bench startup', () => {
       'tidepool hook user-prompt-submit',
       'tidepool hook user-prompt-submit (injects)',
       'tidepool hook session-start',
+      'tidepool hook user-prompt-submit (injects ~2 KB)',
       "node + require('pg')",
       'tidepool recall "staging port" (PostgreSQL)',
       'tidepool hook user-prompt-submit (PostgreSQL)',

@@ -103,6 +103,23 @@ function seed(tp: readonly string[], env: NodeJS.ProcessEnv): void {
 }
 
 /**
+ * Writes turns about the staging database into the database of `env` (one `record` of JSON lines): the prompt then
+ * brings back a block of ~2 KB, longer in bytes than the prefetch budget's 1,200 tokens and within it in tokens, the
+ * block of a memory in use (a short one fits by its bytes alone).
+ */
+function seedMany(tp: readonly string[], env: NodeJS.ProcessEnv): void {
+  const turns = Array.from({ length: 24 }, (_, i) =>
+    JSON.stringify({
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      content: `The staging database moved to port 6543 in sprint ${i + 1}; the release notes say which service reads it and who checks the backups.`,
+      session: `sprint-${Math.floor(i / 6)}`,
+    }),
+  ).join('\n');
+  const r = spawnSync(tp[0]!, [...tp.slice(1), 'record'], { env, input: `${turns}\n`, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`tidepool record failed: ${r.stderr}`);
+}
+
+/**
  * Measures bare node, node loading better-sqlite3, and `tidepool --version`, `recall` on a one-memory English
  * database and `hook user-prompt-submit`, each as whole processes; with `db`, also `recall` and the hook on a
  * PostgreSQL database holding the same memory.
@@ -115,6 +132,9 @@ export async function runStartupBench(o: StartupBenchOptions): Promise<StartupRe
   const scratch = o.db ? await createScratchDatabase(o.db, 'startup') : undefined;
   try {
     seed(tp, env);
+    const longEnv = { ...env, TIDEPOOL_DB: join(dir, 'long.db') };
+    seed(tp, longEnv);
+    seedMany(tp, longEnv);
     const req = createRequire(import.meta.url);
     // A case: its name, command, stdin, environment, and what it must print at every run (a hook that injects).
     const cases: Array<[string, string[], Input?, NodeJS.ProcessEnv?, string?]> = [
@@ -125,6 +145,7 @@ export async function runStartupBench(o: StartupBenchOptions): Promise<StartupRe
       ['tidepool hook user-prompt-submit', [...tp, 'hook', 'user-prompt-submit'], HOOK_INPUT],
       ['tidepool hook user-prompt-submit (injects)', [...tp, 'hook', 'user-prompt-submit'], HOOK_INJECTS, undefined, 'port 6543'],
       ['tidepool hook session-start', [...tp, 'hook', 'session-start'], SESSION_START, undefined, 'port 6543'],
+      ['tidepool hook user-prompt-submit (injects ~2 KB)', [...tp, 'hook', 'user-prompt-submit'], HOOK_INJECTS, longEnv, 'sprint'],
     ];
     if (scratch) {
       const pgEnv = { ...env, TIDEPOOL_DB: scratch.url };
