@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { remembered } from './bounded-memo.js';
 
 type Encode = (text: string, options: { disallowedSpecial: Set<string> }) => number[];
 let encode: Encode | undefined;
@@ -97,15 +98,8 @@ export function tokensAtMost(text: string, enough = Number.POSITIVE_INFINITY): n
   const c = commonTokens();
   if (c === null) return bytes;
   let n = 0;
-  for (const [piece] of text.matchAll(c.split)) {
-    let cost = c.seen.get(piece);
-    if (cost === undefined) {
-      cost = isWord(c.words, piece) ? 1 : Buffer.byteLength(piece, 'utf8');
-      // Pieces repeat (a block is measured again with each line added): bounded, started over when full.
-      if (c.seen.size >= 50_000) c.seen.clear();
-      c.seen.set(piece, cost);
-    }
-    n += cost;
-  }
+  // Pieces repeat (a block is measured again with each line added): each one's cost is remembered.
+  const cost = (piece: string) => (isWord(c.words, piece) ? 1 : Buffer.byteLength(piece, 'utf8'));
+  for (const [piece] of text.matchAll(c.split)) n += remembered(c.seen, 50_000, piece, cost);
   return n;
 }

@@ -104,7 +104,7 @@ function seed(tp: readonly string[], env: NodeJS.ProcessEnv): void {
 
 /**
  * Writes turns about the staging database into the database of `env` (one `record` of JSON lines): the prompt then
- * brings back a block of ~2 KB, longer in bytes than the prefetch budget's 1,200 tokens and within it in tokens, the
+ * brings back a block of over 2 KB (3.2 KB), longer in bytes than the prefetch budget's 1,200 tokens and within it in tokens, the
  * block of a memory in use (a short one fits by its bytes alone).
  */
 function seedMany(tp: readonly string[], env: NodeJS.ProcessEnv): void {

@@ -61,7 +61,7 @@ export function creating(opts: CommonOptions): CommonOptions {
 
 /** Marks a command as a server's: it may create its --db file and it reads on several connections at once. */
 export function serving(opts: CommonOptions): CommonOptions {
-  return { ...opts, create: true, serving: true };
+  return { ...creating(opts), serving: true };
 }
 
 /** Opens the memory, runs `fn`, and always closes it. */
