@@ -4,7 +4,7 @@
  * the server must run on this machine) and each statement's wall time, per 1,000 turns. Wall times on a shared
  * machine follow the load; the CPU figures are what compare across runs.
  * Run: `npx tsx bench/pg-ingest-profile.ts <postgres url | sqlite:> [turns=100000] [batch=1000]`; prints one JSON line
- * (KEEP=1 keeps the scratch database and prints its URL).
+ * (KEEP=1 keeps the scratch database and prints its URL, or the SQLite file's path).
  * Not part of the test suite.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -112,7 +112,7 @@ try {
   if (!onSqlite) await admin.end();
   if (!process.env.KEEP) await db.drop();
   else {
-    console.error(db.url);
+    console.error(onSqlite ? join(sqliteDir, 'memory.db') : db.url);
     process.exit(0);
   }
 }

@@ -6,7 +6,7 @@
  * Make a database first: `KEEP=1 npx tsx bench/pg-ingest-profile.ts <postgres url> 100000` prints its URL.
  * Run: `npx tsx bench/pg-query-profile.ts <url> [size=100000]`; PASSES=2 asks every query twice (the second pass with
  * the counts remembered), TOP=n shows n slowest (8), KIND=<statement prefix> lists that kind's statements with their
- * query's number, POOL=n sizes the pool (`postgres.poolSize`). Not part of the test suite.
+ * query's number, POOL=n sizes the pool (`postgres.poolSize`), DUMP=<file> writes each query's time as JSON. Not part of the test suite.
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -57,8 +57,11 @@ const m = await openMemory({
   ...(process.env.POOL ? { config: { postgres: { poolSize: Number(process.env.POOL) } } } : {}),
 });
 let times: number[] = [];
+const cpuMs = (c: NodeJS.CpuUsage) => ((c.user + c.system) / 1000).toFixed(0);
 const ids: string[] = [];
+let cpu = process.cpuUsage();
 for (let pass = 0; pass < passes; pass++) {
+  cpu = process.cpuUsage();
   times = [];
   statements.length = 0;
   ids.length = 0;
@@ -71,14 +74,16 @@ for (let pass = 0; pass < passes; pass++) {
   }
   if (pass < passes - 1) {
     const s = [...times].sort((a, b) => a - b);
-    console.log(`pass ${pass + 1}: p50 ${s[100]!.toFixed(1)} ms, p95 ${s[190]!.toFixed(1)} ms`);
+    console.log(`pass ${pass + 1}: p50 ${s[100]!.toFixed(1)} ms, p95 ${s[190]!.toFixed(1)} ms, Node CPU ${cpuMs(process.cpuUsage(cpu))} ms`);
   }
 }
+const lastCpu = cpuMs(process.cpuUsage(cpu));
 await m.close();
 
 const sorted = [...times].sort((a, b) => a - b);
 const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
-console.log(`queries ${queries.length}, pass ${passes}: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms`);
+console.log(`queries ${queries.length}, pass ${passes}: p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms, Node CPU ${lastCpu} ms`);
+if (process.env.DUMP) (await import('node:fs')).writeFileSync(process.env.DUMP, JSON.stringify({ queries, times }));
 console.log(`digest of the hit ids ${createHash('sha1').update(ids.join('\n')).digest('hex')}`);
 for (const [ms, i] of times.map((t, i) => [t, i] as const).sort((a, b) => b[0] - a[0]).slice(Number(process.env.SKIP ?? 0), Number(process.env.SKIP ?? 0) + top)) {
   console.log(`\n#${i} ${ms.toFixed(1)} ms "${queries[i]}"`);
