@@ -18,10 +18,9 @@ afterAll(async () => {
 // Scores as BM25 produces them (products and quotients of float8), and the awkward ones: 0.1 + 0.2, subnormal, huge.
 const FLOATS = ['0.1::float8 + 0.2', '1e-6::float8', '2.953344 * 3.0 * 2.2 / (3.0 + 1.2 * (0.25 + 0.75 * 47 / 41.948554455445546))', '5e-324::float8', '1.7976931348623157e308::float8', '1::float8 / 3', '123456789.123456789::float8'];
 
-describe.each([
-  ['PGlite', () => 'pglite://memory'],
-  ...(base ? [['a PostgreSQL server', () => fresh('packed')] as const] : []),
-] as const)('packed results on %s', (_, url) => {
+const ENGINES: Array<[string, () => string]> = [['PGlite', () => 'pglite://memory'], ...(base ? [['a PostgreSQL server', () => fresh('packed')] as [string, () => string]] : [])];
+
+describe.each(ENGINES)('packed results on %s', (_, url) => {
   it('read the same ids, scores and neighbours as protocol rows', async () => {
     const store = await openPostgresStore(url());
     stores.push(store);
