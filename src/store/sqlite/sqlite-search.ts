@@ -61,6 +61,15 @@ async function tablesOf(db: SqlDriver, space: string, layer: Layer): Promise<{ f
  */
 const DESCENDING_WALK_ROWS = 250_000;
 
+/**
+ * bm25() order, best (lowest) first, equal scores the newer row (higher id) first: the order the statements give
+ * (`ORDER BY s, id DESC`), the recall pipeline's, and PostgreSQL's (pg-search.ts), so both engines keep the same rows
+ * at a limit that falls among equal scores.
+ */
+function byScore(a: { id: unknown; s: number }, b: { id: unknown; s: number }): number {
+  return a.s - b.s || num(b.id) - num(a.id);
+}
+
 /** Quotes a term as an FTS5 string, so user text is never read as query syntax (DESIGN §3). */
 export function ftsQuote(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
@@ -240,12 +249,12 @@ export class SqliteSearch implements SearchIndex {
         lists.push(
           await this.#db.all(
             `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? AND rowid > ? AND rowid <= ?
-             ORDER BY s LIMIT ?`,
+             ORDER BY s, id DESC LIMIT ?`,
             [m, after(r), r.hi, fetch],
           ),
         );
       }
-      return lists.flat().sort((a, b) => a.s - b.s).slice(0, fetch);
+      return lists.flat().sort(byScore).slice(0, fetch);
     };
     const descending = !span && plan.minRowid !== undefined && plan.top > this.#descendingWalkRows;
     const scored = async () => {
@@ -254,8 +263,8 @@ export class SqliteSearch implements SearchIndex {
         descending
           ? // The window holds at most commonWindow rowids, so its matches are all among the newest that many.
             `SELECT id, s FROM (SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?
-             ORDER BY rowid DESC LIMIT ${this.#commonWindow}) WHERE id > ? ORDER BY s LIMIT ?`
-          : `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?${floor} ORDER BY s LIMIT ?`,
+             ORDER BY rowid DESC LIMIT ${this.#commonWindow}) WHERE id > ? ORDER BY s, id DESC LIMIT ?`
+          : `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ?${floor} ORDER BY s, id DESC LIMIT ?`,
         [await match(), ...floorParams, fetch],
       );
     };
@@ -276,7 +285,7 @@ export class SqliteSearch implements SearchIndex {
       const all = runs
         ? await inRuns(every, (r) => r.lo - 1)
         : await this.#db.all<{ id: unknown; s: number }>(
-            `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY s LIMIT ?`,
+            `SELECT rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} WHERE ${t.fts} MATCH ? ORDER BY s, id DESC LIMIT ?`,
             [every, fetch],
           );
       const best = new Map<number, number>();
@@ -284,7 +293,7 @@ export class SqliteSearch implements SearchIndex {
         const id = num(r.id);
         best.set(id, Math.min(best.get(id) ?? Infinity, r.s));
       }
-      raw = [...best].map(([id, sc]) => ({ id, s: sc })).sort((a, b) => a.s - b.s).slice(0, fetch);
+      raw = [...best].map(([id, sc]) => ({ id, s: sc })).sort(byScore).slice(0, fetch);
     } else {
       raw = await scored();
     }
@@ -303,7 +312,7 @@ export class SqliteSearch implements SearchIndex {
     if (out.length >= o.limit || raw.length < fetch) return out.slice(0, o.limit);
     const rows = await this.#db.all<{ id: unknown; s: number }>(
       `SELECT f.rowid AS id, bm25(${t.fts}, ${weights}) AS s FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.rowid
-       WHERE ${t.fts} MATCH ?${floor.replace(/rowid/g, 'f.rowid')} AND x.space = ?${f.sql} ORDER BY s LIMIT ?`,
+       WHERE ${t.fts} MATCH ?${floor.replace(/rowid/g, 'f.rowid')} AND x.space = ?${f.sql} ORDER BY s, id DESC LIMIT ?`,
       [await match(), ...floorParams, space, ...f.params, o.limit],
     );
     return rows.map((r) => ({ id: num(r.id), score: -r.s }));
