@@ -69,7 +69,8 @@ export class PgVectors extends VectorSql {
     // HNSW filters after it searches: rows of other spaces or models can crowd ours out, so fewer than k hits
     // may be an artefact; then the exact scan answers (cheap when the space really holds fewer than k vectors).
     if (rows.length < k) return super.nearest(layer, model, query, k);
-    return rows.map((r) => ({ id: num(r.item_id), score: 1 - num(r.d) }));
+    // The graph hands over equal distances in its own order: ordered by id, as the exact scan orders them.
+    return rows.map((r) => ({ id: num(r.item_id), score: 1 - num(r.d) })).sort((a, b) => b.score - a.score || a.id - b.id);
   }
 
   /** Builds the HNSW index of `dim` once; the advisory lock keeps two servers from building it together. */

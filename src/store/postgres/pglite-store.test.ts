@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStoreContract } from '../contract.js';
 import type { SqlStore } from '../sql/sql-store.js';
 import { openPostgresStore } from './open-postgres.js';
+import { VectorSql } from '../sql/vector-sql.js';
 import { hnswIndexName } from './pg-vectors.js';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 
@@ -23,6 +24,19 @@ describe('PGlite engine specifics', () => {
     expect(info.features).toMatchObject({ tsvector: true, trigram: true, pgvector: true, hnsw: true });
     expect(info.versions.postgres).toMatch(/^\d+/);
     expect(info.versions.pgvector).toMatch(/^0\.\d+/);
+  });
+
+  it('answers equal distances in id order, through the HNSW index as through the exact scan', async () => {
+    // Three copies of each of four directions, written in shuffled id order; the nearest direction's copies tie.
+    const dirs = [[1, 0, 0, 0], [0.9, 0.1, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]];
+    const ids = [7, 3, 11, 1, 9, 5, 12, 2, 8, 4, 10, 6];
+    for (const [i, id] of ids.entries()) await store.forSpace('ties').vectors.put('knowledge', id, 'm', new Float32Array(dirs[i % 4]!), 1);
+    const q = new Float32Array([1, 0, 0, 0]);
+    const viaIndex = await store.forSpace('ties').vectors.nearest('knowledge', 'm', q, 6);
+    // The exact scan of the portable store (what a server without pgvector, or too few hits, answers from).
+    const exact = await VectorSql.prototype.nearest.call(store.forSpace('ties').vectors, 'knowledge', 'm', q, 6);
+    expect(exact.map((h) => h.id)).toEqual([7, 8, 9, 3, 4, 5]);
+    expect(viaIndex.map((h) => h.id)).toEqual(exact.map((h) => h.id));
   });
 
   it('builds one HNSW index per dimension and answers from it', async () => {

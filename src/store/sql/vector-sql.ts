@@ -61,7 +61,8 @@ export class VectorSql implements VectorStore {
       }
       scored.push({ id: num(r.item_id), score: dot / (qn * (Math.sqrt(vn) || 1)) });
     }
-    scored.sort((a, b) => b.score - a.score);
+    // Nearest first, equal scores by id: the order of SQLite's scan and of every HNSW path.
+    scored.sort((a, b) => b.score - a.score || a.id - b.id);
     return scored.slice(0, k);
   }
 
