@@ -23,3 +23,13 @@ export function pgSchemas(base: string): (purpose: string) => string {
     return u.href;
   };
 }
+
+/**
+ * Call in a test file's scope: the PostgreSQL engines a test runs on, for `describe.each`: PGlite always, and a fresh
+ * schema on TIDEPOOL_TEST_PG_URL when it is set. Each entry's function opens a new memory's URL.
+ */
+export function pgEngines(purpose: string): Array<[string, () => string]> {
+  const base = process.env.TIDEPOOL_TEST_PG_URL;
+  const fresh = base ? pgSchemas(base) : undefined;
+  return [['PGlite', () => 'pglite://memory'], ...(fresh ? [['a PostgreSQL server', () => fresh(purpose)] as [string, () => string]] : [])];
+}

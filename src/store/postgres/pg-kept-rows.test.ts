@@ -3,29 +3,19 @@
 // and a time window are asked: the hits must be the rows of the whole ranking that pass, in its order. On PGlite and
 // on a PostgreSQL server (TIDEPOOL_TEST_PG_URL).
 import { afterAll, describe, expect, it } from 'vitest';
-import { pgSchemas } from '../../../test/helpers/pg-schemas.js';
-import type { LexicalOptions, NewEpisode } from '../port.js';
+import { pgEngines } from '../../../test/helpers/pg-schemas.js';
+import type { LexicalOptions } from '../port.js';
 import type { SqlStore } from '../sql/sql-store.js';
 import { createRng } from '../../script/seeded-rng.js';
+import { plainEpisode } from '../sqlite/plain-episode.test-helper.js';
 import { openPostgresStore } from './open-postgres.js';
 
-const base = process.env.TIDEPOOL_TEST_PG_URL;
-const fresh = base ? pgSchemas(base) : () => '';
 const stores: SqlStore[] = [];
 afterAll(async () => {
   await Promise.all(stores.map((s) => s.close()));
 });
 
-function episode(body: string, at: number, session: string): NewEpisode {
-  return {
-    kind: 'turn', role: 'user', speaker: null, content: body, session, tool: null, ok: null, source: 'test', ref: null,
-    meta: {}, durable: false, occurredAt: at, createdAt: at, embedPending: false, index: { body, extra: '', raw: body },
-  };
-}
-
-const ENGINES: Array<[string, () => string]> = [['PGlite', () => 'pglite://memory'], ...(base ? [['a PostgreSQL server', () => fresh('checked')] as [string, () => string]] : [])];
-
-describe.each(ENGINES)('the best rows that pass the filters, on %s', (_, url) => {
+describe.each(pgEngines('kept'))('the best rows that pass the filters, on %s', (_, url) => {
   it("keeps the rows of the whole ranking that are the space's own, not archived, in the session and window asked", async () => {
     const store = await openPostgresStore(url());
     stores.push(store);
@@ -37,7 +27,7 @@ describe.each(ENGINES)('the best rows that pass the filters, on %s', (_, url) =>
         const words = Array.from({ length: rng.between(2, 10) }, () => `w${rng.between(1, 300)}`);
         if (rng.chance(0.04)) words.push('osprey');
         if (rng.chance(0.03)) words.push('reef', 'reef');
-        return episode(words.join(' '), 1_000_000 + (b * 200 + i) * 1000, `s${i % 7}`);
+        return { ...plainEpisode(words.join(' '), 1_000_000 + (b * 200 + i) * 1000), session: `s${i % 7}` };
       });
       await store.transaction((tx) => tx.forSpace(b % 3 === 2 ? 'other' : 'mine').episodes.insertMany(rows));
     }

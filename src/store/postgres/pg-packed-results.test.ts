@@ -2,14 +2,13 @@
 // the neighbours of recall's hits as one JSON text (episode-sql.ts, `around`): the numbers must be exactly those a
 // protocol row would carry, on PGlite and on a PostgreSQL server (TIDEPOOL_TEST_PG_URL).
 import { afterAll, describe, expect, it } from 'vitest';
-import { pgSchemas } from '../../../test/helpers/pg-schemas.js';
+import { pgEngines } from '../../../test/helpers/pg-schemas.js';
 import type { NewEpisode } from '../port.js';
 import type { SqlStore } from '../sql/sql-store.js';
+import { plainEpisode } from '../sqlite/plain-episode.test-helper.js';
 import { openPostgresStore } from './open-postgres.js';
 import { packedIds, packedRanking } from './pg-search.js';
 
-const base = process.env.TIDEPOOL_TEST_PG_URL;
-const fresh = base ? pgSchemas(base) : () => '';
 const stores: SqlStore[] = [];
 afterAll(async () => {
   await Promise.all(stores.map((s) => s.close()));
@@ -18,9 +17,8 @@ afterAll(async () => {
 // Scores as BM25 produces them (products and quotients of float8), and the awkward ones: 0.1 + 0.2, subnormal, huge.
 const FLOATS = ['0.1::float8 + 0.2', '1e-6::float8', '2.953344 * 3.0 * 2.2 / (3.0 + 1.2 * (0.25 + 0.75 * 47 / 41.948554455445546))', '5e-324::float8', '1.7976931348623157e308::float8', '1::float8 / 3', '123456789.123456789::float8'];
 
-const ENGINES: Array<[string, () => string]> = [['PGlite', () => 'pglite://memory'], ...(base ? [['a PostgreSQL server', () => fresh('packed')] as [string, () => string]] : [])];
 
-describe.each(ENGINES)('packed results on %s', (_, url) => {
+describe.each(pgEngines('packed'))('packed results on %s', (_, url) => {
   it('read the same ids, scores and neighbours as protocol rows', async () => {
     const store = await openPostgresStore(url());
     stores.push(store);
@@ -35,8 +33,9 @@ describe.each(ENGINES)('packed results on %s', (_, url) => {
 
     const at = 1_700_000_000_123;
     const episode = (content: string, i: number, speaker: string | null, session: string | null): NewEpisode => ({
-      kind: 'turn', role: 'user', speaker, content, session, tool: null, ok: null, source: 'test', ref: null, meta: {}, durable: false,
-      occurredAt: at + i, createdAt: at + i, embedPending: false, index: { body: content, extra: '', raw: content },
+      ...plainEpisode(content, at + i),
+      speaker,
+      session,
     });
     const { ids: written } = await store.transaction((tx) =>
       tx.forSpace('s').episodes.insertMany([

@@ -1,7 +1,7 @@
 /** PostgreSQL lexical indexes: a weighted tsvector per item (GIN, ranked by FTS5's BM25) and its raw text for ILIKE / pg_trgm. */
 import type { Layer } from '../../core/types.js';
 import type { IndexBatch, IndexText, LexicalOptions, SearchIndex } from '../port.js';
-import { PREPARED, runsTogether, statementsTogether, takesAfterCommit, type SqlDriver, type SqlValue } from '../sql-driver.js';
+import { PREPARED, runsTogether, statementsTogether, takesAfterCommit, type SqlDriver, type SqlValue, type StatementOptions } from '../sql-driver.js';
 import { COMMON_SHARE, LexicalPlanner, windowIdRuns, type PlanCounter } from '../sql/lexical-planner.js';
 import { fts5Terms } from '../sql/fts5-tokens.js';
 import { chunks, idsIn, isHanPrefixTerm, jsonRecords, marks, num } from '../sql/sql-util.js';
@@ -160,6 +160,18 @@ export function packedRanking(text: string | null): Ranked[] {
 /** Ids sent back as one text, `id id …` (`string_agg`), in its order: see `packedRanking`. */
 export function packedIds(text: string | null): number[] {
   return text === null || text === '' ? [] : text.split(' ').map(Number);
+}
+
+/** The ids of a statement's rows (its `id` column), highest first, sent back as one text (`packedIds`). */
+async function idsOf(db: SqlDriver, sql: string, params: readonly SqlValue[], o?: StatementOptions): Promise<number[]> {
+  const r = await db.get<{ r: string | null }>(`SELECT string_agg(p.id::text, ' ' ORDER BY p.id DESC) AS r FROM (${sql}) p`, params, o);
+  return packedIds(r?.r ?? null);
+}
+
+/** A ranking statement's rows (`id`, `s`), best first and equal scores the higher id first, sent back as one text (`packedRanking`). */
+async function rankingOf(db: SqlDriver, sql: string, params: readonly SqlValue[]): Promise<Ranked[]> {
+  const r = await db.get<{ r: string | null }>(`SELECT string_agg(p.id || ' ' || p.s, ' ' ORDER BY p.s DESC, p.id DESC) AS r FROM (${sql}) p`, params);
+  return packedRanking(r?.r ?? null);
 }
 
 /** The ids a ranking takes: above `after` (0: all) and, when set, at most `upTo`. */
@@ -517,15 +529,10 @@ export class PgSearch implements SearchIndex {
       let newest: number[] = [];
       if (plan.alone && 2 * expected < postings) newest = (await newestMatches(this.#db, t.fts, all, fetch, Math.ceil(2 * expected))).ids;
       if (newest.length < fetch) {
-        newest = packedIds(
-          (
-            await this.#db.get<{ r: string | null }>(
-              `SELECT string_agg(s.id::text, ' ' ORDER BY s.id DESC) AS r FROM (
-                 SELECT f.id AS id FROM ${t.fts} f WHERE f.tsv @@ ${all.sql} ORDER BY f.id DESC LIMIT ?) s`,
-              [...all.params, fetch],
-            )
-          )?.r ?? null,
-        );
+        newest = await idsOf(this.#db, `SELECT f.id AS id FROM ${t.fts} f WHERE f.tsv @@ ${all.sql} ORDER BY f.id DESC LIMIT ?`, [
+          ...all.params,
+          fetch,
+        ]);
       }
       raw = newest.length === fetch ? newest.map((id, i) => ({ id, s: 1 - i / (2 * fetch) })) : await scored();
     } else if (plan.dropped) {
@@ -573,16 +580,13 @@ export class PgSearch implements SearchIndex {
       if (part.length === 0 || out.length >= limit) break;
       const within = idsIn('postgres', 'x.id', part.map((r) => r.id));
       const kept = new Set(
-        packedIds(
-          (
-            await this.#db.get<{ r: string | null }>(
-              // `space || ''` keeps the planner on the primary key: without statistics (autovacuum off or behind) it took
-              // the space's index and read every row of the space (98 ms of 119 at 100k).
-              `SELECT string_agg(x.id::text, ' ') AS r FROM ${table} x WHERE ${within.sql} AND (x.space || '') = ?${f.sql}`,
-              [...within.params, space, ...f.params],
-              within.o,
-            )
-          )?.r ?? null,
+        await idsOf(
+          this.#db,
+          // `space || ''` keeps the planner on the primary key: without statistics (autovacuum off or behind) it took
+          // the space's index and read every row of the space (98 ms of 119 at 100k).
+          `SELECT x.id AS id FROM ${table} x WHERE ${within.sql} AND (x.space || '') = ?${f.sql}`,
+          [...within.params, space, ...f.params],
+          within.o,
         ),
       );
       for (const r of part) if (kept.has(r.id)) out.push({ id: r.id, score: r.s });
@@ -673,17 +677,15 @@ export class PgSearch implements SearchIndex {
         ...(r.upTo !== undefined ? [r.upTo] : []),
         ...(half === undefined ? [] : ['after' in half ? half.after : half.upTo]),
       ];
-      // The ranked rows come back as one packed text (`packedRanking`).
-      const r0 = await this.#db.get<{ r: string | null }>(
-        `SELECT string_agg(b.id || ' ' || b.s, ' ' ORDER BY b.s DESC, b.id DESC) AS r FROM (
-         SELECT d.id AS id, ${score} AS s FROM (
+      return rankingOf(
+        this.#db,
+        `SELECT d.id AS id, ${score} AS s FROM (
            SELECT e.id AS id, ${fs}, ${norm} FROM (
              SELECT f.id AS id, f.tsv AS tsv, f.len AS stored_len, ${freqs.join(', ')} FROM ${t.fts} f${join}
              WHERE f.tsv @@ ${match.sql}${floor} OFFSET 0) e OFFSET 0) d
-         ORDER BY s DESC, d.id DESC LIMIT ?) b`,
+         ORDER BY s DESC, d.id DESC LIMIT ?`,
         [...lenParams, ...fParams, ...(within ? [scope.space, ...within.params] : []), ...match.params, ...floorParams, limit],
       );
-      return packedRanking(r0?.r ?? null);
     };
     // Ranking is ~1.4-1.9 µs a candidate, all of it on one backend: a common word's 5,200 rows took 9.7 of a query's
     // ~13 ms at 100k. With a pool, the candidates are ranked in two halves of the id range, one per connection, each
@@ -813,10 +815,7 @@ async function newestMatches(
             count: num(r?.c ?? 0),
             low: num(r?.low ?? 0),
           }))
-        : await db.get<{ r: string | null }>(`SELECT string_agg(s.id::text, ' ' ORDER BY s.id DESC) AS r FROM (${walk}) s`, params).then((r) => {
-            const ids = packedIds(r?.r ?? null);
-            return { ids, count: ids.length, low: ids.length > 0 ? ids[ids.length - 1]! : 0 };
-          });
+        : await idsOf(db, walk, params).then((ids) => ({ ids, count: ids.length, low: ids.length > 0 ? ids[ids.length - 1]! : 0 }));
     // Ids start at 1: a walk over `top` rows or more read the whole index.
     if (o.top === undefined || found.count >= want || rows >= o.top) return found;
   }

@@ -2,7 +2,7 @@
 import type { Layer } from '../../core/types.js';
 import type { SqlDriver } from '../sql-driver.js';
 import { num } from '../sql/sql-util.js';
-import { VectorSql } from '../sql/vector-sql.js';
+import { nearestFirst, VectorSql } from '../sql/vector-sql.js';
 
 // pgvector indexes `vector` columns of at most 2,000 dimensions (pgvector README, "Indexing"); wider
 // embeddings keep the exact scan.
@@ -70,7 +70,7 @@ export class PgVectors extends VectorSql {
     // may be an artefact; then the exact scan answers (cheap when the space really holds fewer than k vectors).
     if (rows.length < k) return super.nearest(layer, model, query, k);
     // The graph hands over equal distances in its own order: ordered by id, as the exact scan orders them.
-    return rows.map((r) => ({ id: num(r.item_id), score: 1 - num(r.d) })).sort((a, b) => b.score - a.score || a.id - b.id);
+    return rows.map((r) => ({ id: num(r.item_id), score: 1 - num(r.d) })).sort(nearestFirst);
   }
 
   /** Builds the HNSW index of `dim` once; the advisory lock keeps two servers from building it together. */

@@ -18,6 +18,11 @@ export function bytesToVector(b: Uint8Array): Float32Array {
   return new Float32Array(copy.buffer);
 }
 
+/** Nearest first, equal scores by id: the order of SQLite's scan and of every HNSW path. */
+export function nearestFirst(a: { id: number; score: number }, b: { id: number; score: number }): number {
+  return b.score - a.score || a.id - b.id;
+}
+
 /** Vector store written once for every engine; the exact scan is the baseline an ANN index must match. */
 export class VectorSql implements VectorStore {
   readonly #db: SqlDriver;
@@ -61,8 +66,7 @@ export class VectorSql implements VectorStore {
       }
       scored.push({ id: num(r.item_id), score: dot / (qn * (Math.sqrt(vn) || 1)) });
     }
-    // Nearest first, equal scores by id: the order of SQLite's scan and of every HNSW path.
-    scored.sort((a, b) => b.score - a.score || a.id - b.id);
+    scored.sort(nearestFirst);
     return scored.slice(0, k);
   }
 
