@@ -3,8 +3,19 @@ import { createRequire } from 'node:module';
 import type { Jieba } from '@node-rs/jieba';
 import type * as JiebaModule from '@node-rs/jieba';
 import { remembered } from '../core/bounded-memo.js';
+import { jiebaDictionaryFor } from '../core/jieba-lexicon.js';
 
 let jieba: Jieba | undefined;
+let jiebaClass: typeof JiebaModule.Jieba | undefined;
+
+/** jieba's native class (a few ms to load; building its whole dictionary is what costs, see `getJieba`). */
+function jiebaModule(): typeof JiebaModule.Jieba {
+  if (!jiebaClass) {
+    const require = createRequire(import.meta.url);
+    jiebaClass = (require('@node-rs/jieba') as typeof JiebaModule).Jieba;
+  }
+  return jiebaClass;
+}
 
 /**
  * The shared jieba instance, loaded on first use: the native module and its dictionary cost a few hundred ms of
@@ -14,11 +25,39 @@ let jieba: Jieba | undefined;
 export function getJieba(): Jieba {
   if (!jieba) {
     const require = createRequire(import.meta.url);
-    const { Jieba: JiebaClass } = require('@node-rs/jieba') as typeof JiebaModule;
     const { dict } = require('@node-rs/jieba/dict.js') as { dict: Uint8Array };
-    jieba = JiebaClass.withDict(dict);
+    jieba = jiebaModule().withDict(dict);
   }
   return jieba;
+}
+
+/** Whether this process has built jieba's whole dictionary (`getJieba`). */
+export function wholeDictionaryLoaded(): boolean {
+  return jieba !== undefined;
+}
+
+/**
+ * CJK characters a process cuts with dictionaries of their own words (`jiebaDictionaryFor`) before it builds jieba's
+ * whole one. A prompt hook cuts a prompt and a turn or two; a process that goes on (an import, a server) has spent
+ * about the whole dictionary's build on small ones by then (~3 µs a character against ~100-190 ms, 4 December), and
+ * builds it.
+ */
+const SMALL_DICTIONARY_CHARS = 20_000;
+let smallDictionaryChars = 0;
+
+/**
+ * jieba's search-mode cut of a CJK run: with a dictionary of the run's own words while the process has cut little,
+ * then with the whole one. Both give the same words (jieba-lexicon.ts).
+ */
+function cutForSearch(run: string): string[] {
+  if (jieba === undefined && smallDictionaryChars + run.length <= SMALL_DICTIONARY_CHARS) {
+    const dict = jiebaDictionaryFor(run);
+    if (dict !== undefined) {
+      smallDictionaryChars += run.length;
+      return jiebaModule().withDict(dict).cutForSearch(run, true);
+    }
+  }
+  return getJieba().cutForSearch(run, true);
 }
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
@@ -43,9 +82,8 @@ export function segmentForIndex(text: string): string {
 }
 
 function segmentCjk(text: string): string {
-  const j = getJieba();
   return text.replace(CJK_RUN, (run) => {
-    const words = j.cutForSearch(run, true);
+    const words = cutForSearch(run);
     const have = new Set(words);
     return ` ${[...words, ...characterBigrams(run).filter((b) => !have.has(b))].join(' ')} `;
   });
@@ -71,7 +109,7 @@ export function characterBigrams(run: string): string[] {
  * or a noun jieba does not know (虎斑猫 → 虎/斑/猫) is often only single characters.
  */
 export function cjkWords(run: string): string[] {
-  return getJieba().cutForSearch(run, true).filter((w) => CJK.test(w));
+  return cutForSearch(run).filter((w) => CJK.test(w));
 }
 
 /** Splits text into CJK runs and the rest, in order. */

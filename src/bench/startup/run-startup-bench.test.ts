@@ -19,6 +19,7 @@ describe('bench startup', () => {
       'tidepool hook user-prompt-submit (injects)',
       'tidepool hook session-start',
       'tidepool hook user-prompt-submit (injects ~2 KB)',
+      'tidepool hook user-prompt-submit (Chinese, injects)',
       "node + require('pg')",
       'tidepool recall "staging port" (PostgreSQL)',
       'tidepool hook user-prompt-submit (PostgreSQL)',

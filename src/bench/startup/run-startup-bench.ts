@@ -54,6 +54,8 @@ const SESSION_START = inNewSession('start', { hook_event_name: 'SessionStart', s
  * injected once, and later runs show only that nothing is new): the path of a prompt that brings a memory back.
  */
 const HOOK_INJECTS = inNewSession('inject', PROMPT);
+/** A Chinese prompt that brings back the Chinese memory of `seedChinese`, in a session of its own at each run. */
+const HOOK_INJECTS_ZH = inNewSession('inject-zh', { prompt: '你还记得老王养的那只猫吗？', hook_event_name: 'UserPromptSubmit' });
 
 /**
  * CPU time (user + system, ms) of this process's reaped children, from /proc/self/stat (Linux; 10 ms ticks), or
@@ -102,6 +104,12 @@ function seed(tp: readonly string[], env: NodeJS.ProcessEnv): void {
   }
 }
 
+/** Writes one Chinese memory into the database of `env`: a prompt hook that cuts Chinese text (jieba). */
+function seedChinese(tp: readonly string[], env: NodeJS.ProcessEnv): void {
+  const r = spawnSync(tp[0]!, [...tp.slice(1), 'remember', '我上周在北京大学附近的咖啡馆见了老王，他养了一只虎斑猫'], { env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`tidepool remember failed: ${r.stderr}`);
+}
+
 /**
  * Writes turns about the staging database into the database of `env` (one `record` of JSON lines): the prompt then
  * brings back a block of over 2 KB (3.2 KB), longer in bytes than the prefetch budget's 1,200 tokens and within it in tokens, the
@@ -135,6 +143,9 @@ export async function runStartupBench(o: StartupBenchOptions): Promise<StartupRe
     const longEnv = { ...env, TIDEPOOL_DB: join(dir, 'long.db') };
     seed(tp, longEnv);
     seedMany(tp, longEnv);
+    const zhEnv = { ...env, TIDEPOOL_DB: join(dir, 'zh.db') };
+    seed(tp, zhEnv);
+    seedChinese(tp, zhEnv);
     const req = createRequire(import.meta.url);
     // A case: its name, command, stdin, environment, and what it must print at every run (a hook that injects).
     const cases: Array<[string, string[], Input?, NodeJS.ProcessEnv?, string?]> = [
@@ -146,6 +157,7 @@ export async function runStartupBench(o: StartupBenchOptions): Promise<StartupRe
       ['tidepool hook user-prompt-submit (injects)', [...tp, 'hook', 'user-prompt-submit'], HOOK_INJECTS, undefined, 'port 6543'],
       ['tidepool hook session-start', [...tp, 'hook', 'session-start'], SESSION_START, undefined, 'port 6543'],
       ['tidepool hook user-prompt-submit (injects ~2 KB)', [...tp, 'hook', 'user-prompt-submit'], HOOK_INJECTS, longEnv, 'sprint'],
+      ['tidepool hook user-prompt-submit (Chinese, injects)', [...tp, 'hook', 'user-prompt-submit'], HOOK_INJECTS_ZH, zhEnv, '虎斑猫'],
     ];
     if (scratch) {
       const pgEnv = { ...env, TIDEPOOL_DB: scratch.url };
