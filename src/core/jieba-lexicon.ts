@@ -5,7 +5,7 @@
  * holding only the words inside the text, and one more entry that no text holds carrying the rest of that sum, gives
  * every word the same probability and the same cut (script/segment-text.ts; its test compares both on real chats).
  */
-import { readFileSync } from 'node:fs';
+import { openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -17,17 +17,28 @@ interface LexiconMeta {
   total: number;
   /** The longest word, in UTF-16 code units. */
   longest: number;
+  /** The .txt file's length in bytes. */
+  bytes: number;
+  /** The first word and byte offset of each block of lines, in order. */
+  blocks: ReadonlyArray<readonly [word: string, offset: number]>;
 }
 
 /** A word no text holds (two private-use characters), carrying the frequencies of the words left out. */
 const REST = '\uE000\uE001';
-const NEWLINE = 0x0a;
-const SPACE = 0x20;
 
-/** The sorted `word freq` lines, and their meta; null where the build did not write them or jieba changed since. */
-let lexicon: { lines: Buffer; meta: LexiconMeta } | null | undefined;
+/**
+ * The lexicon's file, its meta and the blocks read so far (each its `word freq` lines): a prompt reads the few blocks
+ * its characters fall in (~3 kB each) rather than the whole 4 MB file, whose fresh pages alone cost ~12 ms on the 2-core
+ * VMs of docs/BENCHMARKS.md. Null where the build did not write it or jieba changed since.
+ */
+interface Lexicon {
+  fd: number;
+  meta: LexiconMeta;
+  blocks: Map<number, string[]>;
+}
+let lexicon: Lexicon | null | undefined;
 
-function load(): { lines: Buffer; meta: LexiconMeta } | null {
+function load(): Lexicon | null {
   if (lexicon !== undefined) return lexicon;
   lexicon = null;
   const require = createRequire(import.meta.url);
@@ -42,7 +53,7 @@ function load(): { lines: Buffer; meta: LexiconMeta } | null {
     try {
       const meta = require(`${dir}jieba-lexicon.json`) as LexiconMeta;
       if (meta.version !== version) break;
-      lexicon = { lines: readFileSync(fileURLToPath(new URL(`${dir}jieba-lexicon.txt`, import.meta.url))), meta };
+      lexicon = { fd: openSync(fileURLToPath(new URL(`${dir}jieba-lexicon.txt`, import.meta.url)), 'r'), meta, blocks: new Map() };
       break;
     } catch {
       // not built there
@@ -51,19 +62,47 @@ function load(): { lines: Buffer; meta: LexiconMeta } | null {
   return lexicon;
 }
 
-/** Byte offset of the first line whose word is not below `key` (the lines' length when none): bisection by position. */
-function firstAtLeast(lines: Buffer, key: Buffer): number {
+/** The lines of block `k`, read on first use. */
+function block(l: Lexicon, k: number): string[] {
+  let lines = l.blocks.get(k);
+  if (lines === undefined) {
+    const from = l.meta.blocks[k]![1];
+    const to = k + 1 < l.meta.blocks.length ? l.meta.blocks[k + 1]![1] : l.meta.bytes;
+    const buf = Buffer.allocUnsafe(to - from);
+    const got = readSync(l.fd, buf, 0, buf.length, from);
+    if (got !== buf.length) throw new Error(`jieba lexicon: read ${got} of ${buf.length} bytes at ${from}`);
+    lines = buf.toString('utf8').split('\n');
+    lines.pop();
+    l.blocks.set(k, lines);
+  }
+  return lines;
+}
+
+const wordOf = (line: string): string => line.slice(0, line.indexOf(' '));
+
+/** The first line whose word is not below `key`, in JS string order; undefined past the last. */
+function firstAtLeast(l: Lexicon, key: string): string | undefined {
+  const firsts = l.meta.blocks;
+  // The last block starting at or below `key` (none: the answer is the first block's first line).
   let lo = 0;
-  let hi = lines.length;
-  // lo and hi are line starts; the answer lies in [lo, hi].
+  let hi = firsts.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const start = lines.lastIndexOf(NEWLINE, mid - 1) + 1;
-    const space = lines.indexOf(SPACE, start);
-    if (lines.compare(key, 0, key.length, start, space) < 0) lo = lines.indexOf(NEWLINE, space) + 1;
-    else hi = start;
+    if (firsts[mid]![0] <= key) lo = mid + 1;
+    else hi = mid;
   }
-  return lo;
+  const k = lo - 1;
+  if (k < 0) return firsts.length > 0 ? block(l, 0)[0] : undefined;
+  const lines = block(l, k);
+  let a = 0;
+  let b = lines.length;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if (wordOf(lines[mid]!) < key) a = mid + 1;
+    else b = mid;
+  }
+  if (a < lines.length) return lines[a];
+  return k + 1 < firsts.length ? block(l, k + 1)[0] : undefined;
 }
 
 /**
@@ -75,25 +114,19 @@ function firstAtLeast(lines: Buffer, key: Buffer): number {
 export function jiebaDictionaryFor(text: string): Buffer | undefined {
   const l = load();
   if (l === null) return undefined;
-  const { lines, meta } = l;
   const found = new Map<string, string>();
   let sum = 0;
   for (let i = 0; i < text.length; i++) {
-    for (let n = 1; n <= meta.longest && i + n <= text.length; n++) {
-      const word = text.slice(i, i + n);
-      if (found.has(word)) continue;
-      const key = Buffer.from(word, 'utf8');
-      const at = firstAtLeast(lines, key);
-      if (at >= lines.length) break;
-      const space = lines.indexOf(SPACE, at);
-      // No word starts with `word`: none longer from this position either.
-      if (space - at < key.length || lines.compare(key, 0, key.length, at, at + key.length) !== 0) break;
-      if (space - at !== key.length) continue;
-      const end = lines.indexOf(NEWLINE, space);
-      const line = lines.toString('utf8', at, end);
-      found.set(word, line);
-      sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+    for (let n = 1; n <= l.meta.longest && i + n <= text.length; n++) {
+      const key = text.slice(i, i + n);
+      if (found.has(key)) continue;
+      const line = firstAtLeast(l, key);
+      // No word starts with `key`: none longer from this position either.
+      if (line === undefined || !line.startsWith(key)) break;
+      if (line.charCodeAt(key.length) !== 0x20) continue;
+      found.set(key, line);
+      sum += Number(line.slice(key.length + 1));
     }
   }
-  return Buffer.from(`${[...found.values()].join('\n')}${found.size > 0 ? '\n' : ''}${REST} ${meta.total - sum}\n`, 'utf8');
+  return Buffer.from(`${[...found.values()].join('\n')}${found.size > 0 ? '\n' : ''}${REST} ${l.meta.total - sum}\n`, 'utf8');
 }
