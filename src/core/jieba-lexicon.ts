@@ -6,8 +6,7 @@
  * every word the same probability and the same cut (script/segment-text.ts; its test compares both on real chats).
  */
 import { openSync, readSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { builtArtifact } from './build-artifact.js';
 
 /** What `scripts/jieba-lexicon.mjs` writes at build time beside this module (dist/core/jieba-lexicon.json and .txt). */
 interface LexiconMeta {
@@ -40,24 +39,11 @@ let lexicon: Lexicon | null | undefined;
 
 function load(): Lexicon | null {
   if (lexicon !== undefined) return lexicon;
-  lexicon = null;
-  const require = createRequire(import.meta.url);
-  let version: string;
+  const built = builtArtifact<LexiconMeta>('jieba-lexicon', '@node-rs/jieba');
   try {
-    version = (require('@node-rs/jieba/package.json') as { version: string }).version;
+    lexicon = built && { fd: openSync(built.txt, 'r'), meta: built.meta, blocks: new Map() };
   } catch {
-    return lexicon;
-  }
-  // Beside the compiled module; from the sources (tests, tsx), the build's copy.
-  for (const dir of ['./', '../../dist/core/']) {
-    try {
-      const meta = require(`${dir}jieba-lexicon.json`) as LexiconMeta;
-      if (meta.version !== version) break;
-      lexicon = { fd: openSync(fileURLToPath(new URL(`${dir}jieba-lexicon.txt`, import.meta.url)), 'r'), meta, blocks: new Map() };
-      break;
-    } catch {
-      // not built there
-    }
+    lexicon = null; // unreadable: the whole dictionary is built instead
   }
   return lexicon;
 }

@@ -1,8 +1,8 @@
 /** Token counting with a real tokenizer (gpt-tokenizer, o200k), for every budgeted read (DESIGN §3). */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { remembered } from './bounded-memo.js';
+import { builtArtifact } from './build-artifact.js';
 
 type Encode = (text: string, options: { disallowedSpecial: Set<string> }) => number[];
 let encode: Encode | undefined;
@@ -44,25 +44,11 @@ let common: { split: RegExp; words: string; seen: Map<string, number> } | null |
 
 function commonTokens(): { split: RegExp; words: string; seen: Map<string, number> } | null {
   if (common !== undefined) return common;
-  common = null;
-  const require = createRequire(import.meta.url);
-  let version: string;
+  const built = builtArtifact<CommonTokensMeta>('o200k-words', 'gpt-tokenizer');
   try {
-    version = (require('gpt-tokenizer/package.json') as { version: string }).version;
+    common = built && { split: new RegExp(built.meta.pattern, built.meta.flags), words: readFileSync(built.txt, 'latin1'), seen: new Map() };
   } catch {
-    return common;
-  }
-  // Beside the compiled module; from the sources (tests, tsx), the build's copy.
-  for (const dir of ['./', '../../dist/core/']) {
-    try {
-      const meta = require(`${dir}o200k-words.json`) as CommonTokensMeta;
-      if (meta.version !== version) break;
-      const words = readFileSync(fileURLToPath(new URL(`${dir}o200k-words.txt`, import.meta.url)), 'latin1');
-      common = { split: new RegExp(meta.pattern, meta.flags), words, seen: new Map() };
-      break;
-    } catch {
-      // not built there
-    }
+    common = null; // unreadable: the bound falls back to bytes
   }
   return common;
 }
