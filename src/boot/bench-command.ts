@@ -253,7 +253,7 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
 
   bench
     .command('startup')
-    .description('start-up: medians of repeated whole-process runs of `tidepool --version`, `recall` and the Claude Code hooks (the prompt hook with nothing new and when it injects, session start), with bare node and node + better-sqlite3 beside them')
+    .description('start-up: medians of repeated whole-process runs of `tidepool --version`, `recall` and the Claude Code hooks (the prompt hook with nothing new, when it injects and for a Chinese prompt, session start), with bare node and node + better-sqlite3 beside them')
     .option('--runs <n>', 'timed runs per command (after one warm-up)', '15')
     .option('--bin <path>', 'the tidepool to measure (default: this clone\'s bin/tidepool.js); e.g. an installed package\'s node_modules/.bin/tidepool')
     .option('--db <url>', 'also measure recall and the hook on PostgreSQL: a database of their own on this server (postgres://…), dropped after')
