@@ -2,7 +2,7 @@
 // whole dictionary, so a prompt hook need not build the whole one; a process that goes on cutting builds it.
 import { existsSync, readFileSync } from 'node:fs';
 import { Jieba } from '@node-rs/jieba';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { jiebaDictionaryFor } from '../core/jieba-lexicon.js';
 import { cjkWords, getJieba, segmentForIndex, splitCjk, wholeDictionaryLoaded } from './segment-text.js';
 
@@ -74,7 +74,6 @@ describe('a dictionary of a text’s own words', () => {
 describe('segmentation in a process', () => {
   it('cuts a prompt without building the whole dictionary, and builds it once the process has cut much more', async () => {
     // A fresh copy of the module: the tests above built the whole dictionary in this one.
-    const { vi } = await import('vitest');
     vi.resetModules();
     const fresh = await import('./segment-text.js');
     expect(fresh.wholeDictionaryLoaded()).toBe(false);

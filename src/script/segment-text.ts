@@ -5,15 +5,13 @@ import type * as JiebaModule from '@node-rs/jieba';
 import { remembered } from '../core/bounded-memo.js';
 import { jiebaDictionaryFor } from '../core/jieba-lexicon.js';
 
+const require = createRequire(import.meta.url);
 let jieba: Jieba | undefined;
 let jiebaClass: typeof JiebaModule.Jieba | undefined;
 
 /** jieba's native class (a few ms to load; building its whole dictionary is what costs, see `getJieba`). */
 function jiebaModule(): typeof JiebaModule.Jieba {
-  if (!jiebaClass) {
-    const require = createRequire(import.meta.url);
-    jiebaClass = (require('@node-rs/jieba') as typeof JiebaModule).Jieba;
-  }
+  jiebaClass ??= (require('@node-rs/jieba') as typeof JiebaModule).Jieba;
   return jiebaClass;
 }
 
@@ -24,7 +22,6 @@ function jiebaModule(): typeof JiebaModule.Jieba {
  */
 export function getJieba(): Jieba {
   if (!jieba) {
-    const require = createRequire(import.meta.url);
     const { dict } = require('@node-rs/jieba/dict.js') as { dict: Uint8Array };
     jieba = jiebaModule().withDict(dict);
   }

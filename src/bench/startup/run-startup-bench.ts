@@ -54,7 +54,7 @@ const SESSION_START = inNewSession('start', { hook_event_name: 'SessionStart', s
  * injected once, and later runs show only that nothing is new): the path of a prompt that brings a memory back.
  */
 const HOOK_INJECTS = inNewSession('inject', PROMPT);
-/** A Chinese prompt that brings back the Chinese memory of `seedChinese`, in a session of its own at each run. */
+/** A Chinese prompt that brings back the Chinese memory seeded for it, in a session of its own at each run. */
 const HOOK_INJECTS_ZH = inNewSession('inject-zh', { prompt: '你还记得老王养的那只猫吗？', hook_event_name: 'UserPromptSubmit' });
 
 /**
@@ -96,18 +96,12 @@ function time(argv: readonly string[], env: NodeJS.ProcessEnv, runs: number, inp
 
 const round = (n: number, digits = 0): number => Math.round(n * 10 ** digits) / 10 ** digits;
 
-/** Writes the one memory every measured command reads into the database of `env`. */
-function seed(tp: readonly string[], env: NodeJS.ProcessEnv): void {
-  for (const args of [['init'], ['remember', 'The staging database moved to port 6543']]) {
+/** Writes the one memory every measured command reads, and any `more`, into the database of `env`. */
+function seed(tp: readonly string[], env: NodeJS.ProcessEnv, more: readonly string[] = []): void {
+  for (const args of [['init'], ...['The staging database moved to port 6543', ...more].map((m) => ['remember', m])]) {
     const r = spawnSync(tp[0]!, [...tp.slice(1), ...args], { env, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`tidepool ${args[0]} failed: ${r.stderr}`);
   }
-}
-
-/** Writes one Chinese memory into the database of `env`: a prompt hook that cuts Chinese text (jieba). */
-function seedChinese(tp: readonly string[], env: NodeJS.ProcessEnv): void {
-  const r = spawnSync(tp[0]!, [...tp.slice(1), 'remember', '我上周在北京大学附近的咖啡馆见了老王，他养了一只虎斑猫'], { env, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`tidepool remember failed: ${r.stderr}`);
 }
 
 /**
@@ -144,8 +138,8 @@ export async function runStartupBench(o: StartupBenchOptions): Promise<StartupRe
     seed(tp, longEnv);
     seedMany(tp, longEnv);
     const zhEnv = { ...env, TIDEPOOL_DB: join(dir, 'zh.db') };
-    seed(tp, zhEnv);
-    seedChinese(tp, zhEnv);
+    // A Chinese memory, for a prompt hook that cuts Chinese text (jieba).
+    seed(tp, zhEnv, ['我上周在北京大学附近的咖啡馆见了老王，他养了一只虎斑猫']);
     const req = createRequire(import.meta.url);
     // A case: its name, command, stdin, environment, and what it must print at every run (a hook that injects).
     const cases: Array<[string, string[], Input?, NodeJS.ProcessEnv?, string?]> = [
