@@ -21,6 +21,12 @@ export interface PgFeatures {
 const LEXICAL = ['episodes', 'narratives', 'knowledge'] as const;
 const TRIGRAM_INDEXES = LEXICAL.map((t) => `ix_${t}_fts_trgm`);
 const GIN_INDEXES = [...LEXICAL.map((t) => `ix_${t}_fts`), ...TRIGRAM_INDEXES];
+/**
+ * The rows a trigram index holds: those with raw text. An empty one (an episode while index.episodeTrigram is off)
+ * can match no needle, and GIN would keep an entry for it all the same. Substring search repeats the condition, so
+ * that the planner may use the partial index (pg-search.ts).
+ */
+const TRIGRAM_ROWS = "WHERE raw <> ''";
 
 // Any constant works as long as every Tidepool server uses the same one; hashtext keeps it readable.
 const MIGRATE_LOCK = "SELECT pg_advisory_xact_lock(hashtext('tidepool.migrate')) AS locked";
@@ -249,7 +255,7 @@ async function enableExtensions(tx: PgFamilyDriver, privateSchema: boolean): Pro
         ? undefined
         : await attempt(
             tx,
-            missing.map((t) => `CREATE INDEX IF NOT EXISTS ix_${t}_fts_trgm ON ${t}_fts USING GIN (raw ${ops}) WITH (fastupdate = on);`).join('\n'),
+            missing.map((t) => `CREATE INDEX IF NOT EXISTS ix_${t}_fts_trgm ON ${t}_fts USING GIN (raw ${ops}) WITH (fastupdate = on) ${TRIGRAM_ROWS};`).join('\n'),
           );
     if (err) notes.push(`trigram indexes: ${err}`);
     trigram = !err;

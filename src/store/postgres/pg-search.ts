@@ -772,12 +772,13 @@ export class PgSearch implements SearchIndex {
     const f = filters(layer, o);
     const pattern = `%${likeLiteral(n)}%`;
     // Three or more characters: the raw text, through pg_trgm's GIN index when the server has it (a scan
-    // otherwise). Shorter needles (a 2-character CJK word) scan the space's own content, as SQLite does.
+    // otherwise). The index holds only rows with raw text; the query repeats its condition, so that the planner may
+    // use it. Shorter needles (a 2-character CJK word) scan the space's own content, as SQLite does.
     const rows =
       [...n].length >= 3
         ? await this.#db.all<{ id: unknown }>(
             `SELECT f.id AS id FROM ${t.fts} f JOIN ${t.table} x ON x.id = f.id
-             WHERE f.raw ILIKE ? ESCAPE '\\' AND x.space = ?${f.sql} ORDER BY x.${t.time} DESC, x.id DESC LIMIT ?`,
+             WHERE f.raw ILIKE ? ESCAPE '\\' AND f.raw <> '' AND x.space = ?${f.sql} ORDER BY x.${t.time} DESC, x.id DESC LIMIT ?`,
             [pattern, space, ...f.params, o.limit],
           )
         : await this.#db.all<{ id: unknown }>(

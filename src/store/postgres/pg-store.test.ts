@@ -164,6 +164,59 @@ if (!base) {
       }
     });
 
+    it('keeps rows without raw text out of the trigram indexes, searches substrings through them, and rebuilds older ones so', async () => {
+      const url = fresh('trgm');
+      const partial = async (s: Awaited<ReturnType<typeof openPostgresStore>>) =>
+        s.db.all<{ i: string; p: string | null }>(
+          `SELECT c.relname AS i, pg_get_expr(x.indpred, x.indrelid) AS p FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
+           WHERE c.relname LIKE 'ix\\_%\\_fts\\_trgm' AND c.relnamespace = current_schema()::regnamespace ORDER BY 1`,
+        );
+      const predicates = [
+        { i: 'ix_episodes_fts_trgm', p: "(raw <> ''::text)" },
+        { i: 'ix_knowledge_fts_trgm', p: "(raw <> ''::text)" },
+        { i: 'ix_narratives_fts_trgm', p: "(raw <> ''::text)" },
+      ];
+      const first = await openPostgresStore(url);
+      try {
+        if (!(await first.info()).features.trigram) return; // no pg_trgm on this server: nothing to index
+        expect(await partial(first)).toEqual(predicates);
+        // A memory of the round before: whole trigram indexes, schema version 5.
+        await first.db.run('DROP INDEX ix_episodes_fts_trgm');
+        await first.db.run('CREATE INDEX ix_episodes_fts_trgm ON episodes_fts USING GIN (raw gin_trgm_ops)');
+        await first.db.run('DELETE FROM schema_migrations WHERE version >= 6');
+      } finally {
+        await first.close();
+      }
+      const store = await openPostgresStore(url);
+      try {
+        expect(await partial(store)).toEqual(predicates);
+        const { ids } = await store.forSpace('t').episodes.insertMany(
+          // Most rows without raw text (as episodes are by default), so that the planner prefers the index.
+          ['Deploy to STAGING at noon', ...Array.from({ length: 2000 }, (_, i) => `staging again, unindexed ${i}`)].map((content, i) => ({
+            kind: 'turn', role: 'user', speaker: null, content, session: null, tool: null, ok: null, source: 'test', ref: null,
+            meta: {}, durable: false, occurredAt: 1_700_000_000_000 + i, createdAt: 1_700_000_000_000, embedPending: false,
+            index: { body: content, extra: '', raw: i === 0 ? content : '' },
+          })),
+        );
+        expect(Number((await store.db.get<{ n: unknown }>("SELECT count(*) AS n FROM episodes_fts WHERE raw <> ''"))?.n)).toBe(1);
+        await store.db.run('ANALYZE episodes, episodes_fts');
+        // The statement substring search sends may use the partial index (it repeats the index's condition).
+        const sent: Array<{ sql: string; params: readonly unknown[] }> = [];
+        const all = store.db.all.bind(store.db);
+        store.db.all = ((sql: string, params?: readonly never[], o?: never) => {
+          sent.push({ sql, params: params ?? [] });
+          return all(sql, params, o);
+        }) as typeof store.db.all;
+        expect((await store.forSpace('t').search.substring('episode', 'stag', { limit: 10 })).map((h) => h.id)).toEqual([ids[0]]);
+        store.db.all = all;
+        const q = sent.find((s) => s.sql.includes('ILIKE'))!;
+        const plan = await store.db.all<{ 'QUERY PLAN': string }>(`EXPLAIN ${q.sql}`, q.params as never[]);
+        expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('ix_episodes_fts_trgm');
+      } finally {
+        await store.close();
+      }
+    });
+
     it('tries a missing optional extension again an hour after it failed, not at every start', async () => {
       const url = fresh('tried');
       const tried = async (s: Awaited<ReturnType<typeof openPostgresStore>>) =>
