@@ -41,7 +41,7 @@ export type {
   NarrativeStore,
 } from './ports/narratives-port.js';
 export type { RowStore } from './ports/rows-port.js';
-export type { IndexBatch, IndexText, LexicalOptions, SearchIndex, SpaceSearch, SearchUpkeep } from './ports/search-port.js';
+export type { IndexBatch, IndexText, LexicalOptions, NewRows, SearchIndex, SpaceSearch, SearchUpkeep } from './ports/search-port.js';
 export type { SleepRunRow, SleepWorkRow, SleepRunStore } from './ports/sleep-runs-port.js';
 export type { SpaceStore } from './ports/spaces-port.js';
 export type { StateStore } from './ports/state-port.js';

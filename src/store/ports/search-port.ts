@@ -28,9 +28,34 @@ export interface LexicalOptions {
   keyPrefix?: string;
 }
 
+/**
+ * New rows of a layer's table, written with their index entries by {@link IndexBatch.rowsWith}: JSON records (one
+ * object per row, read by the server's json_to_recordset) and how each column is read from them.
+ */
+export interface NewRows {
+  space: string;
+  /** The columns written from the records, in the records' key order: each with its record key and SQL type. */
+  columns: ReadonlyArray<{ column: string; key: string; type: string }>;
+  /** The rows as JSON records, in input order. */
+  records: string;
+  /**
+   * What the statement does with a row that conflicts: `ON CONFLICT … DO NOTHING` on one column (`key`, as the
+   * records name it) skips a row whose value is stored already or repeats an earlier row's, and its entry too; a row
+   * without a value there is always written.
+   */
+  conflict: { sql: string; key: string };
+}
+
 /** A batch being indexed in parts ({@link SearchIndex.indexing}): `add` each part in turn, then `finish` once. */
 export interface IndexBatch {
   add(docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void>;
+  /**
+   * Optional (PostgreSQL): new rows and their entries (`docs[i]` the entry of row i) in one statement, the rows' ids
+   * drawn by it. The statement is built now, in the app, and sent by the function returned, which resolves with
+   * each written row's id and its 0-based place in the input (a skipped row has none): a writer builds its next part
+   * while the server writes this one. Counted in the batch like `add`.
+   */
+  rowsWith?(rows: NewRows, docs: readonly IndexText[]): () => Promise<Array<{ id: number; at: number }>>;
   finish(): Promise<void>;
 }
 
@@ -47,11 +72,6 @@ export interface SearchIndex {
    * kept for the whole batch (the lexical statistics) is written once, by `finish`, in the same transaction.
    */
   indexing?(layer: Layer, space: string): IndexBatch;
-  /**
-   * Optional: prepares the entries of texts about to be indexed. A writer calls it while the database inserts the
-   * rows, so an engine that builds its entries in the app (PostgreSQL's tsvectors) does that work in the meantime.
-   */
-  prepare?(docs: readonly IndexText[]): void;
   /**
    * Optional: whether the index holds terms of an older tokenizer (PostgreSQL before issue 20.3 stemmed with
    * Snowball); the app then indexes every item again and calls `markTermsCurrent` in the same transaction.

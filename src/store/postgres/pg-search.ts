@@ -1,6 +1,6 @@
 /** PostgreSQL lexical indexes: a weighted tsvector per item (GIN, ranked by FTS5's BM25) and its raw text for ILIKE / pg_trgm. */
 import type { Layer } from '../../core/types.js';
-import type { IndexBatch, IndexText, LexicalOptions, SearchIndex } from '../port.js';
+import type { IndexBatch, IndexText, LexicalOptions, NewRows, SearchIndex } from '../port.js';
 import { PREPARED, runsTogether, statementsTogether, takesAfterCommit, type SqlDriver, type SqlValue, type StatementOptions } from '../sql-driver.js';
 import { COMMON_SHARE, LexicalPlanner, windowIdRuns, type PlanCounter } from '../sql/lexical-planner.js';
 import { fts5Terms } from '../sql/fts5-tokens.js';
@@ -309,47 +309,12 @@ export class PgSearch implements SearchIndex {
     this.#binary = o.binaryTsvector ?? false;
   }
 
-  /**
-   * tsvector text of texts about to be indexed (`prepare`), by body and then by the very extra and ctx strings;
-   * taken by `index`. Keyed so that no lookup joins (and hashes) the texts: the body's hash is computed once per
-   * string, and the other fields compare by identity first (the write path hands `index` the strings it prepared).
-   */
-  readonly #prepared = new Map<string, Array<{ extra: string; ctx: string; tsv: Tsv }>>();
-  #preparedCount = 0;
-
-  #take(d: IndexText): Tsv | undefined {
-    const list = this.#prepared.get(d.body);
-    if (list === undefined) return undefined;
-    const ctx = d.ctx ?? '';
-    const i = list.findIndex((e) => e.extra === d.extra && e.ctx === ctx);
-    if (i < 0) return undefined;
-    const [hit] = list.splice(i, 1);
-    if (list.length === 0) this.#prepared.delete(d.body);
-    this.#preparedCount--;
-    return hit!.tsv;
-  }
-
   #tsvector(d: IndexText): Tsv {
     // Weights as in the SQLite index: body A, speaker/tags B, the preceding turns of an episode (ctx) C.
     const fields = [[d.body, 'A'], [d.extra, 'B'], [d.ctx ?? '', 'C']] as const;
     const len: TsvectorLength = { length: 0, lexemes: [] };
     const tsv = this.#binary ? tsvectorBinary(fields, len) : tsvectorLiteral(fields, len);
     return { tsv, len: len.length, lexemes: len.lexemes! };
-  }
-
-  prepare(docs: readonly IndexText[]): void {
-    // Bounded: entries a failed write never took are dropped with the next batch.
-    if (this.#preparedCount > 10_000) {
-      this.#prepared.clear();
-      this.#preparedCount = 0;
-    }
-    for (const d of docs) {
-      const entry = { extra: d.extra, ctx: d.ctx ?? '', tsv: this.#tsvector(d) };
-      const list = this.#prepared.get(d.body);
-      if (list === undefined) this.#prepared.set(d.body, [entry]);
-      else list.push(entry);
-      this.#preparedCount++;
-    }
   }
 
   async index(layer: Layer, docs: ReadonlyArray<{ id: number } & IndexText>, space: string): Promise<void> {
@@ -394,7 +359,7 @@ export class PgSearch implements SearchIndex {
     };
     const add = async (docs: ReadonlyArray<{ id: number } & IndexText>): Promise<void> => {
       for (const part of chunks(docs, BATCH)) {
-        const tsvs = part.map((d) => this.#take(d) ?? this.#tsvector(d));
+        const tsvs = part.map((d) => this.#tsvector(d));
         for (const x of tsvs) delta.add(x.len, x.lexemes);
         const inserted = await insert(part, tsvs);
         if (inserted.length === part.length) continue;
@@ -402,6 +367,55 @@ export class PgSearch implements SearchIndex {
         const again = part.flatMap((d, i) => (done.has(d.id) ? [] : [i]));
         await replace(again.map((i) => part[i]!), again.map((i) => tsvs[i]!));
       }
+    };
+    // One statement a part: the rows inserted (ids from the table's identity, drawn in input order), then the entries
+    // of those it kept, each found by place: a row with a conflict value by the first place holding that value (a
+    // later repeat is the one skipped), the others by their order among such rows, which their ids follow. The app's
+    // work (records, tsvectors) is done before the function is returned; the server's, when it is called (issue 20:
+    // the writer waited for a part's ids before it could send its entries, and the server for the entries). Ids are
+    // not drawn by nextval(): a role granted only the tables may insert through the identity but not call it.
+    const rowsWith = (rows: NewRows, docs: readonly IndexText[]): (() => Promise<Array<{ id: number; at: number }>>) => {
+      const k = rows.conflict.key;
+      if (!rows.columns.some((c) => c.key === k)) throw new Error(`rowsWith: no column read from record key ${k}`);
+      const taken = rows.columns.find((c) => ['raw', 'len', 'tsv', 'at'].includes(c.key));
+      if (taken) throw new Error(`rowsWith: record key ${taken.key} is taken by the index entries`);
+      const tsvs = docs.map((d) => this.#tsvector(d));
+      const index = this.#binary
+        ? jsonRecords(['raw', 'len'], docs.map((d, i) => [d.raw, tsvs[i]!.len]))
+        : jsonRecords(['raw', 'len', 'tsv'], docs.map((d, i) => [d.raw, tsvs[i]!.len, tsvs[i]!.tsv as string]));
+      const keys = rows.columns.map((c) => `${c.key} ${c.type}`).join(', ');
+      const names = rows.columns.map((c) => c.key).join(', ');
+      const keyColumn = rows.columns.find((c) => c.key === k)!.column;
+      const sql = `WITH u AS MATERIALIZED (
+          SELECT * FROM ROWS FROM (json_to_recordset(?::json) AS (${keys}), json_to_recordset(?::json) AS (raw text, len integer${
+            this.#binary ? '), unnest(?::tsvector[])' : ', tsv text)'
+          }) WITH ORDINALITY AS r(${names}, raw, len, tsv, at)
+        ), kept AS (
+          INSERT INTO ${t.table} (space, ${rows.columns.map((c) => c.column).join(', ')})
+          SELECT ?, ${rows.columns.map((c) => `u.${c.key}`).join(', ')} FROM u ORDER BY u.at
+          ${rows.conflict.sql} RETURNING id, ${keyColumn} AS k
+        ), placed AS (
+          SELECT kept.id, f.at FROM kept JOIN (SELECT ${k} AS k, min(at) AS at FROM u WHERE ${k} IS NOT NULL GROUP BY ${k}) f USING (k)
+          UNION ALL
+          SELECT n.id, m.at FROM (SELECT id, row_number() OVER (ORDER BY id) AS o FROM kept WHERE k IS NULL) n
+            JOIN (SELECT at, row_number() OVER (ORDER BY at) AS o FROM u WHERE ${k} IS NULL) m USING (o)
+        ), indexed AS (
+          INSERT INTO ${t.fts} (id, tsv, raw, len)
+          SELECT p.id, u.tsv${this.#binary ? '' : '::tsvector'}, u.raw, u.len FROM placed p JOIN u USING (at)
+        )
+        SELECT id, at FROM placed`;
+      const params: SqlValue[] = this.#binary
+        ? [rows.records, index, tsvectorArray(tsvs.map((x) => x.tsv as Buffer)), rows.space]
+        : [rows.records, index, rows.space];
+      return async () => {
+        // The same text for every part of a layer: planned once per connection.
+        const got = await this.#db.all<{ id: unknown; at: unknown }>(sql, params, PREPARED);
+        return got.map((g) => {
+          const at = num(g.at) - 1;
+          delta.add(tsvs[at]!.len, tsvs[at]!.lexemes);
+          return { id: num(g.id), at };
+        });
+      };
     };
     const finish = async (): Promise<void> => {
       if (delta.rows === 0) return;
@@ -424,7 +438,7 @@ export class PgSearch implements SearchIndex {
         await compact(this.#db);
       }
     };
-    return { add, finish };
+    return { add, rowsWith, finish };
   }
 
   /**

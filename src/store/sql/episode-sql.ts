@@ -4,7 +4,7 @@
  * entity); each read names its own narrow column set.
  */
 import type { Episode, EpisodeKind } from '../../core/types.js';
-import type { EpisodeStore, IndexText, NewEpisode, RecallEpisode, ScriptEpisodeRow, SearchIndex, TimelineQuery } from '../port.js';
+import type { EpisodeStore, IndexBatch, IndexText, NewEpisode, RecallEpisode, ScriptEpisodeRow, SearchIndex, TimelineQuery } from '../port.js';
 import { PREPARED, storableParams, type SqlDriver, type SqlValue } from '../sql-driver.js';
 import { bit, bool, chunks, idsIn, idsLike, json, jsonRecords, marks, num, numOrNull, timeOf, timeOrNull, toJson } from './sql-util.js';
 
@@ -75,16 +75,14 @@ export function toEpisode(r: Record<string, unknown>): Episode {
 }
 
 /**
- * PostgreSQL's insert of a part's episodes: one JSON parameter of records (`EPISODE_KEYS`), inserted in input order
- * (ORDER BY the ordinal: identity values are drawn in that order, which the matching of returned rows relies on). Its
- * one arbiter is the ref index: no primary-key check per row (ids come from the identity).
+ * The episode columns a PostgreSQL part reads from its JSON records (`IndexBatch.rowsWith`), each under a one-letter
+ * key. Its one arbiter is the ref index: no primary-key check per row (ids come from the identity).
  */
-const PG_INSERT_EPISODES = `INSERT INTO episodes (space, ${EPISODE_FIELDS.join(', ')})
-  SELECT ?, ${EPISODE_KEYS.map((k) => `u.${k}`).join(', ')}
-  FROM ROWS FROM (json_to_recordset(?::json) AS (${EPISODE_KEYS.map((k, i) => `${k} ${EPISODE_TYPES[i]}`).join(', ')}))
-    WITH ORDINALITY AS u
-  ORDER BY u.ordinality
-  ON CONFLICT (space, ref) WHERE ref IS NOT NULL DO NOTHING RETURNING id, ref`;
+const PG_EPISODE_COLUMNS = EPISODE_FIELDS.map((column, i) => ({ column, key: EPISODE_KEYS[i]!, type: EPISODE_TYPES[i]! }));
+const PG_EPISODE_CONFLICT = {
+  sql: 'ON CONFLICT (space, ref) WHERE ref IS NOT NULL DO NOTHING',
+  key: PG_EPISODE_COLUMNS.find((c) => c.column === 'ref')!.key,
+};
 
 /** Rows per PostgreSQL insert statement: parts small enough to pipeline a batch, large enough to amortise a statement. */
 const PG_PART = 250;
@@ -114,47 +112,29 @@ export class EpisodeSql implements EpisodeStore {
   }
 
   async insertMany(rows: Iterable<NewEpisode>): Promise<{ ids: number[]; skipped: number }> {
-    const ids: number[] = [];
-    let skipped = 0;
-    const pg = this.#db.dialect === 'postgres';
-    // An engine that indexes in parts indexes each part as soon as its ids are known; another gets every row at once.
-    const batch = this.#search.indexing?.('episode', this.#space);
-    const docs: Array<{ id: number } & IndexText> = [];
-    // SQLite: multi-row INSERTs (200 rows, 3,200 parameters: inside its limit). PostgreSQL: parts of up to
-    // PG_PART rows, each one JSON parameter expanded by json_to_recordset (one statement and one plan per part), in
-    // a pipeline: the app builds a part's index entries while the server inserts its rows, and the next part's rows
-    // (the caller's generator: redaction, index text) while the server indexes it. The app's work and the server's
-    // overlap instead of taking turns (issue 20; docs/BENCHMARKS.md, "PostgreSQL ingest pipelined").
-    const parts = partsOf(rows, pg ? PG_PART : 200);
     const values = (r: NewEpisode): SqlValue[] => [
       r.kind, r.role, r.speaker, r.content, r.session, r.tool, bit(r.ok), r.source, r.ref, toJson(r.meta),
       bit(r.durable), r.occurredAt, r.createdAt, r.consolidatedAt ?? null, bit(r.embedPending),
     ];
-    for (let part = parts.next(); !part.done; ) {
-      const inserting = pg
-        ? this.#db.all<{ id: unknown; ref: unknown }>(
-            PG_INSERT_EPISODES,
-            [this.#space, jsonRecords(EPISODE_KEYS, part.value.map(values))],
-            // One text for every batch: prepared, it is not planned each time (planning was ~1 in 10 of the server's
-            // ingest CPU, issue 20).
-            PREPARED,
-          )
-        : this.#db.all<{ id: unknown; ref: unknown }>(
-            `INSERT INTO episodes (space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable,
-               occurred_at, created_at, consolidated_at, embed_pending)
-             VALUES ${part.value.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
-             ON CONFLICT DO NOTHING RETURNING id, ref`,
-            part.value.flatMap((r) => [this.#space, ...values(r)]),
-          );
-      // The statement is on its way: the index entries are built while the database inserts the rows.
-      this.#search.prepare?.(part.value.map((r) => r.index));
-      const got = await inserting;
+    const batch = this.#search.indexing?.('episode', this.#space);
+    if (batch?.rowsWith) return this.#insertWithEntries(rows, batch, values);
+    // SQLite: multi-row INSERTs (200 rows, 3,200 parameters: inside its limit), then every kept row indexed at once.
+    const ids: number[] = [];
+    let skipped = 0;
+    const docs: Array<{ id: number } & IndexText> = [];
+    for (const part of partsOf(rows, 200)) {
+      const got = await this.#db.all<{ id: unknown; ref: unknown }>(
+        `INSERT INTO episodes (space, kind, role, speaker, content, session, tool, ok, source, ref, meta, durable,
+           occurred_at, created_at, consolidated_at, embed_pending)
+         VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+         ON CONFLICT DO NOTHING RETURNING id, ref`,
+        part.flatMap((r) => [this.#space, ...values(r)]),
+      );
       // Ids grow in insertion order within one statement, so the inserted rows sorted by id line up with the input;
       // an input row whose ref does not match the next inserted row was skipped (its ref already existed).
       const inserted = got.map((g) => ({ id: num(g.id), ref: (g.ref as string | null) ?? null })).sort((a, b) => a.id - b.id);
-      const fresh: Array<{ id: number } & IndexText> = [];
       let next = 0;
-      for (const r of part.value) {
+      for (const r of part) {
         const hit = inserted[next];
         if (!hit || hit.ref !== (r.ref ?? null)) {
           skipped++;
@@ -162,27 +142,51 @@ export class EpisodeSql implements EpisodeStore {
         }
         next++;
         ids.push(hit.id);
-        fresh.push({ id: hit.id, ...r.index });
+        docs.push({ id: hit.id, ...r.index });
       }
       if (next !== inserted.length) throw new Error(`episode insert: ${inserted.length} rows inserted, ${next} matched to the input`);
-      if (batch === undefined) {
-        docs.push(...fresh);
-        part = parts.next();
-        continue;
-      }
-      // The part's entries go to the server; the next part's rows are built meanwhile (a failure there still waits
-      // for the statement, so that nothing is left running on the connection).
-      const indexed = batch.add(fresh);
-      try {
-        part = parts.next();
-      } catch (e) {
-        await indexed.catch(() => {});
-        throw e;
-      }
-      await indexed;
     }
-    if (batch !== undefined) await batch.finish();
-    else if (docs.length > 0) await this.#search.index('episode', docs, this.#space);
+    if (docs.length > 0) await this.#search.index('episode', docs, this.#space);
+    return { ids, skipped };
+  }
+
+  /**
+   * PostgreSQL: parts of up to PG_PART rows, each one statement writing the rows and their index entries
+   * (`IndexBatch.rowsWith`), in a pipeline: while the server writes one part, the app builds the next (the caller's
+   * generator: redaction, index text; then its records and tsvectors). One statement is in flight at a time, and a
+   * failure waits for it, so that nothing is left running on the connection (issue 20; docs/BENCHMARKS.md).
+   */
+  async #insertWithEntries(
+    rows: Iterable<NewEpisode>,
+    batch: IndexBatch,
+    values: (r: NewEpisode) => SqlValue[],
+  ): Promise<{ ids: number[]; skipped: number }> {
+    const ids: number[] = [];
+    let skipped = 0;
+    let inFlight: { written: Promise<Array<{ id: number; at: number }>>; size: number } | undefined;
+    const settle = async (part: { written: Promise<Array<{ id: number; at: number }>>; size: number }): Promise<void> => {
+      const byPlace = new Array<number | undefined>(part.size);
+      for (const w of await part.written) byPlace[w.at] = w.id;
+      for (const id of byPlace) {
+        if (id === undefined) skipped++;
+        else ids.push(id);
+      }
+    };
+    try {
+      for (const part of partsOf(rows, PG_PART)) {
+        const send = batch.rowsWith!(
+          { space: this.#space, columns: PG_EPISODE_COLUMNS, records: jsonRecords(EPISODE_KEYS, part.map(values)), conflict: PG_EPISODE_CONFLICT },
+          part.map((r) => r.index),
+        );
+        if (inFlight) await settle(inFlight);
+        inFlight = { written: send(), size: part.length };
+      }
+      if (inFlight) await settle(inFlight);
+    } catch (e) {
+      await inFlight?.written.catch(() => {});
+      throw e;
+    }
+    await batch.finish();
     return { ids, skipped };
   }
 
