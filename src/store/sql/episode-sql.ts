@@ -117,7 +117,7 @@ export class EpisodeSql implements EpisodeStore {
       bit(r.durable), r.occurredAt, r.createdAt, r.consolidatedAt ?? null, bit(r.embedPending),
     ];
     const batch = this.#search.indexing?.('episode', this.#space);
-    if (batch?.rowsWith) return this.#insertWithEntries(rows, batch, values);
+    if (batch?.rowsWith) return this.#insertWithEntries(rows, { rowsWith: batch.rowsWith, finish: batch.finish }, values);
     // SQLite: multi-row INSERTs (200 rows, 3,200 parameters: inside its limit), then every kept row indexed at once.
     const ids: number[] = [];
     let skipped = 0;
@@ -158,7 +158,7 @@ export class EpisodeSql implements EpisodeStore {
    */
   async #insertWithEntries(
     rows: Iterable<NewEpisode>,
-    batch: IndexBatch,
+    batch: Required<Pick<IndexBatch, 'rowsWith' | 'finish'>>,
     values: (r: NewEpisode) => SqlValue[],
   ): Promise<{ ids: number[]; skipped: number }> {
     const ids: number[] = [];
@@ -174,7 +174,7 @@ export class EpisodeSql implements EpisodeStore {
     };
     try {
       for (const part of partsOf(rows, PG_PART)) {
-        const send = batch.rowsWith!(
+        const send = batch.rowsWith(
           { space: this.#space, columns: PG_EPISODE_COLUMNS, records: jsonRecords(EPISODE_KEYS, part.map(values)), conflict: PG_EPISODE_CONFLICT },
           part.map((r) => r.index),
         );
