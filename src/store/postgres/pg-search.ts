@@ -373,7 +373,7 @@ export class PgSearch implements SearchIndex {
     // later repeat is the one skipped), the others by their order among such rows, which their ids follow. The app's
     // work (records, tsvectors) is done before the function is returned; the server's, when it is called (issue 20:
     // the writer waited for a part's ids before it could send its entries, and the server for the entries). Ids are
-    // not drawn by nextval(): a role granted only the tables may insert through the identity but not call it.
+    // not drawn by nextval(), which asks a right on the sequence that an insert through the identity does not.
     const rowsWith = (rows: NewRows, docs: readonly IndexText[]): (() => Promise<Array<{ id: number; at: number }>>) => {
       const k = rows.conflict.key;
       if (!rows.columns.some((c) => c.key === k)) throw new Error(`rowsWith: no column read from record key ${k}`);

@@ -163,8 +163,9 @@ export class EpisodeSql implements EpisodeStore {
   ): Promise<{ ids: number[]; skipped: number }> {
     const ids: number[] = [];
     let skipped = 0;
-    let inFlight: { written: Promise<Array<{ id: number; at: number }>>; size: number } | undefined;
-    const settle = async (part: { written: Promise<Array<{ id: number; at: number }>>; size: number }): Promise<void> => {
+    type Sent = { written: ReturnType<ReturnType<typeof batch.rowsWith>>; size: number };
+    let inFlight: Sent | undefined;
+    const settle = async (part: Sent): Promise<void> => {
       const byPlace = new Array<number | undefined>(part.size);
       for (const w of await part.written) byPlace[w.at] = w.id;
       for (const id of byPlace) {
