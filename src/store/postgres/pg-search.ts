@@ -680,16 +680,27 @@ export class PgSearch implements SearchIndex {
     const join = within ? ` JOIN ${t.table} x ON x.id = f.id AND x.space = ?${within.sql}` : '';
     const fs = freqs.map((_, k) => `e.f${k}`).join(', ');
     // OFFSET 0 keeps each subquery whole: flattened, each f and D was computed again wherever the score names it.
-    const ranked = async (r: IdRange, half?: { after: number } | { upTo: number }) => {
-      // A half's bound is a filter on the rows the GIN index gives (`+ 0`): as an index condition, the planner ANDed
-      // the primary key's bitmap of half the index (1.5 of a half's 6 ms at 100k) with the word's.
+    const ranked = async (whole: IdRange, half?: { after: number } | { upTo: number }) => {
+      // Without bounds of its own, a half's bound is a filter on the rows the GIN index gives (`+ 0`): as an index
+      // condition, the planner ANDed the primary key's bitmap of half the index (1.5 of a half's 6 ms at 100k) with
+      // the word's. A range that has a bound (the newest rows, a time window) may be read through the primary key:
+      // there the half narrows the range itself, or each half read the whole range (`id > floor`) and dropped the
+      // other's rows (20,000 rows read for 1,425 kept: 15.9 against 9.9 ms).
+      const bounded = whole.after > 0 || whole.upTo !== undefined;
+      const r: IdRange =
+        bounded && half !== undefined
+          ? 'after' in half
+            ? { after: Math.max(whole.after, half.after), upTo: whole.upTo }
+            : { after: whole.after, upTo: whole.upTo === undefined ? half.upTo : Math.min(whole.upTo, half.upTo) }
+          : whole;
+      const filter = bounded ? undefined : half;
       const floor = `${r.after > 0 ? ' AND f.id > ?' : ''}${r.upTo !== undefined ? ' AND f.id <= ?' : ''}${
-        half === undefined ? '' : 'after' in half ? ' AND f.id + 0 > ?' : ' AND f.id + 0 <= ?'
+        filter === undefined ? '' : 'after' in filter ? ' AND f.id + 0 > ?' : ' AND f.id + 0 <= ?'
       }`;
       const floorParams = [
         ...(r.after > 0 ? [r.after] : []),
         ...(r.upTo !== undefined ? [r.upTo] : []),
-        ...(half === undefined ? [] : ['after' in half ? half.after : half.upTo]),
+        ...(filter === undefined ? [] : ['after' in filter ? filter.after : filter.upTo]),
       ];
       return rankingOf(
         this.#db,
