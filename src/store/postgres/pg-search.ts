@@ -184,8 +184,8 @@ interface IdRange {
  * Candidates from which a ranking is split over two connections (`#bm25Parts`). Each half is a statement of its own
  * (~0.2 ms of round trip and planning), looks the words up in the GIN index again and, over the whole index, reads
  * every candidate's heap row (its half is a filter; a bounded range is halved by its bounds); it ranks only its half
- * (~1 µs a candidate). At 100k, 5,000 candidates took 9.4-12.3 ms
- * whole and 7.2-9.6 ms as two halves at once (2026-12-02, two cores).
+ * (~1 µs a candidate). At 100k, 5,000 candidates took 9.4-12.3 ms whole and 7.2-9.6 ms as two halves at once
+ * (2026-12-02, two cores).
  */
 const SPLIT_CANDIDATES = 2000;
 
