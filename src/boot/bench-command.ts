@@ -158,7 +158,7 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
 
   bench
     .command('scale')
-    .description('ingest rate, recall p50/p95/p99, DB size and peak RSS at growing sizes, with minisearch and orama')
+    .description('ingest rate, recall p50/p95/p99 (a first pass right after the ingest and a second one), DB size and peak RSS at growing sizes, with minisearch and orama')
     .option('--sizes <list>', 'comma-separated corpus sizes', '10000,100000,1000000')
     .option('--queries <n>', 'queries timed per size and mode', '200')
     .option('--no-hybrid', 'skip the hybrid (384-d vectors) rows')
