@@ -14,37 +14,23 @@ import pg from 'pg';
 import { openMemory } from '../src/boot/open-memory.js';
 import { createScratchDatabase } from '../src/bench/scratch-database.js';
 import { syntheticEpisodes } from '../src/bench/scale/synthetic-episodes.js';
+import { timePgStatements } from './pg-statement-timer.js';
 
 const url = process.argv[2];
 if (!url) throw new Error('usage: pg-ingest-profile.ts <postgres url> [turns] [batch]');
 const turns = Number(process.argv[3] ?? 100_000);
 const batch = Number(process.argv[4] ?? 1000);
 
-// Statement wall times by their first words, taken around pg's own query call. A pool's `query` (the work run after a
-// commit: the GIN merge, the statistics' compaction) calls the client's with a callback, which is wrapped to time it.
+// Statement wall times by their first words (the pool's statements after each commit included: the GIN merge, the
+// statistics' compaction).
 const byStatement = new Map<string, { n: number; ms: number }>();
-const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
-(pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...a: unknown[]) {
-  const text = typeof a[0] === 'string' ? a[0] : ((a[0] as { text?: string })?.text ?? '?');
+timePgStatements((text) => (ms) => {
   const key = text.replace(/\s+/g, ' ').trim().slice(0, 48);
-  const t0 = performance.now();
-  const done = () => {
-    const s = byStatement.get(key) ?? { n: 0, ms: 0 };
-    s.n++;
-    s.ms += performance.now() - t0;
-    byStatement.set(key, s);
-  };
-  const callback = a.at(-1);
-  if (typeof callback === 'function') {
-    a[a.length - 1] = (...r: unknown[]) => {
-      done();
-      return (callback as (...r: unknown[]) => unknown)(...r);
-    };
-    return query.apply(this, a);
-  }
-  const out = query.apply(this, a);
-  return out instanceof Promise ? out.finally(done) : out;
-};
+  const s = byStatement.get(key) ?? { n: 0, ms: 0 };
+  s.n++;
+  s.ms += ms;
+  byStatement.set(key, s);
+});
 
 // utime + stime, in clock ticks (100/s), and minor page faults (each ~11-14 µs on the 2-core VM of issue 20).
 const ticks = (pid: number): { cpu: number; faults: number } => {

@@ -9,10 +9,10 @@
  * query's number, POOL=n sizes the pool (`postgres.poolSize`), DUMP=<file> writes each query's time as JSON. Not part of the test suite.
  */
 import { createHash } from 'node:crypto';
-import pg from 'pg';
 import { openMemory } from '../src/boot/open-memory.js';
 import { queryFor } from '../src/bench/scale/measure-scale-run.js';
 import { syntheticEpisodes } from '../src/bench/scale/synthetic-episodes.js';
+import { timePgStatements } from './pg-statement-timer.js';
 import { createRng } from '../src/script/seeded-rng.js';
 
 const url = process.argv[2];
@@ -22,21 +22,13 @@ const count = 200;
 const passes = Number(process.env.PASSES ?? 1);
 const top = Number(process.env.TOP ?? 8);
 
-// Statement wall times, by the query they belong to. A pool's query calls its client's with a callback, so both
-// prototypes are wrapped and only promise-returning calls are timed.
+// Statement wall times, by the query they belong to (pg-statement-timer.ts).
 const statements: Array<{ query: number; text: string; ms: number }> = [];
 let current = -1;
-for (const proto of [pg.Client.prototype, pg.Pool.prototype]) {
-  const query = proto.query as (...a: unknown[]) => unknown;
-  (proto as { query: unknown }).query = function (this: unknown, ...a: unknown[]) {
-    const text = typeof a[0] === 'string' ? a[0] : ((a[0] as { text?: string })?.text ?? '?');
-    const at = current;
-    const t0 = performance.now();
-    const out = query.apply(this, a);
-    if (!(out instanceof Promise)) return out;
-    return out.finally(() => statements.push({ query: at, text: text.replace(/\s+/g, ' ').slice(0, 160), ms: performance.now() - t0 }));
-  };
-}
+timePgStatements((text) => {
+  const at = current;
+  return (ms) => statements.push({ query: at, text: text.replace(/\s+/g, ' ').slice(0, 160), ms });
+});
 
 // The bench's queries at this size: episodes spread evenly over the corpus, 2-3 keywords each (measure-scale-run.ts).
 const stream = syntheticEpisodes({ seed: 1 });
