@@ -137,3 +137,14 @@ describe('environment variables and paths', () => {
     expect(JSON.parse((await runCli(['recall', 'old memory', '--json'], { env: legacy })).stdout).results).toHaveLength(1);
   });
 });
+
+describe('bench retrieval --db', () => {
+  it('refuses what is not a postgres:// URL, and --cv with it, before loading anything', async () => {
+    const r = await runCli(['bench', 'retrieval', '--db', join(dir, 'm.db')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--db must be a postgres:// URL (SQLite is always measured)');
+    const cv = await runCli(['bench', 'retrieval', '--cv', '--db', 'postgres://127.0.0.1:1/x']);
+    expect(cv.code).toBe(2);
+    expect(cv.stderr).toContain('--cv runs on SQLite only');
+  });
+});

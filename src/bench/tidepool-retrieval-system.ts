@@ -13,6 +13,7 @@ import type { BenchConversation } from './locomo.js';
 import { locomoTurns, questionTime } from './locomo-turns.js';
 import type { RenderedBlock } from './metrics.js';
 import type { BenchEmbedder, RetrievalSystem } from './retrieval-system.js';
+import { createScratchDatabase } from './scratch-database.js';
 
 /** Adapts a benchmark embedder to Tidepool's Embedder port. */
 export function benchEmbedderAsEmbedder(e: BenchEmbedder, model = `bench-hash-${e.dims}`): Embedder {
@@ -26,31 +27,44 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
   readonly #embedder: Embedder | undefined;
   #memory: Tidepool | undefined;
   #dir: string | undefined;
+  /** The scratch database of the conversation loaded, on `postgres`'s server. */
+  #drop: (() => Promise<void>) | undefined;
   #dia = new Map<string, string>();
 
   readonly #config: ConfigInput | undefined;
   readonly #archived: number;
+  readonly #postgres: string | undefined;
 
   /**
    * `config` overrides Tidepool's configuration (e.g. `{ recall: { neighbourTurns: 3 } }`) for tuning runs;
    * `archived` moves episodes to the archive after loading (as the nightly lifecycle would 14 days after
    * consolidation), to measure the archive as a searchable tier: `true` every episode (mode `…-archived`), a
-   * number the oldest share of them (mode `…-archived-0.5`).
+   * number the oldest share of them (mode `…-archived-0.5`). `postgres` (a server's URL) stores each conversation in a
+   * database of its own on that server, created for it and dropped after (mode `…-postgres`), instead of a SQLite file.
    */
-  constructor(opts: { embedder?: BenchEmbedder; config?: ConfigInput; archived?: boolean | number } = {}) {
+  constructor(opts: { embedder?: BenchEmbedder; config?: ConfigInput; archived?: boolean | number; postgres?: string } = {}) {
     this.#archived = opts.archived === true ? 1 : typeof opts.archived === 'number' ? opts.archived : 0;
     const tier = this.#archived === 0 ? '' : this.#archived === 1 ? '-archived' : `-archived-${this.#archived}`;
-    this.mode = `${opts.embedder ? 'hybrid' : 'lexical'}${tier}`;
+    this.mode = `${opts.embedder ? 'hybrid' : 'lexical'}${tier}${opts.postgres ? '-postgres' : ''}`;
     this.#config = opts.config;
+    this.#postgres = opts.postgres;
     this.#embedder = opts.embedder ? benchEmbedderAsEmbedder(opts.embedder) : undefined;
   }
 
   async load(conv: BenchConversation): Promise<void> {
     await this.close();
-    this.#dir = mkdtempSync(join(tmpdir(), 'tidepool-bench-'));
+    let at: { path: string } | { url: string };
+    if (this.#postgres) {
+      const db = await createScratchDatabase(this.#postgres, 'retrieval');
+      this.#drop = db.drop;
+      at = { url: db.url };
+    } else {
+      this.#dir = mkdtempSync(join(tmpdir(), 'tidepool-bench-'));
+      at = { path: join(this.#dir, 'memory.db') };
+    }
     this.#memory = await openMemory({
       clock: new FixedClock(questionTime(conv)),
-      path: join(this.#dir, 'memory.db'),
+      ...at,
       space: 'bench',
       embedder: this.#embedder ?? 'none',
       warn: () => {},
@@ -107,5 +121,7 @@ export class TidepoolRetrievalSystem implements RetrievalSystem {
     this.#memory = undefined;
     if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
     this.#dir = undefined;
+    await this.#drop?.();
+    this.#drop = undefined;
   }
 }

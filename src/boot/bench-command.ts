@@ -83,9 +83,14 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
     .option('--hybrid', 'also run the hybrid modes with the deterministic 384-d hashing embedder')
     .option('--archived', 'also run Tidepool with every episode moved to the archive (mode lexical-archived)')
     .option('--cv', 'leave-one-conversation-out cross-validation of the recall defaults instead (Tidepool only)')
+    .option('--db <url>', 'also run Tidepool on this PostgreSQL server (postgres://…; a database per conversation, dropped after), beside SQLite')
     .option('--out <dir>', 'write report.json, report.md and recall.svg there')
     .option('--json', 'print the report as JSON')
-    .action(async (o: { data: string; conversations?: string; mcp: boolean; hybrid?: boolean; archived?: boolean; cv?: boolean; out?: string; json?: boolean }) => {
+    .action(async (o: { data: string; conversations?: string; mcp: boolean; hybrid?: boolean; archived?: boolean; cv?: boolean; db?: string; out?: string; json?: boolean }) => {
+      if (o.db !== undefined) {
+        postgresUrl(o.db, ' (SQLite is always measured)');
+        if (o.cv) throw new TidepoolError('invalid_input', '--cv runs on SQLite only: leave out --db', { field: 'db' });
+      }
       if (o.cv) {
         const report = await crossValidate({
           dataPath: resolve(deps.env.cwd, o.data), datasetName: basename(o.data),
@@ -97,8 +102,10 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
       }
       const systems = [
         new TidepoolRetrievalSystem(),
+        ...(o.db ? [new TidepoolRetrievalSystem({ postgres: o.db })] : []),
         ...(o.archived ? [new TidepoolRetrievalSystem({ archived: true })] : []),
         ...(o.hybrid ? [new TidepoolRetrievalSystem({ embedder: hashEmbedder })] : []),
+        ...(o.hybrid && o.db ? [new TidepoolRetrievalSystem({ embedder: hashEmbedder, postgres: o.db })] : []),
         ...(o.hybrid && o.archived ? [new TidepoolRetrievalSystem({ embedder: hashEmbedder, archived: true })] : []),
         ...defaultRetrievalPeers({ mcp: o.mcp, ...(o.hybrid ? { embedder: hashEmbedder } : {}) }),
       ];
