@@ -44,6 +44,9 @@ const QUERIES = [
   [['kayak', 'kayak', 'gull']],
   [['部', 'rope']],
   [['部署', 'boat', 'w7']],
+  // More one-word terms than a row without a stored length may take its length from (LENGTH_BRANCHES): rows holding
+  // only the later ones take it from the whole match.
+  [['w3', 'w5', 'w11', 'w17', 'w23', 'w29', 'gull']],
 ];
 
 /** Each query's hits on SQLite and PostgreSQL while space `s` is alone. */

@@ -82,6 +82,9 @@ interface Tsv {
  */
 const GIN_MATCH_COST = 5;
 
+/** One-lexeme terms whose ranks may give a row written without its length (schema < 3) its D (`#bm25Parts`). */
+const LENGTH_BRANCHES = 4;
+
 /** FTS5's BM25 constants (fts5_aux.c). */
 const K1 = 1.2;
 const B = 0.75;
@@ -660,7 +663,7 @@ export class PgSearch implements SearchIndex {
       const parts = partsOf(st, w);
       const k = freqs.length;
       freqs.push(`(${parts.map(count).join(' + ')}) / ${one ? 1 : st.lexemes.length} AS f${k}`);
-      if (one) lengthBy.push(`WHEN e.f${k} > 0 THEN e.f${k} / nullif(${rank(lenParams, 'e.tsv', parts[0]!, 2)}, 0)`);
+      if (one && lengthBy.length < LENGTH_BRANCHES) lengthBy.push(`WHEN e.f${k} > 0 THEN e.f${k} / nullif(${rank(lenParams, 'e.tsv', parts[0]!, 2)}, 0)`);
       column.set(w, k);
       return k;
     });
@@ -668,7 +671,9 @@ export class PgSearch implements SearchIndex {
     // is positive (each such call costs ~0.4 µs a row), else from the whole match (~2 µs a row: most of a common
     // query's time when every row paid it, 56 against 19 ms for 8,251 candidates).
     const whole = `${rank(lenParams, 'e.tsv', match.text, 0)} / nullif(${rank(lenParams, 'e.tsv', match.text, 2)}, 0)`;
-    // Rows written since the length column exists carry D (`len`); older rows take it from their ranks.
+    // Rows written since the length column exists carry D (`len`); older rows take it from their ranks, by the first
+    // few one-lexeme terms (a branch each: a long prompt's 200 of them cost more to plan, on every query, than they
+    // save on the old rows they serve), else by the whole match.
     const length = `coalesce(e.stored_len, round(${lengthBy.length > 0 ? `CASE ${lengthBy.join(' ')} ELSE ${whole} END` : whole}))`;
     // BM25's length normalisation, once a row: every term's part divides by it (it was computed again for each).
     const norm = `${K1} * (${1 - B} + ${B} * coalesce(${length}, ${avgdl}) / ${avgdl > 0 ? avgdl : 1}) AS norm`;
