@@ -202,6 +202,13 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         const got = await store.forSpace(s).episodes.openingTurns(['a', 'b', 'a'], 2);
         expect(got.sort((x, y) => x - y)).toEqual([ids[0]!, ids[1]!, ids[2]!, ids[3]!].sort((x, y) => x - y));
         expect(await store.forSpace(newSpace('none')).episodes.openingTurns(['a'], 2)).toEqual([]);
+        // Many sessions at once (more than one statement's share), names with quotes and Chinese, one never recorded.
+        const names = Array.from({ length: 130 }, (_, i) => (i % 3 === 0 ? `o'"${i}` : i % 3 === 1 ? `会话${i}` : `s${i}`));
+        const many = await store.forSpace(s).episodes.insertMany(
+          names.flatMap((session, i) => [ep({ content: `${i} later`, session, occurredAt: T0 + 200 + i }), ep({ content: `${i} first`, session, occurredAt: T0 + 100 + i })]),
+        );
+        const opening = await store.forSpace(s).episodes.openingTurns([...names, 'never'], 1);
+        expect(opening.sort((x, y) => x - y)).toEqual(many.ids.filter((_, i) => i % 2 === 1).sort((x, y) => x - y));
       });
 
       it('returns the neighbours of a turn within its session', async () => {

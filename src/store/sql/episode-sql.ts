@@ -313,11 +313,21 @@ export class EpisodeSql implements EpisodeStore {
 
   async openingTurns(sessions: readonly string[], n: number): Promise<number[]> {
     const out: number[] = [];
-    for (const session of new Set(sessions)) {
-      const rows = await this.#db.all<{ id: unknown }>(
-        'SELECT id FROM episodes WHERE space = ? AND session = ? ORDER BY occurred_at, id LIMIT ?',
-        [this.#space, session, n],
-      );
+    // One statement per 100 sessions, as `lastInSessions`: a "when" question's hits span up to dozens of sessions,
+    // and a round trip each cost PostgreSQL ~0.2 ms apiece (40 of them in one MADial recall).
+    for (const part of chunks([...new Set(sessions)], 100)) {
+      const rows =
+        this.#db.dialect === 'postgres'
+          ? await this.#db.all<{ id: unknown }>(
+              `SELECT e.id FROM json_array_elements_text(?::json) AS s(session)
+               CROSS JOIN LATERAL (SELECT id FROM episodes WHERE space = ? AND session = s.session ORDER BY occurred_at, id LIMIT ?) e`,
+              [JSON.stringify(storableParams(part)), this.#space, n],
+              PREPARED,
+            )
+          : await this.#db.all<{ id: unknown }>(
+              part.map(() => 'SELECT * FROM (SELECT id FROM episodes WHERE space = ? AND session = ? ORDER BY occurred_at, id LIMIT ?)').join(' UNION ALL '),
+              part.flatMap((session) => [this.#space, session, n]),
+            );
       out.push(...rows.map((r) => num(r.id)));
     }
     return out;
