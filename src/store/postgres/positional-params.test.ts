@@ -1,6 +1,6 @@
 // `?` → `$n` rewriting: placeholders renumbered in order, quoted text, identifiers and comments left alone.
 import { describe, expect, it } from 'vitest';
-import { pgParams, toPositional } from './positional-params.js';
+import { pgParams, positionalCache, toPositional } from './positional-params.js';
 
 describe('toPositional', () => {
   it.each([
@@ -15,6 +15,21 @@ describe('toPositional', () => {
     ["x ILIKE ? ESCAPE '\\' AND y = ?", "x ILIKE $1 ESCAPE '\\' AND y = $2"],
   ])('rewrites %j', (input, expected) => {
     expect(toPositional(input)).toBe(expected);
+  });
+
+  it("rewrites long one-off statements (a long prompt's ranking) without keeping them", () => {
+    const before = positionalCache();
+    for (let q = 0; q < 50; q++) {
+      const sql = `SELECT ${Array.from({ length: 400 }, (_, i) => `${q}.${i} * ? AS f${i}`).join(', ')}`;
+      const out = toPositional(sql);
+      expect(out.startsWith(`SELECT ${q}.0 * $1 AS f0, ${q}.1 * $2 AS f1`)).toBe(true);
+      expect(out.endsWith(`$400 AS f399`)).toBe(true);
+    }
+    const after = positionalCache();
+    expect(after.chars - before.chars).toBeLessThan(100_000);
+    // A short template is still remembered (unless that insert found the cache full and started it over).
+    toPositional('SELECT ? AS remembered_template');
+    expect([after.entries + 1, 1]).toContain(positionalCache().entries);
   });
 
   it('passes bigint parameters as exact text and keeps the rest', () => {

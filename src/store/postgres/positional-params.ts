@@ -2,6 +2,12 @@
 import { storableParams, type SqlValue } from '../sql-driver.js';
 
 const cache = new Map<string, string>();
+/**
+ * Longer statements are rewritten each time, not remembered: they are the rankings of long prompts, a text of their own
+ * per query (~35 kB for a 200-word Chinese prompt), which 2,000 entries would have held at ~140 MB. A rewrite is one
+ * pass over the text.
+ */
+const CACHED_UP_TO = 4096;
 
 /**
  * `?` → `$n` in order of appearance. A `?` inside '…' strings, "…" identifiers, $tag$…$tag$ bodies and
@@ -28,9 +34,17 @@ export function toPositional(sql: string): string {
     }
   }
   // Statements come from a few fixed templates (IN lists vary in length), so the cache stays small; cap it anyway.
+  if (sql.length > CACHED_UP_TO) return out;
   if (cache.size > 2000) cache.clear();
   cache.set(sql, out);
   return out;
+}
+
+/** Statements remembered by `toPositional` and their characters (keys and rewrites): its memory, for tests. */
+export function positionalCache(): { entries: number; chars: number } {
+  let chars = 0;
+  for (const [k, v] of cache) chars += k.length + v.length;
+  return { entries: cache.size, chars };
 }
 
 /** The index just past a quoted or commented span starting at `i`, or `i` when none starts there. */
