@@ -211,6 +211,19 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(opening.sort((x, y) => x - y)).toEqual(many.ids.filter((_, i) => i % 2 === 1).sort((x, y) => x - y));
       });
 
+      it('gives the last turns of each session, oldest first', async () => {
+        const s = newSpace('last');
+        await store.forSpace(s).episodes.insertMany([
+          ep({ content: 'a3', session: 'a', occurredAt: T0 + 3 }),
+          ep({ content: 'b1', session: "b'会话", occurredAt: T0 + 1 }),
+          ep({ content: 'a1', session: 'a', occurredAt: T0 + 1 }),
+          ep({ content: 'a4', session: 'a', occurredAt: T0 + 4 }),
+          ep({ content: 'a2', session: 'a', occurredAt: T0 + 2 }),
+        ]);
+        const last = await store.forSpace(s).episodes.lastInSessions(['a', "b'会话", 'a', 'never'], 2);
+        expect(Object.fromEntries(last)).toEqual({ a: ['a3', 'a4'], "b'会话": ['b1'] });
+      });
+
       it('returns the neighbours of a turn within its session', async () => {
         const s = newSpace('nb');
         const { ids } = await store.forSpace(s).episodes.insertMany(

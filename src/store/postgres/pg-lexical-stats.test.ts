@@ -5,6 +5,7 @@
 // forgotten rows held leaves no trace in them; the migration's backfill rebuilds the same figures.
 import { afterAll, describe, expect, it } from 'vitest';
 import { pgSchemas } from '../../../test/helpers/pg-schemas.js';
+import { statementsSeen } from '../../../test/helpers/statements-seen.js';
 import type { NewEpisode } from '../port.js';
 import type { SqlStore } from '../sql/sql-store.js';
 import { createRng } from '../../script/seeded-rng.js';
@@ -99,25 +100,17 @@ async function exercise(url: string): Promise<void> {
     expect((await readLexicalStats(store.db, 'episode', 'a', ['zanzibarin'])).hits).toEqual([1]);
     // Any number of words is one statement text (planned once per connection), the counts in the words' order, a word
     // asked twice counted twice, an unknown word 0, quotes and Chinese as they are.
-    const texts = new Set<string>();
-    const get = store.db.get.bind(store.db);
-    store.db.get = ((sql: string, ...rest: unknown[]) => {
-      texts.add(sql);
-      return (get as (...a: unknown[]) => unknown)(sql, ...rest);
-    }) as typeof store.db.get;
-    try {
-      const one = await readLexicalStats(store.db, 'episode', 'a', ['kayak']);
-      const many = await readLexicalStats(store.db, 'episode', 'a', ['storm', "o'hare", 'kayak', 'no-such-word', '部署', prefixKey('部'), 'kayak']);
-      expect(texts.size).toBe(1);
-      expect(many.hits).toHaveLength(7);
-      expect(many.hits[2]).toBe(one.hits[0]);
-      expect(many.hits[6]).toBe(one.hits[0]);
-      expect(many.hits[3]).toBe(0);
-      expect(one.hits[0]).toBeGreaterThan(0);
-      expect((await readLexicalStats(store.db, 'episode', 'a', [])).hits).toEqual([]);
-    } finally {
-      store.db.get = get;
-    }
+    const { result: [one, many], texts } = await statementsSeen(store.db, async () => [
+      await readLexicalStats(store.db, 'episode', 'a', ['kayak']),
+      await readLexicalStats(store.db, 'episode', 'a', ['storm', "o'hare", 'kayak', 'no-such-word', '部署', prefixKey('部'), 'kayak']),
+    ]);
+    expect(new Set(texts).size).toBe(1);
+    expect(many!.hits).toHaveLength(7);
+    expect(many!.hits[2]).toBe(one!.hits[0]);
+    expect(many!.hits[6]).toBe(one!.hits[0]);
+    expect(many!.hits[3]).toBe(0);
+    expect(one!.hits[0]).toBeGreaterThan(0);
+    expect((await readLexicalStats(store.db, 'episode', 'a', [])).hits).toEqual([]);
     await store.transaction(async (tx) => {
       await tx.forSpace('a').episodes.delete([secret!, ...ids.a!.slice(0, 7)]);
       await tx.forSpace('a').episodes.rewrite(ids.a![9]!, 'storm storm gull', episode('storm storm gull', '', '').index);

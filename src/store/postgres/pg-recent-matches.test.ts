@@ -3,6 +3,7 @@
 // and must count exactly what SQLite's FTS5 walk counts, for common and rare words, samples below and above the
 // number of matches, alone and beside another space.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statementsSeen } from '../../../test/helpers/statements-seen.js';
 import type { NewEpisode } from '../port.js';
 import type { SqlStore } from '../sql/sql-store.js';
 import { createRng } from '../../script/seeded-rng.js';
@@ -77,17 +78,7 @@ describe('newest matches of a word, PostgreSQL beside SQLite', () => {
   });
 
   it('counts the same through the GIN index where the statistics say it is cheaper than a walk', async () => {
-    const asked: string[] = [];
-    const get = pg.db.get.bind(pg.db);
-    pg.db.get = ((sql: string, ...rest: unknown[]) => {
-      asked.push(sql);
-      return (get as (...a: unknown[]) => unknown)(sql, ...rest);
-    }) as typeof pg.db.get;
-    try {
-      await counted(true, true);
-    } finally {
-      pg.db.get = get;
-    }
+    const { texts: asked } = await statementsSeen(pg.db, () => counted(true, true));
     // "harbour" (a tenth of the rows) and the rarer words went by the index; "tide" (eight in ten) was walked.
     expect(asked.filter((q) => q.includes('ORDER BY id DESC LIMIT')).length).toBeGreaterThan(0);
     expect(asked.filter((q) => q.includes('ORDER BY f.id DESC LIMIT')).length).toBeGreaterThan(0);

@@ -281,54 +281,46 @@ export class EpisodeSql implements EpisodeStore {
 
   async lastInSessions(sessions: readonly string[], n: number): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
-    // One statement per 100 sessions instead of a round trip per session: a batch of 1,000 turns spans ~50 sessions
-    // (issue 20). Each session walks its own index range, LIMITed. PostgreSQL: one prepared text, the sessions a
-    // JSON parameter joined LATERALly (a UNION of 50 branches was planned anew each batch: ~3.5 of a 1,000-turn
-    // batch's 55 ms); SQLite, without LATERAL: a UNION branch per session (planning there is cheap and local).
-    for (const part of chunks([...new Set(sessions)], 100)) {
-      const branch = `SELECT * FROM (SELECT session, content, occurred_at, id FROM episodes WHERE space = ? AND session = ?
-        ORDER BY occurred_at DESC, id DESC LIMIT ?) s`;
-      const rows =
-        this.#db.dialect === 'postgres'
-          ? await this.#db.all<{ session: string; content: string }>(
-              `SELECT e.session, e.content FROM json_array_elements_text(?::json) AS s(session)
-               CROSS JOIN LATERAL (SELECT session, content, occurred_at, id FROM episodes WHERE space = ? AND session = s.session
-                 ORDER BY occurred_at DESC, id DESC LIMIT ?) e
-               ORDER BY e.session, e.occurred_at, e.id`,
-              [JSON.stringify(storableParams(part)), this.#space, n],
-              PREPARED,
-            )
-          : await this.#db.all<{ session: string; content: string }>(
-              `SELECT session, content FROM (${part.map(() => branch).join(' UNION ALL ')}) u ORDER BY session, occurred_at, id`,
-              part.flatMap((session) => [this.#space, session, n]),
-            );
-      for (const r of rows) {
-        const list = out.get(r.session);
-        if (list) list.push(r.content);
-        else out.set(r.session, [r.content]);
-      }
+    const rows = await this.#eachSession<{ session: string; content: string }>(sessions, 'session, content', 'DESC', n);
+    // Oldest first within each session (the statement gives each session's newest first).
+    rows.sort((x, y) => num(x.occurred_at) - num(y.occurred_at) || num(x.id) - num(y.id));
+    for (const r of rows) {
+      const list = out.get(r.session);
+      if (list) list.push(r.content);
+      else out.set(r.session, [r.content]);
     }
     return out;
   }
 
   async openingTurns(sessions: readonly string[], n: number): Promise<number[]> {
-    const out: number[] = [];
-    // One statement per 100 sessions, as `lastInSessions`: a "when" question's hits span up to dozens of sessions,
-    // and a round trip each cost PostgreSQL ~0.2 ms apiece (40 of them in one MADial recall).
+    return (await this.#eachSession<{ session: string }>(sessions, 'session', 'ASC', n)).map((r) => num(r.id));
+  }
+
+  /**
+   * The first `n` turns of each session by time (`ASC`) or the last `n` (`DESC`), with `columns`, `occurred_at` and
+   * `id`: one statement per 100 sessions instead of a round trip per session (a 1,000-turn batch spans ~50 sessions,
+   * issue 20; a "when" question's hits up to dozens, 40 round trips in one MADial recall). Each session walks its own
+   * index range, LIMITed. PostgreSQL: one prepared text, the sessions a JSON parameter joined LATERALly (a UNION of 50
+   * branches was planned anew each batch: ~3.5 of a 1,000-turn batch's 55 ms); SQLite, without LATERAL: a UNION
+   * branch per session (planning there is cheap and local).
+   */
+  async #eachSession<T>(sessions: readonly string[], columns: string, order: 'ASC' | 'DESC', n: number): Promise<Array<T & { occurred_at: unknown; id: unknown }>> {
+    const out: Array<T & { occurred_at: unknown; id: unknown }> = [];
+    const walk = (session: string) => `SELECT ${columns}, occurred_at, id FROM episodes WHERE space = ? AND session = ${session}
+      ORDER BY occurred_at ${order}, id ${order} LIMIT ?`;
     for (const part of chunks([...new Set(sessions)], 100)) {
-      const rows =
-        this.#db.dialect === 'postgres'
-          ? await this.#db.all<{ id: unknown }>(
-              `SELECT e.id FROM json_array_elements_text(?::json) AS s(session)
-               CROSS JOIN LATERAL (SELECT id FROM episodes WHERE space = ? AND session = s.session ORDER BY occurred_at, id LIMIT ?) e`,
+      out.push(
+        ...(this.#db.dialect === 'postgres'
+          ? await this.#db.all<T & { occurred_at: unknown; id: unknown }>(
+              `SELECT e.* FROM json_array_elements_text(?::json) AS s(session) CROSS JOIN LATERAL (${walk('s.session')}) e`,
               [JSON.stringify(storableParams(part)), this.#space, n],
               PREPARED,
             )
-          : await this.#db.all<{ id: unknown }>(
-              part.map(() => 'SELECT * FROM (SELECT id FROM episodes WHERE space = ? AND session = ? ORDER BY occurred_at, id LIMIT ?)').join(' UNION ALL '),
+          : await this.#db.all<T & { occurred_at: unknown; id: unknown }>(
+              part.map(() => `SELECT * FROM (${walk('?')})`).join(' UNION ALL '),
               part.flatMap((session) => [this.#space, session, n]),
-            );
-      out.push(...rows.map((r) => num(r.id)));
+            )),
+      );
     }
     return out;
   }
