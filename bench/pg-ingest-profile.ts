@@ -97,6 +97,7 @@ try {
       pg_cpu_ms_per_1k: per1k(pgTicks * 10),
       node_faults_per_1k: per1k(nodeFaults),
       pg_faults_per_1k: per1k(pgFaults),
+      pg_cpu_by_backend: [...pg1].map(([pid, t]) => per1k((t.cpu - (pg0.get(pid)?.cpu ?? 0)) * 10)).filter((x) => x > 0),
       statements_ms_per_1k: Object.fromEntries([...byStatement].sort((a, b) => b[1].ms - a[1].ms).map(([k, s]) => [k, { n: s.n, ms: per1k(s.ms) }])),
     }),
   );
