@@ -4,7 +4,7 @@
  * index write, issue 20).
  */
 import { remembered } from '../../core/bounded-memo.js';
-import { fts5Terms, fts5TermsOnce } from '../sql/fts5-tokens.js';
+import { fts5Terms, porterStem, unicode61 } from '../sql/fts5-tokens.js';
 
 /** PostgreSQL keeps positions up to this (larger ones are clamped) and at most 256 per lexeme. */
 const MAX_POSITION = 16383;
@@ -149,17 +149,35 @@ function internedLexeme(term: string): Lexeme {
 }
 
 /**
+ * Each token's lexeme (its stem's, interned; null for a term too long to index): a token costs one lookup, where its
+ * stem and then its lexeme cost two. Started over with the interned lexemes (`LEXEMES`).
+ */
+const TOKENS = new Map<string, Lexeme | null>();
+
+function tokenLexeme(token: string): Lexeme | null {
+  let lx = TOKENS.get(token);
+  if (lx === undefined) {
+    const term = porterStem(token);
+    lx = term.length * 3 > MAX_LEXEME_BYTES && Buffer.byteLength(term) > MAX_LEXEME_BYTES ? null : internedLexeme(term);
+    TOKENS.set(token, lx);
+  }
+  return lx;
+}
+
+/**
  * A line's terms as interned lexemes (null for a term too long to index, which still takes its position), the last
  * few thousand lines remembered: a turn is indexed again as the context of the turns after it, and its lexemes are
  * then found without a lookup per term. Started over with the interned lexemes (`LEXEMES`), so that a document never
- * holds two objects for one term.
+ * holds two objects for one term. The terms are FTS5's (`fts5TermsOnce`: its tokens, stemmed).
  */
 const LINES = new Map<string, ReadonlyArray<Lexeme | null>>();
 
 function lineLexemes(line: string): ReadonlyArray<Lexeme | null> {
-  return remembered(LINES, 4096, line, (l) =>
-    fts5TermsOnce(l).map((term) => (term.length * 3 > MAX_LEXEME_BYTES && Buffer.byteLength(term) > MAX_LEXEME_BYTES ? null : internedLexeme(term))),
-  );
+  return remembered(LINES, 4096, line, (l) => {
+    const tokens: Array<string | Lexeme | null> = unicode61(l);
+    for (let i = 0; i < tokens.length; i++) tokens[i] = tokenLexeme(tokens[i] as string);
+    return tokens as Array<Lexeme | null>;
+  });
 }
 
 function measure(lexemes: Lexeme[], out: TsvectorLength | undefined): void {
@@ -193,8 +211,9 @@ export function tsvectorLiteral(fields: ReadonlyArray<readonly [text: string, we
  */
 function lexemePositions(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>): Lexeme[] {
   if (fields.length > 4) throw new Error(`tsvector: at most 4 fields, got ${fields.length}`);
-  if (LEXEMES.size >= LEXEME_MEMO) {
+  if (LEXEMES.size >= LEXEME_MEMO || TOKENS.size >= 2 * LEXEME_MEMO) {
     LEXEMES.clear();
+    TOKENS.clear();
     LINES.clear();
     epoch++;
   }
