@@ -188,9 +188,42 @@ interface IdRange {
  * (~0.2 ms of round trip and planning), looks the words up in the GIN index again and, over the whole index, reads
  * every candidate's heap row (its half is a filter; a bounded range is halved by its bounds); it ranks only its half
  * (~1 µs a candidate). At 100k, 5,000 candidates took 9.4-12.3 ms whole and 7.2-9.6 ms as two halves at once
- * (2026-12-02, two cores).
+ * (2026-12-02, two cores). Halved by its words instead (`wordHalves`), each half reads only its own words' rows.
  */
 const SPLIT_CANDIDATES = 2000;
+
+/**
+ * What a candidate costs a half, in µs: reading its heap row (the GIN bitmap's page visit, the tuple) and ranking it
+ * (its words' `ts_rank_cd`). Measured at 100k for an OR of two rare words over 7,263 candidates (2026-12-05): the whole
+ * ranking 11.3-11.5 ms, an id half 8.3-8.6 ms, less ~2 ms of index scan and planning each.
+ */
+const READ_US = 0.5;
+const RANK_US = 0.8;
+
+/**
+ * An OR ranking's words parted in two by their rows, the larger part first (greedily, by each word's rows): the first
+ * half ranks the rows holding a word of `first`, the second those holding a word of `second` and none of `first`, so
+ * every candidate is ranked once, and each half reads only its own words' rows. Undefined when one word holds too
+ * many of the rows for that to beat halving the ids, where each half reads every candidate and ranks half of them.
+ */
+export function wordHalves(parts: ReadonlyArray<{ query: string; rows: number }>): { first: string; second: string } | undefined {
+  const byRows = new Map<string, number>();
+  for (const p of parts) byRows.set(p.query, Math.max(byRows.get(p.query) ?? 0, p.rows));
+  if (byRows.size < 2) return undefined;
+  const sides: [string[], string[]] = [[], []];
+  const rows: [number, number] = [0, 0];
+  for (const [query, n] of [...byRows].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) {
+    const side = rows[0] <= rows[1] ? 0 : 1;
+    sides[side].push(query);
+    rows[side] += n;
+  }
+  const all = rows[0] + rows[1];
+  // The slower half of each plan, per candidate: by words, the larger side reads and ranks its rows; by ids, each
+  // half reads all of them and ranks half.
+  if (all === 0 || (Math.max(rows[0], rows[1]) / all) * (READ_US + RANK_US) >= READ_US + RANK_US / 2) return undefined;
+  const text = (qs: readonly string[]) => qs.map((q) => `(${q})`).join(' | ');
+  return { first: text(sides[0]), second: text(sides[1]) };
+}
 
 /** A BM25 ranking asked of `PgSearch`: the `limit` best rows of the layer matching `match` among `ids`. */
 interface Bm25Ask {
@@ -686,7 +719,22 @@ export class PgSearch implements SearchIndex {
     const join = within ? ` JOIN ${t.table} x ON x.id = f.id AND x.space = ?${within.sql}` : '';
     const fs = freqs.map((_, k) => `e.f${k}`).join(', ');
     // OFFSET 0 keeps each subquery whole: flattened, each f and D was computed again wherever the score names it.
-    const ranked = async (whole: IdRange, half?: { after: number } | { upTo: number }) => {
+    const ranked = async (whole: IdRange, half?: { after: number } | { upTo: number } | { words: string; without?: string }) => {
+      if (half !== undefined && 'words' in half) {
+        // A word half (`wordHalves`): its words' rows, less those of the other half's words when it comes second.
+        return rankingOf(
+          this.#db,
+          `SELECT d.id AS id, ${score} AS s FROM (
+             SELECT e.id AS id, ${fs}, ${norm} FROM (
+               SELECT f.id AS id, f.tsv AS tsv, f.len AS stored_len, ${freqs.join(', ')} FROM ${t.fts} f${join}
+               WHERE f.tsv @@ ?::tsquery${half.without === undefined ? '' : ' AND NOT f.tsv @@ ?::tsquery'} OFFSET 0) e OFFSET 0) d
+           ORDER BY s DESC, d.id DESC LIMIT ?`,
+          [
+            ...lenParams, ...fParams, ...(within ? [scope.space, ...within.params] : []), half.words,
+            ...(half.without === undefined ? [] : [half.without]), limit,
+          ],
+        );
+      }
       // Without bounds of its own, a half's bound is a filter on the rows the GIN index gives (`+ 0`): as an index
       // condition, the planner ANDed the primary key's bitmap of half the index (1.5 of a half's 6 ms at 100k) with
       // the word's. A range that has a bound (the newest rows, a time window) may be read through the primary key:
@@ -728,6 +776,12 @@ export class PgSearch implements SearchIndex {
     const candidates = match.op === '||' ? share * stats.reduce((a, st) => a + st.hits, 0) : 0;
     const mid = Math.floor((ids.after + hi) / 2);
     if (!split || candidates < SPLIT_CANDIDATES || !runsTogether(this.#db) || mid <= ids.after || mid >= hi) return [() => ranked(ids)];
+    // Over the whole index, by words when they part the rows evenly enough (`wordHalves`); a bounded range (the newest
+    // rows, a time window) by its ids, which its halves read through the primary key.
+    const words = ids.after === 0 && ids.upTo === undefined && match.op === '||'
+      ? wordHalves(stats.map((st, i) => ({ query: tsq(terms[i]!).param, rows: st.hits })))
+      : undefined;
+    if (words) return [() => ranked(ids, { words: words.first }), () => ranked(ids, { words: words.second, without: words.first })];
     return [() => ranked(ids, { after: mid }), () => ranked(ids, { upTo: mid })];
   }
 

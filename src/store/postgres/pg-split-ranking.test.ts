@@ -1,7 +1,8 @@
-// A PostgreSQL ranking over many candidates is split in two halves of the id range, one per pooled connection
-// (pg-search.ts, `#bm25Parts`): the hits and their scores must be those of the whole ranking on one connection, for
-// a plain OR query, a query whose common word leaves the OR query (its halves share the connections with the rows
-// holding every word) and a time window. Real PostgreSQL only (PGlite runs one statement at a time and never splits).
+// A PostgreSQL ranking over many candidates is split in two halves, one per pooled connection (pg-search.ts,
+// `#bm25Parts`): over the whole index by its words when they part the rows evenly (`wordHalves`), else, and in a
+// bounded range, by ids. The hits and their scores must be those of the whole ranking on one connection, for a plain
+// OR query, a query whose common word leaves the OR query (its halves share the connections with the rows holding
+// every word) and a time window. Real PostgreSQL only (PGlite runs one statement at a time and never splits).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgSchemas } from '../../../test/helpers/pg-schemas.js';
@@ -9,6 +10,7 @@ import type { LexicalOptions, NewEpisode } from '../port.js';
 import type { SqlStore } from '../sql/sql-store.js';
 import { createRng } from '../../script/seeded-rng.js';
 import { openPostgresStore } from './open-postgres.js';
+import { wordHalves } from './pg-search.js';
 
 const base = process.env.TIDEPOOL_TEST_PG_URL;
 const fresh = base ? pgSchemas(base) : () => '';
@@ -22,8 +24,8 @@ function episode(body: string, at: number): NewEpisode {
 
 let pooled: SqlStore;
 let single: SqlStore;
-// Statement texts sent while a search runs: a split half of the whole index bounds its ids with `f.id + 0`, a half of
-// a bounded range (a time window) with the range's own bounds.
+// Statement texts sent while a search runs: a word half of the whole index leaves out the first half's rows with
+// `AND NOT f.tsv @@`, a half of a bounded range (a time window) is bounded by the range's own ids.
 const sent: string[] = [];
 
 beforeAll(async () => {
@@ -63,8 +65,11 @@ describe.skipIf(!base)('PostgreSQL ranking split over two connections', () => {
     sent.length = 0;
     const split = await pooled.forSpace('s').search.lexical('episode', terms, o);
     const rankings = sent.filter((s) => s.includes('ts_rank_cd'));
-    if (o.since === undefined) expect(rankings.some((s) => s.includes('f.id + 0 >'))).toBe(true);
-    else {
+    if (o.since === undefined) {
+      // Three words of about 1,080 rows each: one half ranks the rows of one, the other those of the other two.
+      expect(rankings.some((s) => s.includes('AND NOT f.tsv @@'))).toBe(true);
+      expect(rankings.some((s) => s.includes('f.id + 0'))).toBe(false);
+    } else {
       // A range with bounds of its own is halved by them, so that a half read through the primary key reads only
       // its own rows (with the half's bound a filter, each half read the whole range).
       expect(rankings.some((s) => s.includes('f.id + 0'))).toBe(false);
@@ -74,5 +79,23 @@ describe.skipIf(!base)('PostgreSQL ranking split over two connections', () => {
     expect(split.length).toBe(o.limit);
     expect(split.map((h) => h.id)).toEqual(whole.map((h) => h.id));
     split.forEach((h, i) => expect(h.score).toBeCloseTo(whole[i]!.score, 9));
+  });
+});
+
+describe('wordHalves', () => {
+  it('parts the words evenly by their rows, the larger side first', () => {
+    expect(wordHalves([{ query: "'a'", rows: 1000 }, { query: "'b'", rows: 600 }, { query: "'c'", rows: 500 }])).toEqual({
+      first: "('a')",
+      second: "('b') | ('c')",
+    });
+  });
+  it('keeps the id halves when one word holds most of the rows', () => {
+    // By words the larger half would read and rank 80 % of the candidates; by ids each half reads all, ranks half.
+    expect(wordHalves([{ query: "'a'", rows: 4000 }, { query: "'b'", rows: 1000 }])).toBeUndefined();
+    expect(wordHalves([{ query: "'a'", rows: 3000 }, { query: "'b'", rows: 2000 }])).toBeDefined();
+  });
+  it('counts a word asked twice once, and needs two words', () => {
+    expect(wordHalves([{ query: "'a'", rows: 900 }, { query: "'a'", rows: 900 }])).toBeUndefined();
+    expect(wordHalves([{ query: "'a'", rows: 0 }, { query: "'b'", rows: 0 }])).toBeUndefined();
   });
 });
