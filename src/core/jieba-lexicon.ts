@@ -5,8 +5,19 @@
  * holding only the words inside the text, and one more entry that no text holds carrying the rest of that sum, gives
  * every word the same probability and the same cut (script/segment-text.ts; its test compares both on real chats).
  */
-import { openSync, readSync } from 'node:fs';
+import { openSync, readFileSync, readSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { builtArtifact } from './build-artifact.js';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * jieba's whole dictionary: the package's dict.txt, read alone (its dict.js reads idf.txt as well, 6 MB that search-mode
+ * cuts never use, and keeps both).
+ */
+export function jiebaWholeDictionary(): Buffer {
+  return readFileSync(require.resolve('@node-rs/jieba/dict.txt'));
+}
 
 /** What `scripts/jieba-lexicon.mjs` writes at build time beside this module (dist/core/jieba-lexicon.json and .txt). */
 interface LexiconMeta {

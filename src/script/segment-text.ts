@@ -1,10 +1,9 @@
 /** Word segmentation for the lexical indexes: jieba search-mode cuts and character bigrams for CJK, Latin text left to the tokenizer. */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Jieba } from '@node-rs/jieba';
 import type * as JiebaModule from '@node-rs/jieba';
 import { remembered } from '../core/bounded-memo.js';
-import { jiebaDictionaryFor } from '../core/jieba-lexicon.js';
+import { jiebaDictionaryFor, jiebaWholeDictionary } from '../core/jieba-lexicon.js';
 
 const require = createRequire(import.meta.url);
 let jieba: Jieba | undefined;
@@ -18,11 +17,10 @@ function jiebaModule(): typeof JiebaModule.Jieba {
 
 /**
  * The shared jieba instance, loaded on first use: the native module and its dictionary cost a few hundred ms of
- * start-up, which English-only commands never pay. dict.txt is read itself: the package's dict.js reads idf.txt as
- * well (6 MB, ~20-40 ms, kept for the life of the process), which search-mode cuts never use.
+ * start-up, which English-only commands never pay (`jiebaWholeDictionary`).
  */
 export function getJieba(): Jieba {
-  if (!jieba) jieba = jiebaModule().withDict(readFileSync(require.resolve('@node-rs/jieba/dict.txt')));
+  if (!jieba) jieba = jiebaModule().withDict(jiebaWholeDictionary());
   return jieba;
 }
 
