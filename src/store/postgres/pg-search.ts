@@ -719,21 +719,13 @@ export class PgSearch implements SearchIndex {
     const join = within ? ` JOIN ${t.table} x ON x.id = f.id AND x.space = ?${within.sql}` : '';
     const fs = freqs.map((_, k) => `e.f${k}`).join(', ');
     // OFFSET 0 keeps each subquery whole: flattened, each f and D was computed again wherever the score names it.
-    const ranked = async (whole: IdRange, half?: { after: number } | { upTo: number } | { words: string; without?: string }) => {
+    type Half = { after: number } | { upTo: number } | { words: string; without?: string };
+    // The rows a ranking takes: the match (or a word half's words, less the other half's: `wordHalves`) in an id range.
+    const rowsOf = (whole: IdRange, half?: Half): { sql: string; params: SqlValue[] } => {
       if (half !== undefined && 'words' in half) {
-        // A word half (`wordHalves`): its words' rows, less those of the other half's words when it comes second.
-        return rankingOf(
-          this.#db,
-          `SELECT d.id AS id, ${score} AS s FROM (
-             SELECT e.id AS id, ${fs}, ${norm} FROM (
-               SELECT f.id AS id, f.tsv AS tsv, f.len AS stored_len, ${freqs.join(', ')} FROM ${t.fts} f${join}
-               WHERE f.tsv @@ ?::tsquery${half.without === undefined ? '' : ' AND NOT f.tsv @@ ?::tsquery'} OFFSET 0) e OFFSET 0) d
-           ORDER BY s DESC, d.id DESC LIMIT ?`,
-          [
-            ...lenParams, ...fParams, ...(within ? [scope.space, ...within.params] : []), half.words,
-            ...(half.without === undefined ? [] : [half.without]), limit,
-          ],
-        );
+        return half.without === undefined
+          ? { sql: 'f.tsv @@ ?::tsquery', params: [half.words] }
+          : { sql: 'f.tsv @@ ?::tsquery AND NOT f.tsv @@ ?::tsquery', params: [half.words, half.without] };
       }
       // Without bounds of its own, a half's bound is a filter on the rows the GIN index gives (`+ 0`): as an index
       // condition, the planner ANDed the primary key's bitmap of half the index (1.5 of a half's 6 ms at 100k) with
@@ -749,21 +741,28 @@ export class PgSearch implements SearchIndex {
       const floor = `${r.after > 0 ? ' AND f.id > ?' : ''}${r.upTo !== undefined ? ' AND f.id <= ?' : ''}${
         filter === undefined ? '' : 'after' in filter ? ' AND f.id + 0 > ?' : ' AND f.id + 0 <= ?'
       }`;
-      const floorParams = [
-        ...(r.after > 0 ? [r.after] : []),
-        ...(r.upTo !== undefined ? [r.upTo] : []),
-        ...(filter === undefined ? [] : ['after' in filter ? filter.after : filter.upTo]),
-      ];
+      // The match as one tsquery text: an operand and an operator per term cost a long prompt's statement more to
+      // parse and plan than they did to run.
+      return {
+        sql: `f.tsv @@ ?::tsquery${floor}`,
+        params: [
+          match.text,
+          ...(r.after > 0 ? [r.after] : []),
+          ...(r.upTo !== undefined ? [r.upTo] : []),
+          ...(filter === undefined ? [] : ['after' in filter ? filter.after : filter.upTo]),
+        ],
+      };
+    };
+    const ranked = async (whole: IdRange, half?: Half) => {
+      const rows = rowsOf(whole, half);
       return rankingOf(
         this.#db,
         `SELECT d.id AS id, ${score} AS s FROM (
            SELECT e.id AS id, ${fs}, ${norm} FROM (
              SELECT f.id AS id, f.tsv AS tsv, f.len AS stored_len, ${freqs.join(', ')} FROM ${t.fts} f${join}
-             WHERE f.tsv @@ ?::tsquery${floor} OFFSET 0) e OFFSET 0) d
+             WHERE ${rows.sql} OFFSET 0) e OFFSET 0) d
          ORDER BY s DESC, d.id DESC LIMIT ?`,
-        // The match as one tsquery text: an operand and an operator per term cost a long prompt's statement more to
-        // parse and plan than they did to run.
-        [...lenParams, ...fParams, ...(within ? [scope.space, ...within.params] : []), match.text, ...floorParams, limit],
+        [...lenParams, ...fParams, ...(within ? [scope.space, ...within.params] : []), ...rows.params, limit],
       );
     };
     // Ranking is ~1.4-1.9 µs a candidate, all of it on one backend: a common word's 5,200 rows took 9.7 of a query's
