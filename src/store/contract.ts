@@ -215,7 +215,6 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         expect(opening.sort((x, y) => x - y)).toEqual(many.ids.filter((_, i) => i % 2 === 1).sort((x, y) => x - y));
       });
 
-
       it('returns the neighbours of a turn within its session', async () => {
         const s = newSpace('nb');
         const { ids } = await store.forSpace(s).episodes.insertMany(
