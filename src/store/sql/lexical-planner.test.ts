@@ -1,5 +1,6 @@
-// The planner remembers which common words are rarest of late only while the index is unchanged: a second query
-// asks nothing again, and after a write it asks again and plans as a planner that never saw the old counts.
+// The planner remembers which common words are rarest of late until the index has grown by more than 1 % of the
+// space's rows: a second query asks nothing again, nor one after a few writes; after more it asks again and plans as a
+// planner that never saw the old counts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEpisode } from '../port.js';
 import type { SqlStore } from './sql-store.js';
@@ -68,6 +69,25 @@ describe('LexicalPlanner, common words of late', () => {
     expect(asked).toHaveLength(6);
     expect(after).toEqual(await scored(new LexicalPlanner(sqlitePlanCounter(store.db))));
     expect(after).not.toEqual(first);
+  });
+
+  it('keeps the densities over writes of up to 1 % of the space, and asks again past it', async () => {
+    const { counter, asked } = counting();
+    const planner = new LexicalPlanner(counter);
+    const terms = ['tide', 'harbour', 'gull'];
+    const scored = async () => planner.scoredTerms(await planner.plan('s', 'episode', terms), 's', 'episode');
+    const first = await scored();
+    expect(asked).toHaveLength(3);
+    const rows = (await sqlitePlanCounter(store.db).spaceRows('s', 'episode')).rows;
+    const write = (n: number) => store.transaction((tx) => tx.forSpace('s').episodes.insertMany(Array.from({ length: n }, () => episode('tide gull rope'))));
+    // A server recording turns between recalls: a few rows more ask nothing again.
+    await write(Math.floor(rows / 200));
+    expect(await scored()).toEqual(first);
+    expect(asked).toHaveLength(3);
+    // Past 1 % of the space's rows since the densities were taken, every word is asked again.
+    await write(Math.floor(rows / 100));
+    await scored();
+    expect([...asked.slice(3)].sort()).toEqual(['gull', 'harbour', 'tide']);
   });
 
   it('takes each count once when a query plans its searches at once', async () => {

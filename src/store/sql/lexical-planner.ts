@@ -99,7 +99,7 @@ export class LexicalPlanner {
   readonly #commonWindow: number;
   readonly #spaces = new Map<string, SpaceStats>();
   readonly #common = new Map<string, { common: boolean; count: number; rows: number; at: number }>();
-  /** Each common term's density among its newest matches, as of `at` (the index's top id then). */
+  /** Each common term's density among its newest matches, as of `at` (the index's top id then; `#rarestOfLate`). */
   readonly #recent = new Map<string, { density: number; at: number }>();
   /**
    * Counts being taken, by what they count: a query's searches (the whole memory and each time window) plan at once,
@@ -154,7 +154,7 @@ export class LexicalPlanner {
    */
   async scoredTerms(plan: LexicalPlan, space: string, layer: Layer, counter: PlanCounter = this.#counter): Promise<readonly string[]> {
     if (!plan.rarestOfLate) return plan.terms;
-    return this.#rarestOfLate(counter, space, layer, plan.terms, plan.alone, plan.top);
+    return this.#rarestOfLate(counter, space, layer, plan.terms, plan.alone, plan.top, plan.rows);
   }
 
   async #space(counter: PlanCounter, space: string, layer: Layer, top: number): Promise<SpaceStats> {
@@ -200,17 +200,20 @@ export class LexicalPlanner {
 
   /**
    * The two terms with the fewest matches among the space's newest rows, judged by each one's newest matches. A
-   * term's density is remembered while the index is unchanged (`top`, the highest id, is the same): the answer is
-   * then exact, and common words recur across queries (a walk over the newest 2,000 matches of a word in 5 % of
-   * 100k rows reads 40,000 rows on PostgreSQL, 5-10 ms). Terms not remembered are asked two at a time (a server
-   * answers them on two connections at once; `TOGETHER`).
+   * term's density is remembered as the other counts are, until the index has grown by more than 1 % of the space's
+   * rows: common words recur across queries, and a walk over the newest 2,000 matches of a word in 5 % of 100k rows
+   * reads 40,000 rows on PostgreSQL (5-10 ms). Remembered only while the index was unchanged, every write asked them
+   * again, so that a server recording turns between recalls walked on every such recall (PostgreSQL at 100k, a turn
+   * recorded before each recall of three common words: p50 25.3 against 16.6-16.9 ms, `bench/recall-between-writes.ts`).
+   * A near tie between two words may then be settled as it stood up to 1 % of the rows ago, as a word's commonness is.
+   * Terms not remembered are asked two at a time (a server answers them on two connections at once; `TOGETHER`).
    */
-  async #rarestOfLate(counter: PlanCounter, space: string, layer: Layer, terms: readonly string[], alone: boolean, top: number): Promise<string[]> {
+  async #rarestOfLate(counter: PlanCounter, space: string, layer: Layer, terms: readonly string[], alone: boolean, top: number, rows: number): Promise<string[]> {
     const key = (w: string) => `${layer} ${space} ${w}`;
     const density = new Map<string, number>();
     for (const w of terms) {
       const known = this.#recent.get(key(w));
-      if (known?.at === top) density.set(w, known.density);
+      if (known && top >= known.at && top - known.at <= rows / 100) density.set(w, known.density);
     }
     const unknown = [...new Set(terms)].filter((w) => !density.has(w));
     const found = await atMostTogether(
