@@ -47,7 +47,7 @@ export function parsePgUrl(url: string): PgTarget {
  */
 export async function openPostgresStore(
   url: string,
-  o: { poolSize?: number; preparedStatements?: boolean; idleSeconds?: number; keepConnections?: number; parallelReads?: boolean } = {},
+  o: { poolSize?: number; preparedStatements?: boolean; idleSeconds?: number; keepConnections?: number; parallelReads?: boolean; pipeline?: boolean } = {},
 ): Promise<SqlStore> {
   const target = parsePgUrl(url);
   let driver: PgFamilyDriver;
@@ -66,6 +66,7 @@ export async function openPostgresStore(
       ...(o.keepConnections !== undefined ? { keep: o.keepConnections } : {}),
       ...(o.preparedStatements !== undefined ? { prepare: o.preparedStatements } : {}),
       ...(o.parallelReads !== undefined ? { together: o.parallelReads } : {}),
+      ...(o.pipeline !== undefined ? { pipeline: o.pipeline } : {}),
     });
     driverName = 'pg';
   }

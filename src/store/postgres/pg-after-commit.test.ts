@@ -1,7 +1,7 @@
 // A write's GIN pending list is merged after its commit, on another pooled connection (node-postgres): the writer is
 // not held up by it, and by the time that work has settled (or the store has closed) the list is empty again. A
-// search started together statements on the pool's connections, and one after another inside a transaction (one
-// client, where node-postgres deprecates queuing a query).
+// search started together statements on the pool's connections; inside a transaction (one client) they go together
+// where the client pipelines, else one after another (node-postgres deprecates queuing on a busy client).
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { pgSchemas } from '../../../test/helpers/pg-schemas.js';
@@ -125,9 +125,9 @@ describe.skipIf(!base)('PostgreSQL: GIN pending lists merged after the commit', 
     await store.close();
   });
 
-  it('searches inside a transaction one statement at a time, with the answers of a search outside it', async () => {
-    const url = fresh('aftercommit_serial');
-    const store = await openPostgresStore(url);
+  it.each([true, false])('searches inside a transaction (pipelined: %s) without a queuing warning, with the answers of a search outside it', async (pipeline) => {
+    const url = fresh(`aftercommit_tx${pipeline ? 'p' : 's'}`);
+    const store = await openPostgresStore(url, { pipeline });
     // 6,000 rows: "tide" in all (common), "harbour" in a third, "gull" in a few: counts and a dropped common term.
     const rows = Array.from({ length: 6000 }, (_, i) => episode(`tide ${i % 3 === 0 ? 'harbour' : 'rope'} ${i % 97 === 0 ? 'gull' : 'net'} w${i}`));
     await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows));

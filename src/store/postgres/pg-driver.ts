@@ -84,6 +84,13 @@ export interface PgDriverOptions {
    * a one-shot process keeps to the one it opened (the pool still grows for transactions and work after commits).
    */
   together?: boolean;
+  /**
+   * Each connection pipelines (node-postgres's `pipeline`, default true): a statement asked of a connection that is
+   * still running one is sent at once and run after it, so a transaction may hand the server its next statement
+   * before reading the last one's answer (a batch insert's parts, `EpisodeSql`); off, such a statement waits in the
+   * client, which node-postgres deprecates, so a transaction's statements then go one at a time.
+   */
+  pipeline?: boolean;
   /** Where errors of idle pooled connections go (a restarted server); the pool drops the client either way. */
   onIdleError?: (e: Error) => void;
 }
@@ -100,9 +107,11 @@ export class PgDriver implements PgFamilyDriver {
   /** Statements a caller runs together go one after another (`statementsTogether`): `together` off. */
   readonly serial: boolean;
   readonly #named: boolean;
+  readonly #pipeline: boolean;
 
   constructor(o: PgDriverOptions) {
     this.#named = o.prepare ?? true;
+    this.#pipeline = o.pipeline ?? true;
     const max = o.max ?? 10;
     this.serial = o.together === false;
     this.connections = this.serial ? 1 : max;
@@ -112,6 +121,7 @@ export class PgDriver implements PgFamilyDriver {
       idleTimeoutMillis: o.idleMs ?? DEFAULT_IDLE_MS,
       min: Math.min(o.keep ?? DEFAULT_KEEP, max),
       types,
+      pipeline: this.#pipeline,
       // search_path is a startup option, so every pooled connection gets it before its first statement.
       ...(o.schema ? { options: `-c search_path=${o.schema},public` } : {}),
     });
@@ -148,7 +158,7 @@ export class PgDriver implements PgFamilyDriver {
       await client.query('BEGIN');
       try {
         const later = new Map<string, LaterTask>();
-        const out = await fn(new PgTx(client, later, this.#named));
+        const out = await fn(new PgTx(client, later, this.#named, this.#pipeline));
         await client.query('COMMIT');
         committed = later;
         return out;
@@ -230,15 +240,19 @@ interface LaterTask {
 /** The driver inside a transaction: every statement on the one client; nested transactions join. */
 class PgTx implements PgFamilyDriver, AfterCommit {
   readonly dialect = 'postgres' as const;
-  /** One client: statements go one after another (`statementsTogether`). */
-  readonly serial = true;
+  /**
+   * One client: statements run one after another on the server. Pipelined, it takes the next before the last has
+   * answered; else they go one at a time (`statementsTogether`), as queuing on a busy client is deprecated.
+   */
+  readonly serial: boolean;
   readonly #client: pg.PoolClient;
   readonly #later: Map<string, LaterTask>;
   readonly #named: boolean;
-  constructor(client: pg.PoolClient, later: Map<string, LaterTask>, named: boolean) {
+  constructor(client: pg.PoolClient, later: Map<string, LaterTask>, named: boolean, pipelined: boolean) {
     this.#client = client;
     this.#later = later;
     this.#named = named;
+    this.serial = !pipelined;
   }
   /** Left for after the commit (dropped on rollback); one task per key, run now if any of its asks was. */
   afterCommit(key: string, task: AfterCommitTask, o: AfterCommitOptions = {}): void {

@@ -1,0 +1,82 @@
+// A batch insert's parts on a pipelined connection: each built part is sent before the last one's ids are read, so the
+// server starts it as soon as the last one ends; a part the server refuses fails the batch with its own error, after
+// the part behind it has answered, and leaves the store as it was.
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { pgSchemas } from '../../../test/helpers/pg-schemas.js';
+import type { NewEpisode } from '../port.js';
+import { openPostgresStore } from './open-postgres.js';
+
+const base = process.env.TIDEPOOL_TEST_PG_URL;
+const fresh = base ? pgSchemas(base) : () => '';
+
+function episode(i: number, occurredAt = 1): NewEpisode {
+  const body = `part row ${i} partmark${i}`;
+  return {
+    kind: 'turn', role: 'user', speaker: null, content: body, session: null, tool: null, ok: null, source: 'test', ref: `p:${i}`,
+    meta: {}, durable: false, occurredAt, createdAt: 1, embedPending: false, index: { body, extra: '', raw: '' },
+  };
+}
+
+/** For each part statement sent while `run` runs: when it was asked and when it answered, on one counter. */
+async function partsTimed(run: () => Promise<unknown>): Promise<Array<{ asked: number; answered: number }>> {
+  const seen: Array<{ asked: number; answered: number }> = [];
+  let tick = 0;
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
+    const out = (query as (...a: unknown[]) => unknown).apply(this, a);
+    const text = (a[0] as { text?: string } | undefined)?.text ?? '';
+    if (text.includes('WITH u AS MATERIALIZED') && out instanceof Promise) {
+      const part = { asked: tick++, answered: -1 };
+      seen.push(part);
+      out.then(() => (part.answered = tick++), () => (part.answered = tick++));
+    }
+    return out;
+  } as typeof query;
+  try {
+    await run();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return seen;
+}
+
+describe.skipIf(!base)('PostgreSQL: a batch insert in parts', () => {
+  it('sends each part before the last one has answered when the connection pipelines, and only after when not', async () => {
+    for (const pipeline of [true, false]) {
+      const store = await openPostgresStore(fresh(`parts${pipeline ? 'p' : 's'}`), { pipeline });
+      try {
+        const rows = Array.from({ length: 1000 }, (_, i) => episode(i));
+        const parts = await partsTimed(() => store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows)));
+        expect(parts.length).toBeGreaterThanOrEqual(4);
+        const ahead = parts.slice(1).filter((p, i) => p.asked < parts[i]!.answered).length;
+        expect(ahead, `pipeline ${pipeline}`).toBe(pipeline ? parts.length - 1 : 0);
+        expect(await store.forSpace('s').episodes.count()).toBe(1000);
+        const hit = await store.forSpace('s').search.lexical('episode', ['partmark999'], { limit: 5 });
+        expect(hit).toHaveLength(1);
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
+  it('fails with the refused part’s own error while the next part is in flight, and keeps nothing of the batch', async () => {
+    const store = await openPostgresStore(fresh('partsfail'));
+    try {
+      await store.transaction((tx) => tx.forSpace('s').episodes.insertMany([episode(-1)]));
+      // Row 400 is in the second part; its time is beyond BIGINT, which the server refuses.
+      const rows = Array.from({ length: 1000 }, (_, i) => episode(i, i === 400 ? 4e19 : 1));
+      const parts = await partsTimed(() => expect(store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows))).rejects.toThrow(/out of range/));
+      // The third part was sent before the second answered, and answered before the batch failed.
+      expect(parts.length).toBeGreaterThanOrEqual(3);
+      expect(parts.every((p) => p.answered >= 0)).toBe(true);
+      expect(await store.forSpace('s').episodes.count()).toBe(1);
+      expect(await store.forSpace('s').search.lexical('episode', ['partmark5'], { limit: 5 })).toEqual([]);
+      // The connection is whole: the same batch without the bad row goes in.
+      const ok = await store.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows.map((r, i) => (i === 400 ? episode(i) : r))));
+      expect(ok.ids).toHaveLength(1000);
+    } finally {
+      await store.close();
+    }
+  });
+});
