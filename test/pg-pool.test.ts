@@ -21,7 +21,7 @@ describe('postgres.poolSize', () => {
     expect(() => loadConfig({}, { ...env, TIDEPOOL_PG_POOL_SIZE: 'many' })).toThrow(/poolSize/);
   });
 
-  it('takes postgres.preparedStatements from the environment, on unless turned off', () => {
+  it('takes postgres.preparedStatements, parallelReads and pipeline from the environment, on unless turned off', () => {
     const env = { TIDEPOOL_CONFIG: '/nonexistent/config.json' };
     expect(loadConfig({}, env).postgres.preparedStatements).toBe(true);
     for (const off of ['0', 'false', 'off', 'NO']) {
@@ -30,6 +30,8 @@ describe('postgres.poolSize', () => {
     expect(loadConfig({}, { ...env, TIDEPOOL_PG_PREPARED_STATEMENTS: 'true' }).postgres.preparedStatements).toBe(true);
     expect(loadConfig({}, env).postgres.parallelReads).toBe(true);
     expect(loadConfig({}, { ...env, TIDEPOOL_PG_PARALLEL_READS: 'off' }).postgres.parallelReads).toBe(false);
+    expect(loadConfig({}, env).postgres.pipeline).toBe(true);
+    expect(loadConfig({}, { ...env, TIDEPOOL_PG_PIPELINE: '0' }).postgres.pipeline).toBe(false);
   });
 
   it('takes postgres.idleSeconds from the environment as a whole number of seconds, 0 allowed', () => {
@@ -213,6 +215,22 @@ if (!base) {
       };
       expect(await afterPause(2)).toEqual({ left: 2, kept: true });
       expect(await afterPause(0)).toEqual({ left: 0, kept: false });
+    });
+
+    it('pipelines its connections unless postgres.pipeline is off: a transaction then takes statements one at a time', async () => {
+      for (const pipeline of [true, false]) {
+        const m = await openMemory({ url: fresh(`pipeline_${pipeline}`), space: 'p', embedder: 'none', config: { postgres: { pipeline } }, warn: () => {} });
+        try {
+          const db = (appContextOf(m).store as SqlStore).db as PgDriver;
+          expect(db.pool.options.pipeline).toBe(pipeline);
+          const serial = await db.transaction(async (tx) => (tx as { readonly serial?: boolean }).serial);
+          expect(serial).toBe(!pipeline);
+          await m.record({ turns: Array.from({ length: 600 }, (_, i) => ({ role: 'user' as const, content: `pipelined kayak ${i}` })) });
+          expect((await m.recall({ query: 'kayak', layers: ['episode'], limit: 5 }, { sideEffects: false })).length).toBe(5);
+        } finally {
+          await m.close();
+        }
+      }
     });
 
     it('keeps a search\'s fixed statements prepared on its connection, and none when postgres.preparedStatements is off', { timeout: 60_000 }, async () => {

@@ -92,10 +92,13 @@ export const ENV_KEYS: Readonly<Record<string, string>> = {
   TIDEPOOL_PG_KEEP_CONNECTIONS: 'postgres.keepConnections',
   TIDEPOOL_PG_PREPARED_STATEMENTS: 'postgres.preparedStatements',
   TIDEPOOL_PG_PARALLEL_READS: 'postgres.parallelReads',
+  TIDEPOOL_PG_PIPELINE: 'postgres.pipeline',
 };
 
 /** Keys whose variable is a number (checked by the schema: a word or a fraction is refused there). */
 const NUMERIC_KEYS = new Set(['http.port', 'postgres.poolSize', 'postgres.idleSeconds', 'postgres.keepConnections']);
+/** Keys a variable turns off with 0, false, no or off (any other value is on). */
+const BOOLEAN_KEYS = new Set(['postgres.preparedStatements', 'postgres.parallelReads', 'postgres.pipeline']);
 
 /**
  * Variables other tools already set, read below the config file so a key written there still wins: the model
@@ -149,7 +152,7 @@ function fromVariables(keys: Readonly<Record<string, string>>, env: NodeJS.Proce
     if (v === undefined) continue;
     if (key === 'knownPersons') setPath(out, key, v.split(',').map((s) => s.trim()).filter(Boolean));
     else if (NUMERIC_KEYS.has(key)) setPath(out, key, Number(v));
-    else if (key === 'postgres.preparedStatements' || key === 'postgres.parallelReads') setPath(out, key, !/^(0|false|no|off)$/i.test(v));
+    else if (BOOLEAN_KEYS.has(key)) setPath(out, key, !/^(0|false|no|off)$/i.test(v));
     // Tideline's docs write MEMORY_MCP_DB=~/.tideline/memory.db, which it never expanded (SEEDS §1.2 BUG).
     else if (key === 'db') setPath(out, key, v.startsWith('~/') ? join(home, v.slice(2)) : v);
     else setPath(out, key, v);

@@ -44,6 +44,8 @@ export interface OpenStoreOptions {
   keepConnections?: number;
   /** PostgreSQL: a search's statements on several connections at once (config `postgres.parallelReads`, default on). */
   parallelReads?: boolean;
+  /** PostgreSQL: pipelined connections (config `postgres.pipeline`, default on). */
+  pipeline?: boolean;
 }
 
 /** Opens the store for a location: a postgres:// URL or a SQLite path. */
@@ -75,6 +77,7 @@ export async function openMemory(o: OpenMemoryOptions = {}): Promise<Tidepool> {
     idleSeconds: config.postgres.idleSeconds,
     keepConnections: config.postgres.keepConnections,
     parallelReads: config.postgres.parallelReads,
+    pipeline: config.postgres.pipeline,
   });
   try {
     if (await retokenizeIfOutdated(store, config.recall.contextTurns, config.index.episodeTrigram)) {

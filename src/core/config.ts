@@ -223,6 +223,12 @@ const postgresConfig = z
      * with `max_prepared_statements = 0`): docs/scaling.md.
      */
     preparedStatements: z.boolean().default(true),
+    /**
+     * Pipelined connections: a statement asked of a connection still running one is sent at once (node-postgres's
+     * `pipeline`), so a batch write sends its next part before reading the last one's answer (+4-9 % batch ingest,
+     * docs/scaling.md). Turn off behind a pooler or proxy that does not take pipelined statements.
+     */
+    pipeline: z.boolean().default(true),
   })
   .prefault({});
 
