@@ -217,14 +217,14 @@ if (!base) {
       expect(await afterPause(0)).toEqual({ left: 0, kept: false });
     });
 
-    it('pipelines its connections unless postgres.pipeline is off: a transaction then takes statements one at a time', async () => {
+    it('pipelines its connections unless postgres.pipeline is off, and says so to a transaction', async () => {
       for (const pipeline of [true, false]) {
         const m = await openMemory({ url: fresh(`pipeline_${pipeline}`), space: 'p', embedder: 'none', config: { postgres: { pipeline } }, warn: () => {} });
         try {
           const db = (appContextOf(m).store as SqlStore).db as PgDriver;
           expect(db.pool.options.pipeline).toBe(pipeline);
-          const serial = await db.transaction(async (tx) => (tx as { readonly serial?: boolean }).serial);
-          expect(serial).toBe(!pipeline);
+          const tx = await db.transaction(async (t) => t as { readonly serial?: boolean; readonly pipelined?: boolean });
+          expect({ serial: tx.serial, pipelined: tx.pipelined }).toEqual({ serial: true, pipelined: pipeline });
           await m.record({ turns: Array.from({ length: 600 }, (_, i) => ({ role: 'user' as const, content: `pipelined kayak ${i}` })) });
           expect((await m.recall({ query: 'kayak', layers: ['episode'], limit: 5 }, { sideEffects: false })).length).toBe(5);
         } finally {

@@ -155,9 +155,9 @@ export function runsTogether(db: SqlDriver): boolean {
 
 /**
  * Runs `tasks` (each a few statements on `db`) together where the driver allows it, at most `TOGETHER` at a time,
- * else one after another: a node-postgres transaction is one client, and without pipelining (its driver then has
- * `serial`) queuing a query on a busy client is deprecated there. A pool, PGlite and SQLite queue statements
- * themselves.
+ * else one after another: a node-postgres transaction is one client (its driver has `serial`), where queuing a query
+ * on a busy client is deprecated, and where a worker still sending after another's failure would reach the client
+ * once the transaction had handed it back. A pool, PGlite and SQLite queue statements themselves.
  */
 export async function statementsTogether<T>(db: SqlDriver, tasks: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
   return atMostTogether(tasks, (db as { readonly serial?: boolean }).serial === true ? 1 : TOGETHER);

@@ -1,7 +1,7 @@
 // A write's GIN pending list is merged after its commit, on another pooled connection (node-postgres): the writer is
 // not held up by it, and by the time that work has settled (or the store has closed) the list is empty again. A
-// search started together statements on the pool's connections; inside a transaction (one client) they go together
-// where the client pipelines, else one after another (node-postgres deprecates queuing on a busy client).
+// search started together statements on the pool's connections, and one after another inside a transaction (one
+// client, where node-postgres deprecates queuing a query), pipelined or not.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { pgSchemas } from '../../../test/helpers/pg-schemas.js';

@@ -86,9 +86,9 @@ export interface PgDriverOptions {
   together?: boolean;
   /**
    * Each connection pipelines (node-postgres's `pipeline`, default true): a statement asked of a connection that is
-   * still running one is sent at once and run after it, so a transaction may hand the server its next statement
-   * before reading the last one's answer (a batch insert's parts, `EpisodeSql`); off, such a statement waits in the
-   * client, which node-postgres deprecates, so a transaction's statements then go one at a time.
+   * still running one is sent at once and run after it, so a batch insert hands the server its next part before it
+   * reads the last one's answer (`EpisodeSql`); off, each part waits for the last (node-postgres deprecates queuing a
+   * statement on a busy client).
    */
   pipeline?: boolean;
   /** Where errors of idle pooled connections go (a restarted server); the pool drops the client either way. */
@@ -241,10 +241,15 @@ interface LaterTask {
 class PgTx implements PgFamilyDriver, AfterCommit {
   readonly dialect = 'postgres' as const;
   /**
-   * One client: statements run one after another on the server. Pipelined, it takes the next before the last has
-   * answered; else they go one at a time (`statementsTogether`), as queuing on a busy client is deprecated.
+   * One client: statements go one after another (`statementsTogether`). Together, a worker would go on sending after
+   * another's failure had ended the transaction and handed the client back.
    */
-  readonly serial: boolean;
+  readonly serial = true;
+  /**
+   * The client pipelines: a caller that waits for what it sent before it returns (a batch insert's parts, `EpisodeSql`)
+   * may send its next statement before reading the last one's answer. Without pipelining, node-postgres deprecates it.
+   */
+  readonly pipelined: boolean;
   readonly #client: pg.PoolClient;
   readonly #later: Map<string, LaterTask>;
   readonly #named: boolean;
@@ -252,7 +257,7 @@ class PgTx implements PgFamilyDriver, AfterCommit {
     this.#client = client;
     this.#later = later;
     this.#named = named;
-    this.serial = !pipelined;
+    this.pipelined = pipelined;
   }
   /** Left for after the commit (dropped on rollback); one task per key, run now if any of its asks was. */
   afterCommit(key: string, task: AfterCommitTask, o: AfterCommitOptions = {}): void {

@@ -153,8 +153,8 @@ export class EpisodeSql implements EpisodeStore {
   /**
    * PostgreSQL: parts of up to PG_PART rows, each one statement writing the rows and their index entries
    * (`IndexBatch.rowsWith`), in a pipeline: while the server writes one part, the app builds the next (the caller's
-   * generator: redaction, index text; then its records and tsvectors). Where the connection takes a statement while
-   * it runs one (node-postgres pipelined, PGlite), a built part is sent at once and the last one's ids are read after,
+   * generator: redaction, index text; then its records and tsvectors). On a pipelined connection (node-postgres with
+   * `postgres.pipeline`, the driver's `pipelined`), a built part is sent at once and the last one's ids are read after,
    * so the server starts each part the moment the one before ends (it waited ~1 ms a part for the app to read the
    * ids); else each is sent once the last has answered. At most two are in flight, and a failure waits for them, so
    * that nothing is left running on the connection (issue 20; docs/BENCHMARKS.md).
@@ -167,7 +167,7 @@ export class EpisodeSql implements EpisodeStore {
     const ids: number[] = [];
     let skipped = 0;
     type Sent = { written: ReturnType<ReturnType<typeof batch.rowsWith>>; size: number };
-    const ahead = (this.#db as { readonly serial?: boolean }).serial !== true;
+    const ahead = (this.#db as { readonly pipelined?: boolean }).pipelined === true;
     const inFlight: Sent[] = [];
     const settle = async (part: Sent): Promise<void> => {
       const byPlace = new Array<number | undefined>(part.size);
