@@ -4,7 +4,7 @@
  * index write, issue 20).
  */
 import { remembered } from '../../core/bounded-memo.js';
-import { fts5Terms, porterStem, unicode61 } from '../sql/fts5-tokens.js';
+import { fts5Terms, porterStemUncached, unicode61 } from '../sql/fts5-tokens.js';
 
 /** PostgreSQL keeps positions up to this (larger ones are clamped) and at most 256 per lexeme. */
 const MAX_POSITION = 16383;
@@ -150,14 +150,15 @@ function internedLexeme(term: string): Lexeme {
 
 /**
  * Each token's lexeme (its stem's, interned; null for a term too long to index): a token costs one lookup, where its
- * stem and then its lexeme cost two. Started over with the interned lexemes (`LEXEMES`).
+ * stem and then its lexeme cost two. This is the tokens' memo: a new token is stemmed without `porterStem`'s, which
+ * would keep it a second time. Started over with the interned lexemes (`LEXEMES`).
  */
 const TOKENS = new Map<string, Lexeme | null>();
 
 function tokenLexeme(token: string): Lexeme | null {
   let lx = TOKENS.get(token);
   if (lx === undefined) {
-    const term = porterStem(token);
+    const term = porterStemUncached(token);
     lx = term.length * 3 > MAX_LEXEME_BYTES && Buffer.byteLength(term) > MAX_LEXEME_BYTES ? null : internedLexeme(term);
     TOKENS.set(token, lx);
   }
@@ -168,7 +169,7 @@ function tokenLexeme(token: string): Lexeme | null {
  * A line's terms as interned lexemes (null for a term too long to index, which still takes its position), the last
  * few thousand lines remembered: a turn is indexed again as the context of the turns after it, and its lexemes are
  * then found without a lookup per term. Started over with the interned lexemes (`LEXEMES`), so that a document never
- * holds two objects for one term. The terms are FTS5's (`fts5TermsOnce`: its tokens, stemmed).
+ * holds two objects for one term. The terms are FTS5's, as `fts5Terms` makes them: the `unicode61` tokens, each stemmed.
  */
 const LINES = new Map<string, ReadonlyArray<Lexeme | null>>();
 

@@ -234,14 +234,10 @@ export function porterStem(token: string): string {
 const recent = new Map<string, readonly string[]>();
 
 /**
- * The terms FTS5's `porter unicode61 remove_diacritics 2` indexes for `text`, in order. The last few thousand texts
- * are remembered: queries and their words repeat. The write path remembers its lines itself (`fts5TermsOnce`).
+ * The terms FTS5's `porter unicode61 remove_diacritics 2` indexes for `text`, in order: its `unicode61` tokens, each
+ * stemmed. The last few thousand texts are remembered: queries and their words repeat. The write path (pg-lexemes.ts)
+ * takes the same two steps with memos of its own, by line and by token.
  */
 export function fts5Terms(text: string): readonly string[] {
-  return remembered(recent, 4096, text, fts5TermsOnce);
-}
-
-/** `fts5Terms` without its memo, for a caller that remembers what it makes of the terms (pg-lexemes.ts). */
-export function fts5TermsOnce(text: string): readonly string[] {
-  return unicode61(text).map(porterStem);
+  return remembered(recent, 4096, text, (t) => unicode61(t).map(porterStem));
 }
