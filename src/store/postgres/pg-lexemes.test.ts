@@ -72,6 +72,30 @@ describe('lexemes interned on the write path', () => {
     expect(JSON.parse(same.json())).toEqual({ alpha: 1, alp: 1, 'a*': 1 });
   });
 
+  it('counts each delta apart when two writes of one process count the same keys in turn', async () => {
+    const { LexicalDelta } = await import('./pg-lexical-stats.js');
+    const row = (text: string) => {
+      const len: TsvectorLength = { length: 0, lexemes: [] };
+      tsvectorBinary([[text, 'A']], len);
+      return len.lexemes!;
+    };
+    const a = new LexicalDelta();
+    const b = new LexicalDelta();
+    // Interleaved: each takes the keys over from the other, back and forth.
+    a.add(2, row('kiwi mango'));
+    b.add(1, row('kiwi'));
+    a.add(1, row('kiwi'));
+    b.add(2, row('kiwi mango'));
+    a.add(1, row('mango'));
+    expect(JSON.parse(a.json())).toEqual({ kiwi: 2, mango: 2, 'k*': 2, 'm*': 2 });
+    expect(JSON.parse(b.json())).toEqual({ kiwi: 2, mango: 1, 'k*': 2, 'm*': 1 });
+    // Read deltas let their keys go: the next one counts them in one place each, in first-seen order.
+    const c = new LexicalDelta();
+    c.add(2, row('mango kiwi'));
+    c.add(1, row('kiwi'));
+    expect(c.json()).toBe('{"kiwi":2,"k*":2,"mango":1,"m*":1}');
+  });
+
   it('never holds two objects for one lexeme in a document, though its line was remembered before a start-over', () => {
     expect(tsvectorLiteral([['gamma', 'A']])).toBe("'gamma':1A");
     tsvectorLiteral([[Array.from({ length: 50_001 }, (_, i) => `v${i}`).join(' '), 'A']]);

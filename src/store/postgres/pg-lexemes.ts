@@ -33,6 +33,9 @@ export interface TsvectorLength {
 export interface StatKey {
   readonly key: string;
   row: number;
+  /** The delta that last counted it (`LexicalDelta`'s id, 0 for none) and its place in that delta's counts. */
+  delta: number;
+  slot: number;
 }
 
 /** Prefix keys by first code point, interned ({@link Lexeme.prefix}). */
@@ -46,6 +49,8 @@ const PREFIX_KEYS = new Map<number, StatKey>();
 export class Lexeme implements StatKey {
   readonly key: string;
   row = 0;
+  delta = 0;
+  slot = 0;
   /** The document its positions belong to; those of an earlier document are stale. */
   doc = 0;
   /** Its positions in that document: a list in `AT` (first, last and how many). */
@@ -86,7 +91,7 @@ export class Lexeme implements StatKey {
           PREFIX_KEYS.clear();
           epoch++;
         }
-        k = { key: prefixKey(String.fromCodePoint(c)), row: 0 };
+        k = { key: prefixKey(String.fromCodePoint(c)), row: 0, delta: 0, slot: 0 };
         PREFIX_KEYS.set(c, k);
       }
       this.#prefix = k;
