@@ -72,6 +72,25 @@ describe('lexemes interned on the write path', () => {
     expect(JSON.parse(same.json())).toEqual({ alpha: 1, alp: 1, 'a*': 1 });
   });
 
+  it('counts a key once when its objects were started over after a part was built and before it was counted', async () => {
+    const { LexicalDelta } = await import('./pg-lexical-stats.js');
+    const row = (text: string) => {
+      const len: TsvectorLength = { length: 0, lexemes: [] };
+      tsvectorBinary([[text, 'A']], len);
+      return len;
+    };
+    // As a batch goes: the delta begins, a part is built, the next part's build starts the interned keys over, and
+    // only then are the first part's rows counted.
+    const delta = new LexicalDelta();
+    const first = row('papaya');
+    row(Array.from({ length: 50_001 }, (_, i) => `u${i}`).join(' '));
+    const second = row('papaya');
+    expect(second.lexemes![0]).not.toBe(first.lexemes![0]);
+    delta.add(first.length, first.lexemes!);
+    delta.add(second.length, second.lexemes!);
+    expect(delta.json()).toBe('{"papaya":2,"p*":2}');
+  });
+
   it('counts each delta apart when two writes of one process count the same keys in turn', async () => {
     const { LexicalDelta } = await import('./pg-lexical-stats.js');
     const row = (text: string) => {

@@ -30,13 +30,16 @@ export class LexicalDelta {
   readonly #keys: StatKey[] = [];
   readonly #counts: number[] = [];
   #shared = false;
-  /** The interning epoch of the first row: when it moved on, one key may be counted under two objects. */
-  #epoch = -1;
+  /**
+   * The interning epoch when the delta began (every key it counts is of it or a later one): when it moved on, one key
+   * may be counted under two objects. Taken at the first row, it missed a start-over between the build of a part's
+   * tsvectors and their count (the next part's build may start the interned keys over before the last is counted).
+   */
+  readonly #epoch = internEpoch();
 
   /** Adds one indexed row: its positions and its distinct lexemes (and, once each, their first characters). */
   add(tokens: number, lexemes: readonly Lexeme[]): void {
     const row = ++rowsCounted;
-    if (this.#epoch < 0) this.#epoch = internEpoch();
     this.rows++;
     this.tokens += tokens;
     for (const lx of lexemes) {
@@ -69,7 +72,7 @@ export class LexicalDelta {
   *#entries(): Generator<[string, number]> {
     const keys = this.#keys;
     const counts = this.#counts;
-    if (!this.#shared && (this.#epoch < 0 || this.#epoch === internEpoch())) {
+    if (!this.#shared && this.#epoch === internEpoch()) {
       for (let i = 0; i < keys.length; i++) yield [keys[i]!.key, counts[i]!];
       return;
     }
