@@ -155,10 +155,16 @@ export class PgDriver implements PgFamilyDriver {
     let broken: Error | undefined;
     let committed: Map<string, LaterTask> | undefined;
     try {
-      await client.query('BEGIN');
+      // On a pipelined connection BEGIN goes out with the transaction's first statements, not a round trip before
+      // them (a write's BEGIN, its space row and its sessions' last turns were three); its failure fails the
+      // transaction at the latest before COMMIT.
+      const begun = client.query('BEGIN');
+      begun.catch(() => {});
+      if (!this.#pipeline) await begun;
       try {
         const later = new Map<string, LaterTask>();
         const out = await fn(new PgTx(client, later, this.#named, this.#pipeline));
+        await begun;
         await client.query('COMMIT');
         committed = later;
         return out;
