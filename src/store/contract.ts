@@ -762,6 +762,20 @@ export function runStoreContract(name: string, makeStore: () => Promise<Store>):
         });
         expect((await store.forSpace(s).episodes.get(id))?.content).toBe('kept');
       });
+
+      it('never reports a transaction committed that kept nothing, when a statement failed and the caller went on', async () => {
+        const s = newSpace('txfail');
+        // SQLite undoes the failed statement alone and commits the rest; PostgreSQL ends the whole transaction there,
+        // and its COMMIT then rolls back: the write must fail rather than be acknowledged and lost.
+        const write = store.transaction(async (tx) => {
+          await tx.forSpace(s).episodes.insertMany([ep({ content: 'acknowledged or refused' })]);
+          const db = (tx as unknown as { db: { run(sql: string): Promise<unknown> } }).db;
+          await db.run('SELECT * FROM no_such_table_tidepool').catch(() => undefined);
+        });
+        const committed = await write.then(() => true, () => false);
+        expect(await store.forSpace(s).episodes.count()).toBe(committed ? 1 : 0);
+        if (committed) expect((await store.forSpace(s).search.lexical('episode', ['acknowledged'], LEX)).length).toBe(1);
+      });
     });
 
     describe('space isolation', () => {

@@ -69,6 +69,21 @@ export interface AfterCommit {
   afterCommit(key: string, task: AfterCommitTask, o?: AfterCommitOptions): void;
 }
 
+/**
+ * A driver inside a transaction that can send a statement without waiting for its answer, which the commit then
+ * waits for (node-postgres on a pipelined connection): a write's last statement and its COMMIT go out together.
+ */
+export interface SendsAhead {
+  readonly pipelined: boolean;
+  sendAhead(sql: string, params?: readonly SqlValue[], o?: StatementOptions): void;
+}
+
+/** Whether `db` sends statements ahead now (`SendsAhead`, and its connection pipelines). */
+export function sendsAhead(db: SqlDriver): db is SqlDriver & SendsAhead {
+  const d = db as Partial<SendsAhead>;
+  return typeof d.sendAhead === 'function' && d.pipelined === true;
+}
+
 /** Whether `db` takes work for after its commit. */
 export function takesAfterCommit(db: SqlDriver): db is SqlDriver & AfterCommit {
   return typeof (db as Partial<AfterCommit>).afterCommit === 'function';

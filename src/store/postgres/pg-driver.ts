@@ -3,7 +3,10 @@ import { createHash } from 'node:crypto';
 // Before node-postgres, which probes for Cloudflare at load (pg-probe.ts).
 import { navigatorForProbe } from './pg-probe.js';
 import pg from 'pg';
-import { currentStatementShare, type AfterCommit, type AfterCommitOptions, type AfterCommitTask, type RunResult, type SqlDriver, type SqlValue, type StatementOptions } from '../sql-driver.js';
+import {
+  currentStatementShare, type AfterCommit, type AfterCommitOptions, type AfterCommitTask, type RunResult, type SendsAhead, type SqlDriver, type SqlValue,
+  type StatementOptions,
+} from '../sql-driver.js';
 import { pgParams, toPositional } from './positional-params.js';
 import { remembered } from '../../core/bounded-memo.js';
 
@@ -163,9 +166,16 @@ export class PgDriver implements PgFamilyDriver {
       if (!this.#pipeline) await begun;
       try {
         const later = new Map<string, LaterTask>();
-        const out = await fn(new PgTx(client, later, this.#named, this.#pipeline));
+        const tx = new PgTx(client, later, this.#named, this.#pipeline);
+        const out = await fn(tx);
         await begun;
-        await client.query('COMMIT');
+        // Behind the statements sent ahead (`PgTx.sendAhead`), whose answers are read after: one that failed ended
+        // the transaction, and the server then answers COMMIT with ROLLBACK.
+        const commit = client.query('COMMIT');
+        commit.catch(() => {});
+        await tx.sentAhead();
+        const done = await commit;
+        if (done.command !== 'COMMIT') throw new Error(`the transaction was not committed (the server answered ${done.command})`);
         committed = later;
         return out;
       } catch (e) {
@@ -244,7 +254,7 @@ interface LaterTask {
 }
 
 /** The driver inside a transaction: every statement on the one client; nested transactions join. */
-class PgTx implements PgFamilyDriver, AfterCommit {
+class PgTx implements PgFamilyDriver, AfterCommit, SendsAhead {
   readonly dialect = 'postgres' as const;
   /**
    * One client: statements go one after another (`statementsTogether`). Together, a worker would go on sending after
@@ -265,6 +275,26 @@ class PgTx implements PgFamilyDriver, AfterCommit {
     this.#named = named;
     this.pipelined = pipelined;
   }
+  /** Statements sent ahead (`sendAhead`), answered or not. */
+  readonly #ahead: Array<Promise<unknown>> = [];
+
+  /**
+   * Sends a statement whose answer no caller needs: the commit waits for it and fails with its error. Later statements
+   * of the transaction follow it on the connection. Pipelined only: without pipelining, node-postgres deprecates a
+   * statement asked of a busy client, and the caller runs it instead (`sendsAhead`).
+   */
+  sendAhead(sql: string, params: readonly SqlValue[] = [], o?: StatementOptions): void {
+    if (!this.pipelined) throw new Error('sendAhead: the connection does not pipeline');
+    const sent = this.#client.query(pgQuery(sql, params, o, this.#named));
+    sent.catch(() => {});
+    this.#ahead.push(sent);
+  }
+
+  /** Waits for every statement sent ahead, in order; throws the first one's failure. */
+  async sentAhead(): Promise<void> {
+    for (const s of this.#ahead) await s;
+  }
+
   /** Left for after the commit (dropped on rollback); one task per key, run now if any of its asks was. */
   afterCommit(key: string, task: AfterCommitTask, o: AfterCommitOptions = {}): void {
     this.#later.set(key, { task, atClose: (o.atClose ?? false) && (this.#later.get(key)?.atClose ?? true) });

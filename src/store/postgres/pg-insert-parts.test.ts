@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { pgSchemas } from '../../../test/helpers/pg-schemas.js';
 import type { NewEpisode } from '../port.js';
 import { openPostgresStore } from './open-postgres.js';
+import type { PgFamilyDriver } from './pg-driver.js';
 
 const base = process.env.TIDEPOOL_TEST_PG_URL;
 const fresh = base ? pgSchemas(base) : () => '';
@@ -82,6 +83,46 @@ describe.skipIf(!base)('PostgreSQL: a batch insert in parts', () => {
       expect(ok.ids).toHaveLength(1000);
     } finally {
       await store.close();
+    }
+  });
+
+  it('sends the statistics\' delta and COMMIT together when pipelined, and fails the write when the delta is refused', async () => {
+    for (const pipeline of [true, false]) {
+      const store = await openPostgresStore(fresh(`delta${pipeline ? 'p' : 's'}`), { pipeline });
+      try {
+        const order: Array<{ text: string; asked: number; answered: number }> = [];
+        let tick = 0;
+        const query = pg.Client.prototype.query;
+        pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
+          const out = (query as (...a: unknown[]) => unknown).apply(this, a);
+          const q = a[0] as string | { text?: string } | undefined;
+          const s = { text: (typeof q === 'string' ? q : (q?.text ?? '')).trim(), asked: tick++, answered: -1 };
+          if (out instanceof Promise) {
+            order.push(s);
+            out.then(() => (s.answered = tick++), () => (s.answered = tick++));
+          }
+          return out;
+        } as typeof query;
+        try {
+          await store.transaction((tx) => tx.forSpace('s').episodes.insertMany([episode(1), episode(2)]));
+        } finally {
+          pg.Client.prototype.query = query;
+        }
+        const delta = order.find((s) => s.text.startsWith('INSERT INTO lexical_deltas'))!;
+        const commit = order.find((s) => s.text === 'COMMIT')!;
+        expect(commit.asked < delta.answered, `pipeline ${pipeline}`).toBe(pipeline);
+        // A delta the server refuses (here a trigger) fails the write with its own error and keeps none of it.
+        await (store.db as PgFamilyDriver).exec(`CREATE FUNCTION refuse_delta() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'delta refused'; END $$;
+          CREATE TRIGGER refuse_delta BEFORE INSERT ON lexical_deltas FOR EACH ROW EXECUTE FUNCTION refuse_delta();`);
+        await expect(store.transaction((tx) => tx.forSpace('s').episodes.insertMany([episode(3)]))).rejects.toThrow(/delta refused/);
+        expect(await store.forSpace('s').episodes.count()).toBe(2);
+        await (store.db as PgFamilyDriver).exec('DROP TRIGGER refuse_delta ON lexical_deltas');
+        await store.transaction((tx) => tx.forSpace('s').episodes.insertMany([episode(3)]));
+        expect(await store.forSpace('s').episodes.count()).toBe(3);
+        expect(await store.forSpace('s').search.lexical('episode', ['partmark3'], { limit: 5 })).toHaveLength(1);
+      } finally {
+        await store.close();
+      }
     }
   });
 });

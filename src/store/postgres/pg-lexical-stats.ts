@@ -12,7 +12,7 @@
  * folds at once, so a forgotten word leaves no row behind (a lexeme whose count reaches 0 is deleted).
  */
 import type { Layer } from '../../core/types.js';
-import { PREPARED, type SqlDriver } from '../sql-driver.js';
+import { PREPARED, sendsAhead, type SqlDriver } from '../sql-driver.js';
 import { chunks, marks, num } from '../sql/sql-util.js';
 import { internEpoch, PREFIX_MARK, type Lexeme, type StatKey } from './pg-lexemes.js';
 
@@ -111,9 +111,11 @@ const COMPACT_BATCH = 64;
 /** Appends a write's delta (nothing when it indexed no row). */
 export async function addLexicalDelta(db: SqlDriver, layer: Layer, space: string, d: LexicalDelta): Promise<void> {
   if (d.rows === 0) return;
-  await db.run('INSERT INTO lexical_deltas (layer, space, rows, tokens, terms) VALUES (?, ?, ?, ?, ?::jsonb)', [
-    layer, space, d.rows, d.tokens, d.json(),
-  ], PREPARED);
+  const sql = 'INSERT INTO lexical_deltas (layer, space, rows, tokens, terms) VALUES (?, ?, ?, ?, ?::jsonb)';
+  const params = [layer, space, d.rows, d.tokens, d.json()];
+  // The write's last statement: on a pipelined connection the COMMIT follows it without waiting for its answer.
+  if (sendsAhead(db)) db.sendAhead(sql, params, PREPARED);
+  else await db.run(sql, params, PREPARED);
 }
 
 /**

@@ -57,7 +57,14 @@ export class PgliteDriver implements PgFamilyDriver {
   }
 
   transaction<T>(fn: (tx: PgFamilyDriver) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => fn(new PgliteTx(tx)));
+    return this.db.transaction(async (tx) => {
+      const out = await fn(new PgliteTx(tx));
+      // PGlite ignores its COMMIT's answer: after a statement failed and the caller went on, the server ends the
+      // transaction and COMMIT rolls it back, which PGlite would report as committed. A statement fails in that state
+      // ("current transaction is aborted"), and the transaction with it.
+      await tx.query('SELECT 1');
+      return out;
+    });
   }
 
   async close(): Promise<void> {
