@@ -2,13 +2,13 @@
  * The PostgreSQL connection pool is sized by configuration (`postgres.poolSize`, TIDEPOOL_PG_POOL_SIZE), and a write
  * transaction holding one connection does not stop reads on the others (issue 20.1).
  */
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openMemory } from '../src/boot/open-memory.js';
 import { loadConfig } from '../src/boot/load-config.js';
 import type { PgDriver } from '../src/store/postgres/pg-driver.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { pgSchemas } from './helpers/pg-schemas.js';
+import { pgStatementsAsked } from './helpers/pg-statements-asked.js';
 import { appContextOf } from '../src/app/tidepool.js';
 
 const base = process.env.TIDEPOOL_TEST_PG_URL;
@@ -237,24 +237,10 @@ if (!base) {
     it('sends a write\'s BEGIN, space row and sessions\' last turns together when the connection pipelines', async () => {
       for (const pipeline of [true, false]) {
         const m = await openMemory({ url: fresh(`begin_${pipeline}`), space: 'p', embedder: 'none', config: { postgres: { pipeline } }, warn: () => {} });
-        const query = pg.Client.prototype.query;
         try {
           await m.record({ role: 'user', content: 'the first canoe', session: 's1' });
-          // Every statement of the next write, in the order sent: when it was asked and when it answered.
-          const seen: Array<{ text: string; asked: number; answered: number }> = [];
-          let tick = 0;
-          pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
-            const out = (query as (...a: unknown[]) => unknown).apply(this, a);
-            const q = a[0] as string | { text?: string } | undefined;
-            const s = { text: (typeof q === 'string' ? q : (q?.text ?? '')).trim(), asked: tick++, answered: -1 };
-            if (out instanceof Promise) {
-              seen.push(s);
-              out.then(() => (s.answered = tick++), () => (s.answered = tick++));
-            }
-            return out;
-          } as typeof query;
-          await m.record({ role: 'user', content: 'a second canoe', session: 's1' });
-          pg.Client.prototype.query = query;
+          // Every statement of the next write, in the order sent.
+          const seen = await pgStatementsAsked(() => m.record({ role: 'user', content: 'a second canoe', session: 's1' }));
           const at = (start: string) => seen.find((s) => s.text.startsWith(start))!;
           const begin = at('BEGIN');
           const space = at('INSERT INTO spaces');
@@ -265,7 +251,6 @@ if (!base) {
           // The turn before is the new one's context either way: both are found by a word only the first holds.
           expect(await appContextOf(m).store.forSpace('p').search.lexical('episode', ['first'], { limit: 5 })).toHaveLength(2);
         } finally {
-          pg.Client.prototype.query = query;
           await m.close();
         }
       }

@@ -1,9 +1,9 @@
 // A batch insert's parts on a pipelined connection: each built part is sent before the last one's ids are read, so the
 // server can start it as soon as the last one ends; a part the server refuses fails the batch with its own error,
 // after the part behind it has answered, and leaves the store as it was.
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { pgSchemas } from '../../../test/helpers/pg-schemas.js';
+import { pgStatementsAsked } from '../../../test/helpers/pg-statements-asked.js';
 import type { NewEpisode } from '../port.js';
 import { openPostgresStore } from './open-postgres.js';
 import type { PgFamilyDriver } from './pg-driver.js';
@@ -21,25 +21,7 @@ function episode(i: number, occurredAt = 1): NewEpisode {
 
 /** For each part statement sent while `run` runs: when it was asked and when it answered, on one counter. */
 async function partsTimed(run: () => Promise<unknown>): Promise<Array<{ asked: number; answered: number }>> {
-  const seen: Array<{ asked: number; answered: number }> = [];
-  let tick = 0;
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
-    const out = (query as (...a: unknown[]) => unknown).apply(this, a);
-    const text = (a[0] as { text?: string } | undefined)?.text ?? '';
-    if (text.includes('WITH u AS MATERIALIZED') && out instanceof Promise) {
-      const part = { asked: tick++, answered: -1 };
-      seen.push(part);
-      out.then(() => (part.answered = tick++), () => (part.answered = tick++));
-    }
-    return out;
-  } as typeof query;
-  try {
-    await run();
-  } finally {
-    pg.Client.prototype.query = query;
-  }
-  return seen;
+  return (await pgStatementsAsked(run)).filter((s) => s.text.includes('WITH u AS MATERIALIZED'));
 }
 
 describe.skipIf(!base)('PostgreSQL: a batch insert in parts', () => {
@@ -90,24 +72,7 @@ describe.skipIf(!base)('PostgreSQL: a batch insert in parts', () => {
     for (const pipeline of [true, false]) {
       const store = await openPostgresStore(fresh(`delta${pipeline ? 'p' : 's'}`), { pipeline });
       try {
-        const order: Array<{ text: string; asked: number; answered: number }> = [];
-        let tick = 0;
-        const query = pg.Client.prototype.query;
-        pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
-          const out = (query as (...a: unknown[]) => unknown).apply(this, a);
-          const q = a[0] as string | { text?: string } | undefined;
-          const s = { text: (typeof q === 'string' ? q : (q?.text ?? '')).trim(), asked: tick++, answered: -1 };
-          if (out instanceof Promise) {
-            order.push(s);
-            out.then(() => (s.answered = tick++), () => (s.answered = tick++));
-          }
-          return out;
-        } as typeof query;
-        try {
-          await store.transaction((tx) => tx.forSpace('s').episodes.insertMany([episode(1), episode(2)]));
-        } finally {
-          pg.Client.prototype.query = query;
-        }
+        const order = await pgStatementsAsked(() => store.transaction((tx) => tx.forSpace('s').episodes.insertMany([episode(1), episode(2)])));
         const delta = order.find((s) => s.text.startsWith('INSERT INTO lexical_deltas'))!;
         const commit = order.find((s) => s.text === 'COMMIT')!;
         expect(commit.asked < delta.answered, `pipeline ${pipeline}`).toBe(pipeline);

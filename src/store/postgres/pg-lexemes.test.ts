@@ -48,13 +48,14 @@ describe.skipIf(!url)('tsvector binary format', () => {
 });
 
 describe('lexemes interned on the write path', () => {
+  /** A one-field row's tsvector length and lexemes. */
+  const row = (text: string) => {
+    const len: TsvectorLength = { length: 0, lexemes: [] };
+    tsvectorBinary([[text, 'A']], len);
+    return len;
+  };
   it('counts a key once however often its interned objects were started over during a batch', async () => {
     const { LexicalDelta } = await import('./pg-lexical-stats.js');
-    const row = (text: string) => {
-      const len: TsvectorLength = { length: 0, lexemes: [] };
-      tsvectorBinary([[text, 'A']], len);
-      return len;
-    };
     const delta = new LexicalDelta();
     const first = row('alpha 去年');
     delta.add(first.length, first.lexemes!);
@@ -74,11 +75,6 @@ describe('lexemes interned on the write path', () => {
 
   it('counts a key once when its objects were started over after a part was built and before it was counted', async () => {
     const { LexicalDelta } = await import('./pg-lexical-stats.js');
-    const row = (text: string) => {
-      const len: TsvectorLength = { length: 0, lexemes: [] };
-      tsvectorBinary([[text, 'A']], len);
-      return len;
-    };
     // As a batch goes: the delta begins, a part is built, the next part's build starts the interned keys over, and
     // only then are the first part's rows counted.
     const delta = new LexicalDelta();
@@ -93,25 +89,20 @@ describe('lexemes interned on the write path', () => {
 
   it('counts each delta apart when two writes of one process count the same keys in turn', async () => {
     const { LexicalDelta } = await import('./pg-lexical-stats.js');
-    const row = (text: string) => {
-      const len: TsvectorLength = { length: 0, lexemes: [] };
-      tsvectorBinary([[text, 'A']], len);
-      return len.lexemes!;
-    };
     const a = new LexicalDelta();
     const b = new LexicalDelta();
     // Interleaved: each takes the keys over from the other, back and forth.
-    a.add(2, row('kiwi mango'));
-    b.add(1, row('kiwi'));
-    a.add(1, row('kiwi'));
-    b.add(2, row('kiwi mango'));
-    a.add(1, row('mango'));
+    a.add(2, row('kiwi mango').lexemes!);
+    b.add(1, row('kiwi').lexemes!);
+    a.add(1, row('kiwi').lexemes!);
+    b.add(2, row('kiwi mango').lexemes!);
+    a.add(1, row('mango').lexemes!);
     expect(JSON.parse(a.json())).toEqual({ kiwi: 2, mango: 2, 'k*': 2, 'm*': 2 });
     expect(JSON.parse(b.json())).toEqual({ kiwi: 2, mango: 1, 'k*': 2, 'm*': 1 });
     // Read deltas let their keys go: the next one counts them in one place each, in first-seen order.
     const c = new LexicalDelta();
-    c.add(2, row('mango kiwi'));
-    c.add(1, row('kiwi'));
+    c.add(2, row('mango kiwi').lexemes!);
+    c.add(1, row('kiwi').lexemes!);
     expect(c.json()).toBe('{"kiwi":2,"k*":2,"mango":1,"m*":1}');
   });
 
