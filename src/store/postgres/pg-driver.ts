@@ -164,9 +164,9 @@ export class PgDriver implements PgFamilyDriver {
       const begun = client.query('BEGIN');
       begun.catch(() => {});
       if (!this.#pipeline) await begun;
+      const later = new Map<string, LaterTask>();
+      const tx = new PgTx(client, later, this.#named, this.#pipeline);
       try {
-        const later = new Map<string, LaterTask>();
-        const tx = new PgTx(client, later, this.#named, this.#pipeline);
         const out = await fn(tx);
         await begun;
         // Behind the statements sent ahead (`PgTx.sendAhead`), whose answers are read after: one that failed ended
@@ -179,13 +179,16 @@ export class PgDriver implements PgFamilyDriver {
         committed = later;
         return out;
       } catch (e) {
+        // What ended the transaction first, where it was not waited for: a failed BEGIN or statement sent ahead (the
+        // statements after it only say the transaction was aborted).
+        const cause = (await begun.then(() => undefined, (b: unknown) => b)) ?? (await tx.aheadFailure()) ?? e;
         try {
           await client.query('ROLLBACK');
         } catch (rollbackError) {
           // A connection that cannot roll back is destroyed rather than handed to the next caller.
           broken = rollbackError as Error;
         }
-        throw e;
+        throw cause;
       }
     } finally {
       client.release(broken);
@@ -293,6 +296,15 @@ class PgTx implements PgFamilyDriver, AfterCommit, SendsAhead {
   /** Waits for every statement sent ahead, in order; throws the first one's failure. */
   async sentAhead(): Promise<void> {
     for (const s of this.#ahead) await s;
+  }
+
+  /** The first failure among the statements sent ahead, once all have answered; undefined when none failed. */
+  async aheadFailure(): Promise<unknown> {
+    for (const s of this.#ahead) {
+      const failed = await s.then(() => undefined, (e: unknown) => e ?? new Error('a statement sent ahead failed'));
+      if (failed !== undefined) return failed;
+    }
+    return undefined;
   }
 
   /** Left for after the commit (dropped on rollback); one task per key, run now if any of its asks was. */

@@ -80,6 +80,13 @@ describe.skipIf(!base)('PostgreSQL: a batch insert in parts', () => {
         await (store.db as PgFamilyDriver).exec(`CREATE FUNCTION refuse_delta() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'delta refused'; END $$;
           CREATE TRIGGER refuse_delta BEFORE INSERT ON lexical_deltas FOR EACH ROW EXECUTE FUNCTION refuse_delta();`);
         await expect(store.transaction((tx) => tx.forSpace('s').episodes.insertMany([episode(3)]))).rejects.toThrow(/delta refused/);
+        // Its own error still, when the transaction went on with another statement (which the server refuses as
+        // "current transaction is aborted").
+        const goesOn = store.transaction(async (tx) => {
+          await tx.forSpace('s').episodes.insertMany([episode(4)]);
+          await tx.forSpace('s').episodes.count();
+        });
+        await expect(goesOn).rejects.toThrow(/delta refused/);
         expect(await store.forSpace('s').episodes.count()).toBe(2);
         await (store.db as PgFamilyDriver).exec('DROP TRIGGER refuse_delta ON lexical_deltas');
         await store.transaction((tx) => tx.forSpace('s').episodes.insertMany([episode(3)]));
