@@ -78,10 +78,14 @@ export interface SendsAhead {
   sendAhead(sql: string, params?: readonly SqlValue[], o?: StatementOptions): void;
 }
 
+/** Whether `db` is a transaction on a pipelined connection (node-postgres with `postgres.pipeline`). */
+export function pipelines(db: SqlDriver): boolean {
+  return (db as { readonly pipelined?: boolean }).pipelined === true;
+}
+
 /** Whether `db` sends statements ahead now (`SendsAhead`, and its connection pipelines). */
 export function sendsAhead(db: SqlDriver): db is SqlDriver & SendsAhead {
-  const d = db as Partial<SendsAhead>;
-  return typeof d.sendAhead === 'function' && d.pipelined === true;
+  return typeof (db as Partial<SendsAhead>).sendAhead === 'function' && pipelines(db);
 }
 
 /** Whether `db` takes work for after its commit. */

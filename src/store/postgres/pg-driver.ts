@@ -173,7 +173,8 @@ export class PgDriver implements PgFamilyDriver {
         // the transaction, and the server then answers COMMIT with ROLLBACK.
         const commit = client.query('COMMIT');
         commit.catch(() => {});
-        await tx.sentAhead();
+        const failed = await tx.aheadFailure();
+        if (failed !== undefined) throw failed;
         const done = await commit;
         if (done.command !== 'COMMIT') throw new Error(`the transaction was not committed (the server answered ${done.command})`);
         committed = later;
@@ -291,11 +292,6 @@ class PgTx implements PgFamilyDriver, AfterCommit, SendsAhead {
     const sent = this.#client.query(pgQuery(sql, params, o, this.#named));
     sent.catch(() => {});
     this.#ahead.push(sent);
-  }
-
-  /** Waits for every statement sent ahead, in order; throws the first one's failure. */
-  async sentAhead(): Promise<void> {
-    for (const s of this.#ahead) await s;
   }
 
   /** The first failure among the statements sent ahead, once all have answered; undefined when none failed. */

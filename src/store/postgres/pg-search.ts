@@ -2,7 +2,7 @@
 import type { Layer } from '../../core/types.js';
 import type { IndexBatch, IndexText, LexicalOptions, NewRows, SearchIndex } from '../port.js';
 import { PREPARED, runsTogether, statementsTogether, takesAfterCommit, type SqlDriver, type SqlValue, type StatementOptions } from '../sql-driver.js';
-import { COMMON_SHARE, LexicalPlanner, windowIdRuns, type PlanCounter } from '../sql/lexical-planner.js';
+import { COMMON_SHARE, fresh, LexicalPlanner, windowIdRuns, type PlanCounter } from '../sql/lexical-planner.js';
 import { fts5Terms } from '../sql/fts5-tokens.js';
 import { chunks, idsIn, isHanPrefixTerm, jsonRecords, marks, num } from '../sql/sql-util.js';
 import {
@@ -251,10 +251,6 @@ interface Scope {
 
 const termKey = (space: string, layer: Layer, w: string) => `${layer}\u001f${space}\u001f${w}`;
 
-/** Whether counts taken when the index's top id was `at`, over `rows` rows, still hold at `top`. */
-function fresh(at: number, rows: number, top: number): boolean {
-  return top >= at && top - at <= rows / 100;
-}
 
 /** One term as a tsquery expression and its parameter: FTS5's terms, never user syntax (DESIGN §3). */
 function tsq(w: string): { sql: string; param: string } {

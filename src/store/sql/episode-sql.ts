@@ -5,7 +5,7 @@
  */
 import type { Episode, EpisodeKind } from '../../core/types.js';
 import type { EpisodeStore, IndexBatch, IndexText, NewEpisode, RecallEpisode, ScriptEpisodeRow, SearchIndex, TimelineQuery } from '../port.js';
-import { PREPARED, storableParams, type SqlDriver, type SqlValue } from '../sql-driver.js';
+import { pipelines, PREPARED, storableParams, type SqlDriver, type SqlValue } from '../sql-driver.js';
 import { bit, bool, chunks, idsIn, idsLike, json, jsonRecords, marks, num, numOrNull, timeOf, timeOrNull, toJson } from './sql-util.js';
 
 /**
@@ -167,7 +167,7 @@ export class EpisodeSql implements EpisodeStore {
     const ids: number[] = [];
     let skipped = 0;
     type Sent = { written: ReturnType<ReturnType<typeof batch.rowsWith>>; size: number };
-    const ahead = (this.#db as { readonly pipelined?: boolean }).pipelined === true;
+    const ahead = pipelines(this.#db);
     const inFlight: Sent[] = [];
     const settle = async (part: Sent): Promise<void> => {
       const byPlace = new Array<number | undefined>(part.size);

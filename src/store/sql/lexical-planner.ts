@@ -160,7 +160,7 @@ export class LexicalPlanner {
   async #space(counter: PlanCounter, space: string, layer: Layer, top: number): Promise<SpaceStats> {
     const key = `${layer} ${space}`;
     const known = this.#spaces.get(key);
-    if (known && top >= known.at && top - known.at <= known.rows / 100) return known;
+    if (known && fresh(known.at, known.rows, top)) return known;
     const { rows, alone } = await this.#once(`rows ${key} ${top}`, () => counter.spaceRows(space, layer));
     const s: SpaceStats = { rows, alone, at: top };
     if (this.#spaces.size >= COMMON_MEMO) this.#spaces.clear();
@@ -178,7 +178,7 @@ export class LexicalPlanner {
     for (const w of new Set(terms)) {
       const known = this.#common.get(`${layer} ${space} ${w}`);
       // A count taken under another cap still answers when it is on the same side of this one.
-      if (known && top >= known.at && top - known.at <= known.rows / 100 && (known.common ? known.count > cap : known.count <= cap)) {
+      if (known && fresh(known.at, known.rows, top) && (known.common ? known.count > cap : known.count <= cap)) {
         out.set(w, known.count);
       } else unknown.push(w);
     }
@@ -213,7 +213,7 @@ export class LexicalPlanner {
     const density = new Map<string, number>();
     for (const w of terms) {
       const known = this.#recent.get(key(w));
-      if (known && top >= known.at && top - known.at <= rows / 100) density.set(w, known.density);
+      if (known && fresh(known.at, rows, top)) density.set(w, known.density);
     }
     const unknown = [...new Set(terms)].filter((w) => !density.has(w));
     const found = await atMostTogether(
@@ -228,6 +228,14 @@ export class LexicalPlanner {
     });
     return terms.map((w) => ({ w, d: density.get(w)! })).sort((a, b) => a.d - b.d).slice(0, 2).map((x) => x.w);
   }
+}
+
+/**
+ * Whether a count taken when the index's top id was `at`, over a space of `rows` rows, still holds at `top`: the index
+ * has not grown by more than 1 % of the space's rows since (the space cannot have grown by more).
+ */
+export function fresh(at: number, rows: number, top: number): boolean {
+  return top >= at && top - at <= rows / 100;
 }
 
 /** A stretch of ids a search scans: every id from `lo` to `hi`. */
