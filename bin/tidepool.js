@@ -5,7 +5,8 @@
 // The bundle is compiled with V8's code cache, kept in the user's cache folder ($XDG_CACHE_HOME/tidepool, else
 // ~/.cache/tidepool): the first command writes it, later ones skip parsing a megabyte of JavaScript. A cache V8
 // rejects (another Node, another bundle) is written again; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
@@ -28,7 +29,9 @@ else await import('../dist/boot/cli.js');
 
 /** Runs the CommonJS bundle `file` as Node would, with V8's code cache when there is one; returns its exports. */
 function loadBundle(file) {
-  const source = readFileSync(file, 'utf8');
+  // ASCII (scripts/bundle-cli.mjs escapes the rest) is read as Latin-1, which copies bytes, where UTF-8 decodes them.
+  const bytes = readFileSync(file);
+  const source = isAscii(bytes) ? bytes.latin1Slice(0, bytes.length) : bytes.toString('utf8');
   const cache = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : cacheFile(file, source.length);
   let cachedData;
   try {
@@ -51,15 +54,17 @@ function loadBundle(file) {
 /**
  * The cache file for this bundle, this Node and this command: a new bundle or a new Node gets a new name, and each
  * command keeps the functions it compiled (a cache written by `--version` would leave `recall` compiling its own).
+ * Named `cli-<command>-<where>-<what>`: the bundle's path, then its time, size and Node; a cache of the same command and
+ * path under another `what` (an upgrade, a rebuild) is removed when the new one is written, and two installs in two
+ * places keep one each.
  */
 function cacheFile(file, length) {
   const command = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other';
   const base = process.env.XDG_CACHE_HOME || (homedir() ? join(homedir(), '.cache') : tmpdir());
-  const key = createHash('sha256')
-    .update(`${file}\0${statSync(file).mtimeMs}\0${length}\0${process.version}\0${process.arch}\0${command}`)
-    .digest('hex')
-    .slice(0, 16);
-  return join(base, 'tidepool', `cli-${command}-${key}.v8cache`);
+  const hash = (text) => createHash('sha256').update(text).digest('hex');
+  const where = hash(`${file}\0${command}`).slice(0, 8);
+  const what = hash(`${statSync(file).mtimeMs}\0${length}\0${process.version}\0${process.arch}`).slice(0, 16);
+  return join(base, 'tidepool', `cli-${command}-${where}-${what}.v8cache`);
 }
 
 /** Best effort: a cache folder that cannot be written only means the next command parses the bundle again. */
@@ -69,6 +74,12 @@ function writeCache(cache, script) {
     const tmp = `${cache}.${process.pid}.tmp`;
     writeFileSync(tmp, script.createCachedData());
     renameSync(tmp, cache);
+    // The same command's caches of this bundle's earlier builds (or of another Node) are of no further use, nor are
+    // those named as earlier builds named them (`cli-<command>-<16 hex>`, without the path).
+    const name = cache.slice(dirname(cache).length + 1);
+    const own = name.slice(0, name.lastIndexOf('-') + 1);
+    const stale = (f) => (f.startsWith(own) && f.endsWith('.v8cache') && f !== name) || /^cli-[a-z-]+-[0-9a-f]{16}\.v8cache$/.test(f);
+    for (const f of readdirSync(dirname(cache))) if (stale(f)) rmSync(join(dirname(cache), f), { force: true });
   } catch {
     // read-only home or full disk: start-up stays correct, only slower
   }

@@ -3,6 +3,7 @@
  * `tidepool` binary runs (--version, remember, recall), answers an MCP stdio handshake from the SDK's client, and the
  * library's subpath exports import from that project.
  */
+import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,6 +68,11 @@ describe('the packed package, installed without dev dependencies', () => {
     expect(packed.filter((p) => p.endsWith('.map') || p.startsWith('dist/bench/') || p.startsWith('src/') || p.startsWith('test/'))).toEqual([]);
   });
 
+  it('ships a bundle of ASCII alone (read at every start as Latin-1, a byte copy)', () => {
+    const bundle = readFileSync(join(app, 'node_modules', pkg.name, 'dist', 'cli', 'cli-main.cjs'));
+    expect(isAscii(bundle)).toBe(true);
+  });
+
   it('installs none of the dev dependencies and optional peers', () => {
     const absent = [...Object.keys(pkg.devDependencies), ...Object.keys(pkg.peerDependencies)].filter((n) => !(n in pkg.dependencies));
     expect(absent).toContain('minisearch');
@@ -87,7 +93,7 @@ describe('the packed package, installed without dev dependencies', () => {
     const caches = () => (existsSync(join(home, '.cache', 'tidepool')) ? readdirSync(join(home, '.cache', 'tidepool')) : []);
     // The installed package runs dist/cli/cli-main.cjs (its files' times are npm's, not the build's), so the
     // commands above left their caches in the user's cache folder.
-    const recallCache = caches().find((f) => /^cli-recall-[0-9a-f]{16}\.v8cache$/.test(f));
+    const recallCache = caches().find((f) => /^cli-recall-[0-9a-f]{8}-[0-9a-f]{16}\.v8cache$/.test(f));
     expect(caches()).toContain(caches().find((f) => f.startsWith('cli-other-')));
     expect(recallCache).toBeDefined();
     const texts = (out: string) => (JSON.parse(out) as { results: Array<{ id: string; text: string }> }).results.map((h) => `${h.id} ${h.text}`);
@@ -95,10 +101,18 @@ describe('the packed package, installed without dev dependencies', () => {
     expect(first.status, first.stderr).toBe(0);
     expect(texts(first.stdout)[0]).toContain('6543');
     writeFileSync(join(home, '.cache', 'tidepool', recallCache!), 'not a V8 cache');
+    // An earlier build's cache of the same command and bundle goes when the new one is written; another install's stays.
+    const stale = recallCache!.replace(/[0-9a-f]{16}\.v8cache$/, '0123456789abcdef.v8cache');
+    const elsewhere = recallCache!.replace(/^cli-recall-[0-9a-f]{8}-/, 'cli-recall-00000000-');
+    const oldName = 'cli-recall-0123456789abcdef.v8cache';
+    for (const f of [stale, elsewhere, oldName]) writeFileSync(join(home, '.cache', 'tidepool', f), 'an old cache');
     const again = tidepool('recall', 'staging port', '--json');
     expect(again.status, again.stderr).toBe(0);
     expect(texts(again.stdout)).toEqual(texts(first.stdout));
     expect(readFileSync(join(home, '.cache', 'tidepool', recallCache!)).length).toBeGreaterThan(100_000);
+    expect(caches()).not.toContain(stale);
+    expect(caches()).not.toContain(oldName);
+    expect(caches()).toContain(elsewhere);
   });
 
   it('answers an MCP stdio handshake from the SDK client', async () => {
