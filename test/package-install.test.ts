@@ -61,6 +61,8 @@ describe('the packed package, installed without dev dependencies', () => {
 
   it('ships the built code, stop-word lists included, without source maps, benchmarks or sources', () => {
     expect(packed).toContain('bin/tidepool.js');
+    // The launcher is CommonJS (no ES module loader at start-up): bin/package.json says so, and ships with it.
+    expect(packed).toContain('bin/package.json');
     expect(packed).toContain('dist/cli/cli-main.cjs');
     expect(packed).toContain('dist/index.js');
     expect(packed).toContain('dist/web/index.html');
