@@ -87,7 +87,7 @@ const result = await build({
   logLevel: 'warning',
 });
 // `import()` inside a script compiled with V8's code cache fails on Node 20 (the loader callback is not kept with the
-// cache), so the bundle's dynamic imports call `__tidepoolImport`, which bin/tidepool.js (an ES module) provides.
+// cache), so the bundle's dynamic imports call `__tidepoolImport`, which bin/tidepool.js provides (a dynamic import of its own).
 const file = join(out, 'cli-main.cjs');
 const text = await readFile(file, 'utf8');
 const rewritten = text.replace(/(?<![\w$.])import\((?=["'])/g, '__tidepoolImport(');
