@@ -21,35 +21,76 @@ export interface OpenSqliteOptions {
   readonly?: boolean;
 }
 
+/**
+ * The vector accelerators of one file's connection, loaded on the first vector operation that asks (a search, a write,
+ * a purge, `info`), not at open: sqlite-vec (resolved, then loaded into the connection) and hnswlib-node cost ~11 ms
+ * of every process's start here, and most commands (a prompt hook, a recall without an embedder) never touch a vector.
+ */
+class VectorAccelerators {
+  readonly #driver: SqliteDriver;
+  readonly #path: string;
+  #vec: boolean | undefined;
+  #ann: HnswIndexes | null | undefined;
+  constructor(driver: SqliteDriver, path: string) {
+    this.#driver = driver;
+    this.#path = path;
+  }
+
+  /** Whether sqlite-vec is loaded into the connection: loaded on the first ask, and never asked again after a failure. */
+  vec(): boolean {
+    if (this.#vec === undefined) {
+      try {
+        (require('sqlite-vec') as { load(db: unknown): void }).load(this.#driver.db);
+        this.#vec = true;
+      } catch {
+        // sqlite-vec is an accelerator; without it vectors use the exact in-process scan.
+        this.#vec = false;
+      }
+    }
+    return this.#vec;
+  }
+
+  /**
+   * The file's HNSW indexes, once asked: hnswlib-node is optional, and without it (or sqlite-vec, or for `:memory:`,
+   * which has no place for index files) the scan answers.
+   */
+  ann(): HnswIndexes | undefined {
+    if (this.#ann === undefined) {
+      const lib = this.vec() && this.#path !== ':memory:' ? hnswLibrary() : undefined;
+      this.#ann = lib ? new HnswIndexes(lib, this.#path) : null;
+    }
+    return this.#ann ?? undefined;
+  }
+
+  /** The indexes if this process opened them (closing has nothing to write otherwise). */
+  opened(): HnswIndexes | undefined {
+    return this.#ann ?? undefined;
+  }
+}
+
 /** Opens (creating if needed) the SQLite file at `path` (or `:memory:`) and migrates it to the newest schema. */
 export async function openSqliteStore(path: string, opts: OpenSqliteOptions = {}): Promise<SqlStore> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const driver = new SqliteDriver(path, { busyTimeoutMs: opts.busyTimeoutMs, readonly: opts.readonly });
-  let vec = false;
-  try {
-    (require('sqlite-vec') as { load(db: unknown): void }).load(driver.db);
-    vec = true;
-  } catch {
-    // sqlite-vec is an accelerator; without it vectors use the exact in-process scan.
-  }
   if (!opts.readonly) await migrate(driver);
   const vectorState = { complete: new Set<string>() };
-  // hnswlib-node is optional: without it (or for `:memory:`, which has no place for index files) the scan answers.
-  const hnsw = vec && path !== ':memory:' ? hnswLibrary() : undefined;
-  const ann = hnsw ? new HnswIndexes(hnsw, path) : undefined;
+  const accel = new VectorAccelerators(driver, path);
   const parts: EngineParts = {
     engine: 'sqlite',
     makeSearch: (db) => new SqliteSearch(db),
-    ...(vec ? { makeVectors: (db: SqlDriver, space: string) => new SqliteVectors(db, space, vectorState, db === driver ? ann : undefined) } : {}),
+    // The HNSW indexes serve the store's own connection only (a transaction's view sees uncommitted rows).
+    makeVectors: (db: SqlDriver, space: string) =>
+      new SqliteVectors(db, space, vectorState, { vec: () => accel.vec(), ann: () => (db === driver ? accel.ann() : undefined) }),
     columnsOf: async (db, table) =>
       (await db.all<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [table])).map((r) => r.name),
-    info: (db) => info(db, driver, vec),
+    info: (db) => info(db, driver, accel.vec()),
     purge: async (db, layers) => {
       const r = await purgeSqlite(driver, db, layers);
-      await ann?.purge(driver);
+      // Every copy: index files a process before this one wrote are purged too, so the indexes are asked for here.
+      await accel.ann()?.purge(driver);
       return r;
     },
-    beforeClose: async () => ann?.close(driver),
+    beforeClose: async () => accel.opened()?.close(driver),
   };
   return new SqlStore(driver, parts);
 }

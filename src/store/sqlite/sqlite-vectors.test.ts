@@ -64,3 +64,24 @@ describe('SQLite vectors with sqlite-vec', () => {
     expect(after.map((h) => h.id)).not.toContain(exact[0]!.id);
   });
 });
+
+describe('sqlite-vec loaded on the first vector operation', () => {
+  const loaded = async (s: SqlStore) => (await s.db.get('SELECT vec_version() AS v').then(() => true, () => false));
+
+  it('is not loaded by opening the file or by word search, and is by the first vector write or search', async () => {
+    for (const first of ['put', 'nearest'] as const) {
+      const s = await openSqliteStore(':memory:');
+      store = s;
+      await s.forSpace('a').search.lexical('episode', ['anything'], { limit: 5 });
+      expect(await loaded(s)).toBe(false);
+      const v = clustered(1).query;
+      if (first === 'put') await s.forSpace('a').vectors.put('episode', 1, 'm', v, 0);
+      else expect(await s.forSpace('a').vectors.nearest('episode', 'm', v, 1)).toEqual([]);
+      expect(await loaded(s)).toBe(true);
+      // The binary copy a write makes with sqlite-vec is there from the first write.
+      if (first === 'put') expect((await s.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM embedding_bits'))?.n).toBe(1);
+      await s.close();
+      store = undefined;
+    }
+  });
+});

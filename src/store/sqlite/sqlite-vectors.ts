@@ -30,24 +30,34 @@ function scored(rows: ReadonlyArray<{ item_id: unknown; d: unknown }>): Array<{ 
 /** The exact scan's order: nearest first, ties by id. */
 const byDistance = (a: { item_id: number; d: number }, b: { item_id: number; d: number }): number => a.d - b.d || a.item_id - b.item_id;
 
+/**
+ * The accelerators a store loads when a vector operation first asks (open-sqlite.ts): whether sqlite-vec is loaded
+ * into the connection, and the file's HNSW indexes where this view may use them (the store's own connection only: a
+ * transaction's view sees uncommitted rows).
+ */
+export interface SqliteVectorAccelerators {
+  vec(): boolean;
+  ann(): HnswIndexes | undefined;
+}
+
 export class SqliteVectors extends VectorSql {
   readonly #db: SqlDriver;
   readonly #state: SqliteVectorState;
-  readonly #ann: HnswIndexes | undefined;
-  /** `ann`: the file's HNSW indexes, on the store's own connection only (a transaction's view sees uncommitted rows). */
+  readonly #accel: SqliteVectorAccelerators;
   readonly #space: string;
-  constructor(db: SqlDriver, space: string, state: SqliteVectorState, ann?: HnswIndexes) {
+  constructor(db: SqlDriver, space: string, state: SqliteVectorState, accel: SqliteVectorAccelerators) {
     super(db, space);
     this.#space = space;
     this.#db = db;
     this.#state = state;
-    this.#ann = ann;
+    this.#accel = accel;
   }
 
   override async put(layer: Layer, itemId: number, model: string, vector: Float32Array, at: number): Promise<void> {
     await super.put(layer, itemId, model, vector, at);
-    // sqlite-vec packs 8 dimensions per byte; other widths (rare: test vectors) always take the exact scan.
-    if (vector.length % 8 !== 0) return;
+    // sqlite-vec packs 8 dimensions per byte; other widths (rare: test vectors) always take the exact scan. Without
+    // sqlite-vec no binary copy is written: a later pre-selection writes the set's missing copies first.
+    if (vector.length % 8 !== 0 || !this.#accel.vec()) return;
     await this.#db.run(
       `INSERT INTO embedding_bits (space, layer, item_id, model, dim, bits) VALUES (?, ?, ?, ?, ?, vec_quantize_binary(?))
        ON CONFLICT (layer, item_id, model) DO UPDATE SET space = excluded.space, dim = excluded.dim, bits = excluded.bits`,
@@ -63,13 +73,15 @@ export class SqliteVectors extends VectorSql {
     opts: NearestOptions = {},
   ): Promise<Array<{ id: number; score: number }>> {
     if (k <= 0 || query.length === 0) return [];
-    // A zero query has no direction: sqlite-vec answers NaN for it, the portable scan a score of 0 everywhere.
-    if (!query.some((x) => x !== 0)) return super.nearest(layer, model, query, k);
+    // A zero query has no direction: sqlite-vec answers NaN for it, the portable scan a score of 0 everywhere. Without
+    // sqlite-vec the portable scan answers every query.
+    if (!query.some((x) => x !== 0) || !this.#accel.vec()) return super.nearest(layer, model, query, k);
     const q = vectorToBytes(query);
     const key = [this.#space, layer, model, query.length];
-    if (this.#ann && opts.indexAbove !== undefined) {
+    const ann = opts.indexAbove !== undefined ? this.#accel.ann() : undefined;
+    if (ann && opts.indexAbove !== undefined) {
       const [space_, layer_, model_, dim] = key as [string, Layer, string, number];
-      const near = await this.#ann.candidates(this.#db, { space: space_, layer: layer_, model: model_, dim }, query, k, opts.indexAbove);
+      const near = await ann.candidates(this.#db, { space: space_, layer: layer_, model: model_, dim }, query, k, opts.indexAbove);
       // The graph's distances are the exact cosine of its whole vectors: the nearest k are kept as the table's scan
       // orders them (distance, then id), without reading each candidate's vector back from the table.
       if (near) return scored(near.map((h) => ({ item_id: h.id, d: h.distance })).sort(byDistance).slice(0, k));
