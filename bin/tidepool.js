@@ -16,6 +16,9 @@ const { dirname, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { Script } = require('node:vm');
 
+/** How scripts/bundle-cli.mjs opens the bundle: the function it is. */
+const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname, __tidepoolImport) { ';
+
 const modules = join(__dirname, '..', 'dist', 'boot', 'cli-main.js');
 const bundle = join(__dirname, '..', 'dist', 'cli', 'cli-main.cjs');
 if (!existsSync(modules)) {
@@ -46,9 +49,10 @@ function loadBundle(file) {
   } catch {
     // no cache yet: this run writes it
   }
-  // Module.wrap's parameters and one more: the bundle's `import()`s call __tidepoolImport (scripts/bundle-cli.mjs).
-  const wrapped = `(function (exports, require, module, __filename, __dirname, __tidepoolImport) { ${source}\n});`;
-  const script = new Script(wrapped, { filename: file, cachedData });
+  // The file is one function of Module.wrap's parameters and one more (the bundle's `import()`s call
+  // __tidepoolImport), written so by scripts/bundle-cli.mjs: compiled as it is, with no copy of the source.
+  if (!source.startsWith(BUNDLE_HEAD)) throw new Error(`${file} is not a Tidepool CLI bundle; run \`npm run build\``);
+  const script = new Script(source, { filename: file, cachedData });
   const module = { exports: {} };
   const base = pathToFileURL(file);
   const load = (specifier) => import(specifier.startsWith('.') ? new URL(specifier, base).href : specifier);

@@ -68,6 +68,10 @@ const zodEnglishOnly = {
   },
 };
 
+/** What bin/tidepool.js expects around the bundle (its `loadBundle` checks the head). */
+const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname, __tidepoolImport) { ';
+const BUNDLE_TAIL = '\n});\n';
+
 rmSync(out, { recursive: true, force: true });
 const result = await build({
   entryPoints: [join(dist, 'boot', 'cli-main.js')],
@@ -92,7 +96,9 @@ const file = join(out, 'cli-main.cjs');
 const text = await readFile(file, 'utf8');
 const rewritten = text.replace(/(?<![\w$.])import\((?=["'])/g, '__tidepoolImport(');
 if (/(?<![\w$.])import\((?=["'])/.test(rewritten)) throw new Error('bundle-cli: an import() was left in the bundle');
-await writeFile(file, asciiOnly(rewritten));
+// Written as the function the launcher runs (Module.wrap's parameters and `__tidepoolImport`): bin/tidepool.js compiles
+// the file's text as it is, where wrapping it at every start copied the 1.9 MB source once more.
+await writeFile(file, `${BUNDLE_HEAD}${asciiOnly(rewritten)}${BUNDLE_TAIL}`);
 
 /**
  * The bundle with every non-ASCII UTF-16 unit written as a \\uXXXX escape. esbuild escapes strings and templates but
