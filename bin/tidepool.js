@@ -29,15 +29,18 @@ if (!existsSync(modules)) {
 // files' times are when npm unpacked them, so there the bundle is always the one that was built with the modules.
 const clone = existsSync(join(__dirname, '..', 'src', 'boot', 'cli-main.ts'));
 const fresh = existsSync(bundle) && (!clone || statSync(bundle).mtimeMs >= statSync(modules).mtimeMs);
-// An ES module's import() is asked of this file, not of the bundle's script: see `loadBundle`.
-const run = fresh
-  ? () => loadBundle(bundle).main(process.argv.slice(2))
-  : () => import(pathToFileURL(join(__dirname, '..', 'dist', 'boot', 'cli.js')).href);
+// The modules when the bundle is stale or was written by an older build (not the function `loadBundle` runs). An ES
+// module's import() is asked of this file, not of the bundle's script: see `loadBundle`.
+const cli = fresh ? loadBundle(bundle) : undefined;
+const run = cli ? () => cli.main(process.argv.slice(2)) : () => import(pathToFileURL(join(__dirname, '..', 'dist', 'boot', 'cli.js')).href);
 // main() reports the command's failures and sets the exit code; anything else is left unhandled, so that Node prints
 // it and exits with 1, as the top-level await of the ES module this launcher was did.
 run();
 
-/** Runs the CommonJS bundle `file` as Node would, with V8's code cache when there is one; returns its exports. */
+/**
+ * Runs the CommonJS bundle `file` as Node would, with V8's code cache when there is one; returns its exports, or
+ * undefined when the file is not the function scripts/bundle-cli.mjs writes.
+ */
 function loadBundle(file) {
   // ASCII (scripts/bundle-cli.mjs escapes the rest) is read as Latin-1, which copies bytes, where UTF-8 decodes them.
   const bytes = readFileSync(file);
@@ -51,7 +54,7 @@ function loadBundle(file) {
   }
   // The file is one function of Module.wrap's parameters and one more (the bundle's `import()`s call
   // __tidepoolImport), written so by scripts/bundle-cli.mjs: compiled as it is, with no copy of the source.
-  if (!source.startsWith(BUNDLE_HEAD)) throw new Error(`${file} is not a Tidepool CLI bundle; run \`npm run build\``);
+  if (!source.startsWith(BUNDLE_HEAD)) return undefined;
   const script = new Script(source, { filename: file, cachedData });
   const module = { exports: {} };
   const base = pathToFileURL(file);
