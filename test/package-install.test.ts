@@ -91,6 +91,17 @@ describe('the packed package, installed without dev dependencies', () => {
     expect((JSON.parse(q.stdout) as { results: Array<{ text: string }> }).results[0]?.text).toContain('6543');
   });
 
+  it('reads time expressions in English and Chinese (chrono-node loaded by locale, from the installed package)', () => {
+    expect(tidepool('remember', 'On Thursday the deploy key moved to the team vault').status).toBe(0);
+    expect(tidepool('remember', '上周三我们把备份挪到了新的服务器').status).toBe(0);
+    const en = tidepool('recall', 'where did the deploy key go on thursday', '--json');
+    expect(en.status, en.stderr).toBe(0);
+    expect(JSON.stringify(JSON.parse(en.stdout))).toContain('vault');
+    const zh = tidepool('recall', '上周三备份在哪里', '--json');
+    expect(zh.status, zh.stderr).toBe(0);
+    expect(JSON.stringify(JSON.parse(zh.stdout))).toContain('服务器');
+  });
+
   it('runs the bundle through a code cache per command, and a broken cache only costs a re-parse', () => {
     const caches = () => (existsSync(join(home, '.cache', 'tidepool')) ? readdirSync(join(home, '.cache', 'tidepool')) : []);
     // The installed package runs dist/cli/cli-main.cjs (its files' times are npm's, not the build's), so the
