@@ -12,7 +12,7 @@ const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, st
 const { createHash } = require('node:crypto');
 const { createRequire } = require('node:module');
 const { homedir, tmpdir } = require('node:os');
-const { dirname, join } = require('node:path');
+const { basename, dirname, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { Script } = require('node:vm');
 
@@ -45,6 +45,9 @@ function loadBundle(file) {
   // ASCII (scripts/bundle-cli.mjs escapes the rest) is read as Latin-1, which copies bytes, where UTF-8 decodes them.
   const bytes = readFileSync(file);
   const source = isAscii(bytes) ? bytes.latin1Slice(0, bytes.length) : bytes.toString('utf8');
+  // The file is one function of Module.wrap's parameters and one more (the bundle's `import()`s call
+  // __tidepoolImport), written so by scripts/bundle-cli.mjs: compiled as it is, with no copy of the source.
+  if (!source.startsWith(BUNDLE_HEAD)) return undefined;
   const cache = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : cacheFile(file, source.length);
   let cachedData;
   try {
@@ -52,9 +55,6 @@ function loadBundle(file) {
   } catch {
     // no cache yet: this run writes it
   }
-  // The file is one function of Module.wrap's parameters and one more (the bundle's `import()`s call
-  // __tidepoolImport), written so by scripts/bundle-cli.mjs: compiled as it is, with no copy of the source.
-  if (!source.startsWith(BUNDLE_HEAD)) return undefined;
   const script = new Script(source, { filename: file, cachedData });
   const module = { exports: {} };
   const base = pathToFileURL(file);
@@ -90,9 +90,12 @@ function writeCache(cache, script) {
     renameSync(tmp, cache);
     // The same command's caches of this bundle's earlier builds (or of another Node) are of no further use, nor are
     // those named as earlier builds named them (`cli-<command>-<16 hex>`, without the path).
-    const name = cache.slice(dirname(cache).length + 1);
+    // A path's hash of letters alone would read as part of a command: the earlier form is the one the current does not fit.
+    const name = basename(cache);
     const own = name.slice(0, name.lastIndexOf('-') + 1);
-    const stale = (f) => (f.startsWith(own) && f.endsWith('.v8cache') && f !== name) || /^cli-[a-z-]+-[0-9a-f]{16}\.v8cache$/.test(f);
+    const current = (f) => /^cli-[a-z][a-z-]*-[0-9a-f]{8}-[0-9a-f]{16}\.v8cache$/.test(f);
+    const earlier = (f) => /^cli-[a-z][a-z-]*-[0-9a-f]{16}\.v8cache$/.test(f) && !current(f);
+    const stale = (f) => f !== name && ((f.startsWith(own) && f.endsWith('.v8cache')) || earlier(f));
     for (const f of readdirSync(dirname(cache))) if (stale(f)) rmSync(join(dirname(cache), f), { force: true });
   } catch {
     // read-only home or full disk: start-up stays correct, only slower

@@ -166,9 +166,8 @@ let chinese: ChronoParser | undefined;
  * (~105 against ~30 ms of a fresh process's start-up, English alone; a hook reads every prompt in a new process).
  */
 function chronoFor(cjk: boolean): ChronoParser {
-  const load = createRequire(import.meta.url);
-  if (cjk) return (chinese ??= load('chrono-node/zh') as typeof chrono.zh);
-  return (english ??= load('chrono-node/en') as typeof chrono.en);
+  if (cjk) return (chinese ??= createRequire(import.meta.url)('chrono-node/zh') as typeof chrono.zh);
+  return (english ??= createRequire(import.meta.url)('chrono-node/en') as typeof chrono.en);
 }
 
 /** Reads the time expressions of `query`; relative ones ("last week") count back from `now`. */
