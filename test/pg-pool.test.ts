@@ -154,6 +154,56 @@ if (!base) {
       expect(answers[0]).toEqual(answers[1]);
     });
 
+    it('searches the layers of one recall at once on a pool, with the answers of a serial one', { timeout: 60_000 }, async () => {
+      // One after another, a recall of knowledge, narratives and episodes waited for each layer's statements in turn.
+      const now = Date.now();
+      const url = fresh('layers');
+      const seed = await openMemory({ url, space: 'p', embedder: 'none', warn: () => {} });
+      await seed.record({
+        turns: Array.from({ length: 400 }, (_, i) => ({
+          role: 'user' as const, content: `kayak trip ${i} along the ${i % 5 === 0 ? 'harbour' : 'river'}`, session: `s${i % 9}`, at: now - i * 90_000,
+        })),
+      });
+      for (let i = 0; i < 8; i++) await seed.remember({ text: `the kayak ${i} is kept at the ${i % 3 === 0 ? 'harbour' : 'boathouse'}` });
+      await seed.close();
+      const ask = { query: 'where is the kayak kept near the harbour?', limit: 20 };
+      const answers: string[][] = [];
+      for (const poolSize of [10, 1]) {
+        const m = await openMemory({ url, space: 'p', embedder: 'none', config: { postgres: { poolSize } }, warn: () => {} });
+        try {
+          const db = (appContextOf(m).store as SqlStore).db as PgDriver;
+          // The table each running statement names first: two layers' indexes (their searches) or two layers' tables
+          // (the hits' rows) in use at the same time.
+          const running = new Map<number, string>();
+          let next = 0;
+          const together = { searches: false, rows: false };
+          const query = db.pool.query.bind(db.pool) as (...a: unknown[]) => Promise<unknown>;
+          (db.pool as { query: unknown }).query = async (...a: unknown[]) => {
+            const text = typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string }).text);
+            const table = /\b(episodes|knowledge|narratives)(_fts)?\b/.exec(text)?.[0];
+            const id = next++;
+            if (table !== undefined) {
+              const index = table.endsWith('_fts');
+              if ([...running.values()].some((t) => t !== table && t.endsWith('_fts') === index)) together[index ? 'searches' : 'rows'] = true;
+              running.set(id, table);
+            }
+            try {
+              return await query(...a);
+            } finally {
+              running.delete(id);
+            }
+          };
+          const hits = await m.recall(ask, { sideEffects: false });
+          answers.push(hits.map((h) => `${h.id} ${h.score}`));
+          expect(new Set(hits.map((h) => h.layer))).toEqual(new Set(['episode', 'knowledge']));
+          expect(together).toEqual({ searches: poolSize > 1, rows: poolSize > 1 });
+        } finally {
+          await m.close();
+        }
+      }
+      expect(answers[0]).toEqual(answers[1]);
+    });
+
     it('runs the work after a commit on the connection the write gave back: a process that writes once opens one', { timeout: 60_000 }, async () => {
       // Started before the write's client was released, the GIN merge and the statistics' fold opened a second
       // connection (a new backend, ~12 ms and its cold caches) in every CLI `record` or `remember`.

@@ -80,7 +80,6 @@ async function recallWithin(deps: RecallDeps, space: string, req: RecallRequest)
   };
   // A turn said shortly after a named window may tell of it ("last Friday I went to the castle").
   const toldMs = config.recall.toldWithinDays * 86_400_000;
-  const lists: RankedList[] = [];
   // Where each candidate came from: why it is a hit, or only the context of one (a neighbour holding no query word).
   const found = { substring: new Set<string>(), vector: new Set<string>() };
   const neighbourOf = new Map<number, number[]>();
@@ -89,15 +88,17 @@ async function recallWithin(deps: RecallDeps, space: string, req: RecallRequest)
   // short queries, CJK queries, or when the words found little. A long sentence is never a substring anyway.
   const substringAlways = terms.length <= 2 || hasCjk(req.query);
   const substring = (layer: Layer) => store.forSpace(space).search.substring(layer, req.query, { ...opts, limit: Math.min(50, opts.limit) });
-  for (const layer of layers) {
+  // A layer's lists (its words, substrings, vectors): the layers' searches are independent.
+  const listsOf = async (layer: Layer): Promise<RankedList[]> => {
+    const out: RankedList[] = [];
     // Asked with the word search when it will be asked anyway: on a server both run at once, on two connections.
     const early = substringAlways ? settledLater(substring(layer)) : undefined;
     const lex = await lexicalInTime(store, space, layer, terms, opts, time.windows, layer === 'episode' ? toldMs : 0);
     const ranked = layer === 'episode' ? await withSessionContext(deps, space, req.query, whenQuestion, question, lex, neighbourOf) : lex;
-    lists.push({ keys: ranked.map((h) => `${layer}:${h.id}`), weight: 1 });
+    out.push({ keys: ranked.map((h) => `${layer}:${h.id}`), weight: 1 });
     if (early || lex.length < 3) {
       const sub = await (early ?? substring(layer));
-      lists.push({ keys: sub.map((h) => `${layer}:${h.id}`), weight: 0.5 });
+      out.push({ keys: sub.map((h) => `${layer}:${h.id}`), weight: 0.5 });
       for (const h of sub) found.substring.add(`${layer}:${h.id}`);
     }
     if (qvec && deps.embedder) {
@@ -107,15 +108,23 @@ async function recallWithin(deps: RecallDeps, space: string, req: RecallRequest)
         ...(indexAbove === null ? {} : { indexAbove }),
       });
       const kept = near.filter((h) => h.score > config.recall.minCosine);
-      lists.push({ keys: kept.map((h) => `${layer}:${h.id}`), weight: 1 });
+      out.push({ keys: kept.map((h) => `${layer}:${h.id}`), weight: 1 });
       for (const h of kept) found.vector.add(`${layer}:${h.id}`);
       if (layer === 'narrative' && config.recall.routeClusters) {
         // One hop through the soft clusters reaches narratives near the query's neighbourhood, not only the query.
         const routed = await routedNarratives(store, space, qvec, opts.limit);
-        lists.push({ keys: routed.map((id) => `narrative:${id}`), weight: 0.5 });
+        out.push({ keys: routed.map((id) => `narrative:${id}`), weight: 0.5 });
       }
     }
-  }
+    return out;
+  };
+  // On a pool the layers are searched at once, their statements sharing the recall's connections
+  // (`withStatementShare`): one after another, a recall of all three waited for each layer's round trips in turn.
+  // Elsewhere (SQLite, PGlite, a transaction's one client) one after another. Either way the lists keep the layers'
+  // order, so the fused scores are summed in the same order.
+  const lists: RankedList[] = [];
+  if (store.pooled) for (const l of await Promise.all(layers.map(listsOf))) lists.push(...l);
+  else for (const layer of layers) lists.push(...(await listsOf(layer)));
   const fused = fuseRanks(lists, config.recall.rrfK);
   if (fused.size === 0) return [];
   const rows = await loadRows(store, space, [...fused.keys()]);
@@ -422,10 +431,16 @@ async function loadRows(store: Store, space: string, keys: string[]): Promise<Ro
     const [layer, id] = k.split(':') as [Layer, string];
     ids[layer].push(Number(id));
   }
+  const scope = store.forSpace(space);
+  const reads = [
+    async (): Promise<Row[]> => (await scope.episodes.getForRecall(ids.episode)).map((row) => ({ layer: 'episode', row })),
+    async (): Promise<Row[]> => (await scope.narratives.getMany(ids.narrative)).map((row) => ({ layer: 'narrative', row })),
+    async (): Promise<Row[]> => (await scope.knowledge.getMany(ids.knowledge)).map((row) => ({ layer: 'knowledge', row })),
+  ];
+  // At once on a pool (as the layers' searches, `recallWithin`), else one after another; in this order either way.
   const out: Row[] = [];
-  for (const row of await store.forSpace(space).episodes.getForRecall(ids.episode)) out.push({ layer: 'episode', row });
-  for (const row of await store.forSpace(space).narratives.getMany(ids.narrative)) out.push({ layer: 'narrative', row });
-  for (const row of await store.forSpace(space).knowledge.getMany(ids.knowledge)) out.push({ layer: 'knowledge', row });
+  if (store.pooled) for (const rows of await Promise.all(reads.map((read) => read()))) out.push(...rows);
+  else for (const read of reads) out.push(...(await read()));
   return out;
 }
 
