@@ -1,11 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { clockAt, tempWorkspace } from '../../test/fixtures/journal/fixture-workspace.js';
 import { parseDayFile } from './day-file.js';
 import { Journal } from './journal.js';
 import { MemoryJournalHost } from './memory-journal-host.js';
 import { LOCK_FILE, WorkspaceLocks } from './workspace-lock.js';
+import { pause, spawnChild } from '../../test/helpers/killable-child.js';
+
+const LOOPER = fileURLToPath(new URL('../../test/fixtures/journal/lock/lock-looper.mjs', import.meta.url));
 
 describe('workspace lock', () => {
   it('loses no section when two journals (two lock queues, one lock file) add at once', async () => {
@@ -31,6 +35,34 @@ describe('workspace lock', () => {
     const dir = tempWorkspace();
     fs.writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 12345, at: Date.now() }));
     expect(await new WorkspaceLocks().run(dir, async () => 'ran')).toBe('ran');
+  });
+
+  it('names its holder from the moment it exists, and leaves no file behind', async () => {
+    const dir = tempWorkspace();
+    const held = await new WorkspaceLocks().run(dir, async () => JSON.parse(fs.readFileSync(path.join(dir, LOCK_FILE), 'utf8')) as { pid: number });
+    expect(held.pid).toBe(process.pid);
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith(LOCK_FILE))).toEqual([]);
+  });
+
+  it('is free at once after its holder is killed at any moment (no lock left empty to age out)', { timeout: 120_000 }, async () => {
+    // Created and then written, a lock killed between the two stayed empty: nobody could tell its holder was dead, and
+    // every writer waited out its minute of age (a tend after a killed one failed with `locked` after 15 s).
+    const dir = tempWorkspace();
+    let seed = 7;
+    const rng = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 25; round++) {
+      const child = spawnChild([LOOPER, dir]);
+      await child.waitForLine((l) => l === 'ready');
+      await pause(Math.floor(rng() * 20));
+      const end = await child.kill();
+      expect(end.stderr).toBe('');
+      const started = performance.now();
+      await new WorkspaceLocks().run(dir, async () => undefined);
+      // A dead holder's lock is taken over at the first look (a live one would be waited for, up to 15 s).
+      expect(performance.now() - started, `round ${round}`).toBeLessThan(5_000);
+    }
+    // What a kill may leave: only temp files of the kind a tend sweeps (`MemoryDir.removeStrayTemps`).
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith(LOCK_FILE) && !/^\.tide\.lock\.\d+\.[0-9a-f]{8}\.tmp$/.test(f))).toEqual([]);
   });
 
   it('releases the lock when the work fails', async () => {

@@ -2,6 +2,7 @@
  * One writer per workspace at a time: a queue inside this process plus `memory/.tide.lock` across processes,
  * so the server's auto-tend and a CLI `journal add` never interleave their read-modify-write steps.
  */
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { TidepoolError } from '../core/errors.js';
@@ -12,6 +13,8 @@ export const LOCK_FILE = '.tide.lock';
 const STALE_MS = 60_000;
 const WAIT_MS = 15_000;
 const RETRY_MS = 25;
+/** What `link` answers on a file system without hard links. */
+const NO_LINKS = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS'];
 
 function alive(pid: number): boolean {
   try {
@@ -42,14 +45,7 @@ export class WorkspaceLocks {
     const file = path.join(memoryPath, LOCK_FILE);
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
-      try {
-        await fs.writeFile(file, JSON.stringify({ pid: process.pid, at: Date.now() }), { flag: 'wx' });
-        break;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-          throw new TidepoolError('io_failed', `lock ${file}: ${(e as Error).message}`, { cause: e });
-        }
-      }
+      if (await this.#take(file)) break;
       if (await this.#stale(file)) {
         await fs.rm(file, { force: true });
         continue;
@@ -68,6 +64,46 @@ export class WorkspaceLocks {
     }
   }
 
+  /**
+   * Creates the lock file with its holder already in it: written to a temp file, then linked to the lock's name (a
+   * link never replaces a file). A process killed at any moment leaves no lock or one that names it, never an empty
+   * one: created first and written after, an empty lock waited out its minute of age (`STALE_MS`) before anyone could
+   * take it. A temp file of a killed process is an atomic write's leftover (`MemoryDir.removeStrayTemps`). False when
+   * another holds the lock.
+   */
+  async #take(file: string): Promise<boolean> {
+    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await fs.writeFile(tmp, JSON.stringify({ pid: process.pid, at: Date.now() }), { flag: 'wx' });
+    } catch (e) {
+      throw new TidepoolError('io_failed', `lock ${file}: ${(e as Error).message}`, { cause: e });
+    }
+    try {
+      await fs.link(tmp, file);
+      return true;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // EEXIST: held. ENOENT: the holder's tend swept the temp file meanwhile; the next try writes another.
+      if (code === 'EEXIST' || code === 'ENOENT') return false;
+      // A file system without hard links (as `MemoryDir.linkNoClobber` allows): created, then written.
+      if (NO_LINKS.includes(code ?? '')) return this.#create(file);
+      throw new TidepoolError('io_failed', `lock ${file}: ${(e as Error).message}`, { cause: e });
+    } finally {
+      await fs.rm(tmp, { force: true });
+    }
+  }
+
+  /** The lock file created and then written (`#take` where there are no hard links); false when another holds it. */
+  async #create(file: string): Promise<boolean> {
+    try {
+      await fs.writeFile(file, JSON.stringify({ pid: process.pid, at: Date.now() }), { flag: 'wx' });
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw new TidepoolError('io_failed', `lock ${file}: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
   async #stale(file: string): Promise<boolean> {
     let st;
     try {
@@ -80,7 +116,7 @@ export class WorkspaceLocks {
       const { pid } = JSON.parse(await fs.readFile(file, 'utf8')) as { pid?: number };
       if (typeof pid === 'number' && pid !== process.pid && !alive(pid)) return true;
     } catch {
-      // Half-written by a holder that just started, or garbage: judge by age alone.
+      // Not written by `#take` (an earlier version's lock, or garbage): judge by age alone.
     }
     return Date.now() - st.mtimeMs > STALE_MS;
   }
