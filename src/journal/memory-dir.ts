@@ -72,6 +72,46 @@ export async function writeFileAtomic(abs: string, data: string | Buffer): Promi
   }
 }
 
+/** What `link` answers on a file system without hard links. */
+const NO_HARD_LINKS = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS'];
+
+/**
+ * Creates `abs` holding `data` unless something is there already (false then). Never seen half-written: the data is
+ * written to a temp file in the same folder (fsynced with `sync`), which is then hard-linked to `abs` (a link never
+ * replaces a file); a process killed at any moment leaves the whole file or none, and at most the temp file, which a
+ * tend removes (`removeStrayTemps`). Created and then written where the file system has no hard links.
+ */
+export async function createWhole(abs: string, data: string, o: { sync?: boolean } = {}): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const fh = await fs.open(tmp, 'wx', 0o644);
+    try {
+      await fh.writeFile(data);
+      if (o.sync) await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    try {
+      await fs.link(tmp, abs);
+      return true;
+    } catch (e) {
+      if (code(e) === 'EEXIST') return false;
+      // Swept by a tend in another process before it was linked: written again.
+      if (code(e) === 'ENOENT' && attempt < 3) continue;
+      if (!NO_HARD_LINKS.includes(code(e) ?? '')) throw e;
+      try {
+        await fs.writeFile(abs, data, { flag: 'wx', mode: 0o644 });
+        return true;
+      } catch (e2) {
+        if (code(e2) === 'EEXIST') return false;
+        throw e2;
+      }
+    } finally {
+      await fs.rm(tmp, { force: true });
+    }
+  }
+}
+
 /** A workspace's `memory/` folder. Relative paths use `/` and never contain `..`, `.` or empty parts. */
 export class MemoryDir {
   /** Real path of the workspace. */
@@ -174,14 +214,12 @@ export class MemoryDir {
     }
   }
 
-  /** Creates `rel` only when nothing exists there (not even a dangling link); true when it wrote. */
+  /** Creates `rel` only when nothing exists there (not even a dangling link), whole (`createWhole`); true when it wrote. */
   async createExclusive(rel: string, text: string): Promise<boolean> {
     await this.#guard(path.posix.dirname(rel) === '.' ? '' : path.posix.dirname(rel));
     try {
-      await fs.writeFile(this.abs(rel), text, { flag: 'wx', mode: 0o644 });
-      return true;
+      return await createWhole(this.abs(rel), text, { sync: true });
     } catch (e) {
-      if (code(e) === 'EEXIST') return false;
       throw ioFailed(e, `create ${rel}`);
     }
   }
@@ -210,7 +248,7 @@ export class MemoryDir {
       return 'linked';
     } catch (e) {
       if (code(e) === 'EEXIST') return 'exists';
-      if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS'].includes(code(e) ?? ''))
+      if (!NO_HARD_LINKS.includes(code(e) ?? ''))
         throw ioFailed(e, `link ${from} → ${to}`);
     }
     return this.#copyNoClobber(from, to);

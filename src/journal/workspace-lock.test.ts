@@ -41,7 +41,7 @@ describe('workspace lock', () => {
     const dir = tempWorkspace();
     const held = await new WorkspaceLocks().run(dir, async () => JSON.parse(fs.readFileSync(path.join(dir, LOCK_FILE), 'utf8')) as { pid: number });
     expect(held.pid).toBe(process.pid);
-    expect(fs.readdirSync(dir).filter((f) => f.startsWith(LOCK_FILE))).toEqual([]);
+    expect(fs.readdirSync(dir).filter((f) => f.includes(LOCK_FILE))).toEqual([]);
   });
 
   it('is free at once after its holder is killed at any moment (no lock left empty to age out)', { timeout: 120_000 }, async () => {
@@ -62,7 +62,7 @@ describe('workspace lock', () => {
       expect(performance.now() - started, `round ${round}`).toBeLessThan(5_000);
     }
     // What a kill may leave: only temp files of the kind a tend sweeps (`MemoryDir.removeStrayTemps`).
-    expect(fs.readdirSync(dir).filter((f) => f.startsWith(LOCK_FILE) && !/^\.tide\.lock\.\d+\.[0-9a-f]{8}\.tmp$/.test(f))).toEqual([]);
+    expect(fs.readdirSync(dir).filter((f) => f.includes(LOCK_FILE) && !/^\.\.tide\.lock\.\d+\.[0-9a-f]{8}\.tmp$/.test(f))).toEqual([]);
   });
 
   it('releases the lock when the work fails', async () => {

@@ -2,10 +2,14 @@
  * One writer per workspace at a time: a queue inside this process plus `memory/.tide.lock` across processes,
  * so the server's auto-tend and a CLI `journal add` never interleave their read-modify-write steps.
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { TidepoolError } from '../core/errors.js';
+import { createWhole } from './memory-dir.js';
+
+async function exists(dir: string): Promise<boolean> {
+  return fs.stat(dir).then(() => true, () => false);
+}
 
 /** Lock file name inside `memory/`. */
 export const LOCK_FILE = '.tide.lock';
@@ -13,8 +17,6 @@ export const LOCK_FILE = '.tide.lock';
 const STALE_MS = 60_000;
 const WAIT_MS = 15_000;
 const RETRY_MS = 25;
-/** What `link` answers on a file system without hard links. */
-const NO_LINKS = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS'];
 
 function alive(pid: number): boolean {
   try {
@@ -65,41 +67,16 @@ export class WorkspaceLocks {
   }
 
   /**
-   * Creates the lock file with its holder already in it: written to a temp file, then linked to the lock's name (a
-   * link never replaces a file). A process killed at any moment leaves no lock or one that names it, never an empty
-   * one: created first and written after, an empty lock waited out its minute of age (`STALE_MS`) before anyone could
-   * take it. A temp file of a killed process is an atomic write's leftover (`MemoryDir.removeStrayTemps`). False when
-   * another holds the lock.
+   * Creates the lock file with its holder already in it (`createWhole`): created first and written after, a lock
+   * whose writer was killed in between stayed empty, nobody could tell that its holder was dead, and every writer
+   * waited out its minute of age (`STALE_MS`). False when another holds the lock (or when a tend in another process
+   * swept the temp file first: the next try writes another).
    */
   async #take(file: string): Promise<boolean> {
-    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      await fs.writeFile(tmp, JSON.stringify({ pid: process.pid, at: Date.now() }), { flag: 'wx' });
+      return await createWhole(file, JSON.stringify({ pid: process.pid, at: Date.now() }));
     } catch (e) {
-      throw new TidepoolError('io_failed', `lock ${file}: ${(e as Error).message}`, { cause: e });
-    }
-    try {
-      await fs.link(tmp, file);
-      return true;
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      // EEXIST: held. ENOENT: the holder's tend swept the temp file meanwhile; the next try writes another.
-      if (code === 'EEXIST' || code === 'ENOENT') return false;
-      // A file system without hard links (as `MemoryDir.linkNoClobber` allows): created, then written.
-      if (NO_LINKS.includes(code ?? '')) return this.#create(file);
-      throw new TidepoolError('io_failed', `lock ${file}: ${(e as Error).message}`, { cause: e });
-    } finally {
-      await fs.rm(tmp, { force: true });
-    }
-  }
-
-  /** The lock file created and then written (`#take` where there are no hard links); false when another holds it. */
-  async #create(file: string): Promise<boolean> {
-    try {
-      await fs.writeFile(file, JSON.stringify({ pid: process.pid, at: Date.now() }), { flag: 'wx' });
-      return true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && (await exists(path.dirname(file)))) return false;
       throw new TidepoolError('io_failed', `lock ${file}: ${(e as Error).message}`, { cause: e });
     }
   }
