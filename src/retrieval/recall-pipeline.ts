@@ -6,7 +6,7 @@ import { formatId } from '../core/ids.js';
 import type { HitReason, Knowledge, KnowledgeStatus, Layer, Narrative, RecallContext, RecallHit } from '../core/types.js';
 import { strengthNow } from '../script/strength.js';
 import type { LexicalOptions, RecallEpisode, Store } from '../store/port.js';
-import { withStatementShare } from '../store/sql-driver.js';
+import { atMostTogether, withStatementShare } from '../store/sql-driver.js';
 import { hasCjk } from '../script/segment-text.js';
 import { routedNarratives } from './cluster-route.js';
 import { asksQuestion } from './query-kind.js';
@@ -122,9 +122,7 @@ async function recallWithin(deps: RecallDeps, space: string, req: RecallRequest)
   // (`withStatementShare`): one after another, a recall of all three waited for each layer's round trips in turn.
   // Elsewhere (SQLite, PGlite, a transaction's one client) one after another. Either way the lists keep the layers'
   // order, so the fused scores are summed in the same order.
-  const lists: RankedList[] = [];
-  if (store.pooled) for (const l of await Promise.all(layers.map(listsOf))) lists.push(...l);
-  else for (const layer of layers) lists.push(...(await listsOf(layer)));
+  const lists = (await byLayer(store, layers.map((layer) => () => listsOf(layer)))).flat();
   const fused = fuseRanks(lists, config.recall.rrfK);
   if (fused.size === 0) return [];
   const rows = await loadRows(store, space, [...fused.keys()]);
@@ -437,11 +435,12 @@ async function loadRows(store: Store, space: string, keys: string[]): Promise<Ro
     async (): Promise<Row[]> => (await scope.narratives.getMany(ids.narrative)).map((row) => ({ layer: 'narrative', row })),
     async (): Promise<Row[]> => (await scope.knowledge.getMany(ids.knowledge)).map((row) => ({ layer: 'knowledge', row })),
   ];
-  // At once on a pool (as the layers' searches, `recallWithin`), else one after another; in this order either way.
-  const out: Row[] = [];
-  if (store.pooled) for (const rows of await Promise.all(reads.map((read) => read()))) out.push(...rows);
-  else for (const read of reads) out.push(...(await read()));
-  return out;
+  return (await byLayer(store, reads)).flat();
+}
+
+/** Each layer's work, at once on a pool and one after another elsewhere (`recallWithin`); results in their order. */
+function byLayer<T>(store: Store, tasks: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
+  return atMostTogether(tasks, store.pooled ? tasks.length : 1);
 }
 
 function passes(r: Row, req: RecallRequest): boolean {
