@@ -10,6 +10,7 @@ import { LOCK_FILE, WorkspaceLocks } from './workspace-lock.js';
 import { pause, spawnChild } from '../../test/helpers/killable-child.js';
 
 const LOOPER = fileURLToPath(new URL('../../test/fixtures/journal/lock/lock-looper.mjs', import.meta.url));
+const RACER = fileURLToPath(new URL('../../test/fixtures/journal/lock/stale-racer.mjs', import.meta.url));
 
 describe('workspace lock', () => {
   it('loses no section when two journals (two lock queues, one lock file) add at once', async () => {
@@ -63,6 +64,22 @@ describe('workspace lock', () => {
     }
     // What a kill may leave: only temp files of the kind a tend sweeps (`MemoryDir.removeStrayTemps`).
     expect(fs.readdirSync(dir).filter((f) => f.includes(LOCK_FILE) && !/^\.\.tide\.lock\.\d+\.[0-9a-f]{8}\.tmp$/.test(f))).toEqual([]);
+  });
+
+  it('gives a dead holder\'s lock to one of the processes that find it at once, never to two', { timeout: 120_000 }, async () => {
+    // Each waiter judged the lock dead and removed it: one that judged before another had taken it over and removed
+    // after removed the new holder's lock, and both held it.
+    for (let round = 0; round < 8; round++) {
+      const dir = tempWorkspace();
+      fs.writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 12345, at: Date.now() }));
+      const go = path.join(dir, 'go');
+      const children = Array.from({ length: 6 }, () => spawnChild([RACER, dir, go]));
+      await Promise.all(children.map((c) => c.waitForLine((l) => l === 'ready')));
+      fs.writeFileSync(go, '');
+      const ends = await Promise.all(children.map((c) => c.ended));
+      expect(ends.map((e) => [e.code, e.stderr, e.lines.join(' ')]), `round ${round}`).toEqual(ends.map(() => [0, '', 'ready done']));
+      expect(fs.readdirSync(dir).filter((f) => f.includes(LOCK_FILE) || f === 'holder')).toEqual([]);
+    }
   });
 
   it('releases the lock when the work fails', async () => {

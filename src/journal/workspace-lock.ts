@@ -17,6 +17,10 @@ export const LOCK_FILE = '.tide.lock';
 const STALE_MS = 60_000;
 const WAIT_MS = 15_000;
 const RETRY_MS = 25;
+/** Held while a dead holder's lock is removed (`#breakStale`), beside the lock. */
+const BREAK_SUFFIX = '.break';
+// A waiter holds the guard for a few file operations: one older than this was left by a process that hung there.
+const BREAK_STALE_MS = 5_000;
 
 function alive(pid: number): boolean {
   try {
@@ -48,8 +52,8 @@ export class WorkspaceLocks {
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
       if (await this.#take(file)) break;
-      if (await this.#stale(file)) {
-        await fs.rm(file, { force: true });
+      if (await this.#stale(file, STALE_MS)) {
+        await this.#breakStale(file);
         continue;
       }
       if (Date.now() > deadline)
@@ -81,7 +85,28 @@ export class WorkspaceLocks {
     }
   }
 
-  async #stale(file: string): Promise<boolean> {
+  /**
+   * Removes a dead holder's lock once, however many waiters found it dead: under a guard taken as the lock is, the
+   * lock is judged again before it is removed. Without the guard each waiter removed it, and one that had judged the
+   * dead holder's lock before another took it over removed the new holder's lock after, so both held it.
+   */
+  async #breakStale(file: string): Promise<void> {
+    const guard = `${file}${BREAK_SUFFIX}`;
+    if (!(await this.#take(guard))) {
+      // Another waiter is removing it; a guard whose process died (or hung) there is removed so that the lock is not
+      // held up for good.
+      if (await this.#stale(guard, BREAK_STALE_MS)) await fs.rm(guard, { force: true });
+      return;
+    }
+    try {
+      if (await this.#stale(file, STALE_MS)) await fs.rm(file, { force: true });
+    } finally {
+      await fs.rm(guard, { force: true });
+    }
+  }
+
+  /** Whether the lock (or guard) at `file` was left by a dead process, is no lock file, or is older than `maxAgeMs`. */
+  async #stale(file: string, maxAgeMs: number): Promise<boolean> {
     let st;
     try {
       st = await fs.lstat(file);
@@ -95,6 +120,6 @@ export class WorkspaceLocks {
     } catch {
       // Not written by `#take` (an earlier version's lock, or garbage): judge by age alone.
     }
-    return Date.now() - st.mtimeMs > STALE_MS;
+    return Date.now() - st.mtimeMs > maxAgeMs;
   }
 }
