@@ -204,6 +204,51 @@ if (!base) {
       expect(answers[0]).toEqual(answers[1]);
     });
 
+    it('reads the word hits\' rows while the session context is read on a pool, with the answers of a serial one', { timeout: 60_000 }, async () => {
+      // The rows of the hits were read after the session context, the last round trip of a keyword recall.
+      const now = Date.now();
+      const url = fresh('early_rows');
+      const seed = await openMemory({ url, space: 'p', embedder: 'none', warn: () => {} });
+      await seed.record({
+        turns: Array.from({ length: 300 }, (_, i) => ({
+          role: 'user' as const, content: `lantern ${i} by the ${i % 4 === 0 ? 'jetty' : 'mill'}`, session: `s${i % 7}`, at: now - i * 60_000,
+        })),
+      });
+      await seed.close();
+      const answers: string[][] = [];
+      for (const poolSize of [10, 1]) {
+        const m = await openMemory({ url, space: 'p', embedder: 'none', config: { postgres: { poolSize } }, warn: () => {} });
+        try {
+          const db = (appContextOf(m).store as SqlStore).db as PgDriver;
+          // The statements running of each kind: the session context's and the hits' rows'.
+          const running = { context: 0, rows: 0 };
+          let rowsBeside = false;
+          const query = db.pool.query.bind(db.pool) as (...a: unknown[]) => Promise<unknown>;
+          (db.pool as { query: unknown }).query = async (...a: unknown[]) => {
+            const text = typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string }).text);
+            const kind = text.includes('json_build_array(id, session, occurred_at, speaker)')
+              ? 'context'
+              : text.startsWith('SELECT id, kind, role, speaker, content') ? 'rows' : undefined;
+            if (kind === undefined) return query(...a);
+            running[kind]++;
+            if (running.context > 0 && running.rows > 0) rowsBeside = true;
+            try {
+              return await query(...a);
+            } finally {
+              running[kind]--;
+            }
+          };
+          const hits = await m.recall({ query: 'lantern jetty', limit: 15, layers: ['episode'] }, { sideEffects: false });
+          expect(hits).toHaveLength(15);
+          answers.push(hits.map((h) => `${h.id} ${h.score} ${h.text}`));
+          expect(rowsBeside).toBe(poolSize > 1);
+        } finally {
+          await m.close();
+        }
+      }
+      expect(answers[0]).toEqual(answers[1]);
+    });
+
     it('runs the work after a commit on the connection the write gave back: a process that writes once opens one', { timeout: 60_000 }, async () => {
       // Started before the write's client was released, the GIN merge and the statistics' fold opened a second
       // connection (a new backend, ~12 ms and its cold caches) in every CLI `record` or `remember`.

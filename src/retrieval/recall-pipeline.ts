@@ -84,6 +84,8 @@ async function recallWithin(deps: RecallDeps, space: string, req: RecallRequest)
   const found = { substring: new Set<string>(), vector: new Set<string>() };
   const neighbourOf = new Map<number, number[]>();
   const qvec = await embedQuery(deps, req.query);
+  // Rows read before the lists are fused (`loadRows`).
+  const readEarly: Array<Promise<Row[]>> = [];
   // Substring hits catch what word search misses (inside compounds, a short CJK word, a code or id): asked for
   // short queries, CJK queries, or when the words found little. A long sentence is never a substring anyway.
   const substringAlways = terms.length <= 2 || hasCjk(req.query);
@@ -94,6 +96,10 @@ async function recallWithin(deps: RecallDeps, space: string, req: RecallRequest)
     // Asked with the word search when it will be asked anyway: on a server both run at once, on two connections.
     const early = substringAlways ? settledLater(substring(layer)) : undefined;
     const lex = await lexicalInTime(store, space, layer, terms, opts, time.windows, layer === 'episode' ? toldMs : 0);
+    // On a pool the word hits' rows are read while the rest of the layer's lists are made (the session context, the
+    // vectors): each list's rows are read in the end anyway, and for a keyword query that read was the last round
+    // trip of the recall, after the session context's.
+    if (store.pooled && lex.length > 0) readEarly.push(settledLater(rowsOf(store, space, layer, lex.map((h) => h.id))));
     const ranked = layer === 'episode' ? await withSessionContext(deps, space, req.query, whenQuestion, question, lex, neighbourOf) : lex;
     out.push({ keys: ranked.map((h) => `${layer}:${h.id}`), weight: 1 });
     if (early || lex.length < 3) {
@@ -125,7 +131,7 @@ async function recallWithin(deps: RecallDeps, space: string, req: RecallRequest)
   const lists = (await byLayer(store, layers.map((layer) => () => listsOf(layer)))).flat();
   const fused = fuseRanks(lists, config.recall.rrfK);
   if (fused.size === 0) return [];
-  const rows = await loadRows(store, space, [...fused.keys()]);
+  const rows = await loadRows(store, space, [...fused.keys()], readEarly);
   const q = normaliseForMatch(req.query);
   // A word of the query the raw text must contain for the phrase to be there: most rows skip normalising.
   const probe = q.split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
@@ -423,19 +429,37 @@ export async function embedQuery(deps: Pick<RecallDeps, 'embedder' | 'config' | 
   }
 }
 
-async function loadRows(store: Store, space: string, keys: string[]): Promise<Row[]> {
+/** The rows of a layer's ids, in the space (a row of another space is not read). */
+async function rowsOf(store: Store, space: string, layer: Layer, ids: readonly number[]): Promise<Row[]> {
+  if (ids.length === 0) return [];
+  const scope = store.forSpace(space);
+  if (layer === 'episode') return (await scope.episodes.getForRecall(ids)).map((row) => ({ layer, row }));
+  if (layer === 'narrative') return (await scope.narratives.getMany(ids)).map((row) => ({ layer, row }));
+  return (await scope.knowledge.getMany(ids)).map((row) => ({ layer, row }));
+}
+
+const LAYER_ORDER: Readonly<Record<Layer, number>> = { episode: 0, narrative: 1, knowledge: 2 };
+
+/**
+ * The rows of the fused keys: those `early` read already (`recallWithin`), the rest now. Layer by layer and by id, so
+ * that the order they were read in never decides a tie of score and time.
+ */
+async function loadRows(store: Store, space: string, keys: readonly string[], early: ReadonlyArray<Promise<Row[]>> = []): Promise<Row[]> {
+  const wanted = new Set(keys);
+  const read = new Map<string, Row>();
+  for (const r of (await Promise.all(early)).flat()) {
+    const key = `${r.layer}:${r.row.id}`;
+    if (wanted.has(key)) read.set(key, r);
+  }
   const ids: Record<Layer, number[]> = { episode: [], narrative: [], knowledge: [] };
   for (const k of keys) {
+    if (read.has(k)) continue;
     const [layer, id] = k.split(':') as [Layer, string];
     ids[layer].push(Number(id));
   }
-  const scope = store.forSpace(space);
-  const reads = [
-    async (): Promise<Row[]> => (await scope.episodes.getForRecall(ids.episode)).map((row) => ({ layer: 'episode', row })),
-    async (): Promise<Row[]> => (await scope.narratives.getMany(ids.narrative)).map((row) => ({ layer: 'narrative', row })),
-    async (): Promise<Row[]> => (await scope.knowledge.getMany(ids.knowledge)).map((row) => ({ layer: 'knowledge', row })),
-  ];
-  return (await byLayer(store, reads)).flat();
+  const layers = Object.keys(LAYER_ORDER) as Layer[];
+  const late = (await byLayer(store, layers.map((layer) => () => rowsOf(store, space, layer, ids[layer])))).flat();
+  return [...read.values(), ...late].sort((a, b) => LAYER_ORDER[a.layer] - LAYER_ORDER[b.layer] || a.row.id - b.row.id);
 }
 
 /** Each layer's work, at once on a pool and one after another elsewhere (`recallWithin`); results in their order. */
