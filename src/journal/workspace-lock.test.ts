@@ -82,6 +82,39 @@ describe('workspace lock', () => {
     }
   });
 
+  it('keeps the lock of a holder that works longer than the lock\'s age limit: it refreshes it while it works', async () => {
+    // Not refreshed, a lock held longer than its age limit (a minute by default) was taken over by a waiter while its
+    // holder still worked, and two writers ran at once.
+    const dir = tempWorkspace();
+    const spans: Array<[string, number, number]> = [];
+    const work = (who: string, ms: number) => async () => {
+      const start = performance.now();
+      await new Promise((r) => setTimeout(r, ms));
+      spans.push([who, start, performance.now()]);
+    };
+    const long = new WorkspaceLocks({ staleMs: 200 }).run(dir, work('long', 900));
+    await new Promise((r) => setTimeout(r, 50));
+    await new WorkspaceLocks({ staleMs: 200 }).run(dir, work('next', 10));
+    await long;
+    const [first, second] = spans;
+    expect([first![0], second![0]]).toEqual(['long', 'next']);
+    expect(second![1]).toBeGreaterThanOrEqual(first![2]);
+    expect(fs.existsSync(path.join(dir, LOCK_FILE))).toBe(false);
+  });
+
+  it('leaves a lock taken over from it to its new holder when it ends', async () => {
+    // Taken over from a hung holder (its lock past the age limit), the lock is the new holder's: the old one's end
+    // removed it, and a third writer could take it beside the second.
+    const dir = tempWorkspace();
+    const file = path.join(dir, LOCK_FILE);
+    const theirs = JSON.stringify({ pid: process.pid, at: Date.now(), id: 'another holder' });
+    await new WorkspaceLocks().run(dir, async () => {
+      fs.rmSync(file);
+      fs.writeFileSync(file, theirs);
+    });
+    expect(fs.readFileSync(file, 'utf8')).toBe(theirs);
+  });
+
   it('releases the lock when the work fails', async () => {
     const dir = tempWorkspace();
     const locks = new WorkspaceLocks();

@@ -2,6 +2,7 @@
  * One writer per workspace at a time: a queue inside this process plus `memory/.tide.lock` across processes,
  * so the server's auto-tend and a CLI `journal add` never interleave their read-modify-write steps.
  */
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { TidepoolError } from '../core/errors.js';
@@ -13,7 +14,8 @@ async function exists(dir: string): Promise<boolean> {
 
 /** Lock file name inside `memory/`. */
 export const LOCK_FILE = '.tide.lock';
-// A holder that has not finished in a minute has died (a tend of a few hundred small files takes well under a second).
+// A lock not refreshed for a minute is taken over: its holder refreshes it every quarter of that while it works, so
+// only a dead or hung holder's lock gets that old (a dead holder's is taken over at once when its pid can be checked).
 const STALE_MS = 60_000;
 const WAIT_MS = 15_000;
 const RETRY_MS = 25;
@@ -31,9 +33,24 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Options of a lock queue (tests shorten its times). */
+export interface WorkspaceLockOptions {
+  /** Age past which a lock is taken over, live holder or not (default 60 s); a holder refreshes it 4 times as often. */
+  staleMs?: number;
+  /** How long a writer waits for the lock before failing with `locked` (default 15 s). */
+  waitMs?: number;
+}
+
 /** Serialises work per `memory/` folder. */
 export class WorkspaceLocks {
   #tails = new Map<string, Promise<unknown>>();
+  readonly #staleMs: number;
+  readonly #waitMs: number;
+
+  constructor(o: WorkspaceLockOptions = {}) {
+    this.#staleMs = o.staleMs ?? STALE_MS;
+    this.#waitMs = o.waitMs ?? WAIT_MS;
+  }
 
   /** Runs `fn` while holding the lock of the memory folder `memoryPath` (which must exist). */
   async run<T>(memoryPath: string, fn: () => Promise<T>): Promise<T> {
@@ -49,10 +66,11 @@ export class WorkspaceLocks {
 
   async #withFile<T>(memoryPath: string, fn: () => Promise<T>): Promise<T> {
     const file = path.join(memoryPath, LOCK_FILE);
-    const deadline = Date.now() + WAIT_MS;
+    const deadline = Date.now() + this.#waitMs;
+    const id = randomBytes(8).toString('hex');
     for (;;) {
-      if (await this.#take(file)) break;
-      if (await this.#stale(file, STALE_MS)) {
+      if (await this.#take(file, id)) break;
+      if (await this.#stale(file, this.#staleMs)) {
         await this.#breakStale(file);
         continue;
       }
@@ -63,11 +81,28 @@ export class WorkspaceLocks {
         );
       await new Promise((r) => setTimeout(r, RETRY_MS));
     }
+    // Refreshed while held: a long operation (a large index or restore) kept its lock a minute and then lost it to a
+    // waiter, and its release removed the new holder's lock.
+    const beat = setInterval(() => {
+      const now = new Date();
+      fs.utimes(file, now, now).catch(() => undefined);
+    }, this.#staleMs / 4);
+    beat.unref();
     try {
       return await fn();
     } finally {
-      await fs.rm(file, { force: true });
+      clearInterval(beat);
+      await this.#release(file, id);
     }
+  }
+
+  /** Removes the lock if it is still the one `#take` wrote under `id`: one taken over since is its new holder's. */
+  async #release(file: string, id: string): Promise<void> {
+    const held = await fs.readFile(file, 'utf8').then(
+      (text) => (JSON.parse(text) as { id?: unknown }).id,
+      () => undefined,
+    );
+    if (held === id) await fs.rm(file, { force: true });
   }
 
   /**
@@ -76,9 +111,9 @@ export class WorkspaceLocks {
    * waited out its minute of age (`STALE_MS`). False when another holds the lock (or when a tend in another process
    * swept the temp file first: the next try writes another).
    */
-  async #take(file: string): Promise<boolean> {
+  async #take(file: string, id: string): Promise<boolean> {
     try {
-      return await createWhole(file, JSON.stringify({ pid: process.pid, at: Date.now() }));
+      return await createWhole(file, JSON.stringify({ pid: process.pid, at: Date.now(), id }));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' && (await exists(path.dirname(file)))) return false;
       throw new TidepoolError('io_failed', `lock ${file}: ${(e as Error).message}`, { cause: e });
@@ -92,14 +127,14 @@ export class WorkspaceLocks {
    */
   async #breakStale(file: string): Promise<void> {
     const guard = `${file}${BREAK_SUFFIX}`;
-    if (!(await this.#take(guard))) {
+    if (!(await this.#take(guard, randomBytes(8).toString('hex')))) {
       // Another waiter is removing it; a guard whose process died (or hung) there is removed so that the lock is not
       // held up for good.
       if (await this.#stale(guard, BREAK_STALE_MS)) await fs.rm(guard, { force: true });
       return;
     }
     try {
-      if (await this.#stale(file, STALE_MS)) await fs.rm(file, { force: true });
+      if (await this.#stale(file, this.#staleMs)) await fs.rm(file, { force: true });
     } finally {
       await fs.rm(guard, { force: true });
     }
