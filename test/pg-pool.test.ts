@@ -172,8 +172,9 @@ if (!base) {
         const m = await openMemory({ url, space: 'p', embedder: 'none', config: { postgres: { poolSize } }, warn: () => {} });
         try {
           const db = (appContextOf(m).store as SqlStore).db as PgDriver;
-          // The table each running statement names first: two layers' indexes (their searches) or two layers' tables
-          // (the hits' rows) in use at the same time.
+          // The table each running statement names first: two layers' indexes (their searches) in use at the same time.
+          // (Their hits' rows are read during each layer's searches since 5 December, beside its session context,
+          // `reads the word hits' rows…` below: whether two layers' row reads meet is a matter of timing.)
           const running = new Map<number, string>();
           let next = 0;
           const together = { searches: false, rows: false };
@@ -196,7 +197,8 @@ if (!base) {
           const hits = await m.recall(ask, { sideEffects: false });
           answers.push(hits.map((h) => `${h.id} ${h.score}`));
           expect(new Set(hits.map((h) => h.layer))).toEqual(new Set(['episode', 'knowledge']));
-          expect(together).toEqual({ searches: poolSize > 1, rows: poolSize > 1 });
+          expect(together.searches).toBe(poolSize > 1);
+          if (poolSize === 1) expect(together.rows).toBe(false);
         } finally {
           await m.close();
         }
