@@ -9,7 +9,7 @@ import type { PgDriver } from '../src/store/postgres/pg-driver.js';
 import type { SqlStore } from '../src/store/sql/sql-store.js';
 import { pgSchemas } from './helpers/pg-schemas.js';
 import { pgStatementsAsked } from './helpers/pg-statements-asked.js';
-import { appContextOf } from '../src/app/tidepool.js';
+import { appContextOf, type Tidepool } from '../src/app/tidepool.js';
 
 const base = process.env.TIDEPOOL_TEST_PG_URL;
 
@@ -71,6 +71,39 @@ if (!base) {
 } else {
   const fresh = pgSchemas(base);
 
+  /** A fresh database holding `turns`, recorded by a memory of space `p` that is closed again. */
+  const seeded = async (name: string, turns: Array<{ role: 'user'; content: string; session?: string; at: number }>, more?: (m: Tidepool) => Promise<void>): Promise<string> => {
+    const url = fresh(name);
+    const seed = await openMemory({ url, space: 'p', embedder: 'none', warn: () => {} });
+    await seed.record({ turns });
+    await more?.(seed);
+    await seed.close();
+    return url;
+  };
+
+  /**
+   * Runs `fn` on a memory of space `p` over a pool of `poolSize`, with each statement the pool runs outside a
+   * transaction shown to `watch` as it starts; what `watch` returns is called when it ends.
+   */
+  const withWatchedPool = async <T>(url: string, poolSize: number, watch: (text: string) => (() => void) | undefined, fn: (m: Tidepool, db: PgDriver) => Promise<T>): Promise<T> => {
+    const m = await openMemory({ url, space: 'p', embedder: 'none', config: { postgres: { poolSize } }, warn: () => {} });
+    try {
+      const db = (appContextOf(m).store as SqlStore).db as PgDriver;
+      const query = db.pool.query.bind(db.pool) as (...a: unknown[]) => Promise<unknown>;
+      (db.pool as { query: unknown }).query = async (...a: unknown[]) => {
+        const done = watch(typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string }).text));
+        try {
+          return await query(...a);
+        } finally {
+          done?.();
+        }
+      };
+      return await fn(m, db);
+    } finally {
+      await m.close();
+    }
+  };
+
   describe('PostgreSQL pool', () => {
     it('has the configured size, and answers reads while a write transaction holds a connection', { timeout: 60_000 }, async () => {
       const url = fresh('pool');
@@ -114,27 +147,17 @@ if (!base) {
         role: 'user' as const, content: `kayak trip ${i} along the ${i % 7 === 0 ? 'harbour' : 'river'}`, at: now - i * 90_000,
       }));
       const ask = { query: 'kayak harbour yesterday', layers: ['episode' as const] };
-      const url = fresh('share');
-      const seed = await openMemory({ url, space: 'p', embedder: 'none', warn: () => {} });
-      await seed.record({ turns });
-      await seed.close();
+      const url = await seeded('share', turns);
       const answers: string[][] = [];
       for (const poolSize of [10, 1]) {
-        const m = await openMemory({ url, space: 'p', embedder: 'none', config: { postgres: { poolSize } }, warn: () => {} });
-        try {
-          const db = (appContextOf(m).store as SqlStore).db as PgDriver;
-          let running = 0;
-          let most = 0;
-          const query = db.pool.query.bind(db.pool) as (...a: unknown[]) => Promise<unknown>;
-          (db.pool as { query: unknown }).query = async (...a: unknown[]) => {
-            running++;
-            most = Math.max(most, running);
-            try {
-              return await query(...a);
-            } finally {
-              running--;
-            }
-          };
+        let running = 0;
+        let most = 0;
+        const watch = () => {
+          running++;
+          most = Math.max(most, running);
+          return () => void running--;
+        };
+        await withWatchedPool(url, poolSize, watch, async (m, db) => {
           expect(appContextOf(m).store.pooled).toBe(poolSize > 1);
           await appContextOf(m).store.transaction(async (tx) => expect(tx.pooled).toBe(false));
           answers.push((await m.recall(ask, { sideEffects: false })).map((h) => h.id));
@@ -146,9 +169,7 @@ if (!base) {
             expect(most).toBeGreaterThan(2);
             expect(db.pool.totalCount).toBeLessThanOrEqual(4);
           }
-        } finally {
-          await m.close();
-        }
+        });
       }
       expect(answers[0]!.length).toBeGreaterThan(0);
       expect(answers[0]).toEqual(answers[1]);
@@ -157,51 +178,35 @@ if (!base) {
     it('searches the layers of one recall at once on a pool, with the answers of a serial one', { timeout: 60_000 }, async () => {
       // One after another, a recall of knowledge, narratives and episodes waited for each layer's statements in turn.
       const now = Date.now();
-      const url = fresh('layers');
-      const seed = await openMemory({ url, space: 'p', embedder: 'none', warn: () => {} });
-      await seed.record({
-        turns: Array.from({ length: 400 }, (_, i) => ({
-          role: 'user' as const, content: `kayak trip ${i} along the ${i % 5 === 0 ? 'harbour' : 'river'}`, session: `s${i % 9}`, at: now - i * 90_000,
-        })),
+      const turns = Array.from({ length: 400 }, (_, i) => ({
+        role: 'user' as const, content: `kayak trip ${i} along the ${i % 5 === 0 ? 'harbour' : 'river'}`, session: `s${i % 9}`, at: now - i * 90_000,
+      }));
+      const url = await seeded('layers', turns, async (seed) => {
+        for (let i = 0; i < 8; i++) await seed.remember({ text: `the kayak ${i} is kept at the ${i % 3 === 0 ? 'harbour' : 'boathouse'}` });
       });
-      for (let i = 0; i < 8; i++) await seed.remember({ text: `the kayak ${i} is kept at the ${i % 3 === 0 ? 'harbour' : 'boathouse'}` });
-      await seed.close();
       const ask = { query: 'where is the kayak kept near the harbour?', limit: 20 };
       const answers: string[][] = [];
       for (const poolSize of [10, 1]) {
-        const m = await openMemory({ url, space: 'p', embedder: 'none', config: { postgres: { poolSize } }, warn: () => {} });
-        try {
-          const db = (appContextOf(m).store as SqlStore).db as PgDriver;
-          // The table each running statement names first: two layers' indexes (their searches) in use at the same time.
-          // (Their hits' rows are read during each layer's searches since 5 December, beside its session context,
-          // `reads the word hits' rows…` below: whether two layers' row reads meet is a matter of timing.)
-          const running = new Map<number, string>();
-          let next = 0;
-          const together = { searches: false, rows: false };
-          const query = db.pool.query.bind(db.pool) as (...a: unknown[]) => Promise<unknown>;
-          (db.pool as { query: unknown }).query = async (...a: unknown[]) => {
-            const text = typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string }).text);
-            const table = /\b(episodes|knowledge|narratives)(_fts)?\b/.exec(text)?.[0];
-            const id = next++;
-            if (table !== undefined) {
-              const index = table.endsWith('_fts');
-              if ([...running.values()].some((t) => t !== table && t.endsWith('_fts') === index)) together[index ? 'searches' : 'rows'] = true;
-              running.set(id, table);
-            }
-            try {
-              return await query(...a);
-            } finally {
-              running.delete(id);
-            }
-          };
-          const hits = await m.recall(ask, { sideEffects: false });
-          answers.push(hits.map((h) => `${h.id} ${h.score}`));
-          expect(new Set(hits.map((h) => h.layer))).toEqual(new Set(['episode', 'knowledge']));
-          expect(together.searches).toBe(poolSize > 1);
-          if (poolSize === 1) expect(together.rows).toBe(false);
-        } finally {
-          await m.close();
-        }
+        // The table each running statement names first: two layers' indexes (their searches) in use at the same time.
+        // (Their hits' rows are read during each layer's searches since 5 December, beside its session context,
+        // `reads the word hits' rows…` below: whether two layers' row reads meet is a matter of timing.)
+        const running = new Map<number, string>();
+        let next = 0;
+        const together = { searches: false, rows: false };
+        const watch = (text: string) => {
+          const table = /\b(episodes|knowledge|narratives)(_fts)?\b/.exec(text)?.[0];
+          if (table === undefined) return undefined;
+          const id = next++;
+          const index = table.endsWith('_fts');
+          if ([...running.values()].some((t) => t !== table && t.endsWith('_fts') === index)) together[index ? 'searches' : 'rows'] = true;
+          running.set(id, table);
+          return () => void running.delete(id);
+        };
+        const hits = await withWatchedPool(url, poolSize, watch, (m) => m.recall(ask, { sideEffects: false }));
+        answers.push(hits.map((h) => `${h.id} ${h.score}`));
+        expect(new Set(hits.map((h) => h.layer))).toEqual(new Set(['episode', 'knowledge']));
+        expect(together.searches).toBe(poolSize > 1);
+        if (poolSize === 1) expect(together.rows).toBe(false);
       }
       expect(answers[0]).toEqual(answers[1]);
     });
@@ -209,44 +214,28 @@ if (!base) {
     it('reads the word hits\' rows while the session context is read on a pool, with the answers of a serial one', { timeout: 60_000 }, async () => {
       // The rows of the hits were read after the session context, the last round trip of a keyword recall.
       const now = Date.now();
-      const url = fresh('early_rows');
-      const seed = await openMemory({ url, space: 'p', embedder: 'none', warn: () => {} });
-      await seed.record({
-        turns: Array.from({ length: 300 }, (_, i) => ({
-          role: 'user' as const, content: `lantern ${i} by the ${i % 4 === 0 ? 'jetty' : 'mill'}`, session: `s${i % 7}`, at: now - i * 60_000,
-        })),
-      });
-      await seed.close();
+      const turns = Array.from({ length: 300 }, (_, i) => ({
+        role: 'user' as const, content: `lantern ${i} by the ${i % 4 === 0 ? 'jetty' : 'mill'}`, session: `s${i % 7}`, at: now - i * 60_000,
+      }));
+      const url = await seeded('early_rows', turns);
       const answers: string[][] = [];
       for (const poolSize of [10, 1]) {
-        const m = await openMemory({ url, space: 'p', embedder: 'none', config: { postgres: { poolSize } }, warn: () => {} });
-        try {
-          const db = (appContextOf(m).store as SqlStore).db as PgDriver;
-          // The statements running of each kind: the session context's and the hits' rows'.
-          const running = { context: 0, rows: 0 };
-          let rowsBeside = false;
-          const query = db.pool.query.bind(db.pool) as (...a: unknown[]) => Promise<unknown>;
-          (db.pool as { query: unknown }).query = async (...a: unknown[]) => {
-            const text = typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string }).text);
-            const kind = text.includes('json_build_array(id, session, occurred_at, speaker)')
-              ? 'context'
-              : text.startsWith('SELECT id, kind, role, speaker, content') ? 'rows' : undefined;
-            if (kind === undefined) return query(...a);
-            running[kind]++;
-            if (running.context > 0 && running.rows > 0) rowsBeside = true;
-            try {
-              return await query(...a);
-            } finally {
-              running[kind]--;
-            }
-          };
-          const hits = await m.recall({ query: 'lantern jetty', limit: 15, layers: ['episode'] }, { sideEffects: false });
-          expect(hits).toHaveLength(15);
-          answers.push(hits.map((h) => `${h.id} ${h.score} ${h.text}`));
-          expect(rowsBeside).toBe(poolSize > 1);
-        } finally {
-          await m.close();
-        }
+        // The statements running of each kind: the session context's and the hits' rows'.
+        const running = { context: 0, rows: 0 };
+        let rowsBeside = false;
+        const watch = (text: string) => {
+          const kind = text.includes('json_build_array(id, session, occurred_at, speaker)')
+            ? 'context'
+            : text.startsWith('SELECT id, kind, role, speaker, content') ? 'rows' : undefined;
+          if (kind === undefined) return undefined;
+          running[kind]++;
+          if (running.context > 0 && running.rows > 0) rowsBeside = true;
+          return () => void running[kind]--;
+        };
+        const hits = await withWatchedPool(url, poolSize, watch, (m) => m.recall({ query: 'lantern jetty', limit: 15, layers: ['episode'] }, { sideEffects: false }));
+        expect(hits).toHaveLength(15);
+        answers.push(hits.map((h) => `${h.id} ${h.score} ${h.text}`));
+        expect(rowsBeside).toBe(poolSize > 1);
       }
       expect(answers[0]).toEqual(answers[1]);
     });
