@@ -37,19 +37,15 @@ function alive(pid: number): boolean {
 export interface WorkspaceLockOptions {
   /** Age past which a lock is taken over, live holder or not (default 60 s); a holder refreshes it 4 times as often. */
   staleMs?: number;
-  /** How long a writer waits for the lock before failing with `locked` (default 15 s). */
-  waitMs?: number;
 }
 
 /** Serialises work per `memory/` folder. */
 export class WorkspaceLocks {
   #tails = new Map<string, Promise<unknown>>();
   readonly #staleMs: number;
-  readonly #waitMs: number;
 
   constructor(o: WorkspaceLockOptions = {}) {
     this.#staleMs = o.staleMs ?? STALE_MS;
-    this.#waitMs = o.waitMs ?? WAIT_MS;
   }
 
   /** Runs `fn` while holding the lock of the memory folder `memoryPath` (which must exist). */
@@ -66,7 +62,7 @@ export class WorkspaceLocks {
 
   async #withFile<T>(memoryPath: string, fn: () => Promise<T>): Promise<T> {
     const file = path.join(memoryPath, LOCK_FILE);
-    const deadline = Date.now() + this.#waitMs;
+    const deadline = Date.now() + WAIT_MS;
     const id = randomBytes(8).toString('hex');
     for (;;) {
       if (await this.#take(file, id)) break;
