@@ -1,15 +1,23 @@
-/** The statement texts a driver's `get` was asked while `run` ran (the driver put back afterwards): which plan a search took. */
-import type { SqlDriver } from '../../src/store/sql-driver.js';
+/**
+ * The statements a driver's `get` was asked while `run` ran, texts and parameters (the driver put back afterwards):
+ * which plan a search took.
+ */
+import type { SqlDriver, SqlValue } from '../../src/store/sql-driver.js';
 
-export async function statementsSeen<T>(db: SqlDriver, run: () => Promise<T>): Promise<{ result: T; texts: string[] }> {
+export async function statementsSeen<T>(
+  db: SqlDriver,
+  run: () => Promise<T>,
+): Promise<{ result: T; texts: string[]; params: Array<readonly SqlValue[]> }> {
   const texts: string[] = [];
+  const params: Array<readonly SqlValue[]> = [];
   const get = db.get.bind(db);
-  db.get = ((sql: string, ...rest: unknown[]) => {
+  db.get = ((sql: string, values?: readonly SqlValue[], ...rest: unknown[]) => {
     texts.push(sql);
-    return (get as (...a: unknown[]) => unknown)(sql, ...rest);
+    params.push(values ?? []);
+    return (get as (...a: unknown[]) => unknown)(sql, values, ...rest);
   }) as typeof db.get;
   try {
-    return { result: await run(), texts };
+    return { result: await run(), texts, params };
   } finally {
     db.get = get;
   }

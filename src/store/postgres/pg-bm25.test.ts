@@ -9,6 +9,7 @@ import { createRng } from '../../script/seeded-rng.js';
 import { openSqliteStore } from '../sqlite/open-sqlite.js';
 import { fts5Terms } from '../sql/fts5-tokens.js';
 import { openPostgresStore } from './open-postgres.js';
+import { HALF_MARK } from './pg-lexemes.js';
 
 const LEX = { limit: 40 };
 let sqlite: SqlStore;
@@ -70,18 +71,25 @@ describe('PostgreSQL BM25', () => {
   it.each(QUERIES)('ranks %j as SQLite does', ranksAlike);
 
   it("stores each row's length as the server counts its positions, and ranks rows written without one alike", async () => {
-    const wrong = await pg.db.all<{ id: number }>(
-      `SELECT id FROM episodes_fts WHERE len IS DISTINCT FROM (SELECT sum(greatest(cardinality(u.positions), 1)) FROM unnest(tsv) u)`,
-    );
+    // The half marker (pg-lexemes.ts) holds no position: a row's length is its terms' positions.
+    const positions = `(SELECT sum(greatest(cardinality(u.positions), 1)) FROM unnest(tsv) u WHERE u.lexeme <> '${HALF_MARK}')`;
+    const wrong = await pg.db.all<{ id: number }>(`SELECT id FROM episodes_fts WHERE len IS DISTINCT FROM ${positions}`);
     expect(wrong).toEqual([]);
+    const marked = await pg.db.all<{ id: unknown }>(`SELECT id FROM episodes_fts WHERE tsv @@ ?::tsquery`, [`'${HALF_MARK}'`]);
+    expect(marked.length).toBeGreaterThan(0);
     const stored = await Promise.all(QUERIES.map(([terms]) => pg.forSpace('s').search.lexical('episode', terms!, LEX)));
-    // Rows written before the length column (schema version 3) have none: their length comes from their ranks.
-    await pg.db.run('UPDATE episodes_fts SET len = NULL');
+    // Rows written before the length column (schema version 3) have none, nor the half marker, which came later:
+    // their length comes from their ranks.
+    await pg.db.run('UPDATE episodes_fts SET len = NULL, tsv = ts_delete(tsv, ?::text)', [HALF_MARK]);
     try {
       const measured = await Promise.all(QUERIES.map(([terms]) => pg.forSpace('s').search.lexical('episode', terms!, LEX)));
       expect(measured).toEqual(stored);
     } finally {
-      await pg.db.run('UPDATE episodes_fts SET len = (SELECT sum(greatest(cardinality(u.positions), 1)) FROM unnest(tsv) u)');
+      await pg.db.run(`UPDATE episodes_fts SET len = ${positions}`);
+      await pg.db.run(`UPDATE episodes_fts SET tsv = tsv || ?::tsvector WHERE id = ANY(?::bigint[])`, [
+        `'${HALF_MARK}'`,
+        `{${marked.map((r) => Number(r.id)).join(',')}}`,
+      ]);
     }
   });
 });

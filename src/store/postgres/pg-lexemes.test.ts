@@ -2,7 +2,7 @@
 // TIDEPOOL_TEST_PG_URL: only node-postgres binds a Buffer as a binary parameter).
 import type { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tsvectorArray, tsvectorBinary, tsvectorLiteral, type TsvectorLength } from './pg-lexemes.js';
+import { HALF_MARK, HALF_RUN, halfOfNext, tsvectorArray, tsvectorBinary, tsvectorLiteral, type TsvectorLength } from './pg-lexemes.js';
 
 const url = process.env.TIDEPOOL_TEST_PG_URL;
 type Fields = Array<readonly [string, 'A' | 'B' | 'C']>;
@@ -44,6 +44,55 @@ describe.skipIf(!url)('tsvector binary format', () => {
     expect(english).toContain("'ana':8B");
     expect(clamped).toContain("'end':16383A");
     expect(many!.match(/\d+A/g)).toHaveLength(256);
+  });
+
+  it('marks a row of the second half with a lexeme of no position, first, in both forms', async () => {
+    const docs = DOCS.map(([, f]) => f);
+    const r = await client.query<{ text: string; binary: string; marked: boolean }>(
+      `SELECT t.v::tsvector::text AS text, b.v::text AS binary, b.v @@ $3::tsquery AS marked
+       FROM unnest($1::text[]) WITH ORDINALITY AS t(v, i) JOIN unnest($2::tsvector[]) WITH ORDINALITY AS b(v, i) USING (i)
+       ORDER BY i`,
+      [
+        docs.map((f) => tsvectorLiteral(f, undefined, { half: true }).replace(/[\ud800-\udfff]/g, '\ufffd')),
+        tsvectorArray(docs.map((f) => tsvectorBinary(f, undefined, { half: true }))),
+        `'${HALF_MARK}'`,
+      ],
+    );
+    expect(r.rows.map((x) => x.binary)).toEqual(r.rows.map((x) => x.text));
+    for (const [i, row] of r.rows.entries()) {
+      expect(row.marked).toBe(true);
+      // First, with no position; the rest as without the mark.
+      expect(row.binary.startsWith(`'${HALF_MARK}'`)).toBe(true);
+      const unmarked = tsvectorLiteral(docs[i]!).replace(/[\ud800-\udfff]/g, '\ufffd');
+      const rest = row.binary.slice(`'${HALF_MARK}'`.length).trimStart();
+      expect(rest).toBe((await client.query<{ t: string }>('SELECT $1::tsvector::text AS t', [unmarked])).rows[0]!.t);
+    }
+  });
+});
+
+describe('the index halves', () => {
+  it('mark no position and count the marker among the row\'s lexemes', () => {
+    const plain: TsvectorLength = { length: 0, lexemes: [] };
+    const marked: TsvectorLength = { length: 0, lexemes: [] };
+    tsvectorBinary([['alpha beta alpha', 'A']], plain);
+    tsvectorBinary([['alpha beta alpha', 'A']], marked, { half: true });
+    expect(marked.length).toBe(plain.length);
+    expect(marked.lexemes!.map((l) => l.key)).toEqual([HALF_MARK, ...plain.lexemes!.map((l) => l.key)]);
+    expect(tsvectorLiteral([['alpha', 'A']], undefined, { half: true })).toBe(`'${HALF_MARK}' 'alpha':1A`);
+  });
+
+  it('alternate in runs of rows written one after another', () => {
+    const halves = Array.from({ length: 4 * HALF_RUN }, () => halfOfNext());
+    // The first run may have begun before; every run after it is HALF_RUN rows of one half, the next of the other.
+    const start = halves.findIndex((h) => h !== halves[0]);
+    expect(start).toBeGreaterThan(0);
+    expect(start).toBeLessThanOrEqual(HALF_RUN);
+    for (let i = start; i + HALF_RUN <= halves.length; i += HALF_RUN) {
+      const run = halves.slice(i, i + HALF_RUN);
+      expect(new Set(run).size).toBe(1);
+      if (i > start) expect(run[0]).not.toBe(halves[i - 1]);
+    }
+    expect(halves.filter(Boolean).length / halves.length).toBeGreaterThan(0.3);
   });
 });
 

@@ -19,10 +19,13 @@ export function quoteLexeme(lexeme: string): string {
   return `'${lexeme}'`;
 }
 
-/** A tsvector's length as ts_rank_cd's length normalisation counts it: its positions, one per lexeme at least. */
+/**
+ * A tsvector's length in tokens: its positions (every lexeme of a term has one at least; the half marker, none, though
+ * ts_rank_cd's length normalisation would count it as one).
+ */
 export interface TsvectorLength {
   length: number;
-  /** Its distinct lexemes, when asked for (the lexical statistics count the rows holding each). */
+  /** Its distinct lexemes, the half marker included, when asked for (the lexical statistics count the rows holding each). */
   lexemes?: Lexeme[];
 }
 
@@ -100,6 +103,18 @@ export class Lexeme implements StatKey {
   }
 }
 
+/**
+ * The lexeme that marks a row of the index's second half (no positions; `HALF`): a ranking over many candidates runs as
+ * two statements at once, one ranking the rows holding `HALF_MARK` and one those without it (pg-search.ts), so that
+ * each reads only its own rows. Rows are marked by runs of `HALF_RUN` written one after another (`halfOfNext`), so
+ * that the two halves mostly lie in pages of their own. '!' separates tokens in FTS5's unicode61 (so no term is the
+ * marker), and sorts before every character a term starts with, so the marker is a tsvector's first lexeme. The
+ * lexical statistics count it like any lexeme (its rows: how many rows are marked).
+ */
+export const HALF_MARK = '!half';
+/** Rows written one after another that share a half (about four pages of an episode's index table). */
+export const HALF_RUN = 64;
+
 /** What a prefix key ends with, in JS and in the SQL that counts a deleted row's prefixes (pg-lexical-stats.ts). */
 export const PREFIX_MARK = '*';
 
@@ -153,6 +168,18 @@ function internedLexeme(term: string): Lexeme {
   return lx;
 }
 
+/** The marker of the second half (`HALF_MARK`): never a term, so never interned; it holds no position. */
+const HALF = new Lexeme(HALF_MARK);
+HALF.first = -1;
+
+/** Rows built so far (`halfOfNext`). */
+let built = 0;
+
+/** Whether the next row built goes to the index's second half: runs of `HALF_RUN` rows alternate. */
+export function halfOfNext(): boolean {
+  return Math.floor(built++ / HALF_RUN) % 2 === 1;
+}
+
 /**
  * Each token's lexeme (its stem's, interned; null for a term too long to index): a token costs one lookup, where its
  * stem and then its lexeme cost two. This is the tokens' memo: a new token is stemmed without `porterStem`'s, which
@@ -186,6 +213,12 @@ function lineLexemes(line: string): ReadonlyArray<Lexeme | null> {
   });
 }
 
+/** A document's lexemes with the second half's marker first (`HALF_MARK`), when `half`. */
+function marked(lexemes: Lexeme[], half: boolean): Lexeme[] {
+  if (half) lexemes.unshift(HALF);
+  return lexemes;
+}
+
 function measure(lexemes: Lexeme[], out: TsvectorLength | undefined): void {
   if (out === undefined) return;
   let n = 0;
@@ -196,14 +229,20 @@ function measure(lexemes: Lexeme[], out: TsvectorLength | undefined): void {
 
 /**
  * The tsvector literal of weighted fields (positions as `lexemePositions` numbers them); `out.length` gets its
- * positions (`TsvectorLength`).
+ * positions (`TsvectorLength`). `half`: the row is marked as the second half's (`HALF_MARK`).
  */
-export function tsvectorLiteral(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>, out?: TsvectorLength): string {
-  const lexemes = lexemePositions(fields);
+export function tsvectorLiteral(
+  fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>,
+  out?: TsvectorLength,
+  mark: { half?: boolean } = {},
+): string {
+  const lexemes = marked(lexemePositions(fields), mark.half === true);
   measure(lexemes, out);
   let text = '';
   for (const lx of lexemes) {
-    text += `${text === '' ? '' : ' '}${quoteLexeme(lx.key)}:`;
+    text += `${text === '' ? '' : ' '}${quoteLexeme(lx.key)}`;
+    if (lx.count === 0) continue;
+    text += ':';
     for (let i = lx.first; i >= 0; i = NEXT[i]!) text += `${i === lx.first ? '' : ','}${AT[i]! >> 2}${fields[AT[i]! & 3]![1]}`;
   }
   return text;
@@ -271,13 +310,17 @@ const TSVECTOR_OID = 3614;
  * (pg-lexemes.test.ts). FTS5's tokenizer splits at NUL and lone surrogates, so a lexeme never holds one; a lexeme
  * that did would end early in the binary form, and is refused instead. Written byte by byte into one buffer, each
  * lexeme's bytes encoded once per process (`Lexeme.bytes`): this runs for every indexed row. `out.length` gets its
- * positions (`TsvectorLength`).
+ * positions (`TsvectorLength`); `half` marks the row as the second half's (`HALF_MARK`).
  */
-export function tsvectorBinary(fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>, out?: TsvectorLength): Buffer {
+export function tsvectorBinary(
+  fields: ReadonlyArray<readonly [text: string, weight: 'A' | 'B' | 'C']>,
+  out?: TsvectorLength,
+  mark: { half?: boolean } = {},
+): Buffer {
   // In the server's order (its bytes, shorter first on a tie: for text without characters beyond U+FFFF, the order
   // of JS strings): tsvector_recv then has nothing to sort (it sorts only what arrives out of order, which a lexeme
-  // beyond U+FFFF may still be). The sort was ~1 in 15 of the server's ingest CPU.
-  const lexemes = inServerOrder(lexemePositions(fields));
+  // beyond U+FFFF may still be). The sort was ~1 in 15 of the server's ingest CPU. The marker sorts first.
+  const lexemes = marked(inServerOrder(lexemePositions(fields)), mark.half === true);
   measure(lexemes, out);
   const weights = fields.map(([, w]) => WEIGHT_BITS[w]);
   let size = 4;

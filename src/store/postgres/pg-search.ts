@@ -15,7 +15,18 @@ import {
   readLexicalStats,
   type LexicalStats,
 } from './pg-lexical-stats.js';
-import { prefixKey, quoteLexeme, tsqueryLiteral, type Lexeme, tsvectorArray, tsvectorBinary, tsvectorLiteral, type TsvectorLength } from './pg-lexemes.js';
+import {
+  HALF_MARK,
+  halfOfNext,
+  prefixKey,
+  quoteLexeme,
+  tsqueryLiteral,
+  type Lexeme,
+  tsvectorArray,
+  tsvectorBinary,
+  tsvectorLiteral,
+  type TsvectorLength,
+} from './pg-lexemes.js';
 
 const T: Record<Layer, { table: string; fts: string; time: string }> = {
   episode: { table: 'episodes', fts: 'episodes_fts', time: 'occurred_at' },
@@ -188,7 +199,8 @@ interface IdRange {
  * (~0.2 ms of round trip and planning), looks the words up in the GIN index again and, over the whole index, reads
  * every candidate's heap row (its half is a filter; a bounded range is halved by its bounds); it ranks only its half
  * (~1 µs a candidate). At 100k, 5,000 candidates took 9.4-12.3 ms whole and 7.2-9.6 ms as two halves at once
- * (2026-12-02, two cores). Halved by its words instead (`wordHalves`), each half reads only its own words' rows.
+ * (2026-12-02, two cores). Halved by the half marker (`markHalves`) or by its words (`wordHalves`) instead, each
+ * half reads only its own rows.
  */
 const SPLIT_CANDIDATES = 2000;
 
@@ -217,12 +229,30 @@ export function wordHalves(parts: ReadonlyArray<{ query: string; rows: number }>
     sides[side].push(query);
     rows[side] += n;
   }
-  const all = rows[0] + rows[1];
-  // The slower half of each plan, per candidate: by words, the larger side reads and ranks its rows; by ids, each
-  // half reads all of them and ranks half.
-  if (all === 0 || (Math.max(rows[0], rows[1]) / all) * (READ_US + RANK_US) >= READ_US + RANK_US / 2) return undefined;
+  if (!evenEnough(rows[0], rows[1])) return undefined;
   const text = (qs: readonly string[]) => qs.map((q) => `(${q})`).join(' | ');
   return { first: text(sides[0]), second: text(sides[1]) };
+}
+
+/**
+ * Whether two disjoint halves of the candidates, of `a` and `b` rows, beat halving the ids. The slower half of each
+ * plan, per candidate: parted, the larger side reads and ranks its rows; by ids, each half reads all of them and
+ * ranks half.
+ */
+function evenEnough(a: number, b: number): boolean {
+  const all = a + b;
+  return all > 0 && (Math.max(a, b) / all) * (READ_US + RANK_US) < READ_US + RANK_US / 2;
+}
+
+/**
+ * A match parted in two by the half marker (`HALF_MARK`, pg-lexemes.ts): the rows holding it, and the others (rows
+ * written before the marker existed among them). Each half reads only its own rows, which lie mostly in pages of
+ * their own; undefined when the space's marked rows (`marked` of `rows`) are too few or too many for that to beat
+ * halving the ids.
+ */
+export function markHalves(match: string, rows: number, marked: number): { first: string; second: string } | undefined {
+  if (!evenEnough(rows - marked, marked)) return undefined;
+  return { first: `(${match}) & !${quoteLexeme(HALF_MARK)}`, second: `(${match}) & ${quoteLexeme(HALF_MARK)}` };
 }
 
 /** A BM25 ranking asked of `PgSearch`: the `limit` best rows of the layer matching `match` among `ids`. */
@@ -346,7 +376,10 @@ export class PgSearch implements SearchIndex {
     // Weights as in the SQLite index: body A, speaker/tags B, the preceding turns of an episode (ctx) C.
     const fields = [[d.body, 'A'], [d.extra, 'B'], [d.ctx ?? '', 'C']] as const;
     const len: TsvectorLength = { length: 0, lexemes: [] };
-    const tsv = this.#binary ? tsvectorBinary(fields, len) : tsvectorLiteral(fields, len);
+    // Rows written one after another share a half of the index (`halfOfNext`): a long ranking reads each half on a
+    // connection of its own (`markHalves`).
+    const half = { half: halfOfNext() };
+    const tsv = this.#binary ? tsvectorBinary(fields, len, half) : tsvectorLiteral(fields, len, half);
     return { tsv, len: len.length, lexemes: len.lexemes! };
   }
 
@@ -514,7 +547,8 @@ export class PgSearch implements SearchIndex {
     const t = T[layer];
     // The statistics of every one-word term, the space's rows and tokens and the index's top id: one statement that
     // answers the plan and BM25 both.
-    const lexemes = statKeys(terms);
+    // The half marker's rows too: how evenly it parts the space's rows (`markHalves`).
+    const lexemes = [...statKeys(terms), HALF_MARK];
     const read = new QueryStats(space, layer, lexemes, await readLexicalStats(this.#db, layer, space, lexemes, { topOf: t.fts }));
     // Nothing can match when the space has no row in this layer's index, or when no row of it holds any of the words
     // (the figures are exact): no search statement. A recall asks every layer, and a space's knowledge or narratives
@@ -716,7 +750,8 @@ export class PgSearch implements SearchIndex {
     const fs = freqs.map((_, k) => `e.f${k}`).join(', ');
     // OFFSET 0 keeps each subquery whole: flattened, each f and D was computed again wherever the score names it.
     type Half = { after: number } | { upTo: number } | { words: string; without?: string };
-    // The rows a ranking takes: the match (or a word half's words, less the other half's: `wordHalves`) in an id range.
+    // The rows a ranking takes: the match (or a word half's words, less the other half's: `wordHalves`; or a marker
+    // half's match, `markHalves`) in an id range.
     const rowsOf = (whole: IdRange, half?: Half): { sql: string; params: SqlValue[] } => {
       if (half !== undefined && 'words' in half) {
         return half.without === undefined
@@ -771,11 +806,15 @@ export class PgSearch implements SearchIndex {
     const candidates = match.op === '||' ? share * stats.reduce((a, st) => a + st.hits, 0) : 0;
     const mid = Math.floor((ids.after + hi) / 2);
     if (!split || candidates < SPLIT_CANDIDATES || !runsTogether(this.#db) || mid <= ids.after || mid >= hi) return [() => ranked(ids)];
-    // Over the whole index, by words when they part the rows evenly enough (`wordHalves`); a bounded range (the newest
-    // rows, a time window) by its ids, which its halves read through the primary key.
-    const words = ids.after === 0 && ids.upTo === undefined && match.op === '||'
-      ? wordHalves(stats.map((st, i) => ({ query: tsq(terms[i]!).param, rows: st.hits })))
-      : undefined;
+    // Over the whole index, by the half marker when the space's rows carry it evenly enough (`markHalves`), else by
+    // words when they part the rows evenly enough (`wordHalves`); a bounded range (the newest rows, a time window) by
+    // its ids, which its halves read through the primary key.
+    const unbounded = ids.after === 0 && ids.upTo === undefined && match.op === '||';
+    const read = scope.read?.answers(scope.space, layer) ? scope.read : undefined;
+    const marked = read?.hits.get(HALF_MARK);
+    const marks = unbounded && read && marked !== undefined ? markHalves(match.text, read.stats.rows, marked) : undefined;
+    if (marks) return [() => ranked(ids, { words: marks.first }), () => ranked(ids, { words: marks.second })];
+    const words = unbounded ? wordHalves(stats.map((st, i) => ({ query: tsq(terms[i]!).param, rows: st.hits }))) : undefined;
     if (words) return [() => ranked(ids, { words: words.first }), () => ranked(ids, { words: words.second, without: words.first })];
     return [() => ranked(ids, { after: mid }), () => ranked(ids, { upTo: mid })];
   }

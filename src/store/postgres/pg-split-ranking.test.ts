@@ -1,16 +1,19 @@
 // A PostgreSQL ranking over many candidates is split in two halves, one per pooled connection (pg-search.ts,
-// `#bm25Parts`): over the whole index by its words when they part the rows evenly (`wordHalves`), else, and in a
-// bounded range, by ids. The hits and their scores must be those of the whole ranking on one connection, for a plain
-// OR query, a query whose common word leaves the OR query (its halves share the connections with the rows holding
-// every word) and a time window. Real PostgreSQL only (PGlite runs one statement at a time and never splits).
+// `#bm25Parts`): over the whole index by the half marker the rows carry (`markHalves`), or, for rows written before
+// it, by its words when they part the rows evenly (`wordHalves`), else, and in a bounded range, by ids. The hits and
+// their scores must be those of the whole ranking on one connection, for a plain OR query, a query whose common word
+// leaves the OR query (its halves share the connections with the rows holding every word) and a time window. Real
+// PostgreSQL only (PGlite runs one statement at a time and never splits).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgSchemas } from '../../../test/helpers/pg-schemas.js';
 import { statementsSeen } from '../../../test/helpers/statements-seen.js';
 import type { LexicalOptions, NewEpisode } from '../port.js';
 import type { SqlStore } from '../sql/sql-store.js';
+import { readLexicalStats } from './pg-lexical-stats.js';
 import { createRng } from '../../script/seeded-rng.js';
 import { openPostgresStore } from './open-postgres.js';
-import { wordHalves } from './pg-search.js';
+import { HALF_MARK } from './pg-lexemes.js';
+import { markHalves, wordHalves } from './pg-search.js';
 
 const base = process.env.TIDEPOOL_TEST_PG_URL;
 const fresh = base ? pgSchemas(base) : () => '';
@@ -57,30 +60,86 @@ const CASES: Array<[string, string[], LexicalOptions]> = [
   ['the frequent words in a time window of half the rows', ['kayak', 'storm', 'gull'], { limit: 20, since: 1_000_000 + 1000 * 1000, until: 1_000_000 + 23_000 * 1000 }],
 ];
 
+/** What one search sent: its rankings' texts and the tsquery texts they were given. */
+async function rankingsOf(terms: string[], o: LexicalOptions) {
+  const { result, texts, params } = await statementsSeen(pooled.db, () => pooled.forSpace('s').search.lexical('episode', terms, o));
+  const at = texts.flatMap((s, i) => (s.includes('ts_rank_cd') ? [i] : []));
+  return { result, rankings: at.map((i) => texts[i]!), queries: at.flatMap((i) => params[i]!.filter((p): p is string => typeof p === 'string')) };
+}
+
+async function expectWholeRanking(terms: string[], o: LexicalOptions, split: Array<{ id: number; score: number }>) {
+  const whole = await single.forSpace('s').search.lexical('episode', terms, o);
+  expect(split.length).toBe(o.limit);
+  expect(split.map((h) => h.id)).toEqual(whole.map((h) => h.id));
+  split.forEach((h, i) => expect(h.score).toBeCloseTo(whole[i]!.score, 9));
+}
+
+const marker = `'${HALF_MARK}'`;
+
 describe.skipIf(!base)('PostgreSQL ranking split over two connections', () => {
+  it('counts the rows carrying the half marker in the statistics, about half of them', async () => {
+    const r = await pooled.db.get<{ n: unknown }>(`SELECT count(*) AS n FROM episodes_fts WHERE tsv @@ ?::tsquery`, [marker]);
+    const { hits } = await readLexicalStats(pooled.db, 'episode', 's', [HALF_MARK]);
+    expect(hits[0]).toBe(Number(r?.n));
+    expect(hits[0]! / 44_000).toBeGreaterThan(0.45);
+    expect(hits[0]! / 44_000).toBeLessThan(0.55);
+  });
+
   it.each(CASES)('%s: the same hits and scores as one whole ranking', async (_, terms, o) => {
-    // The statements a search sent: a word half of the whole index leaves out the first half's rows with
-    // `AND NOT f.tsv @@`, a half of a bounded range (a time window) is bounded by the range's own ids.
-    const { result: split, texts } = await statementsSeen(pooled.db, () => pooled.forSpace('s').search.lexical('episode', terms, o));
-    const rankings = texts.filter((s) => s.includes('ts_rank_cd'));
-    if (terms.includes('heron')) {
-      // One word holds 95 % of the candidates: by words, one half would read and rank nearly all of them.
-      expect(rankings.some((s) => s.includes('f.id + 0 >'))).toBe(true);
-      expect(rankings.some((s) => s.includes('AND NOT f.tsv @@'))).toBe(false);
-    } else if (o.since === undefined) {
-      // Three words of about 1,980 rows each: one half ranks the rows of two, the other those of the third.
-      expect(rankings.some((s) => s.includes('AND NOT f.tsv @@'))).toBe(true);
-      expect(rankings.some((s) => s.includes('f.id + 0'))).toBe(false);
+    const { result: split, rankings, queries } = await rankingsOf(terms, o);
+    if (o.since === undefined) {
+      // Over the whole index: the rows with the marker and those without, neither by ids nor by words.
+      expect(queries.some((q) => q.endsWith(`) & ${marker}`))).toBe(true);
+      expect(queries.some((q) => q.endsWith(`) & !${marker}`))).toBe(true);
+      expect(rankings.some((s) => s.includes('f.id + 0') || s.includes('AND NOT f.tsv @@'))).toBe(false);
     } else {
       // A range with bounds of its own is halved by them, so that a half read through the primary key reads only
       // its own rows (with the half's bound a filter, each half read the whole range).
+      expect(queries.some((q) => q.includes(marker))).toBe(false);
       expect(rankings.some((s) => s.includes('f.id + 0'))).toBe(false);
       expect(rankings.filter((s) => /f\.id > \?/.test(s) && /f\.id <= \?/.test(s)).length).toBeGreaterThanOrEqual(2);
     }
-    const whole = await single.forSpace('s').search.lexical('episode', terms, o);
-    expect(split.length).toBe(o.limit);
-    expect(split.map((h) => h.id)).toEqual(whole.map((h) => h.id));
-    split.forEach((h, i) => expect(h.score).toBeCloseTo(whole[i]!.score, 9));
+    await expectWholeRanking(terms, o, split);
+  });
+
+  describe('rows written before the half marker', () => {
+    beforeAll(async () => {
+      // As a database written before the marker holds them: no row carries it, the statistics count none.
+      await pooled.db.run(`UPDATE episodes_fts SET tsv = ts_delete(tsv, ?::text) WHERE tsv @@ ?::tsquery`, [HALF_MARK, marker]);
+      await pooled.db.run(`DELETE FROM lexical_terms WHERE term IN (?, ?)`, [HALF_MARK, '!*']);
+      await pooled.db.run(`UPDATE lexical_deltas SET terms = terms - ?::text - ?::text`, [HALF_MARK, '!*']);
+      expect((await readLexicalStats(pooled.db, 'episode', 's', [HALF_MARK])).hits).toEqual([0]);
+    });
+
+    it.each(CASES)('%s: the same hits and scores as one whole ranking', async (_, terms, o) => {
+      // A word half of the whole index leaves out the first half's rows with `AND NOT f.tsv @@`, an id half of it
+      // filters the ids (`f.id + 0`); a half of a bounded range (a time window) is bounded by the range's own ids.
+      const { result: split, rankings, queries } = await rankingsOf(terms, o);
+      expect(queries.some((q) => q.includes(marker))).toBe(false);
+      if (terms.includes('heron')) {
+        // One word holds 95 % of the candidates: by words, one half would read and rank nearly all of them.
+        expect(rankings.some((s) => s.includes('f.id + 0 >'))).toBe(true);
+        expect(rankings.some((s) => s.includes('AND NOT f.tsv @@'))).toBe(false);
+      } else if (o.since === undefined) {
+        // Three words of about 1,980 rows each: one half ranks the rows of two, the other those of the third.
+        expect(rankings.some((s) => s.includes('AND NOT f.tsv @@'))).toBe(true);
+        expect(rankings.some((s) => s.includes('f.id + 0'))).toBe(false);
+      } else {
+        expect(rankings.some((s) => s.includes('f.id + 0'))).toBe(false);
+        expect(rankings.filter((s) => /f\.id > \?/.test(s) && /f\.id <= \?/.test(s)).length).toBeGreaterThanOrEqual(2);
+      }
+      await expectWholeRanking(terms, o, split);
+    });
+  });
+});
+
+describe('markHalves', () => {
+  it('parts a match by the marker when the space\'s rows carry it evenly enough', () => {
+    expect(markHalves("('a') | ('b')", 1000, 480)).toEqual({ first: `(('a') | ('b')) & !${marker}`, second: `(('a') | ('b')) & ${marker}` });
+    // Rows written before the marker are all on the first side: too many of them, and the ids are halved instead.
+    expect(markHalves("('a')", 1000, 200)).toBeUndefined();
+    expect(markHalves("('a')", 1000, 0)).toBeUndefined();
+    expect(markHalves("('a')", 0, 0)).toBeUndefined();
   });
 });
 
