@@ -269,6 +269,11 @@ interface Bm25Ask {
   within?: { sql: string; params: SqlValue[] };
   /** May run as two halves on two connections (`#bm25Parts`). */
   split?: boolean;
+  /**
+   * The asked terms, of which `terms` are the rare ones (a common word left the OR query): a candidate holding every
+   * one of them is also scored by all of them, and keeps the larger score (`#bm25Parts`).
+   */
+  every?: { terms: readonly string[]; match: TsqAll };
 }
 
 /** The space BM25 counts over, and whether it holds every row of the layer (its counts need no join then). */
@@ -617,22 +622,27 @@ export class PgSearch implements SearchIndex {
       }
       raw = newest.length === fetch ? newest.map((id, i) => ({ id, s: 1 - i / (2 * fetch) })) : await scored();
     } else if (plan.dropped) {
-      // Rows holding every asked term first, scored by all of them; then the OR of the rare ones.
-      // Both on the pool's connections outside a transaction (`statementsTogether`, two at a time). The rare terms'
-      // ranking may come in two halves (`#bm25Parts`): those go first, so both connections start on the long rankings
-      // and the first to finish ranks the rows holding every term (a few ms at most). Every term's figures are taken
-      // first (phrases counted once, and remembered): counted inside both rankings, they were counted twice, and on
-      // two more connections at once.
+      // Rows holding every asked term first, scored by all of them; then the OR of the rare ones. Every term's figures
+      // are taken first (phrases counted once, and remembered): counted inside both rankings, they were counted twice,
+      // and on two more connections at once.
       await this.#stats(scope, layer, plan.top, terms);
       const ask = await rare();
-      const [rareParts, allParts] = await Promise.all([
-        this.#bm25In({ ...ask, limit: fetch, split: true }, ranges),
-        this.#bm25In(
-          { ...ask, terms, match: tsqAll(terms, '&&'), limit: fetch },
-          runs ? runs.map((r) => ({ after: r.lo - 1, upTo: r.hi })) : [{ after: 0 }],
-        ),
-      ]);
-      raw = bestOf(await statementsTogether(this.#db, [...rareParts, ...allParts]), fetch);
+      const every = { terms, match: tsqAll(terms, '&&') };
+      if (!runs) {
+        // Over the whole index the rows holding every term are among the rare terms' rows: one ranking (or its two
+        // halves) scores them by both and keeps the larger (`Bm25Ask.every`). Ranked apart, they waited for both
+        // halves of the rare terms' ranking to end, each half on one of the recall's two connections.
+        raw = bestOf(await statementsTogether(this.#db, await this.#bm25Parts({ ...ask, limit: fetch, split: true, every })), fetch);
+      } else {
+        // A time window's runs: each ranked apart, on the pool's connections outside a transaction
+        // (`statementsTogether`, two at a time). The rare terms' halves go first, so both connections start on the
+        // long rankings and the first to finish ranks the rows holding every term.
+        const [rareParts, allParts] = await Promise.all([
+          this.#bm25In({ ...ask, limit: fetch, split: true }, ranges),
+          this.#bm25In({ ...ask, ...every, limit: fetch }, runs.map((r) => ({ after: r.lo - 1, upTo: r.hi }))),
+        ]);
+        raw = bestOf(await statementsTogether(this.#db, [...rareParts, ...allParts]), fetch);
+      }
     } else {
       raw = await scored();
     }
@@ -687,9 +697,11 @@ export class PgSearch implements SearchIndex {
    * rare term (or all terms, or the newest window), never every row of a common word. With `within`, only the
    * space's rows passing those filters.
    */
-  async #bm25Parts({ scope, layer, top, terms, match, ids, limit, within, split = false }: Bm25Ask): Promise<Array<() => Promise<Ranked[]>>> {
+  async #bm25Parts({ scope, layer, top, terms, match, ids, limit, within, split = false, every }: Bm25Ask): Promise<Array<() => Promise<Ranked[]>>> {
     const t = T[layer];
-    const { rows: n, avgdl, terms: stats } = await this.#stats(scope, layer, top, terms);
+    const { rows: n, avgdl, terms: counted } = await this.#stats(scope, layer, top, every ? [...terms, ...every.terms] : terms);
+    // The OR query's terms; `every`'s follow them.
+    const stats = counted.slice(0, terms.length);
     // Column weights as SQLite's bm25(): body (A) 1.0; an episode's speaker (B) and preceding turns (C) 0.3, other
     // layers' tags (B) 0.5. In ts_rank_cd's order {D, C, B, A}; no position is weighted D.
     const weights = `'{0.1, 0.3, ${layer === 'episode' ? 0.3 : 0.5}, 1.0}'`;
@@ -730,6 +742,21 @@ export class PgSearch implements SearchIndex {
       column.set(w, k);
       return k;
     });
+    // The terms only `every` asks (the common words left out): their f is taken in the middle level, and only where
+    // the row holds every asked term (`e.every`, one `@@` a candidate); elsewhere it counts for nothing. A row
+    // holding every term holds each, so its f is the unguarded rank, as a ranking of those rows alone takes it.
+    const everyParams: SqlValue[] = [];
+    const later: string[] = [];
+    const everyCol = (every?.terms ?? []).map((w, j) => {
+      const seen = column.get(w);
+      if (seen !== undefined) return seen;
+      const st = counted[terms.length + j]!;
+      const k = freqs.length + later.length;
+      const parts = partsOf(st, w).map((q) => rank(everyParams, 'e.tsv', q, 0));
+      later.push(`CASE WHEN e.every THEN (${parts.join(' + ')}) / ${single(st) ? 1 : st.lexemes.length} ELSE 0 END AS f${k}`);
+      column.set(w, k);
+      return k;
+    });
     // D (the row's tokens): ts_rank_cd normalised by length (2) divides by it. Taken from a one-lexeme query whose f
     // is positive (each such call costs ~0.4 µs a row), else from the whole match (~2 µs a row: most of a common
     // query's time when every row paid it, 56 against 19 ms for 8,251 candidates).
@@ -740,12 +767,18 @@ export class PgSearch implements SearchIndex {
     const length = `coalesce(e.stored_len, round(${lengthBy.length > 0 ? `CASE ${lengthBy.join(' ')} ELSE ${whole} END` : whole}))`;
     // BM25's length normalisation, once a row: every term's part divides by it (it was computed again for each).
     const norm = `${K1} * (${1 - B} + ${B} * coalesce(${length}, ${avgdl}) / ${avgdl > 0 ? avgdl : 1}) AS norm`;
-    const score = stats
-      .map((st, i) => {
-        const idf = Math.log((n - st.hits + 0.5) / (st.hits + 0.5));
-        return `${(idf > 0 ? idf : 1e-6).toFixed(6)} * d.f${col[i]} * ${K1 + 1} / (d.f${col[i]} + d.norm)`;
-      })
-      .join(' + ');
+    const sum = (of: readonly TermStats[], cols: readonly number[]) =>
+      of
+        .map((st, i) => {
+          const idf = Math.log((n - st.hits + 0.5) / (st.hits + 0.5));
+          return `${(idf > 0 ? idf : 1e-6).toFixed(6)} * d.f${cols[i]} * ${K1 + 1} / (d.f${cols[i]} + d.norm)`;
+        })
+        .join(' + ');
+    // With `every`, a row holding every asked term keeps the larger of its two scores: the same rows, in the same
+    // order, as the best of this ranking and of one of those rows alone (each row's scores are computed alike).
+    const score = every
+      ? `CASE WHEN d.every THEN greatest(${sum(stats, col)}, ${sum(counted.slice(terms.length), everyCol)}) ELSE ${sum(stats, col)} END`
+      : sum(stats, col);
     const join = within ? ` JOIN ${t.table} x ON x.id = f.id AND x.space = ?${within.sql}` : '';
     const fs = freqs.map((_, k) => `e.f${k}`).join(', ');
     // OFFSET 0 keeps each subquery whole: flattened, each f and D was computed again wherever the score names it.
@@ -789,11 +822,20 @@ export class PgSearch implements SearchIndex {
       return rankingOf(
         this.#db,
         `SELECT d.id AS id, ${score} AS s FROM (
-           SELECT e.id AS id, ${fs}, ${norm} FROM (
-             SELECT f.id AS id, f.tsv AS tsv, f.len AS stored_len, ${freqs.join(', ')} FROM ${t.fts} f${join}
+           SELECT e.id AS id, ${fs}${every ? `, ${[...later, 'e.every AS every'].join(', ')}` : ''}, ${norm} FROM (
+             SELECT f.id AS id, f.tsv AS tsv, f.len AS stored_len, ${freqs.join(', ')}${every ? ', f.tsv @@ ?::tsquery AS every' : ''}
+             FROM ${t.fts} f${join}
              WHERE ${rows.sql} OFFSET 0) e OFFSET 0) d
          ORDER BY s DESC, d.id DESC LIMIT ?`,
-        [...lenParams, ...fParams, ...(within ? [scope.space, ...within.params] : []), ...rows.params, limit],
+        [
+          ...everyParams,
+          ...lenParams,
+          ...fParams,
+          ...(every ? [every.match.text] : []),
+          ...(within ? [scope.space, ...within.params] : []),
+          ...rows.params,
+          limit,
+        ],
       );
     };
     // Ranking is ~1.4-1.9 µs a candidate, all of it on one backend: a common word's 5,200 rows took 9.7 of a query's

@@ -35,7 +35,8 @@ beforeAll(async () => {
   // 44,000 rows: "kayak", "storm" and "gull" each in about 4.5 % of them, under the planner's 5 % (a word in more
   // leaves the OR query), so that together they match some 5,900 rows and part them evenly; "heron" in every 21st row
   // (2,096, over the 2,000 candidates a split needs) and "egret" in every 400th (110), so that an OR of the two is
-  // nearly all heron's rows and is halved by ids; "tide" is in every row.
+  // nearly all heron's rows and is halved by ids; "tide" is in every row, "reef" in every third (common, yet its idf
+  // is above 0).
   const rng = createRng(11);
   const rows: NewEpisode[] = [];
   for (let i = 0; i < 44_000; i++) {
@@ -43,6 +44,7 @@ beforeAll(async () => {
     for (const w of ['kayak', 'storm', 'gull']) if (rng.chance(0.045)) words.push(...Array.from({ length: rng.between(1, 3) }, () => w));
     if (i % 21 === 0) words.push('heron');
     if (i % 400 === 0) words.push('egret');
+    if (i % 3 === 0) words.push('reef');
     rows.push(episode(words.join(' '), 1_000_000 + i * 1000));
   }
   for (let i = 0; i < rows.length; i += 1000) await pooled.transaction((tx) => tx.forSpace('s').episodes.insertMany(rows.slice(i, i + 1000)));
@@ -100,6 +102,23 @@ describe.skipIf(!base)('PostgreSQL ranking split over two connections', () => {
       expect(rankings.filter((s) => /f\.id > \?/.test(s) && /f\.id <= \?/.test(s)).length).toBeGreaterThanOrEqual(2);
     }
     await expectWholeRanking(terms, o, split);
+  });
+
+  it('scores the rows holding every word inside the rare words\' ranking as two rankings would', async () => {
+    // "reef" is in a third of the rows and leaves the OR query. Over the whole index the rows holding every word are
+    // scored in the rare words' halves, keeping the larger score; a time window over every row ranks them apart.
+    const terms = ['kayak', 'storm', 'reef'];
+    const merged = await rankingsOf(terms, { limit: 50 });
+    expect(merged.rankings.filter((r) => r.includes('greatest(')).length).toBe(2);
+    expect(merged.rankings.some((r) => !r.includes('greatest('))).toBe(false);
+    const apart = await rankingsOf(terms, { limit: 50, since: 1_000_000, until: 1_000_000 + 44_000 * 1000 });
+    expect(apart.rankings.some((r) => r.includes('greatest('))).toBe(false);
+    expect(apart.queries.some((q) => q.includes("('reef')") && q.includes(' & ') && !q.includes(marker))).toBe(true);
+    // Not vacuous: some of the best rows hold every word and score more than the rare words alone give them.
+    const rare = await pooled.forSpace('s').search.lexical('episode', ['kayak', 'storm'], { limit: 50 });
+    expect(merged.result.map((h) => h.id)).not.toEqual(rare.map((h) => h.id));
+    expect(merged.result.map((h) => h.id)).toEqual(apart.result.map((h) => h.id));
+    merged.result.forEach((h, i) => expect(h.score).toBeCloseTo(apart.result[i]!.score, 9));
   });
 
   describe('rows written before the half marker', () => {
