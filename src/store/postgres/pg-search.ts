@@ -776,9 +776,10 @@ export class PgSearch implements SearchIndex {
         .join(' + ');
     // With `every`, a row holding every asked term keeps the larger of its two scores: the same rows, in the same
     // order, as the best of this ranking and of one of those rows alone (each row's scores are computed alike).
+    const rareScore = sum(stats, col);
     const score = every
-      ? `CASE WHEN d.every THEN greatest(${sum(stats, col)}, ${sum(counted.slice(terms.length), everyCol)}) ELSE ${sum(stats, col)} END`
-      : sum(stats, col);
+      ? `CASE WHEN d.every THEN greatest(${rareScore}, ${sum(counted.slice(terms.length), everyCol)}) ELSE ${rareScore} END`
+      : rareScore;
     const join = within ? ` JOIN ${t.table} x ON x.id = f.id AND x.space = ?${within.sql}` : '';
     const fs = freqs.map((_, k) => `e.f${k}`).join(', ');
     // OFFSET 0 keeps each subquery whole: flattened, each f and D was computed again wherever the score names it.
