@@ -6,7 +6,7 @@
 import type { Episode, EpisodeKind } from '../../core/types.js';
 import type { EpisodeStore, IndexBatch, IndexText, NewEpisode, RecallEpisode, ScriptEpisodeRow, SearchIndex, TimelineQuery } from '../port.js';
 import { pipelines, PREPARED, storableParams, type SqlDriver, type SqlValue } from '../sql-driver.js';
-import { bit, bool, chunks, idsIn, idsLike, json, jsonRecords, marks, num, numOrNull, timeOf, timeOrNull, toJson } from './sql-util.js';
+import { bit, bool, chunks, idsIn, idsLike, json, jsonRecords, marks, num, numOrNull, rowsInSpace, timeOf, timeOrNull, toJson } from './sql-util.js';
 
 /**
  * The episode columns a PostgreSQL batch insert reads from its JSON records, in `values` order, each under a one-letter
@@ -205,30 +205,12 @@ export class EpisodeSql implements EpisodeStore {
   }
 
   async getForRecall(ids: readonly number[]): Promise<RecallEpisode[]> {
-    const out: RecallEpisode[] = [];
-    for (const part of chunks(ids)) {
-      const within = idsIn(this.#db.dialect, 'id', part);
-      const rows = await this.#db.all<Record<string, unknown>>(
-        `SELECT id, kind, role, speaker, content, session, occurred_at, archived_at FROM episodes
-         WHERE (space || '') = ? AND ${within.sql}`,
-        [this.#space, ...within.params],
-        within.o,
-      );
-      out.push(...rows.map(toRecallEpisode));
-    }
-    return out;
+    const cols = 'id, kind, role, speaker, content, session, occurred_at, archived_at';
+    return (await rowsInSpace(this.#db, 'episodes', cols, this.#space, ids)).map(toRecallEpisode);
   }
 
   async getMany(ids: readonly number[]): Promise<Episode[]> {
-    const out: Episode[] = [];
-    for (const part of chunks(ids)) {
-      const rows = await this.#db.all(`SELECT ${COLS} FROM episodes WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
-        this.#space,
-        ...part,
-      ]);
-      out.push(...rows.map(toEpisode));
-    }
-    return out;
+    return (await rowsInSpace(this.#db, 'episodes', COLS, this.#space, ids)).map(toEpisode);
   }
 
   async timeline(q: TimelineQuery): Promise<{ items: Episode[]; total: number }> {
@@ -361,11 +343,7 @@ export class EpisodeSql implements EpisodeStore {
   async delete(ids: readonly number[]): Promise<number> {
     let n = 0;
     for (const part of chunks(ids)) {
-      const owned = await this.#db.all<{ id: unknown }>(
-        `SELECT id FROM episodes WHERE (space || '') = ? AND id IN (${marks(part.length)})`,
-        [this.#space, ...part],
-      );
-      const own = owned.map((r) => num(r.id));
+      const own = (await rowsInSpace<{ id: unknown }>(this.#db, 'episodes', 'id', this.#space, part)).map((r) => num(r.id));
       if (own.length === 0) continue;
       await this.#search.unindex('episode', own, this.#space);
       await this.#db.run(`DELETE FROM embeddings WHERE layer = 'episode' AND item_id IN (${marks(own.length)})`, own);

@@ -3,7 +3,7 @@ import type { Knowledge, KnowledgeKind, KnowledgeLink, KnowledgeStatus, LinkType
 import type { IndexText, KnowledgeStore, NewKnowledge, Reinforcement, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
 import { strengthNow } from '../../script/strength.js';
-import { bit, bool, chunks, idsLike, json, marks, num, numOrNull, timeOf, timeOrNull, toJson } from './sql-util.js';
+import { bit, bool, chunks, idsLike, json, marks, num, numOrNull, rowsInSpace, timeOf, timeOrNull, toJson } from './sql-util.js';
 
 const COLS = `id, space, kind, key, subject, content, status, occurrences, strength, last_reinforced_at, importance,
   durable, tags, evidence, source, valid_from, valid_to, created_at, updated_at, superseded_by, meta`;
@@ -72,15 +72,7 @@ export class KnowledgeSql implements KnowledgeStore {
   }
 
   async getMany(ids: readonly number[]): Promise<Knowledge[]> {
-    const out: Knowledge[] = [];
-    for (const part of chunks(ids)) {
-      const rows = await this.#db.all(`SELECT ${COLS} FROM knowledge WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
-        this.#space,
-        ...part,
-      ]);
-      out.push(...rows.map(toKnowledge));
-    }
-    return out;
+    return (await rowsInSpace(this.#db, 'knowledge', COLS, this.#space, ids)).map(toKnowledge);
   }
 
   async getLiveByKey(key: string): Promise<Knowledge | undefined> {
@@ -261,12 +253,7 @@ export class KnowledgeSql implements KnowledgeStore {
   async delete(ids: readonly number[]): Promise<number> {
     let n = 0;
     for (const part of chunks(ids)) {
-      const own = (
-        await this.#db.all<{ id: unknown }>(`SELECT id FROM knowledge WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
-          this.#space,
-          ...part,
-        ])
-      ).map((r) => num(r.id));
+      const own = (await rowsInSpace<{ id: unknown }>(this.#db, 'knowledge', 'id', this.#space, part)).map((r) => num(r.id));
       if (own.length === 0) continue;
       await this.#search.unindex('knowledge', own, this.#space);
       const m = marks(own.length);

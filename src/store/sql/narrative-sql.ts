@@ -3,7 +3,7 @@ import { weightBandSql, type WeightBand } from '../../core/weight-scale.js';
 import type { Narrative, NarrativeKind } from '../../core/types.js';
 import type { IndexText, NarrativeLinkRow, NarrativeScoreChange, NarrativeScoreRow, NarrativeStore, NarrativeText, NarrativeTextRow, NewNarrative, SearchIndex } from '../port.js';
 import type { SqlDriver, SqlValue } from '../sql-driver.js';
-import { bit, bool, chunks, idsLike, json, marks, num, timeOf, toJson } from './sql-util.js';
+import { bit, bool, chunks, idsLike, json, marks, num, rowsInSpace, timeOf, toJson } from './sql-util.js';
 
 const COLS = `id, space, kind, ntype, content, gesture, context, moment, cognition_direction, tags, entities_role,
   related_entities, source_links, importance, emotional, recurrence, unresolved, weight, created_at, updated_at`;
@@ -84,15 +84,7 @@ export class NarrativeSql implements NarrativeStore {
   }
 
   async getMany(ids: readonly number[]): Promise<Narrative[]> {
-    const out: Narrative[] = [];
-    for (const part of chunks(ids)) {
-      const rows = await this.#db.all(`SELECT ${COLS} FROM narratives WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
-        this.#space,
-        ...part,
-      ]);
-      out.push(...rows.map(toNarrative));
-    }
-    return out;
+    return (await rowsInSpace(this.#db, 'narratives', COLS, this.#space, ids)).map(toNarrative);
   }
 
   async countSharingTags(tags: readonly string[], excludeId?: number): Promise<number> {
@@ -167,12 +159,7 @@ export class NarrativeSql implements NarrativeStore {
   async delete(ids: readonly number[]): Promise<number> {
     let n = 0;
     for (const part of chunks(ids)) {
-      const own = (
-        await this.#db.all<{ id: unknown }>(`SELECT id FROM narratives WHERE (space || '') = ? AND id IN (${marks(part.length)})`, [
-          this.#space,
-          ...part,
-        ])
-      ).map((r) => num(r.id));
+      const own = (await rowsInSpace<{ id: unknown }>(this.#db, 'narratives', 'id', this.#space, part)).map((r) => num(r.id));
       if (own.length === 0) continue;
       await this.#search.unindex('narrative', own, this.#space);
       await this.#db.run(`DELETE FROM narrative_tags WHERE narrative_id IN (${marks(own.length)})`, own);

@@ -133,6 +133,27 @@ export function chunks<T>(ids: readonly T[], size = 500): T[][] {
 }
 
 /**
+ * The rows of `table` among `ids` that belong to `space` (`cols` selected, in no set order), read in chunks. Every
+ * read and delete of a layer's rows by id asks it, so an id of another space is never seen. `(space || '')` keeps
+ * SQLite's planner on the primary key instead of the space index (harmless on PostgreSQL); PostgreSQL takes the ids
+ * as one array parameter (`idsIn`).
+ */
+export async function rowsInSpace<T = Record<string, unknown>>(
+  db: SqlDriver,
+  table: string,
+  cols: string,
+  space: string,
+  ids: readonly number[],
+): Promise<T[]> {
+  const out: T[] = [];
+  for (const part of chunks(ids)) {
+    const within = idsIn(db.dialect, 'id', part);
+    out.push(...(await db.all<T>(`SELECT ${cols} FROM ${table} WHERE (space || '') = ? AND ${within.sql}`, [space, ...within.params], within.o)));
+  }
+  return out;
+}
+
+/**
  * Whether a query term is one Chinese character, which lexical search matches as a prefix, the way stemming joins
  * English word forms: 搬 finds 搬家 and 搬进, 帮 finds 帮忙 (jieba indexes compounds as whole words).
  */
