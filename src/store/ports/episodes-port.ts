@@ -1,26 +1,13 @@
 /** Raw episodes: the turns, tool calls and notes as they happened, and their lifecycle marks. */
-import type { Episode, EpisodeKind } from '../../core/types.js';
+import type { Episode } from '../../core/types.js';
 import type { IndexText } from './search-port.js';
 
-/** A new episode row. */
-export interface NewEpisode {
-  kind: EpisodeKind;
-  role: string | null;
-  speaker: string | null;
-  content: string;
-  session: string | null;
-  tool: string | null;
-  ok: boolean | null;
-  source: string;
-  ref: string | null;
-  meta: Record<string, unknown>;
-  durable: boolean;
-  occurredAt: number;
-  createdAt: number;
+/** A new episode row: an `Episode` less what the store gives it (id, space, archive mark), with its index text. */
+export type NewEpisode = Omit<Episode, 'id' | 'space' | 'consolidatedAt' | 'archivedAt'> & {
   consolidatedAt?: number | null;
   embedPending: boolean;
   index: IndexText;
-}
+};
 
 /** Filters of a timeline read. */
 export interface TimelineQuery {

@@ -1,35 +1,15 @@
 /** Knowledge entries and their links. */
-import type {
-  Evidence,
-  Knowledge,
-  KnowledgeKind,
-  KnowledgeLink,
-  KnowledgeStatus,
-  LinkType,
-} from '../../core/types.js';
+import type { Knowledge, KnowledgeKind, KnowledgeLink, KnowledgeStatus, LinkType } from '../../core/types.js';
 import type { IndexText } from './search-port.js';
 
-/** A new knowledge row. */
-export interface NewKnowledge {
-  kind: KnowledgeKind;
-  key: string | null;
-  subject: string | null;
-  content: string;
-  status: KnowledgeStatus;
-  occurrences: number;
-  strength: number;
-  importance: number;
-  durable: boolean;
-  tags: string[];
-  evidence: Evidence;
-  source: string;
-  validFrom: number | null;
-  validTo: number | null;
-  createdAt: number;
-  meta: Record<string, unknown>;
+/** A new knowledge row: a `Knowledge` entry less what the store gives it or later writes change, with its index text. */
+export type NewKnowledge = Omit<
+  Knowledge,
+  'id' | 'space' | 'lastReinforcedAt' | 'updatedAt' | 'supersededBy'
+> & {
   embedPending: boolean;
   index: IndexText;
-}
+};
 
 /** One reinforcement: `step` added to each entry of `ids` at `at`. */
 export interface Reinforcement {

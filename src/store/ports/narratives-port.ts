@@ -2,28 +2,11 @@
 import type { Narrative, NarrativeKind } from '../../core/types.js';
 import type { IndexText } from './search-port.js';
 
-/** A new narrative row. */
-export interface NewNarrative {
-  kind: NarrativeKind;
-  ntype: string;
-  content: string;
-  gesture: string | null;
-  context: string | null;
-  moment: string | null;
-  cognitionDirection: string | null;
-  tags: string[];
-  entitiesRole: string | null;
-  relatedEntities: string[];
-  sourceLinks: number[];
-  importance: number;
-  emotional: number;
-  recurrence: number;
-  unresolved: number;
-  weight: number;
-  createdAt: number;
+/** A new narrative row: a `Narrative` less what the store gives it (id, space, update time), with its index text. */
+export type NewNarrative = Omit<Narrative, 'id' | 'space' | 'updatedAt'> & {
   embedPending: boolean;
   index: IndexText;
-}
+};
 
 /** A narrative's text fields, as keyword extraction reads them. */
 export interface NarrativeTextRow {
