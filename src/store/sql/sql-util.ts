@@ -1,6 +1,12 @@
 /** Small helpers shared by the portable SQL stores: placeholders, JSON columns, booleans. */
 import { representableTime } from '../../core/clock.js';
-import { PREPARED, storableParams, type SqlDriver, type SqlValue, type StatementOptions } from '../sql-driver.js';
+import {
+  PREPARED,
+  storableParams,
+  type SqlDriver,
+  type SqlValue,
+  type StatementOptions,
+} from '../sql-driver.js';
 
 /** `?, ?, ?` for an IN list of `n` values (n ≥ 1). */
 export function marks(n: number): string {
@@ -16,7 +22,8 @@ export function idsIn(
   column: string,
   ids: readonly number[],
 ): { sql: string; params: Array<string | number>; o: StatementOptions } {
-  if (dialect === 'postgres') return { sql: `${column} = ANY(?::bigint[])`, params: [`{${ids.join(',')}}`], o: PREPARED };
+  if (dialect === 'postgres')
+    return { sql: `${column} = ANY(?::bigint[])`, params: [`{${ids.join(',')}}`], o: PREPARED };
   return { sql: `${column} IN (${marks(ids.length)})`, params: [...ids], o: {} };
 }
 
@@ -61,8 +68,11 @@ export function json<T>(v: unknown, fallback: T, at?: ColumnAt): T {
     // which is memory content and must not reach the log: only its length is said.
     if (at) {
       const c: CorruptColumn = {
-        table: at.table, column: at.column, id: at.row.id === undefined ? null : num(at.row.id),
-        space: typeof at.row.space === 'string' ? at.row.space : (at.space ?? null), error: `not valid JSON (${v.length} characters)`,
+        table: at.table,
+        column: at.column,
+        id: at.row.id === undefined ? null : num(at.row.id),
+        space: typeof at.row.space === 'string' ? at.row.space : (at.space ?? null),
+        error: `not valid JSON (${v.length} characters)`,
       };
       for (const l of corruptListeners) l(c);
     }
@@ -133,8 +143,9 @@ export function chunks<T>(ids: readonly T[], size = 500): T[][] {
 }
 
 /**
- * The rows of `table` among `ids` that belong to `space` (`cols` selected, in no set order), read in chunks. Every
- * read and delete of a layer's rows by id asks it, so an id of another space is never seen. `(space || '')` keeps
+ * The rows of `table` among `ids` that belong to `space` (`cols` selected, in no set order), read in chunks: the
+ * layers' reads by id and their deletes' ownership check ask it, so an id of another space is never seen (knowledge's
+ * reinforcement, ordered and locked, and the updates by id keep their own statements). `(space || '')` keeps
  * SQLite's planner on the primary key instead of the space index (harmless on PostgreSQL); PostgreSQL takes the ids
  * as one array parameter (`idsIn`).
  */
@@ -148,7 +159,13 @@ export async function rowsInSpace<T = Record<string, unknown>>(
   const out: T[] = [];
   for (const part of chunks(ids)) {
     const within = idsIn(db.dialect, 'id', part);
-    out.push(...(await db.all<T>(`SELECT ${cols} FROM ${table} WHERE (space || '') = ? AND ${within.sql}`, [space, ...within.params], within.o)));
+    out.push(
+      ...(await db.all<T>(
+        `SELECT ${cols} FROM ${table} WHERE (space || '') = ? AND ${within.sql}`,
+        [space, ...within.params],
+        within.o,
+      )),
+    );
   }
   return out;
 }
