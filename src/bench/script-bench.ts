@@ -4,9 +4,9 @@
  * 100,000 turns under 30 s.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { importFileInput } from '../app/import-file-input.js';
 import { narrativeIndexText } from '../app/index-text.js';
 import type { ScriptAllEntry } from '../app/script-jobs.js';
 import { appContextOf, type Tidepool } from '../app/tidepool.js';
@@ -138,11 +138,7 @@ export async function runScriptBench(opts: ScriptBenchOptions = {}): Promise<Scr
       warn: () => {},
     });
     try {
-      const input = {
-        path: file,
-        readHead: (k: number) => readHead(file, k),
-        readAll: async () => readFileSync(file),
-      };
+      const input = importFileInput(file);
       log(
         `importing ${turns} turns from a ${Math.round(readFileSync(file).byteLength / 1e6)} MB Claude Code transcript`,
       );
@@ -354,17 +350,6 @@ export function claudeCodeTranscript(turns: number, seed: number): string {
     k++;
   }
   return `${lines.join('\n')}\n`;
-}
-
-async function readHead(path: string, n: number): Promise<Uint8Array> {
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(n);
-    const { bytesRead } = await fh.read(buf, 0, n, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
 }
 
 /** The report as markdown, for docs/BENCHMARKS.md. */

@@ -1,6 +1,6 @@
 /** `tidepool import <paths...>`: session transcripts and Tideline databases into the memory, idempotently. */
-import { open, readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { importFileInput } from '../../app/import-file-input.js';
 import { IMPORT_FORMAT_NAMES } from '../../app/import-format-names.js';
 import type { ImportFileResult } from '../../app/import-sessions.js';
 import { TidepoolError } from '../../core/errors.js';
@@ -33,15 +33,9 @@ export function registerImportCommand(program: Command, deps: CliDeps): void {
       for (const path of files) {
         let r: ImportFileResult;
         try {
-          r = await m.importFile(
-            {
-              path,
-              readHead: (n) => readHead(path, n),
-              readAll: () => readFile(path),
-              format,
-            },
-            { onProgress: (p) => bar.update(p.done, p.total, p.file) },
-          );
+          r = await m.importFile(importFileInput(path, format), {
+            onProgress: (p) => bar.update(p.done, p.total, p.file),
+          });
         } catch (e) {
           if ((e as NodeJS.ErrnoException).code === undefined) throw e;
           r = { status: 'failed', file: path, reason: (e as Error).message };
@@ -78,16 +72,4 @@ function describe(r: Extract<ImportFileResult, { status: 'imported' }>): string 
     );
   }
   return parts.join(', ');
-}
-
-/** The first `n` bytes of a file, without reading the rest (a Tideline database can be large). */
-async function readHead(path: string, n: number): Promise<Uint8Array> {
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(n);
-    const { bytesRead } = await fh.read(buf, 0, n, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
 }
