@@ -40,10 +40,7 @@ const external = [
 const benchOutside = {
   name: 'bench-outside',
   setup(b) {
-    b.onResolve({ filter: /\/bench-command\.js$/ }, () => ({
-      path: '../boot/bench-command.js',
-      external: true,
-    }));
+    b.onResolve({ filter: /\/bench-command\.js$/ }, () => ({ path: '../boot/bench-command.js', external: true }));
   },
 };
 
@@ -56,13 +53,7 @@ const ownUrl = {
       const text = await readFile(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return { contents: text, loader: 'js' };
       const rel = relative(out, args.path).split('\\').join('/');
-      return {
-        contents: text.replaceAll(
-          'import.meta.url',
-          `new URL(${JSON.stringify(rel)}, __tidepoolBundleUrl).href`,
-        ),
-        loader: 'js',
-      };
+      return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, __tidepoolBundleUrl).href`), loader: 'js' };
     });
   },
 };
@@ -74,10 +65,7 @@ const ownUrl = {
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
-    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
-      contents: 'export { default as en } from "./en.js";',
-      loader: 'js',
-    }));
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
   },
 };
 
@@ -108,8 +96,7 @@ const result = await build({
 const file = join(out, 'cli-main.cjs');
 const text = await readFile(file, 'utf8');
 const rewritten = text.replace(/(?<![\w$.])import\((?=["'])/g, '__tidepoolImport(');
-if (/(?<![\w$.])import\((?=["'])/.test(rewritten))
-  throw new Error('bundle-cli: an import() was left in the bundle');
+if (/(?<![\w$.])import\((?=["'])/.test(rewritten)) throw new Error('bundle-cli: an import() was left in the bundle');
 // Written as the function the launcher runs (Module.wrap's parameters and `__tidepoolImport`): bin/tidepool.js compiles
 // the file's text as it is, where wrapping it at every start copied the 1.9 MB source once more.
 await writeFile(file, `${BUNDLE_HEAD}${asciiOnly(rewritten)}${BUNDLE_TAIL}`);
@@ -124,10 +111,7 @@ await writeFile(file, `${BUNDLE_HEAD}${asciiOnly(rewritten)}${BUNDLE_TAIL}`);
  */
 function asciiOnly(code) {
   const escaped = /(?<!\\)(?:\\\\)*\\[^\x00-\x7f]/.exec(code);
-  if (escaped)
-    throw new Error(
-      `bundle-cli: an escaped non-ASCII character at ${escaped.index}: ${code.slice(escaped.index - 20, escaped.index + 20)}`,
-    );
+  if (escaped) throw new Error(`bundle-cli: an escaped non-ASCII character at ${escaped.index}: ${code.slice(escaped.index - 20, escaped.index + 20)}`);
   return code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 // chrono-node's English and Chinese locales, each bundled into one file beside the CLI's: a query naming a time loads

@@ -26,8 +26,7 @@ const SLACK_MS = 14 * 3_600_000;
 const DAY_MS = 86_400_000;
 
 /** A date written out (a number or a month's name), as opposed to a relative one. */
-const ABSOLUTE =
-  /\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|[〇零一二三四五六七八九十两]+\s*[年月日号]/iu;
+const ABSOLUTE = /\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|[〇零一二三四五六七八九十两]+\s*[年月日号]/iu;
 
 /** A bare year ("in 2023", "2023年") chrono does not read on its own. */
 const BARE_YEAR = /(?:\b(?:in|during|of|since)\s+((?:19|20)\d\d)\b|((?:19|20)\d\d)\s*年(?!\s*\d))/giu;
@@ -38,17 +37,11 @@ const WEEK_WORD = /week|周|星期|禮拜|礼拜/iu;
 /** The month, of the latest year in which it has begun by `now` ("in June" said in May means last June). */
 function latestMonth(month: number, now: number): TimeWindow {
   const d = new Date(now);
-  const year =
-    Date.UTC(d.getUTCFullYear(), month - 1, 1) <= now ? d.getUTCFullYear() : d.getUTCFullYear() - 1;
+  const year = Date.UTC(d.getUTCFullYear(), month - 1, 1) <= now ? d.getUTCFullYear() : d.getUTCFullYear() - 1;
   return { start: Date.UTC(year, month - 1, 1) - SLACK_MS, end: Date.UTC(year, month, 1) + SLACK_MS };
 }
 
-function windowOf(
-  c: chrono.ParsedComponents,
-  text: string,
-  sayYear: number | undefined,
-  now: number,
-): TimeWindow | undefined {
+function windowOf(c: chrono.ParsedComponents, text: string, sayYear: number | undefined, now: number): TimeWindow | undefined {
   const known = (k: chrono.Component): boolean => c.isCertain(k);
   const month = c.get('month');
   const year = !known('year') && known('month') && sayYear !== undefined ? sayYear : c.get('year');
@@ -86,8 +79,7 @@ const TIMEISH = new RegExp(
 const WEEK_OF = /(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+week\s+of\s+$/iu;
 const WEEK_BEFORE = /(?:the\s+)?(?:week|days)\s+(?:before|prior\s+to)\s+$/iu;
 const WEEK_AFTER = /(?:the\s+)?(?:week|days)\s+(?:after|following)\s+$/iu;
-const PART_OF =
-  /(?:(?:in\s+)?the\s+)?(beginning|start|early\s+part|middle|end)\s+of\s+$|\b(early|mid|late)[\s-]+$/iu;
+const PART_OF = /(?:(?:in\s+)?the\s+)?(beginning|start|early\s+part|middle|end)\s+of\s+$|\b(early|mid|late)[\s-]+$/iu;
 
 /**
  * Narrows or moves a window by the words just before its date: "the week before 16 November", "the second week of
@@ -105,42 +97,24 @@ function refine(w: TimeWindow, before: string): { window: TimeWindow; said: stri
   if (span < 20 * DAY_MS) return { window: w, said: '' };
   const nth = WEEK_OF.exec(said)?.[1]?.toLowerCase();
   if (nth) {
-    const k = nth.startsWith('l')
-      ? -1
-      : (({ f: 0, '1': 0, s: 1, '2': 1, t: 2, '3': 2 } as Record<string, number>)[nth[0]!] ?? 3);
+    const k = nth.startsWith('l') ? -1 : ({ f: 0, '1': 0, s: 1, '2': 1, t: 2, '3': 2 } as Record<string, number>)[nth[0]!] ?? 3;
     const start = k < 0 ? w.end - 8 * DAY_MS : w.start + k * 7 * DAY_MS;
     return { window: { start, end: start + 8 * DAY_MS }, said };
   }
   const part = (m[1] ?? m[2] ?? '').toLowerCase();
   const third = span / 3;
-  if (/^(beginning|start|early)/u.test(part))
-    return { window: { start: w.start, end: w.start + third + DAY_MS }, said };
+  if (/^(beginning|start|early)/u.test(part)) return { window: { start: w.start, end: w.start + third + DAY_MS }, said };
   if (/^(end|late)/u.test(part)) return { window: { start: w.end - third - DAY_MS, end: w.end }, said };
   return { window: { start: w.start + third - DAY_MS, end: w.end - third + DAY_MS }, said };
 }
 
-const ZH_DIGITS: Record<string, number> = {
-  〇: 0,
-  零: 0,
-  一: 1,
-  二: 2,
-  两: 2,
-  三: 3,
-  四: 4,
-  五: 5,
-  六: 6,
-  七: 7,
-  八: 8,
-  九: 9,
-};
+const ZH_DIGITS: Record<string, number> = { 〇: 0, 零: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
 
 /** A small count written in digits or Chinese numerals (一 to 九十九). */
 function zhCount(s: string): number {
   if (/^\d+$/u.test(s)) return Number(s);
   const [tens, ones] = s.includes('十') ? s.split('十') : ['', s];
-  return (
-    (s.includes('十') ? (tens ? (ZH_DIGITS[tens] ?? 1) : 1) * 10 : 0) + (ones ? (ZH_DIGITS[ones] ?? 0) : 0)
-  );
+  return (s.includes('十') ? (tens ? ZH_DIGITS[tens] ?? 1 : 1) * 10 : 0) + (ones ? ZH_DIGITS[ones] ?? 0 : 0);
 }
 
 /** Chinese relative spans chrono's Chinese parser leaves out: 上周, 上个月, 去年, 三天前, 两周前, 上周末. */
@@ -152,19 +126,12 @@ function zhRelativeWindows(text: string, now: number): TimeWindow[] {
   const d = new Date(now);
   const month = (back: number) => {
     const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - back, 1);
-    return {
-      start: start - SLACK_MS,
-      end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - back + 1, 1) + SLACK_MS,
-    };
+    return { start: start - SLACK_MS, end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - back + 1, 1) + SLACK_MS };
   };
   const year = (back: number) => ({
-    start: Date.UTC(d.getUTCFullYear() - back, 0, 1) - SLACK_MS,
-    end: Date.UTC(d.getUTCFullYear() - back + 1, 0, 1) + SLACK_MS,
+    start: Date.UTC(d.getUTCFullYear() - back, 0, 1) - SLACK_MS, end: Date.UTC(d.getUTCFullYear() - back + 1, 0, 1) + SLACK_MS,
   });
-  const week = (back: number) => ({
-    start: now - back * 7 * DAY_MS - 4 * DAY_MS,
-    end: now - back * 7 * DAY_MS + 4 * DAY_MS,
-  });
+  const week = (back: number) => ({ start: now - back * 7 * DAY_MS - 4 * DAY_MS, end: now - back * 7 * DAY_MS + 4 * DAY_MS });
   for (const m of text.matchAll(ZH_RELATIVE)) {
     const w = m[1]!;
     const back = w.startsWith('上上') ? 2 : 1;
@@ -177,11 +144,7 @@ function zhRelativeWindows(text: string, now: number): TimeWindow[] {
       } else out.push(unit === '月' ? month(n) : week(n));
     } else if (w.endsWith('周末')) {
       // The weekend before now: Saturday and Sunday, give or take a day.
-      const sat = Date.UTC(
-        d.getUTCFullYear(),
-        d.getUTCMonth(),
-        d.getUTCDate() - ((d.getUTCDay() + 1) % 7 || 7) - (back - 1) * 7,
-      );
+      const sat = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - ((d.getUTCDay() + 1) % 7 || 7) - (back - 1) * 7);
       out.push({ start: sat - DAY_MS - SLACK_MS, end: sat + 2 * DAY_MS + SLACK_MS });
     } else if (w.endsWith('月')) out.push(month(back));
     else if (w === '去年' || w === '前年') out.push(year(w === '去年' ? 1 : 2));
@@ -237,11 +200,7 @@ export function queryTime(query: string, now: number): QueryTime {
     const to = r.end ? windowOf(r.end, r.text, said, now) : undefined;
     const before = query.slice(0, r.index);
     // "between August 11 and August 15": chrono reads two dates; they are one range.
-    if (
-      previous?.opensRange &&
-      RANGE_JOIN.test(query.slice(previous.end, r.index)) &&
-      from.end > previous.window.start
-    ) {
+    if (previous?.opensRange && RANGE_JOIN.test(query.slice(previous.end, r.index)) && from.end > previous.window.start) {
       const range = { start: previous.window.start, end: (to ?? from).end };
       windows[windows.length - 1] = range;
       previous = undefined;
@@ -250,11 +209,7 @@ export function queryTime(query: string, now: number): QueryTime {
     }
     const refined = refine(to ? { start: from.start, end: to.end } : from, before);
     windows.push(refined.window);
-    previous = {
-      window: refined.window,
-      end: r.index + r.text.length,
-      opensRange: !to && RANGE_OPEN.test(before),
-    };
+    previous = { window: refined.window, end: r.index + r.text.length, opensRange: !to && RANGE_OPEN.test(before) };
     // A date's words leave the query; relative words ("today", "Friday") may be what the text itself says.
     if (ABSOLUTE.test(r.text)) rest = rest.replace(`${refined.said}${r.text}`, ' ').replace(r.text, ' ');
   }
@@ -265,13 +220,7 @@ export function queryTime(query: string, now: number): QueryTime {
   }
   rest = rest.replace(BARE_YEAR, ' ');
   // Spaces collapse, line breaks stay: a query of several lines is a conversation (`latestLineTerms`, `queryTerms`).
-  return {
-    windows,
-    rest: rest
-      .replace(/[^\S\n]+/g, ' ')
-      .replace(/ ?\n[\s]*/g, '\n')
-      .trim(),
-  };
+  return { windows, rest: rest.replace(/[^\S\n]+/g, ' ').replace(/ ?\n[\s]*/g, '\n').trim() };
 }
 
 /** Whether a time falls inside any of the windows. */
@@ -291,12 +240,7 @@ export function tellingReach(w: TimeWindow, minMs: number): number {
  * Whether a text said at `at`, after one of the windows and within its telling reach, tells of something inside
  * it: its own time words ("last week", "yesterday", "on the 15th") read as of when it was said land in the window.
  */
-export function toldOf(
-  windows: readonly TimeWindow[],
-  text: string,
-  at: number,
-  minReachMs: number,
-): boolean {
+export function toldOf(windows: readonly TimeWindow[], text: string, at: number, minReachMs: number): boolean {
   return mayTellOf(windows, text, at, minReachMs) && landsIn(windows, text, at);
 }
 
@@ -306,18 +250,12 @@ export function landsIn(windows: readonly TimeWindow[], text: string, at: number
 }
 
 /** The cheap half of `toldOf`: said within a window's telling reach, and with words that say when. */
-export function mayTellOf(
-  windows: readonly TimeWindow[],
-  text: string,
-  at: number,
-  minReachMs: number,
-): boolean {
+export function mayTellOf(windows: readonly TimeWindow[], text: string, at: number, minReachMs: number): boolean {
   return windows.some((w) => at >= w.end && at < w.end + tellingReach(w, minReachMs)) && saysWhen(text);
 }
 
 /** A question about when something happened ("When did…", "What year…", "什么时候…"). */
-const ASKS_WHEN =
-  /^\s*(?:when\b|what (?:year|month|day|date|time)\b|how long ago\b|since when\b)|(?:什么时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|多久以前)/iu;
+const ASKS_WHEN = /^\s*(?:when\b|what (?:year|month|day|date|time)\b|how long ago\b|since when\b)|(?:什么时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|多久以前)/iu;
 
 /** Words that place a telling in time: the turns that answer a "when" question say them. */
 const SAYS_WHEN =
