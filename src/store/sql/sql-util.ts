@@ -1,12 +1,6 @@
 /** Small helpers shared by the portable SQL stores: placeholders, JSON columns, booleans. */
 import { representableTime } from '../../core/clock.js';
-import {
-  PREPARED,
-  storableParams,
-  type SqlDriver,
-  type SqlValue,
-  type StatementOptions,
-} from '../sql-driver.js';
+import { PREPARED, storableParams, type SqlDriver, type SqlValue, type StatementOptions } from '../sql-driver.js';
 
 /** `?, ?, ?` for an IN list of `n` values (n ≥ 1). */
 export function marks(n: number): string {
@@ -22,8 +16,7 @@ export function idsIn(
   column: string,
   ids: readonly number[],
 ): { sql: string; params: Array<string | number>; o: StatementOptions } {
-  if (dialect === 'postgres')
-    return { sql: `${column} = ANY(?::bigint[])`, params: [`{${ids.join(',')}}`], o: PREPARED };
+  if (dialect === 'postgres') return { sql: `${column} = ANY(?::bigint[])`, params: [`{${ids.join(',')}}`], o: PREPARED };
   return { sql: `${column} IN (${marks(ids.length)})`, params: [...ids], o: {} };
 }
 
@@ -68,11 +61,8 @@ export function json<T>(v: unknown, fallback: T, at?: ColumnAt): T {
     // which is memory content and must not reach the log: only its length is said.
     if (at) {
       const c: CorruptColumn = {
-        table: at.table,
-        column: at.column,
-        id: at.row.id === undefined ? null : num(at.row.id),
-        space: typeof at.row.space === 'string' ? at.row.space : (at.space ?? null),
-        error: `not valid JSON (${v.length} characters)`,
+        table: at.table, column: at.column, id: at.row.id === undefined ? null : num(at.row.id),
+        space: typeof at.row.space === 'string' ? at.row.space : (at.space ?? null), error: `not valid JSON (${v.length} characters)`,
       };
       for (const l of corruptListeners) l(c);
     }
