@@ -3,7 +3,7 @@
  * turns from a generated Claude Code transcript. Targets on the 2-core dev machine: 100,000 narratives under 60 s,
  * 100,000 turns under 30 s.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importFileInput } from '../app/import-file-input.js';
@@ -140,7 +140,7 @@ export async function runScriptBench(opts: ScriptBenchOptions = {}): Promise<Scr
     try {
       const input = importFileInput(file);
       log(
-        `importing ${turns} turns from a ${Math.round(readFileSync(file).byteLength / 1e6)} MB Claude Code transcript`,
+        `importing ${turns} turns from a ${Math.round(statSync(file).size / 1e6)} MB Claude Code transcript`,
       );
       let t = performance.now();
       const cpu = process.cpuUsage();
