@@ -280,7 +280,7 @@ export function registerBenchCommand(program: Command, deps: CliDeps): void {
   bench
     .command('crash')
     .description('crash safety: rounds of real writers (CLI remember/record, serve --http under load, import, nights with model none and a mock model, journal tend) on one SQLite file, each SIGKILLed at a random moment; every acknowledged write and the file\'s integrity checked after each round')
-    .option('--kills <n>', 'stop after this many SIGKILLs of running writers', '50')
+    .option('--kills <n>', 'stop after this many SIGKILLs of running writers, once each kind of writer has been killed', '50')
     .option('--round-ms <n>', 'length of a kill round in ms (checks run between rounds)', '12000')
     .option('--seed <n>', 'seed of the kill moments and writes', '1')
     .option('--out <dir>', 'write crash.json and crash.md there')

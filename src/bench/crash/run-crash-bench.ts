@@ -21,7 +21,10 @@ import { TendLane } from './crash-tend-lane.js';
 
 /** Options of {@link runCrashBench}. */
 export interface CrashBenchOptions {
-  /** Stop after this many SIGKILLs of running writers; default 50. */
+  /**
+   * Stop after this many SIGKILLs of running writers, once every lane has been killed at least once (at most
+   * {@link EXTRA_ROUNDS} rounds more for that); default 50.
+   */
   kills?: number;
   /** Length of a round, ms: each lane's round ends (its running process killed) between half of it and all of it. Default 12,000. */
   roundMs?: number;
@@ -62,6 +65,13 @@ export interface CrashBenchReport {
 
 const LANES = ['cli remember', 'cli record', 'http', 'import', 'night none', 'night mock', 'journal tend'] as const;
 
+/**
+ * Rounds run past the kill target while a lane has no kill yet. A lane's process running at the round's end is
+ * killed, but one that exits in the same instant ends on its own (only a SIGKILL that lands counts): a short run of
+ * 14 kills is often a single round, where that left a lane untested.
+ */
+const EXTRA_ROUNDS = 5;
+
 /** Runs kill rounds until `kills` writers were SIGKILLed, checking after each round and at the end. */
 export async function runCrashBench(o: CrashBenchOptions = {}): Promise<CrashBenchReport> {
   const target = o.kills ?? 50;
@@ -92,7 +102,9 @@ export async function runCrashBench(o: CrashBenchOptions = {}): Promise<CrashBen
   let round = 0;
   const t0 = performance.now();
   try {
-    for (; kills < target; round++) {
+    const untested = () => byLane.some((l) => l.kills === 0);
+    for (let extra = 0; kills < target || (untested() && extra < EXTRA_ROUNDS); round++) {
+      if (kills >= target) extra += 1;
       const mine: Ack[] = [];
       const results = await Promise.all(
         LANES.map((kind, lane): Promise<LaneResult> => {
