@@ -4,7 +4,8 @@
  * the server must run on this machine) and each statement's wall time, per 1,000 turns. Wall times on a shared
  * machine follow the load; the CPU figures are what compare across runs.
  * Run: `npx tsx bench/pg-ingest-profile.ts <postgres url | sqlite:> [turns=100000] [batch=1000]`; prints one JSON line
- * (KEEP=1 keeps the scratch database and prints its URL, or the SQLite file's path).
+ * (KEEP=1 keeps the scratch database and prints its URL, or the SQLite file's path; STATEMENTS=0 leaves the statements
+ * untimed, for the CPU figures without the timer's own cost).
  * Not part of the test suite.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,13 +25,15 @@ const batch = Number(process.argv[4] ?? 1000);
 // Statement wall times by their first words (the pool's statements after each commit included: the GIN merge, the
 // statistics' compaction).
 const byStatement = new Map<string, { n: number; ms: number }>();
-timePgStatements((text) => (ms) => {
-  const key = text.replace(/\s+/g, ' ').trim().slice(0, 48);
-  const s = byStatement.get(key) ?? { n: 0, ms: 0 };
-  s.n++;
-  s.ms += ms;
-  byStatement.set(key, s);
-});
+if (process.env.STATEMENTS !== '0') {
+  timePgStatements((text) => (ms) => {
+    const key = text.replace(/\s+/g, ' ').trim().slice(0, 48);
+    const s = byStatement.get(key) ?? { n: 0, ms: 0 };
+    s.n++;
+    s.ms += ms;
+    byStatement.set(key, s);
+  });
+}
 
 // utime + stime, in clock ticks (100/s), and minor page faults (each ~11-14 µs on the 2-core VM of issue 20).
 const ticks = (pid: number): { cpu: number; faults: number } => {
