@@ -72,7 +72,7 @@ const LANES = ['cli remember', 'cli record', 'http', 'import', 'night none', 'ni
  */
 const EXTRA_ROUNDS = 5;
 
-/** Runs kill rounds until `kills` writers were SIGKILLed, checking after each round and at the end. */
+/** Runs kill rounds until `kills` writers were SIGKILLed and every lane once, checking after each round and at the end. */
 export async function runCrashBench(o: CrashBenchOptions = {}): Promise<CrashBenchReport> {
   const target = o.kills ?? 50;
   const seed = o.seed ?? 1;
